@@ -1,0 +1,102 @@
+"""Random attributions: the control every benchmark compares against."""
+
+import numbers
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+from sklearn_xai.base import BaseExplainer
+
+__all__ = ["RandomExplainer"]
+
+
+class RandomExplainer(BaseExplainer):
+    """Model-ignorant random attributions (the control of XAI-Bench, OpenXAI,
+    XAI-TRIS and BEExAI's sanity check).
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+        Ignored for the attributions; fitted when given so the explainer can
+        stand in for any other inside :class:`~sklearn_xai.compose.ExplainedModel`.
+    distribution : {"normal", "uniform", "uniform_range"}, default="normal"
+        ``"normal"``: i.i.d. N(0, scale²) (XAI-Bench, OpenXAI);
+        ``"uniform"``: U(-scale, scale) (XAI-TRIS);
+        ``"uniform_range"``: uniform between the smallest and largest
+        attribution that ``reference`` gives on the training rows (BEExAI's
+        sanity baseline, bounds learnt in ``fit`` so a row's attributions do
+        not depend on the other rows being explained).
+    scale : float, default=1.0
+        Standard deviation (normal) or half-width (uniform).
+    reference : explainer, default=None
+        The explainer whose range ``"uniform_range"`` uses; it is cloned,
+        given this explainer's model, and fitted in :meth:`fit`.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the per-row random streams.
+
+    Attributes
+    ----------
+    estimator_ : estimator or None
+        The fitted model (``None`` without ``estimator``).
+    low_, high_ : float
+        Bounds of ``"uniform_range"``.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.explainers import RandomExplainer
+    >>> X = np.zeros((3, 4))
+    >>> A = RandomExplainer(random_state=0).fit(X).transform(X)
+    >>> A.shape
+    (3, 4)
+    >>> bool(np.allclose(A[0], A[1]))  # equal rows get equal draws
+    True
+    """
+
+    _parameter_constraints = {
+        **BaseExplainer._parameter_constraints,
+        "distribution": [StrOptions({"normal", "uniform", "uniform_range"})],
+        "scale": [Interval(numbers.Real, 0, None, closed="neither")],
+        "reference": [HasMethods(["fit", "transform"]), None],
+    }
+    _requires_estimator = False
+    _stochastic = True
+
+    def __init__(self, estimator=None, *, distribution="normal", scale=1.0,
+                 reference=None, random_state=None):
+        self.estimator = estimator
+        self.distribution = distribution
+        self.scale = scale
+        self.reference = reference
+        self.random_state = random_state
+
+    def _fit_explainer(self, X, y):
+        if self.distribution != "uniform_range":
+            return
+        if self.reference is None:
+            raise ValueError(
+                "distribution='uniform_range' needs reference=<explainer> whose "
+                "attribution range the random control should match."
+            )
+        ref = clone(self.reference)
+        if self.estimator_ is not None and "estimator" in ref.get_params(deep=False):
+            from sklearn.frozen import FrozenEstimator
+
+            ref.set_params(estimator=FrozenEstimator(self.estimator_))
+        A = ref.fit(X, y).transform(X)
+        A = np.asarray(A, dtype=np.float64)
+        self.low_, self.high_ = float(A.min()), float(A.max())
+
+    def _explain(self, X, f, target_index, rngs):
+        d = X.shape[1]
+        if self.distribution == "normal":
+            rows = [rng.normal(0.0, self.scale, d) for rng in rngs]
+        elif self.distribution == "uniform":
+            rows = [rng.uniform(-self.scale, self.scale, d) for rng in rngs]
+        else:
+            rows = [rng.uniform(self.low_, self.high_, d) for rng in rngs]
+        return np.array(rows, dtype=np.float64).reshape(X.shape)

@@ -1,0 +1,7 @@
+"""How features are removed or perturbed: one explicit choice shared by
+explainers and metrics."""
+
+from sklearn_xai.masking._base import BaseMasker, check_masker
+from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
+
+__all__ = ["BaseMasker", "BaselineMasker", "MarginalMasker", "check_masker"]

@@ -1,0 +1,113 @@
+"""Metrics of the attributions alone: entropy complexity and Gini sparseness
+(BEExAI; SPEC 4.4)."""
+
+import numpy as np
+from sklearn.utils._param_validation import StrOptions, validate_params
+
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._validation import check_attributions
+
+__all__ = ["complexity", "sparseness"]
+
+
+@validate_params(
+    {
+        "attributions": ["array-like"],
+        "normalization": [StrOptions({"log_d", "none", "beexai"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def complexity(attributions, *, normalization="log_d"):
+    """Entropy complexity of each explanation (Bhatt et al. 2020).
+
+    With ``P_j = |a_j| / sum_l |a_l|`` and ``H = -sum_j P_j ln P_j``
+    (``0 ln 0 = 0``): ``"log_d"`` returns ``H / ln d`` in ``[0, 1]`` (0 for a
+    one-hot explanation, 1 for uniform magnitudes); ``"none"`` returns ``H``
+    in nats (Quantus); ``"beexai"`` returns BEExAI's ``H / d`` with ``1e-8``
+    added inside the log and to the denominator of ``P``.  An all-zero
+    explanation has no distribution: NaN (except for ``"beexai"``).
+
+    Parameters
+    ----------
+    attributions : array-like of shape (n_samples, n_features)
+    normalization : {"log_d", "none", "beexai"}, default="log_d"
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Lower is better (simpler explanations).
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import complexity
+    >>> complexity([[1.0, 0.0, 0.0], [2.0, -2.0, 2.0]])
+    array([0., 1.])
+    """
+    A = np.abs(check_attributions(attributions))
+    d = A.shape[1]
+    total = A.sum(axis=1, keepdims=True)
+    if normalization == "beexai":
+        P = A / (total + 1e-8)
+        return -(P * np.log(P + 1e-8)).sum(axis=1) / d
+    with np.errstate(invalid="ignore", divide="ignore"):
+        P = A / total
+        logP = np.where(P > 0, np.log(np.where(P > 0, P, 1.0)), 0.0)
+    H = -(P * logP).sum(axis=1)
+    H[total[:, 0] == 0] = np.nan
+    if normalization == "none":
+        return H
+    if d < 2:
+        raise ValueError("complexity with normalization='log_d' needs at least 2 features.")
+    return H / np.log(d)
+
+
+@validate_params(
+    {"attributions": ["array-like"], "normalize": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
+def sparseness(attributions, *, normalize=False):
+    """Gini sparseness of each explanation (Chalasani et al. 2020).
+
+    Sort ``v = |a|`` ascending; ``G = 1 - 2 sum_k v_(k)/||v||_1 * (d - k + 1/2)/d``.
+    Uniform magnitudes give 0 and a one-hot explanation ``1 - 1/d``; with
+    ``normalize=True`` the score is divided by ``1 - 1/d`` to reach ``[0, 1]``.
+    The default matches BEExAI and Quantus exactly.  All-zero rows give NaN.
+
+    Parameters
+    ----------
+    attributions : array-like of shape (n_samples, n_features)
+    normalize : bool, default=False
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Greater is better (sparser explanations).
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import sparseness
+    >>> sparseness([[0.0, 0.0, 0.0, 3.0], [1.0, 1.0, 1.0, 1.0]])
+    array([0.75, 0.  ])
+    """
+    v = np.sort(np.abs(check_attributions(attributions)), axis=1)
+    d = v.shape[1]
+    total = v.sum(axis=1)
+    k = np.arange(1, d + 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        G = 1.0 - 2.0 * ((v / total[:, None]) * ((d - k + 0.5) / d)).sum(axis=1)
+    G[total == 0] = np.nan
+    if normalize:
+        if d < 2:
+            raise ValueError("sparseness with normalize=True needs at least 2 features.")
+        G = G / (1.0 - 1.0 / d)
+    return G
+
+
+register_metric(
+    "neg_complexity", complexity, kind="attributions", greater_is_better=False,
+    seed="BEExAI", description="Entropy of the normalised attribution magnitudes.",
+)
+register_metric(
+    "sparseness", sparseness, kind="attributions", greater_is_better=True,
+    seed="BEExAI", description="Gini index of the attribution magnitudes.",
+)

@@ -1,0 +1,626 @@
+"""Predictive faithfulness without a reference: what happens to the model's
+output when the features an explanation calls important are removed or kept
+(BEExAI / ERASER, SPEC 4.2)."""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from sklearn_xai.masking._base import check_masker
+from sklearn_xai.masking._baseline import BaselineMasker
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
+from sklearn_xai.utils._validation import (
+    check_attributions,
+    magnitude_order,
+    resolve_k,
+)
+
+__all__ = [
+    "auc_tp",
+    "comprehensiveness",
+    "faithfulness_correlation",
+    "monotonicity",
+    "sufficiency",
+]
+
+# Upper bound on the number of float64 entries of one block of model inputs
+# when no batch_size is given (32 MiB): one model call per block of rows.
+_BLOCK_ENTRIES = 2**22
+
+
+def _prepare(estimator, X, attributions, masker, target, output, batch_size):
+    """Validated inputs shared by the model-based metrics."""
+    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+    A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    masker = check_masker(masker, X, default=BaselineMasker("zero"))
+    t = f.target_index(X)
+    return X, A, f, masker, t
+
+
+def _row_rngs(X, random_state, seed_policy="row"):
+    """One generator per row (SPEC 1.7): keyed by the row's content ("row") or
+    by its position in ``X`` ("openxai", OpenXAI's ``seed = instance index``)."""
+    keys = row_keys(X) if seed_policy == "row" else np.arange(X.shape[0])
+    return row_generators(random_state, keys)
+
+
+def _block_slices(n_rows, per_row, n_features, batch_size):
+    """Slices of rows whose ``per_row`` model inputs form one block.
+
+    A block holds at most ``batch_size`` model rows (at least one explained
+    row), or about ``_BLOCK_ENTRIES`` float64 entries when ``batch_size`` is
+    None.  Results never depend on the block size: each row's draws come from
+    its own generator.
+    """
+    cap = batch_size or max(_BLOCK_ENTRIES // max(n_features, 1), 1)
+    step = max(1, cap // max(per_row, 1))
+    return [slice(s, s + step) for s in range(0, n_rows, step)]
+
+
+def _pearson_rows(u, v):
+    """Pearson correlation of the rows of ``u`` and ``v``; NaN when constant."""
+    u = u - u.mean(axis=-1, keepdims=True)
+    v = v - v.mean(axis=-1, keepdims=True)
+    den = np.sqrt((u * u).sum(axis=-1) * (v * v).sum(axis=-1))
+    num = (u * v).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return np.clip(r, -1.0, 1.0)
+
+
+def _masked_outputs(f, masker, X, keep, t, batch_size, rngs, raw=False):
+    """Masked model outputs averaged over the masker's draws.
+
+    ``raw=False`` returns the value function (n, m); ``raw=True`` the averaged
+    full output (n, m) for regression or (n, m, n_classes), from which
+    labels are read.
+    """
+    if not raw:
+        return masker.evaluate(f, X, keep, target_index=t, batch_size=batch_size,
+                               rngs=None if masker.is_deterministic else rngs)
+    n, m, d = keep.shape
+    b = masker.n_draws
+    chunks = []
+    for sl in _block_slices(n, m * b, d, batch_size):
+        Z = masker.impute(X[sl], keep[sl],
+                          rngs=None if masker.is_deterministic else rngs[sl])
+        c = Z.shape[0]
+        out = f._raw(Z.reshape(c * m * b, d))
+        chunks.append(out.reshape((c, m, b) + out.shape[1:]).mean(axis=2))
+    return np.concatenate(chunks, axis=0)
+
+
+def _insertion_keep(A, order_by):
+    """Keep masks (n, d + 1, d): step ``t`` keeps the top-``t`` features."""
+    n, d = A.shape
+    order = magnitude_order(A, order_by=order_by)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(d)[None, :].repeat(n, 0), axis=1)
+    return rank[:, None, :] < np.arange(d + 1)[None, :, None]
+
+
+def _warn_nan(scores, what):
+    n_nan = int(np.isnan(scores).sum())
+    if n_nan:
+        warnings.warn(
+            f"{what} is undefined for {n_nan} of {scores.size} rows (constant "
+            "input to a correlation); they are NaN in the result (omitted by "
+            "the scorers' nanmean).",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    return scores
+
+
+def _top_k_keep(A, ratios, *, order_by, rounding, keep_top):
+    """Coalitions (n, len(ratios), d): keep the top-k (or all but the top-k)."""
+    n, d = A.shape
+    order = magnitude_order(A, order_by=order_by)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(d)[None, :].repeat(n, 0), axis=1)
+    ks = np.array([resolve_k(r, d, rounding=rounding) for r in ratios])
+    top = rank[:, None, :] < ks[None, :, None]
+    return top if keep_top else ~top
+
+
+def _removal_scores(estimator, X, attributions, *, ratio, masker, order_by, rounding,
+                    absolute, target, output, batch_size, keep_top):
+    X, A, f, masker, t = _prepare(estimator, X, attributions, masker, target, output,
+                                  batch_size)
+    ratios = np.atleast_1d(np.asarray(ratio, dtype=object)).tolist()
+    keep = _top_k_keep(A, ratios, order_by=order_by, rounding=rounding,
+                       keep_top=keep_top)
+    fx = f(X, t)
+    values = masker.evaluate(f, X, keep, target_index=t, batch_size=batch_size)
+    diff = fx[:, None] - values
+    if absolute is None:
+        absolute = f.output == "predict"
+    if absolute:
+        diff = np.abs(diff)
+    return diff.mean(axis=1)
+
+
+_COMMON_PARAMS = {
+    "estimator": [object],
+    "X": ["array-like"],
+    "attributions": ["array-like"],
+    "ratio": [Interval(numbers.Real, 0, 1, closed="right"), "array-like"],
+    "masker": [None, object],
+    "order_by": [StrOptions({"abs", "signed"})],
+    "rounding": [StrOptions({"floor", "ceil"})],
+    "absolute": ["boolean", None],
+    "target": [object],
+    "output": [StrOptions({"auto", "proba", "decision", "predict"})],
+    "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+}
+
+_PARAM_DOC = """    estimator : fitted estimator
+        The model whose explanations are scored.
+    X : array-like of shape (n_samples, n_features)
+        The explained rows.
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations.
+    ratio : float or list of float, default=0.3
+        Fraction of features in the top set; ``k = floor(ratio * d)`` (at
+        least 1) as BEExAI.  A list averages the scores over the ratios
+        (ERASER's AOPC uses 0.01, 0.05, 0.1, 0.2, 0.5).
+    masker : masker, default=None
+        How features are removed; ``None`` is ``BaselineMasker("zero")``
+        (BEExAI).  An unfitted masker is fitted on ``X``; pass one fitted on
+        training rows to avoid that.
+    order_by : {"abs", "signed"}, default="abs"
+        Rank features by magnitude, or by signed value (BEExAI's choice for
+        classification).
+    rounding : {"floor", "ceil"}, default="floor"
+    absolute : bool or None, default=None
+        Take the absolute value of the output change; ``None`` does so for
+        regression outputs only (BEExAI).
+    target : "predicted", int or label, default="predicted"
+        Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`).
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Maximum rows per model call."""
+
+
+@validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
+def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
+                      order_by="abs", rounding="floor", absolute=None,
+                      target="predicted", output="auto", batch_size=None):
+    """Comprehensiveness: output drop when the top features are removed.
+
+    ``C(x) = f(x) - f(x_{T̄} ⊕ b_T)`` with ``T`` the top-k features of the
+    explanation (ERASER; BEExAI).  One model row per ratio and instance.
+
+    Parameters
+    ----------
+{params}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Greater is better.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import comprehensiveness
+    >>> X = np.array([[1.0, 1, 1], [2, 1, 0], [0, 0, 1], [1, 3, 2], [0, 2, 5]])
+    >>> model = LinearRegression().fit(X, X @ [3.0, 2.0, 1.0])
+    >>> comprehensiveness(model, X[:1], [[3.0, 2.0, 1.0]], ratio=0.34).round(6)
+    array([3.])
+    """
+    return _removal_scores(estimator, X, attributions, ratio=ratio, masker=masker,
+                           order_by=order_by, rounding=rounding, absolute=absolute,
+                           target=target, output=output, batch_size=batch_size,
+                           keep_top=False)
+
+
+@validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
+def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
+                order_by="abs", rounding="floor", absolute=None,
+                target="predicted", output="auto", batch_size=None):
+    """Sufficiency: output drop when only the top features are kept.
+
+    ``S(x) = f(x) - f(x_T ⊕ b_{T̄})`` with ``T`` the top-k features of the
+    explanation (ERASER; BEExAI).  One model row per ratio and instance.
+
+    Parameters
+    ----------
+{params}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Lower is better.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import sufficiency
+    >>> X = np.array([[1.0, 1, 1], [2, 1, 0], [0, 0, 1], [1, 3, 2], [0, 2, 5]])
+    >>> model = LinearRegression().fit(X, X @ [3.0, 2.0, 1.0])
+    >>> sufficiency(model, X[:1], [[3.0, 2.0, 1.0]], ratio=0.34).round(6)
+    array([3.])
+    """
+    return _removal_scores(estimator, X, attributions, ratio=ratio, masker=masker,
+                           order_by=order_by, rounding=rounding, absolute=absolute,
+                           target=target, output=output, batch_size=batch_size,
+                           keep_top=True)
+
+
+comprehensiveness.__doc__ = comprehensiveness.__doc__.replace("{params}", _PARAM_DOC)
+sufficiency.__doc__ = sufficiency.__doc__.replace("{params}", _PARAM_DOC)
+
+register_metric(
+    "comprehensiveness", comprehensiveness, kind="model", greater_is_better=True,
+    requires=("masker",), seed="BEExAI",
+    description="Output drop when the top features are removed.",
+)
+register_metric(
+    "neg_sufficiency", sufficiency, kind="model", greater_is_better=False,
+    requires=("masker",), seed="BEExAI",
+    description="Output drop when only the top features are kept.",
+)
+
+
+_MODEL_PARAMS = {
+    k: _COMMON_PARAMS[k]
+    for k in ("estimator", "X", "attributions", "masker", "order_by", "absolute",
+              "target", "output", "batch_size")
+}
+
+
+@validate_params(
+    {
+        **_MODEL_PARAMS,
+        "n_subsets": [Interval(numbers.Integral, 2, None, closed="left")],
+        "subset_size": [Interval(numbers.Integral, 1, None, closed="left"),
+                        Interval(numbers.Real, 0, 1, closed="right"), None],
+        "variant": [StrOptions({"bhatt", "beexai"})],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
+                             subset_size=None, masker=None, variant="bhatt",
+                             absolute=None, random_state=None, target="predicted",
+                             output="auto", batch_size=None):
+    """Faithfulness correlation (Bhatt et al. 2020; BEExAI), SPEC 4.2.8.
+
+    For each row, draw ``n_subsets`` feature subsets ``S_r`` of size ``s``
+    without replacement, remove them with the masker, and correlate the
+    attribution mass of each subset with the output drop:
+    ``Pearson_r(sum_{j in S_r} a_j, f(x) - v_x([d] minus S_r))``.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The model whose explanations are scored.
+    X : array-like of shape (n_samples, n_features)
+        The explained rows.
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations.
+    n_subsets : int, default=20
+        Number of random subsets ``R`` per row.
+    subset_size : int, float in (0, 1] or None, default=None
+        Subset size ``s``; a float is a fraction of the features (rounded
+        down, at least 1); ``None`` is ``max(floor(0.2 d), 1)`` (BEExAI).
+    masker : masker, default=None
+        How the subset is removed; ``None`` is ``BaselineMasker("zero")``
+        (BEExAI).  Any masker works (baseline, marginal, conditional); an
+        unfitted one is fitted on ``X``.
+    variant : {"bhatt", "beexai"}, default="bhatt"
+        ``"bhatt"``: subsets drawn independently per row, one correlation per
+        row (the paper).  ``"beexai"``: BEExAI's code — one set of subsets
+        shared by all rows, indices drawn *with* replacement, the attribution
+        *mean* over the subset, and one correlation pooled over all (row,
+        subset) pairs (a single float).  BEExAI multiplies a non-zero
+        baseline into ``x``; here the masker substitutes it (identical for
+        BEExAI's zero baseline).
+    absolute : bool or None, default=None
+        Correlate with ``|f(x) - f(x')|``; ``None`` does so only for
+        regression outputs under ``variant="beexai"``.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the subsets (one stream per row, keyed by the row's content, so
+        scores do not depend on batch size or row order).
+    target : "predicted", int or label, default="predicted"
+        Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`).
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Maximum rows per model call.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,) or float
+        Per-row correlations in [-1, 1] (NaN, with a warning, where either
+        side is constant); a float for ``variant="beexai"``.  Greater is
+        better.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import faithfulness_correlation
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 5))
+    >>> model = LinearRegression().fit(X, X @ [5.0, 4.0, 3.0, 2.0, 1.0])
+    >>> A = model.coef_ * X  # exact attributions for the zero baseline
+    >>> s = faithfulness_correlation(model, X[:3], A[:3], random_state=0)
+    >>> s.round(6)
+    array([1., 1., 1.])
+    """
+    X, A, f, masker, t = _prepare(estimator, X, attributions, masker, target, output,
+                                  batch_size)
+    n, d = X.shape
+    if subset_size is None:
+        s = max(int(np.floor(0.2 * d)), 1)
+    elif isinstance(subset_size, numbers.Integral):
+        s = int(subset_size)
+    else:
+        s = resolve_k(float(subset_size), d, rounding="floor")
+    if s > d:
+        raise ValueError(
+            f"subset_size={subset_size} exceeds the number of features ({d})."
+        )
+    if absolute is None:
+        absolute = variant == "beexai" and f.output == "predict"
+    fx = f(X, t)
+    if variant == "bhatt":
+        rngs = _row_rngs(X, random_state)
+        removed = np.zeros((n, n_subsets, d), dtype=bool)
+        for i, rng in enumerate(rngs):
+            picks = np.argsort(rng.random((n_subsets, d)), axis=1)[:, :s]
+            np.put_along_axis(removed[i], picks, True, axis=1)
+        mass = np.einsum("nrd,nd->nr", removed, A)
+    else:
+        rng = np.random.default_rng(seed_entropy(random_state))
+        idx = rng.integers(0, d, size=(n_subsets, s))
+        removed1 = np.zeros((n_subsets, d), dtype=bool)
+        np.put_along_axis(removed1, idx, True, axis=1)
+        removed = np.broadcast_to(removed1, (n, n_subsets, d))
+        mass = A[:, idx].mean(axis=2)
+        rngs = _row_rngs(X, random_state)
+    values = _masked_outputs(f, masker, X, ~removed, t, batch_size, rngs)
+    drop = fx[:, None] - values
+    if absolute:
+        drop = np.abs(drop)
+    if variant == "beexai":
+        return float(_pearson_rows(mass.ravel(), drop.ravel()))
+    return _warn_nan(_pearson_rows(mass, drop), "faithfulness_correlation")
+
+
+def _performance_curve(f, masker, X, A, t, order_by, batch_size, metric, rngs):
+    """P_t, t = 0..d-1, of predictions with the top-t features removed."""
+    n, d = X.shape
+    keep = ~_insertion_keep(A, order_by)[:, :d]  # remove top-t, t = 0..d-1
+    removed_out = _masked_outputs(f, masker, X, keep, t, batch_size, rngs, raw=True)
+    original = f._raw(X)
+    if f.output == "predict":
+        original = original.reshape(n)
+        mse = ((removed_out.reshape(n, d) - original[:, None]) ** 2).mean(axis=0)
+        if metric == "mse":
+            return mse
+        var = original.var()
+        if not var > 0:
+            raise ValueError(
+                "auc_tp for a regressor needs at least two rows with different "
+                "predictions (it divides by the variance of f(X))."
+            )
+        return np.clip(1.0 - mse / var, 0.0, 1.0)
+    same = removed_out.argmax(axis=2) == original.argmax(axis=1)[:, None]
+    acc = same.mean(axis=0)
+    return 1.0 - acc if metric == "flip_rate" else acc
+
+
+@validate_params(
+    {
+        **{k: v for k, v in _MODEL_PARAMS.items() if k != "absolute"},
+        "metric": [StrOptions({"accuracy", "flip_rate"})],
+        "variant": [StrOptions({"atanasova", "beexai_regression"})],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def auc_tp(estimator, X, attributions, *, masker=None, order_by="abs",
+           metric="accuracy", variant="atanasova", random_state=None,
+           target="predicted", output="auto", batch_size=None):
+    """Area under the threshold-performance curve (Atanasova et al. 2020;
+    BEExAI), SPEC 4.2.10.  Dataset-level.
+
+    For ``t = 0..d-1`` the top-``t`` features of every row (by its own
+    attributions) are removed with the masker; ``P_t`` compares the ablated
+    predictions with the original ones and
+    ``AUC-TP = trapz(P_0, ..., P_{d-1}) / d``.
+
+    * Classifiers: ``P_t`` is the accuracy of the ablated predicted labels
+      against the original predicted labels (``metric="accuracy"``, lower is
+      better: a faithful ranking makes it collapse early), or the flip rate
+      ``1 - accuracy`` (``metric="flip_rate"``, greater is better; for two
+      classes this is BEExAI's library default, the MSE between label
+      vectors).
+    * Regressors: ``P_t = clip(1 - MSE_t / Var(f(X)), 0, 1)`` (1 = nothing
+      changed; lower is better).  ``variant="beexai_regression"`` follows
+      BEExAI's code: ``P_t = MSE_t``, ``P <- P + 0.01 mean(P)``, ``1 / P``,
+      min–max normalised, ``trapz / d``.
+    With a multi-draw masker (marginal, conditional) the ablated output is
+    the mean over draws (of the probability vector for classifiers).
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The model whose explanations are scored.
+    X : array-like of shape (n_samples, n_features)
+        The explained rows (the score depends on all of them).
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations.
+    masker : masker, default=None
+        ``None`` is ``BaselineMasker("zero")`` (BEExAI).
+    order_by : {"abs", "signed"}, default="abs"
+        Rank features by magnitude or by signed value.
+    metric : {"accuracy", "flip_rate"}, default="accuracy"
+        Performance of a classifier's ablated predictions (ignored for
+        regressors).
+    variant : {"atanasova", "beexai_regression"}, default="atanasova"
+        Regression curve, see above (ignored for classifiers).
+    random_state : int, RandomState instance or None, default=None
+        Seeds stochastic maskers (one stream per row).
+    target : "predicted", int or label, default="predicted"
+        Explained class (only used by the masker's value function).
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Maximum rows per model call.
+
+    Returns
+    -------
+    score : float
+        Lower is better, except with ``metric="flip_rate"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.metrics import auc_tp
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 4))
+    >>> clf = LogisticRegression().fit(X, (X @ [4.0, 1.0, 0.5, 0.1]) > 0)
+    >>> exact = clf.coef_[0] * X
+    >>> bool(auc_tp(clf, X, exact) < auc_tp(clf, X, exact[:, ::-1]))
+    True
+    """
+    X, A, f, masker, t = _prepare(estimator, X, attributions, masker, target, output,
+                                  batch_size)
+    d = X.shape[1]
+    regression = f.output == "predict"
+    rngs = _row_rngs(X, random_state)
+    if regression and variant == "beexai_regression":
+        P = _performance_curve(f, masker, X, A, t, order_by, batch_size, "mse", rngs)
+        P = P + 0.01 * P.mean()
+        with np.errstate(divide="ignore"):
+            P = 1.0 / P
+        span = P.max() - P.min()
+        P = (P - P.min()) / span if span > 0 else np.zeros_like(P)
+    else:
+        P = _performance_curve(f, masker, X, A, t, order_by, batch_size,
+                               "accuracy" if regression else metric, rngs)
+    return float(np.trapezoid(P) / d) if d > 1 else float(P[0])
+
+
+@validate_params(
+    {
+        **_MODEL_PARAMS,
+        "variant": [StrOptions({"insertion", "beexai"})],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def monotonicity(estimator, X, attributions, *, masker=None, order_by="abs",
+                 variant="insertion", absolute=None, random_state=None,
+                 target="predicted", output="auto", batch_size=None):
+    """Insertion monotonicity (BEExAI), SPEC 4.2.11.
+
+    Features are inserted into the baseline in the explanation's order:
+    ``g_t = v_x(K_t)`` with ``K_t`` the top-``t`` features, ``t = 0..d``
+    (``g_0 = f(b)``, ``g_d = f(x)``), gains ``gamma_t = g_{t+1} - g_t``.  The
+    score is the fraction of consecutive gains that do not increase,
+    ``1/(d-1) sum_{t=0}^{d-2} 1[gamma_t >= gamma_{t+1}]``: diminishing
+    returns when the most important features come first.
+
+    Not to be confused with XAI-Bench's mono± (:func:`mono_minus`), Arya et
+    al.'s or Nguyen & Martínez's monotonicity.  Unlike Quantus'
+    ``Monotonicity``, the original feature values are inserted, so arbitrary
+    attributions do not score 1.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The model whose explanations are scored.
+    X : array-like of shape (n_samples, n_features)
+        The explained rows (at least two features).
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations.
+    masker : masker, default=None
+        The baseline the features are inserted into; ``None`` is
+        ``BaselineMasker("zero")`` (BEExAI).  Any masker works.
+    order_by : {"abs", "signed"}, default="abs"
+        Rank features by magnitude or by signed value (BEExAI's choice for
+        classification).
+    variant : {"insertion", "beexai"}, default="insertion"
+        ``"insertion"``: one score per row (above).  ``"beexai"``: BEExAI's
+        code, one float: the curve ``c_0 = f(b)``, ``c_t = f(x) - v_x(K_t)``
+        for ``t >= 1`` (absolute value for regression), averaged over rows
+        before differencing, then the fraction of ``t`` with
+        ``Δc_t <= Δc_{t+1}``.
+    absolute : bool or None, default=None
+        Only for ``variant="beexai"``: absolute differences; ``None`` does so
+        for regression outputs.
+    random_state : int, RandomState instance or None, default=None
+        Seeds stochastic maskers (one stream per row).
+    target : "predicted", int or label, default="predicted"
+        Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`).
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Maximum rows per model call.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,) or float
+        Fractions in [0, 1] (multiples of ``1/(d-1)``); a float for
+        ``variant="beexai"``.  Greater is better.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import monotonicity
+    >>> X = np.array([[1.0, 1, 1], [2, 1, 0], [0, 0, 1], [1, 3, 2], [0, 2, 5]])
+    >>> model = LinearRegression().fit(X, X @ [3.0, 2.0, 1.0])
+    >>> monotonicity(model, X[:1], [[3.0, 2.0, 1.0]]).round(6)  # gains 3, 2, 1
+    array([1.])
+    >>> monotonicity(model, X[:1], [[1.0, 2.0, 3.0]]).round(6)  # gains 1, 2, 3
+    array([0.])
+    """
+    X, A, f, masker, t = _prepare(estimator, X, attributions, masker, target, output,
+                                  batch_size)
+    n, d = X.shape
+    if d < 2:
+        raise ValueError("monotonicity needs at least two features.")
+    keep = _insertion_keep(A, order_by)
+    g = _masked_outputs(f, masker, X, keep, t, batch_size,
+                         _row_rngs(X, random_state))
+    if variant == "insertion":
+        gains = np.diff(g, axis=1)
+        return (gains[:, :-1] >= gains[:, 1:]).mean(axis=1)
+    if absolute is None:
+        absolute = f.output == "predict"
+    curve = g[:, -1:] - g
+    if absolute:
+        curve = np.abs(curve)
+    curve[:, 0] = g[:, 0]
+    delta = np.diff(curve.mean(axis=0))
+    return float((delta[:-1] <= delta[1:]).mean())
+
+
+register_metric(
+    "faithfulness_correlation", faithfulness_correlation, kind="model",
+    greater_is_better=True, requires=("masker",), seed="BEExAI",
+    description="Correlation of subset attribution mass with the output drop.",
+)
+register_metric(
+    "neg_auc_tp", auc_tp, kind="model", greater_is_better=False, per_instance=False,
+    requires=("masker",), seed="BEExAI",
+    description="Area under the accuracy curve as top features are removed.",
+)
+register_metric(
+    "monotonicity", monotonicity, kind="model", greater_is_better=True,
+    requires=("masker",), seed="BEExAI",
+    description="Fraction of non-increasing gains along the insertion curve.",
+)

@@ -1,0 +1,595 @@
+"""Agreement of attributions with a reference explanation (OpenXAI, SPEC 4.1).
+
+The top-k family (feature, rank, sign and signed-rank agreement) shares one
+vectorised core: for every row it computes, once, how many items agree among
+the top ``k`` features for *every* ``k`` (a cumulative count), from which a
+single ``k`` or the area under the curve over ``k = 1..K`` (SPEC 4.1.6) is read
+off without a loop over rows or over ``k``.
+
+References come from the data generator (``bunch.ground_truth``) or from the
+model itself: :func:`linear_model_reference` (OpenXAI's logistic-regression
+coefficient reference, SPEC 4.1.1) and :func:`linear_shapley_reference` (the
+exact Shapley values of a linear model under independent features).
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+from scipy.stats import rankdata
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils.validation import check_is_fitted
+
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._validation import (
+    check_attributions,
+    check_reference,
+    dense_rank,
+    magnitude_order,
+    resolve_k,
+)
+
+__all__ = [
+    "feature_agreement",
+    "rank_agreement",
+    "sign_agreement",
+    "signed_rank_agreement",
+    "rank_correlation",
+    "pairwise_rank_agreement",
+    "linear_model_reference",
+    "linear_shapley_reference",
+]
+
+
+# --------------------------------------------------------------------- helpers
+def _top_k_sets(A, k):
+    """Boolean (n, d) matrix of the top-k features by magnitude (ties: lower index)."""
+    order = magnitude_order(A)[:, :k]
+    sel = np.zeros(A.shape, dtype=bool)
+    np.put_along_axis(sel, order, True, axis=1)
+    return sel
+
+
+def _positions(order):
+    """Inverse permutation: position of each feature in its row's order."""
+    n, d = order.shape
+    pos = np.empty_like(order)
+    np.put_along_axis(pos, order, np.broadcast_to(np.arange(d), (n, d)), axis=1)
+    return pos
+
+
+def _agreement_counts(G, A, kind):
+    """Cumulative agreement counts, shape (n, d): column ``k - 1`` holds the
+    number of agreeing items among the top ``k`` features.
+
+    ``kind`` is ``"feature"``, ``"sign"`` (set agreement, position-free) or
+    ``"rank"``, ``"signed_rank"`` (agreement position by position).
+    """
+    n, d = A.shape
+    order_a, order_g = magnitude_order(A), magnitude_order(G)
+    if kind in ("feature", "sign"):
+        # Feature j is in both top-k sets iff max(pos_a(j), pos_g(j)) < k.
+        last = np.maximum(_positions(order_a), _positions(order_g))
+        weight = np.ones((n, d))
+        if kind == "sign":
+            weight = (np.sign(A) == np.sign(G)).astype(np.float64)
+        flat = (np.arange(n)[:, None] * d + last).ravel()
+        hist = np.bincount(flat, weights=weight.ravel(), minlength=n * d)
+        return np.cumsum(hist.reshape(n, d), axis=1)
+    ranks_a = np.take_along_axis(dense_rank(A), order_a, axis=1)
+    ranks_g = np.take_along_axis(dense_rank(G), order_g, axis=1)
+    same = (order_a == order_g) & (ranks_a == ranks_g)
+    if kind == "signed_rank":
+        sign_a = np.sign(np.take_along_axis(A, order_a, axis=1))
+        sign_g = np.sign(np.take_along_axis(G, order_g, axis=1))
+        same &= sign_a == sign_g
+    return np.cumsum(same, axis=1, dtype=np.float64)
+
+
+def _resolve_k_auc(k, auc, k_max, d):
+    """Return ``(K, auc)`` from the user's ``k`` / ``auc`` / ``k_max``."""
+    if auc is None:
+        auc = k is None
+    if auc and k is not None:
+        raise ValueError(
+            "k is the single cut-off of auc=False; the area under the curve runs "
+            "over k = 1..k_max. Pass k_max=... with auc=True (or auc=False with k)."
+        )
+    if auc:
+        return resolve_k(k_max, d), True
+    return resolve_k(k_max if k is None else k, d), False
+
+
+def _topk_agreement(ground_truth, attributions, kind, k, auc, k_max):
+    A = check_attributions(attributions)
+    G = check_reference(ground_truth, A)
+    K, auc = _resolve_k_auc(k, auc, k_max, A.shape[1])
+    counts = _agreement_counts(G, A, kind)[:, :K]
+    curve = counts / np.arange(1, K + 1)
+    if not auc:
+        return curve[:, -1].copy()
+    if K == 1:
+        return curve[:, 0].copy()
+    weights = np.ones(K)
+    weights[[0, -1]] = 0.5
+    return curve @ (weights / (K - 1))
+
+
+def _undefined(scores, undefined, nan_policy, what, reason="constant input"):
+    """Apply ``nan_policy`` to the rows where a score is undefined."""
+    n_bad = int(np.count_nonzero(undefined))
+    if n_bad == 0:
+        return scores
+    if nan_policy == "raise":
+        raise ValueError(
+            f"{what} is undefined for {n_bad} of {scores.size} rows; pass "
+            "nan_policy='omit' (NaN, the default) or 'zero' (XAI-Bench)."
+        )
+    scores = scores.copy()
+    if nan_policy == "zero":
+        scores[undefined] = 0.0
+    else:
+        scores[undefined] = np.nan
+        warnings.warn(
+            f"{what} is undefined for {n_bad} of {scores.size} rows ({reason}); "
+            "they are NaN. Use nan_policy='zero' to score them 0.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return scores
+
+
+def _row_pearson(U, V, *, nan_policy="omit", what="The correlation"):
+    """Pearson correlation of the rows of ``U`` and ``V`` (both (n, d)).
+
+    A row where either vector is constant is undefined and handled by
+    ``nan_policy`` (``"omit"``: NaN with a warning; ``"zero"``; ``"raise"``).
+    The result is invariant to positive affine transformations of either row.
+    """
+    U = np.asarray(U, dtype=np.float64)
+    V = np.asarray(V, dtype=np.float64)
+    constant = (np.ptp(U, axis=1) == 0) | (np.ptp(V, axis=1) == 0)
+    Uc = U - U.mean(axis=1, keepdims=True)
+    Vc = V - V.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = (Uc * Vc).sum(axis=1) / np.sqrt((Uc**2).sum(axis=1) * (Vc**2).sum(axis=1))
+    r = np.clip(r, -1.0, 1.0)
+    return _undefined(r, constant, nan_policy, what)
+
+
+# ----------------------------------------------------------------- top-k family
+_TOPK_PARAMS = {
+    "ground_truth": ["array-like"],
+    "attributions": ["array-like"],
+    "k": [Interval(numbers.Real, None, None, closed="neither"), None],
+    "auc": ["boolean", None],
+    "k_max": [Interval(numbers.Real, None, None, closed="neither")],
+}
+
+_TOPK_DOC = """    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
+        Reference attributions (a single vector applies to every row), e.g.
+        ``bunch.ground_truth`` or :func:`linear_model_reference`.
+    attributions : array-like of shape (n_samples, n_features)
+        Explanations to score.
+    k : int, float or None, default=None
+        A single cut-off: ``-1`` for all features, an int in
+        ``[1, n_features]`` or a fraction in ``(0, 1]`` rounded up (see
+        :func:`sklearn_xai.utils.resolve_k`).  Giving ``k`` scores at that
+        ``k`` (``auc`` then defaults to False).
+    auc : bool or None, default=None
+        Return the area under the metric-versus-``k`` curve for
+        ``k = 1..k_max`` (trapezoid rule on ``t = (k-1)/(K-1)``, so a value in
+        ``[0, 1]``; SPEC 4.1.6).  ``None`` means ``True`` unless ``k`` is
+        given.  With ``auc=False`` and ``k=None`` the score is taken at
+        ``k_max``.
+    k_max : int or float, default=0.25
+        Largest ``k`` of the curve.  ``0.25`` (``ceil(d/4)``, e.g. 5 of 20
+        features) is what OpenXAI's code and published tables use; ``-1``
+        gives the paper's "all values of k"."""
+
+_TOPK_RETURNS = """    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row agreement in ``[0, 1]``; greater is better."""
+
+
+@validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
+    """Feature agreement: fraction of shared top-k features (OpenXAI FA).
+
+    ``FA@k = |T_k(a) ∩ T_k(g)| / k`` where ``T_k`` is the set of the ``k``
+    features of largest magnitude (ties broken by the lower column index, so
+    the score is reproducible; OpenXAI's unstable sort is not).  By default
+    the area under ``FA@k`` for ``k = 1..ceil(d/4)`` (OpenXAI's tables).
+
+    Parameters
+    ----------
+{params}
+
+{returns}
+
+    See Also
+    --------
+    rank_agreement, sign_agreement, signed_rank_agreement
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import feature_agreement
+    >>> g, a = [[3.0, -2.0, 1.0, 0.0]], [[0.1, 5.0, 0.0, 4.0]]
+    >>> feature_agreement(g, a, k=2)
+    array([0.5])
+    >>> feature_agreement(g, a, k_max=-1)  # AUC of FA@1..4 = 0, .5, 2/3, 1
+    array([0.55555556])
+    """
+    return _topk_agreement(ground_truth, attributions, "feature", k, auc, k_max)
+
+
+@validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
+    """Rank agreement: same feature at the same position of the top k (OpenXAI RA).
+
+    ``RA@k = (1/k) sum_{p<=k} 1[pi_p(a) = pi_p(g) and r(a) = r(g) there]``:
+    position ``p`` agrees when both explanations put the same feature there
+    *and* give it the same dense rank (OpenXAI's code; without ties the
+    second condition follows from the first).
+
+    Parameters
+    ----------
+{params}
+
+{returns}
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import rank_agreement
+    >>> g, a = [[3.0, -2.0, 1.0, 0.0]], [[4.0, 0.0, 2.0, 1.0]]
+    >>> rank_agreement(g, a, k=3)  # position 1 agrees, 2 and 3 do not
+    array([0.33333333])
+    """
+    return _topk_agreement(ground_truth, attributions, "rank", k, auc, k_max)
+
+
+@validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
+    """Sign agreement: shared top-k features that also share their sign (OpenXAI SA).
+
+    ``SA@k = |{(j, sgn a_j): j in T_k(a)} ∩ {(j, sgn g_j): j in T_k(g)}| / k``
+    (position-free; ``sgn 0 = 0``).
+
+    Parameters
+    ----------
+{params}
+
+{returns}
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import sign_agreement
+    >>> g, a = [[3.0, -2.0, 1.0, 0.0]], [[1.0, 2.0, 0.0, 0.5]]
+    >>> sign_agreement(g, a, k=2)  # feature 1 is shared but its sign differs
+    array([0.5])
+    """
+    return _topk_agreement(ground_truth, attributions, "sign", k, auc, k_max)
+
+
+@validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
+                          k_max=0.25):
+    """Signed rank agreement: rank agreement that also requires equal signs (OpenXAI SRA).
+
+    Position ``p`` of the top ``k`` agrees when both explanations put the
+    same feature there with the same dense rank and the same sign.
+
+    Parameters
+    ----------
+{params}
+
+{returns}
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import signed_rank_agreement
+    >>> g, a = [[3.0, -2.0, 1.0, 0.0]], [[3.0, 2.0, 1.0, 0.0]]
+    >>> signed_rank_agreement(g, a, k=-1)
+    array([0.75])
+    """
+    return _topk_agreement(ground_truth, attributions, "signed_rank", k, auc, k_max)
+
+
+for _f in (feature_agreement, rank_agreement, sign_agreement, signed_rank_agreement):
+    _f.__doc__ = _f.__doc__.replace("{params}", _TOPK_DOC).replace(
+        "{returns}", _TOPK_RETURNS
+    )
+
+
+# ------------------------------------------------------------ rank statistics
+@validate_params(
+    {
+        "ground_truth": ["array-like"],
+        "attributions": ["array-like"],
+        "ranks": [StrOptions({"dense", "average"})],
+        "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="omit"):
+    """Rank correlation: Pearson correlation of the magnitude ranks (OpenXAI RC).
+
+    ``RC = Pearson(r(|a|), r(|g|))`` over all features.  With
+    ``ranks="dense"`` (OpenXAI) equal magnitudes share a rank and ranks are
+    consecutive; ``ranks="average"`` is the textbook Spearman correlation
+    (tied magnitudes get the mean of their positions, as
+    :func:`scipy.stats.spearmanr`).
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
+        Reference attributions.
+    attributions : array-like of shape (n_samples, n_features)
+        Explanations to score.
+    ranks : {"dense", "average"}, default="dense"
+        How tied magnitudes are ranked.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row whose magnitudes are all equal (in either explanation) has no
+        correlation: ``"omit"`` returns NaN with a warning, ``"zero"``
+        scores it 0, ``"raise"`` raises.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row correlation in ``[-1, 1]``; greater is better.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import rank_correlation
+    >>> g = [[4.0, -3.0, 2.0, 1.0]]
+    >>> rank_correlation(g, [[1.0, 2.0, -3.0, 4.0]])
+    array([-1.])
+    >>> rank_correlation(g, [[4.0, 2.0, 2.0, 0.0]], ranks="average").round(4)
+    array([0.9487])
+    """
+    A = check_attributions(attributions)
+    G = check_reference(ground_truth, A)
+    if ranks == "dense":
+        ra, rg = dense_rank(A), dense_rank(G)
+    else:
+        ra = rankdata(-np.abs(A), method="average", axis=1)
+        rg = rankdata(-np.abs(G), method="average", axis=1)
+    return _row_pearson(ra, rg, nan_policy=nan_policy, what="rank_correlation")
+
+
+@validate_params(
+    {
+        "ground_truth": ["array-like"],
+        "attributions": ["array-like"],
+        "ties": [StrOptions({"openxai", "skip"})],
+        "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
+                            nan_policy="omit"):
+    """Pairwise rank agreement: fraction of feature pairs ordered alike (OpenXAI PRA).
+
+    ``PRA = C(d, 2)^-1 sum_{j<l} 1[(r_j(a) < r_l(a)) = (r_j(g) < r_l(g))]``
+    with dense magnitude ranks (rank 1 = largest).
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
+        Reference attributions.
+    attributions : array-like of shape (n_samples, n_features)
+        Explanations to score.
+    ties : {"openxai", "skip"}, default="openxai"
+        ``"openxai"``: a pair tied in one vector counts as "not less", so it
+        agrees only when the other vector also has ``r_j >= r_l`` (OpenXAI's
+        code; not symmetric in ``j, l``).  ``"skip"``: pairs tied in the
+        reference are left out of both numerator and denominator
+        (Kendall-style; recommended for masked references, where most
+        entries are tied at 0).
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        With ``ties="skip"``, a reference whose entries are all tied leaves no
+        pair: NaN with a warning (``"omit"``), 0 or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row agreement in ``[0, 1]``; greater is better.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import pairwise_rank_agreement
+    >>> g = [[3.0, 1.0, 1.0]]
+    >>> pairwise_rank_agreement(g, [[3.0, 2.0, 1.0]])  # pair (1, 2) tied in g
+    array([0.66666667])
+    >>> pairwise_rank_agreement(g, [[3.0, 2.0, 1.0]], ties="skip")
+    array([1.])
+    """
+    A = check_attributions(attributions)
+    G = check_reference(ground_truth, A)
+    n, d = A.shape
+    if d < 2:
+        raise ValueError("pairwise_rank_agreement needs at least 2 features.")
+    ra, rg = dense_rank(A), dense_rank(G)
+    j, l = np.triu_indices(d, k=1)
+    agree = np.empty(n)
+    counted = np.empty(n)
+    # Bound the (rows, pairs) temporaries to about 8 million entries.
+    step = max(1, 8_000_000 // j.size)
+    for start in range(0, n, step):
+        sl = slice(start, start + step)
+        less_a = ra[sl][:, j] < ra[sl][:, l]
+        less_g = rg[sl][:, j] < rg[sl][:, l]
+        same = less_a == less_g
+        if ties == "skip":
+            valid = rg[sl][:, j] != rg[sl][:, l]
+            agree[sl] = (same & valid).sum(axis=1)
+            counted[sl] = valid.sum(axis=1)
+        else:
+            agree[sl] = same.sum(axis=1)
+            counted[sl] = j.size
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = agree / counted
+    return _undefined(scores, counted == 0, nan_policy, "pairwise_rank_agreement")
+
+
+# ----------------------------------------------------------- model references
+def _linear_weights(estimator, X, target):
+    """Per-row coefficient vectors of the explained linear output, shape (n, d).
+
+    Regressors: ``coef_``.  Classifiers: the coefficients of the explained
+    class's decision function (binary models: ``+coef_`` for
+    ``classes_[1]`` and ``-coef_`` for ``classes_[0]``, as
+    :class:`~sklearn_xai.utils.ExplainedOutput` with ``output="decision"``).
+    """
+    model = estimator
+    while type(model).__name__ == "FrozenEstimator":
+        model = model.estimator
+    if not hasattr(model, "coef_"):
+        check_is_fitted(model)
+        raise TypeError(
+            f"{type(model).__name__} has no coef_: a model reference needs a fitted "
+            "linear model (LinearRegression, Ridge, LogisticRegression, ...). For a "
+            "Pipeline, explain the final linear step on the transformed features."
+        )
+    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
+    coef = np.atleast_2d(np.asarray(model.coef_, dtype=np.float64))
+    if X.ndim != 2 or X.shape[1] != coef.shape[1]:
+        raise ValueError(
+            f"X must have shape (n_samples, {coef.shape[1]}) to match the model's "
+            f"coefficients; got {X.shape}."
+        )
+    if not hasattr(model, "classes_"):
+        if coef.shape[0] != 1:
+            raise ValueError(
+                "Multi-output regressors are not supported: the explained output "
+                "must be one scalar per row."
+            )
+        return X, np.broadcast_to(coef[0], X.shape)
+    f = ExplainedOutput(model, target=target, output="decision")
+    t = f.target_index(X)
+    W = np.vstack([-coef[0], coef[0]]) if coef.shape[0] == 1 else coef
+    return X, W[t]
+
+
+@validate_params(
+    {"estimator": [object], "X": ["array-like"], "target": [object]},
+    prefer_skip_nested_validation=True,
+)
+def linear_model_reference(estimator, X, *, target="predicted"):
+    """OpenXAI's model reference: the explained class's coefficient vector, per row.
+
+    For a binary logistic regression OpenXAI uses ``W_1 - W_0`` times
+    ``(2 ŷ - 1)`` for the predicted class ``ŷ``; with scikit-learn's single
+    coefficient row ``w = W_1 - W_0`` that is ``+w`` for rows predicted as
+    ``classes_[1]`` and ``-w`` for the others (SPEC 4.1.1).  Every gradient
+    explanation of such a model scores 1 against it.  Multi-class linear
+    models give the coefficient row of the explained class's decision
+    function; regressors give ``coef_`` for every row.
+
+    Parameters
+    ----------
+    estimator : fitted linear model
+        Any estimator with ``coef_`` (a ``FrozenEstimator`` is unwrapped).
+    X : array-like of shape (n_samples, n_features)
+        The explained rows.
+    target : "predicted", int, label or array-like, default="predicted"
+        Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`);
+        ignored for regressors.
+
+    Returns
+    -------
+    reference : ndarray of shape (n_samples, n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.metrics import linear_model_reference
+    >>> X = np.array([[-2.0, 0.0], [-1.0, 1.0], [1.0, 0.0], [2.0, 1.0]])
+    >>> clf = LogisticRegression().fit(X, [0, 0, 1, 1])
+    >>> ref = linear_model_reference(clf, X)
+    >>> bool(np.allclose(ref[2:], clf.coef_) and np.allclose(ref[:2], -clf.coef_))
+    True
+    """
+    _, W = _linear_weights(estimator, X, target)
+    return np.array(W, dtype=np.float64)
+
+
+@validate_params(
+    {"estimator": [object], "X": ["array-like"], "mean": ["array-like", None],
+     "target": [object]},
+    prefer_skip_nested_validation=True,
+)
+def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
+    """Exact Shapley values of a linear model under independent features.
+
+    For ``f(x) = w·x + b`` and independent features (or any distribution
+    with the interventional value function) the Shapley value of feature
+    ``j`` is ``w_j (x_j - E[X_j])`` exactly.  For classifiers the explained
+    output is the decision function (logit) of the explained class, which is
+    linear; probabilities are not.
+
+    Parameters
+    ----------
+    estimator : fitted linear model
+        Any estimator with ``coef_`` (a ``FrozenEstimator`` is unwrapped).
+    X : array-like of shape (n_samples, n_features)
+        The explained rows.
+    mean : array-like of shape (n_features,), default=None
+        ``E[X]`` under the data distribution (e.g. the generator's
+        distribution mean, or the training-set mean).  ``None`` uses the
+        mean of ``X`` itself, which is only right when ``X`` is a large
+        sample of the distribution.
+    target : "predicted", int, label or array-like, default="predicted"
+        Explained class; ignored for regressors.
+
+    Returns
+    -------
+    reference : ndarray of shape (n_samples, n_features)
+        Satisfies ``reference.sum(axis=1) == f(X) - f(mean)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import linear_shapley_reference
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    >>> model = LinearRegression().fit(X, X @ [2.0, -1.0] + 3.0)
+    >>> linear_shapley_reference(model, [[1.0, 1.0]], mean=[0.0, 0.0]).round(6)
+    array([[ 2., -1.]])
+    """
+    X, W = _linear_weights(estimator, X, target)
+    if mean is None:
+        mu = X.mean(axis=0)
+    else:
+        mu = np.asarray(mean, dtype=np.float64).ravel()
+        if mu.shape != (X.shape[1],) or not np.all(np.isfinite(mu)):
+            raise ValueError(
+                f"mean must be a finite vector of length {X.shape[1]} (E[X] of each "
+                f"feature); got shape {np.shape(mean)}."
+            )
+    return W * (X - mu)
+
+
+# --------------------------------------------------------------------- registry
+_REGISTERED = [
+    ("feature_agreement", feature_agreement,
+     "Fraction of the top-k features shared with the reference (AUC over k)."),
+    ("rank_agreement", rank_agreement,
+     "Fraction of top-k positions holding the same feature as the reference."),
+    ("sign_agreement", sign_agreement,
+     "Fraction of top-k features shared with the reference with the same sign."),
+    ("signed_rank_agreement", signed_rank_agreement,
+     "Fraction of top-k positions holding the same feature with the same sign."),
+    ("rank_correlation", rank_correlation,
+     "Pearson correlation of dense magnitude ranks with the reference."),
+    ("pairwise_rank_agreement", pairwise_rank_agreement,
+     "Fraction of feature pairs ordered as in the reference."),
+]
+for _name, _func, _desc in _REGISTERED:
+    register_metric(
+        _name, _func, kind="reference", greater_is_better=True,
+        requires=("ground_truth",), seed="OpenXAI", description=_desc,
+    )

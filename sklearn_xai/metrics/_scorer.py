@@ -1,0 +1,460 @@
+"""Explanation scorers and their names.
+
+A scorer is a callable ``scorer(estimator, X, y=None, **metadata) -> float``
+(greater is better) that scikit-learn's model selection tools accept as
+``scoring``.  ``estimator`` is an :class:`~sklearn_xai.compose.ExplainedModel`,
+an explainer, or a :class:`~sklearn.pipeline.Pipeline` ending in one.
+
+Per-row metadata (``ground_truth``, ``sensitive``) reaches a scorer through
+scikit-learn's metadata routing, so :class:`~sklearn.model_selection.GridSearchCV`
+hands every fold's scorer exactly the rows of that fold.  Scorers request the
+metadata their metric needs by default (public ``MetadataRequest`` API); enable
+routing with ``sklearn.set_config(enable_metadata_routing=True)``.
+
+scikit-learn offers no way to register third-party scoring strings, and we do
+not patch it: names are resolved here (:func:`get_scorer`,
+:func:`check_scoring`) and by :class:`~sklearn_xai.compose.ExplainedModel`'s
+``scoring`` parameter.
+"""
+
+import inspect
+import warnings
+import weakref
+
+import joblib
+import numpy as np
+from sklearn import get_config
+from sklearn.metrics import get_scorer as sklearn_get_scorer
+from sklearn.metrics import get_scorer_names as sklearn_get_scorer_names
+from sklearn.pipeline import Pipeline
+from sklearn.utils.metadata_routing import MetadataRequest
+
+from sklearn_xai.metrics._registry import MetricSpec, get_metric_spec, metric_specs
+
+__all__ = [
+    "ExplanationScorer",
+    "check_scoring",
+    "get_scorer",
+    "get_scorer_names",
+    "make_explanation_scorer",
+    "register_scorer",
+]
+
+_METADATA = ("ground_truth", "sensitive")
+# estimator -> (fit id, X fingerprint, attributions); weak so fitted
+# estimators are not kept alive by the cache.
+_ATTRIBUTION_CACHE = weakref.WeakKeyDictionary()
+
+
+def _unwrap(estimator, X):
+    """(model, explainer, X seen by the explainer) for a scorable estimator."""
+    from sklearn_xai.base import BaseExplainer
+    from sklearn_xai.compose import ExplainedModel
+
+    if isinstance(estimator, ExplainedModel):
+        return estimator.model_, estimator.explainer_, X
+    if isinstance(estimator, BaseExplainer):
+        return estimator.estimator_, estimator, X
+    if isinstance(estimator, Pipeline) and isinstance(estimator.steps[-1][1], BaseExplainer):
+        explainer = estimator.steps[-1][1]
+        Xt = estimator[:-1].transform(X) if len(estimator) > 1 else X
+        return explainer.estimator_, explainer, Xt
+    raise TypeError(
+        "Explanation scorers score an ExplainedModel, an explainer, or a Pipeline "
+        f"ending in an explainer; got {type(estimator).__name__}. Wrap the model: "
+        "ExplainedModel(model, explainer)."
+    )
+
+
+def _as_array(X):
+    if hasattr(X, "to_numpy"):
+        return X.to_numpy()
+    return np.asarray(X)
+
+
+def _attributions(estimator, explainer, X):
+    """Attributions of X by a fitted explainer, computed once per (fit, X)."""
+    fit_id = getattr(explainer, "_sklearn_xai_fit_id", None)
+    key = (fit_id, joblib.hash(_as_array(X)))
+    try:
+        cached = _ATTRIBUTION_CACHE.get(explainer)
+    except TypeError:  # unhashable estimator
+        cached = None
+    if fit_id is not None and cached is not None and cached[0] == key:
+        return cached[1]
+    A = np.asarray(_as_array(explainer.explain(X)), dtype=np.float64)
+    A.setflags(write=False)
+    if fit_id is not None:
+        try:
+            _ATTRIBUTION_CACHE[explainer] = (key, A)
+        except TypeError:
+            pass
+    return A
+
+
+def _accepts(func, name):
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()
+    )
+
+
+def _aggregate(scores, nan_policy, name):
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim == 0:
+        return float(scores)
+    nan = np.isnan(scores)
+    if nan.any():
+        if nan_policy == "raise":
+            raise ValueError(
+                f"{name} is undefined (NaN) for {int(nan.sum())} of {scores.size} "
+                "rows; pass nan_policy='omit' or 'zero' to the scorer."
+            )
+        if nan_policy == "zero":
+            scores = np.where(nan, 0.0, scores)
+        else:
+            warnings.warn(
+                f"{name}: {int(nan.sum())} of {scores.size} rows have an undefined "
+                "score (NaN) and are left out of the mean.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            if nan.all():
+                return float("nan")
+            scores = scores[~nan]
+    return float(scores.mean())
+
+
+class ExplanationScorer:
+    """Scorer of an explanation metric (see :func:`make_explanation_scorer`).
+
+    Attributes
+    ----------
+    metric : MetricSpec
+        The metric and its orientation.
+    kwargs : dict
+        Keyword arguments bound at construction.
+    """
+
+    def __init__(self, spec, *, nan_policy="omit", **kwargs):
+        if nan_policy not in ("omit", "raise", "zero"):
+            raise ValueError(
+                f"nan_policy must be 'omit', 'raise' or 'zero', got {nan_policy!r}."
+            )
+        self.metric = spec
+        self.nan_policy = nan_policy
+        self.kwargs = kwargs
+        self._request = MetadataRequest(owner=type(self).__name__)
+        for param in spec.metadata:
+            self._request.score.add_request(param=param, alias=True)
+
+    # ----------------------------------------------------------- routing
+    def get_metadata_routing(self):
+        """Metadata this scorer consumes (requested by default).
+
+        Returns
+        -------
+        routing : MetadataRequest
+        """
+        return self._request
+
+    def set_score_request(self, **kwargs):
+        """Change which metadata the scorer requests (``True``, ``False``,
+        ``None`` or an alias string), as with scikit-learn's scorers.
+
+        Returns
+        -------
+        self : ExplanationScorer
+        """
+        for param, alias in kwargs.items():
+            self._request.score.add_request(param=param, alias=alias)
+        return self
+
+    # -------------------------------------------------------------- call
+    def _metadata(self, metadata, n_rows):
+        out = {}
+        for param in self.metric.metadata:
+            value = metadata.get(param)
+            if value is None:
+                routing = get_config().get("enable_metadata_routing", False)
+                hint = (
+                    "" if routing else
+                    " Metadata routing is off: call "
+                    "sklearn.set_config(enable_metadata_routing=True) so that "
+                    "GridSearchCV / cross_validate pass it to the scorer."
+                )
+                raise ValueError(
+                    f"The {self.metric.name!r} scorer needs {param}: pass it as "
+                    f"fit(X, y, {param}=...) to GridSearchCV or cross_validate "
+                    f"(params={{'{param}': ...}}), or call scorer(estimator, X, y, "
+                    f"{param}=...).{hint}"
+                )
+            value = _as_array(value)
+            if len(value) != n_rows:
+                raise ValueError(
+                    f"{param} has {len(value)} rows but X has {n_rows}: pass one "
+                    f"{param} row per row of X (metadata routing splits it per fold)."
+                )
+            out[param] = value
+        return out
+
+    def _bound_kwargs(self, explainer):
+        """Keyword arguments, with the explainer's target/output by default."""
+        func = self.metric.func
+        kwargs = dict(self.kwargs)
+        if self.metric.kind == "model":
+            for name in ("target", "output"):
+                if name not in kwargs and _accepts(func, name) and hasattr(explainer, name):
+                    value = getattr(explainer, name)
+                    if not (isinstance(value, str) and value == "auto" and name == "target"):
+                        kwargs[name] = value
+            if "explainer" in self.metric.requires and "explainer" not in kwargs:
+                kwargs["explainer"] = explainer
+        return kwargs
+
+    def per_row(self, estimator, X, y=None, **metadata):
+        """Per-row (or dataset-level) metric values, in the metric's own orientation.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or float
+        """
+        model, explainer, Xe = _unwrap(estimator, X)
+        A = _attributions(estimator, explainer, Xe)
+        meta = self._metadata(metadata, len(A))
+        kwargs = self._bound_kwargs(explainer)
+        func = self.metric.func
+        if self.metric.kind == "reference":
+            return func(meta["ground_truth"], A, **kwargs)
+        if self.metric.kind == "attributions":
+            return func(A, **kwargs)
+        return func(model, _as_array(Xe).astype(np.float64), A, **kwargs)
+
+    def __call__(self, estimator, X, y=None, **metadata):
+        """Score ``estimator`` on ``X`` (greater is better).
+
+        Parameters
+        ----------
+        estimator : ExplainedModel, explainer or Pipeline ending in one
+            Fitted.
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+            Present for scikit-learn's scorer signature.
+        **metadata : dict
+            ``ground_truth`` / ``sensitive`` rows aligned with ``X`` when the
+            metric needs them.
+
+        Returns
+        -------
+        score : float
+        """
+        scores = self.per_row(estimator, X, y, **metadata)
+        value = _aggregate(scores, self.nan_policy, self.metric.name)
+        return value if self.metric.greater_is_better else -value
+
+    def __repr__(self):
+        args = "".join(f", {k}={v!r}" for k, v in self.kwargs.items())
+        return f"make_explanation_scorer({self.metric.func.__name__}{args})"
+
+
+def make_explanation_scorer(metric, *, greater_is_better=True, kind=None,
+                            requires=(), per_instance=True, nan_policy="omit",
+                            **kwargs):
+    """Make a scorer from an explanation metric.
+
+    Parameters
+    ----------
+    metric : callable, str or MetricSpec
+        A metric function (registered or not), or a registered name.
+    greater_is_better : bool, default=True
+        Orientation of ``metric``'s values (ignored for registered metrics,
+        whose orientation is known).  Losses are negated by the scorer.
+    kind : {"reference", "model", "attributions"}, default=None
+        Signature family of an unregistered ``metric`` (required then).
+    requires : tuple of str, default=()
+        Metadata an unregistered ``metric`` needs (``"ground_truth"``,
+        ``"sensitive"``), requested from the router by default.
+    per_instance : bool, default=True
+        Whether ``metric`` returns one value per row.
+    nan_policy : {"omit", "raise", "zero"}, default="omit"
+        Rows with an undefined score (NaN): left out of the mean with a
+        warning, an error, or counted as 0.
+    **kwargs : dict
+        Bound keyword arguments of the metric (``k=5``, ``masker=...``).
+
+    Returns
+    -------
+    scorer : ExplanationScorer
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import feature_agreement, make_explanation_scorer
+    >>> scorer = make_explanation_scorer(feature_agreement, k=3)
+    >>> scorer.metric.name
+    'feature_agreement'
+    """
+    if isinstance(metric, str):
+        spec = get_metric_spec(metric)
+    elif isinstance(metric, MetricSpec):
+        spec = metric
+    elif callable(metric):
+        spec = next((s for s in metric_specs() if s.func is metric), None)
+        if spec is None:
+            if kind is None:
+                raise ValueError(
+                    f"{getattr(metric, '__name__', metric)!r} is not a registered "
+                    "metric: pass kind='reference', 'model' or 'attributions' to say "
+                    "how to call it."
+                )
+            name = getattr(metric, "__name__", "metric")
+            if not greater_is_better and not name.startswith("neg_"):
+                name = "neg_" + name
+            spec = MetricSpec(name=name, func=metric, kind=kind,
+                              greater_is_better=greater_is_better,
+                              per_instance=per_instance, requires=tuple(requires))
+    else:
+        raise TypeError(f"metric must be a callable or a name, got {metric!r}.")
+    return ExplanationScorer(spec, nan_policy=nan_policy,
+                             **{**spec.default_kwargs, **kwargs})
+
+
+_SCORERS: dict = {}
+
+
+def register_scorer(name, scorer, *, replace=False):
+    """Make ``scorer`` available by ``name`` to :func:`get_scorer`,
+    :func:`check_scoring` and ``ExplainedModel(scoring=name)``.
+
+    Parameters
+    ----------
+    name : str
+    scorer : callable
+        ``scorer(estimator, X, y=None, **metadata) -> float``.
+    replace : bool, default=False
+        Allow overwriting a name.
+    """
+    if not callable(scorer):
+        raise TypeError(f"scorer must be callable, got {type(scorer).__name__}.")
+    taken = name in _SCORERS or name in {s.name for s in metric_specs()}
+    if taken and not replace:
+        raise ValueError(
+            f"A scorer named {name!r} already exists; pass replace=True to overwrite."
+        )
+    _SCORERS[name] = scorer
+
+
+def get_scorer_names():
+    """Names of all explanation scorers (scikit-learn's names also work in
+    :func:`check_scoring`).
+
+    Returns
+    -------
+    names : list of str
+    """
+    return sorted({s.name for s in metric_specs()} | set(_SCORERS) | {"neg_group_gap"})
+
+
+def get_scorer(scoring, **kwargs):
+    """Scorer by name: ours first, then scikit-learn's.
+
+    Parameters
+    ----------
+    scoring : str or callable
+        A name from :func:`get_scorer_names` or from
+        :func:`sklearn.metrics.get_scorer_names`; a callable is returned as is.
+    **kwargs : dict
+        Bound keyword arguments of the metric (e.g. ``k=5``,
+        ``masker=BaselineMasker("mean")``, ``metric="pgi"`` for
+        ``"neg_group_gap"``).
+
+    Returns
+    -------
+    scorer : callable
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import get_scorer
+    >>> get_scorer("feature_agreement", k=2)
+    make_explanation_scorer(feature_agreement, k=2)
+    """
+    if callable(scoring):
+        if kwargs:
+            raise ValueError("Keyword arguments only apply to scorer names.")
+        return scoring
+    if not isinstance(scoring, str):
+        raise TypeError(f"scoring must be a str or a callable, got {scoring!r}.")
+    if scoring == "neg_group_gap":
+        from sklearn_xai.metrics._group import GroupGapScorer
+
+        return GroupGapScorer(**kwargs)
+    if scoring in _SCORERS:
+        if kwargs:
+            raise ValueError(f"Registered scorer {scoring!r} takes no keyword arguments.")
+        return _SCORERS[scoring]
+    if scoring in {s.name for s in metric_specs()}:
+        return make_explanation_scorer(scoring, **kwargs)
+    if scoring in sklearn_get_scorer_names():
+        if kwargs:
+            raise ValueError(
+                f"{scoring!r} is a scikit-learn scorer; build it with "
+                "sklearn.metrics.make_scorer to pass arguments."
+            )
+        return sklearn_get_scorer(scoring)
+    raise ValueError(
+        f"{scoring!r} is not a known scorer. Explanation scorers: "
+        f"{get_scorer_names()}; scikit-learn's are listed by "
+        "sklearn.metrics.get_scorer_names()."
+    )
+
+
+def check_scoring(scoring=None, *, estimator=None):
+    """Resolve ``scoring`` for scikit-learn's model selection tools.
+
+    Parameters
+    ----------
+    scoring : str, callable, list, tuple, set, dict or None
+        A name (ours or scikit-learn's), a callable, a collection of names
+        (gives a dict name -> scorer, for multi-metric search), or a dict of
+        names or callables.  ``None`` returns ``None``, or the estimator's own
+        ``score`` when ``estimator`` is given.
+    estimator : estimator, default=None
+
+    Returns
+    -------
+    scoring : callable, dict or None
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import check_scoring
+    >>> sorted(check_scoring(["feature_agreement", "r2"]))
+    ['feature_agreement', 'r2']
+    """
+    if scoring is None:
+        if estimator is None:
+            return None
+        from sklearn.metrics import check_scoring as sk_check_scoring
+
+        return sk_check_scoring(estimator)
+    if isinstance(scoring, (str,)) or callable(scoring):
+        return get_scorer(scoring)
+    if isinstance(scoring, dict):
+        if not scoring:
+            raise ValueError("scoring dict is empty; give at least one scorer.")
+        return {str(k): get_scorer(v) for k, v in scoring.items()}
+    if isinstance(scoring, (list, tuple, set)):
+        names = list(scoring)
+        if not names or not all(isinstance(n, str) for n in names):
+            raise ValueError(
+                "A scoring list must be a non-empty list of scorer names; use a "
+                "dict to give callables names."
+            )
+        if len(set(names)) != len(names):
+            raise ValueError(f"scoring has duplicate names: {names}.")
+        return {n: get_scorer(n) for n in names}
+    raise TypeError(
+        "scoring must be a name, a callable, a list of names or a dict; got "
+        f"{type(scoring).__name__}."
+    )

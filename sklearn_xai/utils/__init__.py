@@ -1,0 +1,25 @@
+"""Utilities shared by explainers, maskers and metrics."""
+
+from sklearn_xai.utils._output import ExplainedOutput, explained_output, model_input_dtype
+from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
+from sklearn_xai.utils._validation import (
+    check_attributions,
+    check_reference,
+    dense_rank,
+    magnitude_order,
+    resolve_k,
+)
+
+__all__ = [
+    "ExplainedOutput",
+    "check_attributions",
+    "check_reference",
+    "dense_rank",
+    "explained_output",
+    "magnitude_order",
+    "model_input_dtype",
+    "resolve_k",
+    "row_generators",
+    "row_keys",
+    "seed_entropy",
+]

@@ -1,0 +1,296 @@
+"""The explained output: one scalar per row, shared by explainers and metrics.
+
+:func:`explained_output` turns ``(estimator, target, output)`` into an
+:class:`ExplainedOutput`, a vectorised callable ``f(X, target_index) -> (n,)``.
+Explainers and metrics both go through it, so they always explain and score
+the same number (SPEC section 1.2):
+
+* classifiers, ``output="proba"`` (default): the probability of a class; with
+  ``target="predicted"`` the class is the arg-max at the *original* row and is
+  kept for every perturbed copy of that row;
+* classifiers, ``output="decision"``: the decision function (logit) of the class;
+* regressors (and ``output="predict"``): ``predict``.
+
+Model inputs are cast to the dtype the model expects (skorch nets are float32,
+LIME and numpy hand float64) and evaluated in chunks of ``batch_size`` rows.
+The number of rows evaluated is counted in ``n_evaluations``, which benchmarks
+use to express timings as ratios to the bare model cost.
+"""
+
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.base import is_classifier
+from sklearn.pipeline import Pipeline
+
+__all__ = ["ExplainedOutput", "explained_output", "model_input_dtype"]
+
+_OUTPUTS = ("auto", "proba", "decision", "predict")
+
+
+def _final_estimator(estimator):
+    """Unwrap FrozenEstimator and Pipeline to reach the model doing the work."""
+    seen = 0
+    while seen < 10:
+        seen += 1
+        inner = getattr(estimator, "estimator", None)
+        if type(estimator).__name__ == "FrozenEstimator" and inner is not None:
+            estimator = inner
+        elif isinstance(estimator, Pipeline):
+            estimator = estimator.steps[-1][1]
+        else:
+            break
+    return estimator
+
+
+def model_input_dtype(estimator):
+    """The dtype a model wants its input in: float32 for torch/skorch nets.
+
+    Parameters
+    ----------
+    estimator : estimator
+        A fitted estimator, possibly a ``FrozenEstimator`` or a ``Pipeline``.
+
+    Returns
+    -------
+    dtype : numpy dtype
+    """
+    final = _final_estimator(estimator)
+    if hasattr(final, "module_") or hasattr(final, "module"):
+        module = getattr(final, "module_", None)
+        try:
+            param = next(module.parameters())
+            return np.dtype(str(param.dtype).replace("torch.", ""))
+        except (AttributeError, StopIteration, TypeError):
+            return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+class ExplainedOutput:
+    """Vectorised scalar output of a fitted model (see module docstring).
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        Any scikit-learn compatible model with ``predict`` (and
+        ``predict_proba`` / ``decision_function`` for classifiers).
+    target : "predicted", int, label or array-like of shape (n_samples,)
+        Which class is explained.  ``"predicted"`` fixes the arg-max class at
+        each original row; an int is always a column index of ``classes_``
+        (negative ints count from the end); any other scalar is a class label
+        looked up in ``estimator.classes_``; an array gives one class *label*
+        per row (e.g. the true labels, as XAI-TRIS explains; this is also how
+        to pass integer labels).  Ignored for regressors.
+    output : {"auto", "proba", "decision", "predict"}
+        ``"auto"`` is ``"proba"`` for classifiers and ``"predict"`` otherwise.
+    batch_size : int or None
+        Maximum number of rows per model call (``None``: one call).
+
+    Attributes
+    ----------
+    n_evaluations : int
+        Number of rows evaluated by the model so far.
+    n_calls : int
+        Number of model calls so far.
+    """
+
+    def __init__(self, estimator, *, target="predicted", output="auto", batch_size=None):
+        if output not in _OUTPUTS:
+            raise ValueError(
+                f"output must be one of {_OUTPUTS}, got {output!r}."
+            )
+        self.estimator = estimator
+        self.target = target
+        self.is_classifier = is_classifier(estimator) or (
+            output in ("proba", "decision") and hasattr(estimator, "classes_")
+        )
+        if output == "auto":
+            output = "proba" if self.is_classifier else "predict"
+        if output in ("proba", "decision") and not self.is_classifier:
+            raise ValueError(
+                f"output={output!r} needs a classifier, but "
+                f"{type(estimator).__name__} is not one; use output='predict'."
+            )
+        if output == "proba" and not hasattr(estimator, "predict_proba"):
+            raise ValueError(
+                f"{type(estimator).__name__} has no predict_proba; use "
+                "output='decision' or output='predict'."
+            )
+        if output == "decision" and not hasattr(estimator, "decision_function"):
+            raise ValueError(
+                f"{type(estimator).__name__} has no decision_function; use "
+                "output='proba'."
+            )
+        self.output = output
+        self.batch_size = batch_size
+        self.dtype = model_input_dtype(estimator)
+        names = getattr(estimator, "feature_names_in_", None)
+        self.feature_names = None if names is None else list(names)
+        self.n_evaluations = 0
+        self.n_calls = 0
+
+    # ------------------------------------------------------------------ model
+    def _raw(self, Z):
+        """Model scores of shape (m,) (regression) or (m, n_classes)."""
+        Z = np.asarray(Z)
+        if Z.dtype != self.dtype:
+            Z = Z.astype(self.dtype)
+        step = self.batch_size or max(len(Z), 1)
+        outs = []
+        for start in range(0, max(len(Z), 1), step):
+            chunk = Z[start : start + step]
+            if len(chunk) == 0:
+                break
+            self.n_calls += 1
+            self.n_evaluations += len(chunk)
+            if self.feature_names is not None:
+                # The model was fitted on a DataFrame: keep its column names.
+                chunk = pd.DataFrame(chunk, columns=self.feature_names)
+            if self.output == "proba":
+                out = self.estimator.predict_proba(chunk)
+            elif self.output == "decision":
+                out = self.estimator.decision_function(chunk)
+                out = np.asarray(out, dtype=np.float64)
+                if out.ndim == 1:  # binary: score of classes_[1]
+                    out = np.column_stack([-out, out])
+            else:
+                out = self.estimator.predict(chunk)
+            outs.append(np.asarray(out, dtype=np.float64))
+        if not outs:
+            n_out = len(getattr(self.estimator, "classes_", [])) or 1
+            shape = (0, n_out) if self.output != "predict" else (0,)
+            return np.empty(shape)
+        return np.concatenate(outs, axis=0)
+
+    @property
+    def n_outputs(self):
+        """Number of classes (classifiers) or 1."""
+        if self.output == "predict":
+            return 1
+        return len(self.estimator.classes_)
+
+    # ----------------------------------------------------------------- target
+    def target_index(self, X, target=None):
+        """Column index of the explained class for each row of ``X``.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            The original (unperturbed) rows.
+        target : see class docstring, default=None
+            Overrides ``self.target`` when given.
+
+        Returns
+        -------
+        index : ndarray of shape (n_samples,), dtype int, or None
+            ``None`` for regression outputs.
+        """
+        if self.output == "predict":
+            return None
+        target = self.target if target is None else target
+        n = len(X)
+        classes = np.asarray(self.estimator.classes_)
+        if isinstance(target, str) and target == "predicted":
+            return np.argmax(self._raw(X), axis=1).astype(np.intp)
+        if np.ndim(target) == 0:
+            if isinstance(target, numbers.Integral) and not isinstance(target, bool):
+                idx = int(target)
+                if not -len(classes) <= idx < len(classes):
+                    raise ValueError(
+                        f"target={target} is not a valid class index for a model "
+                        f"with {len(classes)} classes."
+                    )
+                return np.full(n, idx % len(classes), dtype=np.intp)
+            return np.full(n, self._label_index(classes, [target])[0], dtype=np.intp)
+        target = np.asarray(target)
+        if target.shape != (n,):
+            raise ValueError(
+                f"target as an array must have one label per row, shape ({n},); "
+                f"got shape {target.shape}."
+            )
+        return self._label_index(classes, target)
+
+    @staticmethod
+    def _label_index(classes, labels):
+        labels = np.asarray(labels)
+        sorter = np.argsort(classes)
+        pos = np.searchsorted(classes, labels, sorter=sorter)
+        pos = np.clip(pos, 0, len(classes) - 1)
+        idx = sorter[pos]
+        bad = classes[idx] != labels
+        if np.any(bad):
+            raise ValueError(
+                f"target label(s) {np.unique(labels[bad])[:5].tolist()} are not among "
+                f"the model's classes {classes.tolist()}."
+            )
+        return idx.astype(np.intp)
+
+    # ------------------------------------------------------------------- call
+    def __call__(self, Z, target_index=None):
+        """Scalar output for each row of ``Z``.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, n_features)
+        target_index : ndarray of shape (m,) or None
+            Class column per row; ``None`` uses ``target`` evaluated at ``Z``
+            itself (only right for unperturbed rows).
+
+        Returns
+        -------
+        values : ndarray of shape (m,), float64
+        """
+        raw = self._raw(Z)
+        if self.output == "predict":
+            if raw.ndim == 2:
+                if raw.shape[1] != 1:
+                    raise ValueError(
+                        "Multi-output regressors are not supported: the explained "
+                        "output must be one scalar per row."
+                    )
+                raw = raw[:, 0]
+            return raw
+        if target_index is None:
+            target = self.target
+            if isinstance(target, str) and target == "predicted":
+                target_index = np.argmax(raw, axis=1)
+            else:
+                target_index = self.target_index(Z)
+        target_index = np.asarray(target_index, dtype=np.intp)
+        if target_index.shape != (len(raw),):
+            raise ValueError(
+                f"target_index must have shape ({len(raw)},), got {target_index.shape}."
+            )
+        return raw[np.arange(len(raw)), target_index]
+
+
+def explained_output(estimator, *, target="predicted", output="auto", batch_size=None):
+    """Build the :class:`ExplainedOutput` of a fitted estimator.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    target : "predicted", int, label or array-like, default="predicted"
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+
+    Returns
+    -------
+    f : ExplainedOutput
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.utils import explained_output
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> clf = LogisticRegression().fit(X, [0, 0, 1, 1])
+    >>> f = explained_output(clf)
+    >>> t = f.target_index(X)
+    >>> t.tolist()
+    [0, 0, 1, 1]
+    >>> bool(np.all(f(X, t) >= 0.5))
+    True
+    """
+    return ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)

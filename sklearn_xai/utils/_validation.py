@@ -1,0 +1,174 @@
+"""Input validation shared by explainers, maskers and metrics."""
+
+import numbers
+
+import numpy as np
+from sklearn.utils.validation import check_array
+
+__all__ = [
+    "check_attributions",
+    "check_reference",
+    "resolve_k",
+    "magnitude_order",
+    "dense_rank",
+]
+
+
+def check_attributions(attributions, *, n_samples=None, n_features=None, name="attributions"):
+    """Validate an attribution matrix and return it as float64 (never a view of
+    user data that is written to).
+
+    Parameters
+    ----------
+    attributions : array-like of shape (n_samples, n_features)
+    n_samples, n_features : int, optional
+        Expected shape.
+    name : str
+        Name used in error messages.
+
+    Returns
+    -------
+    A : ndarray of shape (n_samples, n_features), float64
+    """
+    if hasattr(attributions, "to_numpy"):
+        attributions = attributions.to_numpy()
+    A = check_array(
+        attributions,
+        dtype=np.float64,
+        ensure_all_finite=True,
+        input_name=name,
+        ensure_min_features=1,
+    )
+    if n_samples is not None and A.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} has {A.shape[0]} rows but X has {n_samples}; pass one "
+            "attribution row per explained row."
+        )
+    if n_features is not None and A.shape[1] != n_features:
+        raise ValueError(
+            f"{name} has {A.shape[1]} columns but X has {n_features} features; "
+            "pass one attribution per feature."
+        )
+    return A
+
+
+def check_reference(reference, attributions, *, name="ground_truth"):
+    """Validate a reference (ground truth) against an attribution matrix.
+
+    A single vector of length ``n_features`` is broadcast to every row.
+
+    Returns
+    -------
+    reference : ndarray of the same shape as ``attributions``, float64
+    """
+    if reference is None:
+        raise ValueError(
+            f"{name} is required for this metric. Pass it directly to the metric "
+            f"function, or route it to a scorer as metadata "
+            f"(sklearn.set_config(enable_metadata_routing=True) and "
+            f"fit(X, y, {name}=...) in GridSearchCV / cross_validate)."
+        )
+    if hasattr(reference, "to_numpy"):
+        reference = reference.to_numpy()
+    G = np.asarray(reference, dtype=np.float64)
+    if G.ndim == 1:
+        G = np.broadcast_to(G, attributions.shape)
+    G = check_array(G, dtype=np.float64, input_name=name, copy=False)
+    if G.shape != attributions.shape:
+        raise ValueError(
+            f"{name} has shape {G.shape} but the attributions have shape "
+            f"{attributions.shape}; pass one reference row per explained row "
+            "(the rows of the fold being scored) or a single vector."
+        )
+    return G
+
+
+def resolve_k(k, n_features, *, rounding="ceil"):
+    """Resolve a top-k specification to an integer (SPEC section 1.4).
+
+    Parameters
+    ----------
+    k : int or float
+        ``-1`` means all features; an int in ``[1, n_features]`` is used as is;
+        a float in ``(0, 1)`` is a fraction of ``n_features``; ``1.0`` means all
+        features.
+    n_features : int
+    rounding : {"ceil", "floor"}, default="ceil"
+        How fractions are rounded (BEExAI rounds down, with at least 1).
+
+    Returns
+    -------
+    k : int
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils import resolve_k
+    >>> resolve_k(-1, 20), resolve_k(3, 20), resolve_k(0.25, 20), resolve_k(0.3, 9)
+    (20, 3, 5, 3)
+    >>> resolve_k(0.3, 9, rounding="floor")
+    2
+    """
+    msg = (
+        f"k must be -1 (all features), an int in [1, {n_features}] or a float in "
+        f"(0, 1]; got {k!r}."
+    )
+    if isinstance(k, bool) or not isinstance(k, numbers.Real):
+        raise ValueError(msg)
+    if isinstance(k, numbers.Integral):
+        k = int(k)
+        if k == -1:
+            return n_features
+        if 1 <= k <= n_features:
+            return k
+        raise ValueError(msg)
+    k = float(k)
+    if k == 1.0:
+        return n_features
+    if 0.0 < k < 1.0:
+        if rounding == "floor":
+            return max(int(np.floor(k * n_features + 1e-12)), 1)
+        return int(np.ceil(k * n_features - 1e-12))
+    raise ValueError(msg)
+
+
+def magnitude_order(attributions, *, order_by="abs"):
+    """Feature order per row, most important first, ties by lower index.
+
+    Parameters
+    ----------
+    attributions : ndarray of shape (n_samples, n_features)
+    order_by : {"abs", "signed"}, default="abs"
+        Sort by magnitude or by signed value (most positive first).
+
+    Returns
+    -------
+    order : ndarray of shape (n_samples, n_features), int
+        ``order[i, 0]`` is the most important feature of row ``i``.
+    """
+    if order_by == "abs":
+        key = -np.abs(attributions)
+    elif order_by == "signed":
+        key = -np.asarray(attributions)
+    else:
+        raise ValueError(f"order_by must be 'abs' or 'signed', got {order_by!r}.")
+    return np.argsort(key, axis=1, kind="stable")
+
+
+def dense_rank(attributions):
+    """Dense ranks of magnitudes per row: 1 = largest, ties share a rank.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils import dense_rank
+    >>> dense_rank(np.array([[0.5, -2.0, 0.5, 0.0]])).tolist()
+    [[2, 1, 2, 3]]
+    """
+    mag = np.abs(np.asarray(attributions, dtype=np.float64))
+    order = np.argsort(-mag, axis=1, kind="stable")
+    sorted_mag = np.take_along_axis(mag, order, axis=1)
+    new_value = np.ones(mag.shape, dtype=np.int64)
+    new_value[:, 1:] = sorted_mag[:, 1:] != sorted_mag[:, :-1]
+    ranks = np.empty(mag.shape, dtype=np.int64)
+    np.put_along_axis(ranks, order, np.cumsum(new_value, axis=1), axis=1)
+    return ranks

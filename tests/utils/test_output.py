@@ -1,0 +1,91 @@
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.linear_model import LinearRegression, LogisticRegression
+
+from sklearn_xai.utils import explained_output
+
+
+@pytest.fixture
+def clf3():
+    rng = np.random.RandomState(0)
+    X = rng.randn(90, 2)
+    y = np.array(["a", "b", "c"])[np.argmax(X @ [[1, 0, -1], [0, 1, -1]], axis=1)]
+    return X, LogisticRegression().fit(X, y)
+
+
+def test_predicted_class_fixed_at_original_rows(clf3):
+    X, clf = clf3
+    f = explained_output(clf)
+    t = f.target_index(X[:10])
+    proba = clf.predict_proba(X[:10])
+    np.testing.assert_array_equal(t, proba.argmax(1))
+    # Perturbed copies are scored on the original row's class, not their own.
+    Z = -X[:10]
+    np.testing.assert_allclose(f(Z, t), clf.predict_proba(Z)[np.arange(10), t])
+
+
+def test_target_forms(clf3):
+    X, clf = clf3
+    P = clf.predict_proba(X[:5])
+    f = explained_output(clf, target=2)
+    np.testing.assert_allclose(f(X[:5], f.target_index(X[:5])), P[:, 2])
+    f = explained_output(clf, target=-1)
+    np.testing.assert_array_equal(f.target_index(X[:5]), [2] * 5)
+    f = explained_output(clf, target="b")
+    np.testing.assert_allclose(f(X[:5], f.target_index(X[:5])), P[:, 1])
+    labels = np.array(["c", "a", "b", "a", "c"])
+    f = explained_output(clf, target=labels)
+    np.testing.assert_array_equal(f.target_index(X[:5]), [2, 0, 1, 0, 2])
+    with pytest.raises(ValueError, match="not among the model's classes"):
+        explained_output(clf, target="z").target_index(X[:5])
+    with pytest.raises(ValueError, match="not a valid class index"):
+        explained_output(clf, target=3).target_index(X[:5])
+    with pytest.raises(ValueError, match="one label per row"):
+        explained_output(clf, target=labels[:3]).target_index(X[:5])
+
+
+def test_decision_output_binary():
+    rng = np.random.RandomState(0)
+    X = rng.randn(50, 2)
+    y = (X[:, 0] > 0).astype(int)
+    clf = LogisticRegression().fit(X, y)
+    f = explained_output(clf, output="decision")
+    t = f.target_index(X)
+    d = clf.decision_function(X)
+    np.testing.assert_allclose(f(X, t), np.where(t == 1, d, -d))
+
+
+def test_regressor_and_errors():
+    X = np.arange(10.0).reshape(5, 2)
+    reg = LinearRegression().fit(X, X.sum(1))
+    f = explained_output(reg, batch_size=2)
+    assert f.target_index(X) is None
+    np.testing.assert_allclose(f(X), X.sum(1))
+    assert f.n_calls == 3 and f.n_evaluations == 5
+    with pytest.raises(ValueError, match="needs a classifier"):
+        explained_output(reg, output="proba")
+    with pytest.raises(ValueError, match="output must be one of"):
+        explained_output(reg, output="logit")
+
+
+class _Float32Only(ClassifierMixin, BaseEstimator):
+    """A model that, like a skorch net, only accepts float32 input."""
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        self.module_ = None
+        return self
+
+    def predict_proba(self, X):
+        assert X.dtype == np.float32, X.dtype
+        p = 1 / (1 + np.exp(-X[:, 0].astype(np.float64)))
+        return np.column_stack([1 - p, p])
+
+
+def test_inputs_cast_to_model_dtype():
+    X = np.random.RandomState(0).randn(6, 2)
+    model = _Float32Only().fit(X, [0, 1, 0, 1, 0, 1])
+    f = explained_output(model)
+    out = f(X, f.target_index(X))
+    assert out.dtype == np.float64 and np.all(out >= 0.5)
