@@ -6,7 +6,17 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_xai.compose import ExplainedModel
-from sklearn_xai.explainers import FeatureAblation, RandomExplainer
+from xgboost import XGBRegressor
+
+from sklearn_xai.explainers import (
+    EmpiricalConditionalSHAP,
+    ExactShapley,
+    FeatureAblation,
+    KernelSHAP,
+    RandomExplainer,
+    ShapleyValueSampling,
+    TreeContributions,
+)
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
 from sklearn_xai.utils.discovery import all_explainers
 
@@ -18,6 +28,20 @@ def _instances():
     yield RandomExplainer(LinearRegression(), distribution="uniform", random_state=0), {}
     yield FeatureAblation(LinearRegression()), {}
     yield FeatureAblation(LinearRegression(), masker=MarginalMasker(20, random_state=0)), {}
+    yield ExactShapley(LinearRegression(), masker=MarginalMasker(10, random_state=0), random_state=0), {}
+    yield (
+        KernelSHAP(LinearRegression(), n_samples=20, masker=MarginalMasker(10, random_state=0),
+                   random_state=0),
+        {},
+    )
+    yield ShapleyValueSampling(LinearRegression(), n_samples=5, random_state=0), {}
+    yield EmpiricalConditionalSHAP(LinearRegression(), max_background=50, random_state=0), {}
+    yield (
+        EmpiricalConditionalSHAP(LinearRegression(), method="gaussian", n_samples=20,
+                                 random_state=0),
+        {},
+    )
+    yield TreeContributions(XGBRegressor(n_estimators=3)), {}
     yield (
         ExplainedModel(LinearRegression(), FeatureAblation(masker=BaselineMasker("mean"))),
         {

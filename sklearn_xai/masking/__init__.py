@@ -3,5 +3,13 @@ explainers and metrics."""
 
 from sklearn_xai.masking._base import BaseMasker, check_masker
 from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
+from sklearn_xai.masking._conditional import ConditionalMasker, GaussianConditionalMasker
 
-__all__ = ["BaseMasker", "BaselineMasker", "MarginalMasker", "check_masker"]
+__all__ = [
+    "BaseMasker",
+    "BaselineMasker",
+    "ConditionalMasker",
+    "GaussianConditionalMasker",
+    "MarginalMasker",
+    "check_masker",
+]

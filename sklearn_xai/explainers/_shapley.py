@@ -1,0 +1,454 @@
+"""Shapley-value explainers: exact enumeration, KernelSHAP and permutation sampling.
+
+All three estimate the Shapley values of the value function ``v_x(S)`` given
+by a masker (SPEC 1.5, 3.2.4-3.2.6)::
+
+    phi_j(x) = sum_{S not containing j} |S|! (d-|S|-1)! / d! * (v_x(S+j) - v_x(S))
+
+* :class:`ExactShapley` enumerates all ``2^d`` coalitions;
+* :class:`KernelSHAP` samples coalitions from the Shapley kernel and solves
+  the constrained weighted least squares of Lundberg & Lee (2017);
+* :class:`ShapleyValueSampling` averages marginal contributions along random
+  feature orderings (Castro et al., 2009).
+
+Every coalition of a block of rows is scored through one
+:meth:`~sklearn_xai.masking.BaseMasker.evaluate` call (one model call per
+block of at most ``batch_size`` model rows).
+"""
+
+import numbers
+
+import numpy as np
+from scipy.special import comb
+from sklearn.base import clone
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from sklearn_xai.base import BaseExplainer
+from sklearn_xai.datasets._shapley import _all_coalitions, _shapley_from_values
+from sklearn_xai.masking._base import BaseMasker
+from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
+
+__all__ = ["ExactShapley", "KernelSHAP", "ShapleyValueSampling"]
+
+# Model rows evaluated per call when ``batch_size=None`` (bounds memory; a
+# block always holds at least one explained row).
+_DEFAULT_BLOCK_ROWS = 2**18
+
+
+# --------------------------------------------------------------------------
+# Pure helpers (coalition enumeration and the exact combination are shared
+# with sklearn_xai.datasets.exact_shapley_values)
+# --------------------------------------------------------------------------
+def _shapley_kernel(d, size):
+    """Shapley kernel ``(d-1) / (C(d, s) s (d-s))`` of coalition sizes ``0 < s < d``."""
+    size = np.asarray(size, dtype=np.float64)
+    return (d - 1) / (comb(d, size) * size * (d - size))
+
+
+def _constrained_wls(Z, weights, y, delta):
+    """Weighted least squares ``y ~ Z @ phi`` subject to ``sum(phi) = delta``.
+
+    The intercept is fixed at ``v(empty)`` (``y`` is ``v(S) - v(empty)``) and
+    the efficiency constraint ``sum(phi) = v(full) - v(empty)`` is enforced
+    exactly by eliminating the last coefficient; the rest is solved with a
+    (batched) pseudo-inverse, the minimum-norm solution when the sampled
+    coalitions do not determine every coefficient.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n, m, d)
+    weights : ndarray of shape (n, m) or (m,)
+    y : ndarray of shape (n, m)
+    delta : ndarray of shape (n,)
+
+    Returns
+    -------
+    phi : ndarray of shape (n, d)
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    n, m, d = Z.shape
+    if d == 1:
+        return np.asarray(delta, dtype=np.float64)[:, None].copy()
+    sw = np.sqrt(np.broadcast_to(weights, (n, m)))[..., None]
+    A = (Z[..., :-1] - Z[..., -1:]) * sw
+    b = (y - Z[..., -1] * delta[:, None])[..., None] * sw
+    rest = (np.linalg.pinv(A) @ b)[..., 0]
+    return np.concatenate([rest, (delta - rest.sum(axis=1))[:, None]], axis=1)
+
+
+def _block_rows(batch_size):
+    return _DEFAULT_BLOCK_ROWS if batch_size is None else batch_size
+
+
+def _fit_masker(masker, default, X):
+    """Clone and fit ``masker`` (``default`` if None) on the training rows."""
+    return clone(default if masker is None else masker).fit(X)
+
+
+def _check_n_features(explainer, d):
+    if d > explainer.max_features:
+        raise ValueError(
+            f"{type(explainer).__name__} enumerates all 2^d coalitions, and X has "
+            f"d={d} features > max_features={explainer.max_features}. Use "
+            "KernelSHAP (sampled coalitions) or ShapleyValueSampling, or raise "
+            "max_features if 2^d model evaluations per row are affordable."
+        )
+
+
+# --------------------------------------------------------------------------
+# Explainers
+# --------------------------------------------------------------------------
+_COMMON_DOC = """
+    target : "predicted", int or label, default="predicted"
+        Explained class of a classifier (SPEC 1.2).
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+        Explained output of a classifier.
+    batch_size : int or None, default=None
+        Maximum number of model rows per call; ``None`` evaluates blocks of at
+        most 262144 model rows (a block always holds all coalitions of at
+        least one row)."""
+
+
+class ExactShapley(BaseExplainer):
+    """Exact Shapley values by enumeration of all ``2^d`` coalitions.
+
+    ``phi_j = sum_S |S|!(d-|S|-1)!/d! (v_x(S+j) - v_x(S))`` with ``v_x`` from
+    ``masker`` (SPEC 3.2.4); efficiency holds exactly:
+    ``sum_j phi_j = f(x) - v_x(empty)``.  The ``2^d`` coalitions of a block of
+    rows are scored in one masker evaluation, i.e. ``2^d * n_draws`` model
+    rows per explained row.
+
+    XAI-Bench presets: "SHAP" is the default ``MarginalMasker(100)`` (100
+    training rows as interventional background); "BF-SHAP" is
+    ``MarginalMasker(background=X_train[:1000])``.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The model to explain (``FrozenEstimator(model)`` for a fitted one).
+    masker : masker, default=None
+        The value function; ``None`` is ``MarginalMasker(100,
+        random_state=random_state)``.  Cloned and fitted on the training rows.
+    xai_bench_efficiency : bool, default=False
+        Reproduce XAI-Bench's BF-SHAP / ground-truth bias (SPEC 3.2.4,
+        Appendix A12): add ``v_x(empty) / d`` to every value, so that rows
+        sum to ``f(x)`` instead of ``f(x) - v_x(empty)``.  Off by default:
+        these are not Shapley values.
+    max_features : int, default=16
+        Refuse inputs with more features (the cost grows as ``2^d``).
+    %(common)s
+    random_state : int, RandomState instance or None, default=None
+        Seeds the default background subsample and stochastic maskers.
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The fitted model.
+    masker_ : masker
+        The fitted masker.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+
+    See Also
+    --------
+    KernelSHAP : sampled coalitions, for many features.
+    ShapleyValueSampling : permutation sampling.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.explainers import ExactShapley
+    >>> from sklearn_xai.masking import MarginalMasker
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    >>> y = X @ [2.0, -1.0]
+    >>> ex = ExactShapley(LinearRegression(), masker=MarginalMasker(background=X))
+    >>> ex.fit(X, y).transform([[3.0, 3.0]]).round(6)  # w * (x - mean)
+    array([[ 4., -2.]])
+    """
+
+    _parameter_constraints = {
+        **BaseExplainer._parameter_constraints,
+        "masker": [BaseMasker, None],
+        "xai_bench_efficiency": ["boolean"],
+        "max_features": [Interval(numbers.Integral, 1, 30, closed="both")],
+    }
+
+    def __init__(self, estimator=None, *, masker=None, xai_bench_efficiency=False,
+                 max_features=16, target="predicted", output="auto",
+                 batch_size=None, random_state=None):
+        self.estimator = estimator
+        self.masker = masker
+        self.xai_bench_efficiency = xai_bench_efficiency
+        self.max_features = max_features
+        self.target = target
+        self.output = output
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    @property
+    def _stochastic(self):
+        masker = getattr(self, "masker_", None)
+        return masker is not None and not masker.is_deterministic
+
+    def _fit_explainer(self, X, y):
+        _check_n_features(self, X.shape[1])
+        default = MarginalMasker(100, random_state=self.random_state)
+        self.masker_ = _fit_masker(self.masker, default, X)
+
+    def _explain(self, X, f, target_index, rngs):
+        d = X.shape[1]
+        coalitions = _all_coalitions(d)
+        values = self.masker_.evaluate(
+            f, X, coalitions, target_index=target_index,
+            batch_size=_block_rows(self.batch_size), rngs=rngs,
+        )
+        phi = _shapley_from_values(values, d)
+        if self.xai_bench_efficiency:
+            phi += values[:, :1] / d
+        return phi
+
+
+class KernelSHAP(BaseExplainer):
+    """KernelSHAP: Shapley values by weighted regression on sampled coalitions.
+
+    Coalitions ``z`` are drawn with probability proportional to the Shapley
+    kernel ``k(s) = (d-1) / (C(d,s) s (d-s))`` summed over the ``C(d,s)``
+    coalitions of each size ``0 < s < d`` (so every sampled coalition gets
+    the same regression weight), optionally in complementary pairs.  The
+    empty and full coalitions are not sampled: they are *constraints*
+    (intercept ``= v_x(empty)``, ``sum_j phi_j = f(x) - v_x(empty)``), not
+    large weights (SPEC 3.2.5).  The weighted least squares with that fixed
+    intercept is solved per row.  When ``n_samples`` covers all ``2^d - 2``
+    non-trivial coalitions, they are enumerated once each with their exact
+    kernel weights, which gives the exact Shapley values (equal to
+    :class:`ExactShapley` with the same masker).
+
+    Parameters
+    ----------
+    estimator : estimator
+        The model to explain (``FrozenEstimator(model)`` for a fitted one).
+    n_samples : int or "auto", default="auto"
+        Coalitions per row (besides the empty and full ones); ``"auto"`` is
+        ``2 d + 2048`` (shap's default).  OpenXAI used 500, XAI-TRIS and
+        BEExAI 25.
+    masker : masker, default=None
+        The value function; ``None`` is ``MarginalMasker(100,
+        random_state=random_state)``.  Use ``BaselineMasker("zero")`` for
+        parity with Captum's ``KernelShap`` (OpenXAI, XAI-TRIS, BEExAI).
+    paired : bool, default=True
+        Antithetic sampling: every sampled coalition is followed by its
+        complement (same kernel weight), which cancels the leading error
+        term.
+    %(common)s
+    random_state : int, RandomState instance or None, default=None
+        Seeds the per-row coalition draws (and the default background).
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The fitted model.
+    masker_ : masker
+        The fitted masker.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+
+    See Also
+    --------
+    ExactShapley : exact enumeration (small ``d``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.explainers import KernelSHAP
+    >>> from sklearn_xai.masking import BaselineMasker
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> y = X @ [2.0, -1.0, 0.5]
+    >>> ex = KernelSHAP(LinearRegression(), n_samples=100,
+    ...                 masker=BaselineMasker("zero"), random_state=0)
+    >>> ex.fit(X, y).transform([[1.0, 1.0, 1.0]]).round(6)
+    array([[ 2. , -1. ,  0.5]])
+    """
+
+    _parameter_constraints = {
+        **BaseExplainer._parameter_constraints,
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                      StrOptions({"auto"})],
+        "masker": [BaseMasker, None],
+        "paired": ["boolean"],
+    }
+    _stochastic = True
+
+    def __init__(self, estimator=None, *, n_samples="auto", masker=None, paired=True,
+                 target="predicted", output="auto", batch_size=None,
+                 random_state=None):
+        self.estimator = estimator
+        self.n_samples = n_samples
+        self.masker = masker
+        self.paired = paired
+        self.target = target
+        self.output = output
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    def _fit_explainer(self, X, y):
+        default = MarginalMasker(100, random_state=self.random_state)
+        self.masker_ = _fit_masker(self.masker, default, X)
+
+    def _budget(self, d):
+        return 2 * d + 2048 if self.n_samples == "auto" else int(self.n_samples)
+
+    def _sample(self, rng, d, m):
+        """``m`` coalitions of sizes 1..d-1 drawn from the Shapley kernel."""
+        sizes = np.arange(1, d)
+        p = 1.0 / (sizes * (d - sizes))
+        n_draw = -(-m // 2) if self.paired else m
+        s = rng.choice(sizes, size=n_draw, p=p / p.sum())
+        ranks = np.argsort(np.argsort(rng.random((n_draw, d)), axis=1), axis=1)
+        z = ranks < s[:, None]
+        if self.paired:
+            z = np.stack([z, ~z], axis=1).reshape(-1, d)
+        return z[:m]
+
+    def _explain(self, X, f, target_index, rngs):
+        n, d = X.shape
+        m = self._budget(d)
+        ends = np.zeros((2, d), dtype=bool)
+        ends[1] = True
+        if d == 1:
+            Z = np.zeros((n, 0, d), dtype=bool)
+            weights = np.ones(0)
+        elif d < 62 and m >= 2**d - 2:
+            # The budget covers every coalition: enumerate with exact weights.
+            Z = np.broadcast_to(_all_coalitions(d)[1:-1], (n, 2**d - 2, d))
+            weights = _shapley_kernel(d, Z[0].sum(axis=1))
+        else:
+            Z = np.stack([self._sample(rng, d, m) for rng in rngs])
+            weights = np.ones(m)
+        keep = np.concatenate([np.broadcast_to(ends, (n, 2, d)), Z], axis=1)
+        values = self.masker_.evaluate(
+            f, X, keep, target_index=target_index,
+            batch_size=_block_rows(self.batch_size), rngs=rngs,
+        )
+        v_empty = values[:, 0]
+        return _constrained_wls(
+            Z, weights, values[:, 2:] - v_empty[:, None], values[:, 1] - v_empty
+        )
+
+
+class ShapleyValueSampling(BaseExplainer):
+    """Shapley values by permutation sampling (Castro et al., 2009).
+
+    For each of ``n_samples`` random orderings of the features, features are
+    added one at a time (starting from all removed) and each is credited with
+    the change of ``v_x``; the attributions are the averages over orderings
+    (SPEC 3.2.6, Captum's ``ShapleyValueSampling``).  Rows sum exactly to
+    ``f(x) - v_x(empty)``.  The ``n_samples * (d - 1) + 2`` distinct
+    coalitions of a block of rows are scored in one model call.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The model to explain (``FrozenEstimator(model)`` for a fitted one).
+    n_samples : int, default=25
+        Number of feature orderings (XAI-TRIS and BEExAI: 25, Captum's
+        default).
+    masker : masker, default=None
+        The value function; ``None`` is ``BaselineMasker("zero")`` (Captum).
+    antithetic : bool, default=False
+        Follow every ordering by its reverse (antithetic sampling).
+    %(common)s
+    random_state : int, RandomState instance or None, default=None
+        Seeds the per-row orderings.
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The fitted model.
+    masker_ : masker
+        The fitted masker.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.explainers import ShapleyValueSampling
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    >>> y = X @ [2.0, -1.0]
+    >>> ex = ShapleyValueSampling(LinearRegression(), n_samples=5, random_state=0)
+    >>> ex.fit(X, y).transform([[3.0, 3.0]]).round(6)  # additive model: exact
+    array([[ 6., -3.]])
+    """
+
+    _parameter_constraints = {
+        **BaseExplainer._parameter_constraints,
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+        "masker": [BaseMasker, None],
+        "antithetic": ["boolean"],
+    }
+    _stochastic = True
+
+    def __init__(self, estimator=None, *, n_samples=25, masker=None, antithetic=False,
+                 target="predicted", output="auto", batch_size=None,
+                 random_state=None):
+        self.estimator = estimator
+        self.n_samples = n_samples
+        self.masker = masker
+        self.antithetic = antithetic
+        self.target = target
+        self.output = output
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    def _fit_explainer(self, X, y):
+        self.masker_ = _fit_masker(self.masker, BaselineMasker("zero"), X)
+
+    def _permutations(self, rng, d):
+        m = self.n_samples
+        n_draw = -(-m // 2) if self.antithetic else m
+        perms = np.argsort(rng.random((n_draw, d)), axis=1)
+        if self.antithetic:
+            perms = np.stack([perms, perms[:, ::-1]], axis=1).reshape(-1, d)
+        return perms[:m]
+
+    def _explain(self, X, f, target_index, rngs):
+        n, d = X.shape
+        m = self.n_samples
+        perms = np.stack([self._permutations(rng, d) for rng in rngs])  # (n, m, d)
+        # position[i, p, j] = step at which feature j enters in ordering p
+        position = np.argsort(perms, axis=2)
+        steps = np.arange(1, d)
+        # Intermediate coalitions: first k features of each ordering, 0<k<d.
+        inner = position[:, :, None, :] < steps[None, None, :, None]  # (n,m,d-1,d)
+        ends = np.zeros((2, d), dtype=bool)
+        ends[1] = True
+        keep = np.concatenate(
+            [np.broadcast_to(ends, (n, 2, d)), inner.reshape(n, m * (d - 1), d)],
+            axis=1,
+        )
+        values = self.masker_.evaluate(
+            f, X, keep, target_index=target_index,
+            batch_size=_block_rows(self.batch_size), rngs=rngs,
+        )
+        path = np.concatenate(
+            [
+                np.broadcast_to(values[:, None, :1], (n, m, 1)),
+                values[:, 2:].reshape(n, m, d - 1),
+                np.broadcast_to(values[:, None, 1:2], (n, m, 1)),
+            ],
+            axis=2,
+        )  # (n, m, d+1): value after k features entered
+        increments = np.diff(path, axis=2)  # increment of step k -> feature perms[k]
+        contrib = np.take_along_axis(increments, position, axis=2)
+        return contrib.mean(axis=1)
+
+
+for _cls in (ExactShapley, KernelSHAP, ShapleyValueSampling):
+    _cls.__doc__ = _cls.__doc__.replace("    %(common)s", _COMMON_DOC.strip("\n"))
+del _cls

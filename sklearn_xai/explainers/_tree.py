@@ -1,0 +1,241 @@
+"""TreeSHAP contributions of xgboost models (SPEC 3.2.13)."""
+
+import json
+
+import numpy as np
+from sklearn.pipeline import Pipeline
+from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils.validation import validate_data
+
+from sklearn_xai.base import BaseExplainer
+from sklearn_xai.utils._output import ExplainedOutput
+
+__all__ = ["TreeContributions"]
+
+_WORKING = (
+    "Model-agnostic explainers work with any model: ExactShapley, KernelSHAP, "
+    "ShapleyValueSampling, EmpiricalConditionalSHAP, FeatureAblation."
+)
+
+
+def _unwrap(estimator):
+    """``(preprocess, final)``: strip FrozenEstimator, split off a Pipeline's steps."""
+    preprocess = None
+    for _ in range(10):
+        if type(estimator).__name__ == "FrozenEstimator":
+            estimator = estimator.estimator
+        elif isinstance(estimator, Pipeline) and preprocess is None:
+            preprocess = estimator[:-1] if len(estimator.steps) > 1 else None
+            estimator = estimator.steps[-1][1]
+        else:
+            break
+    return preprocess, estimator
+
+
+def _is_xgboost(model):
+    module = type(model).__module__ or ""
+    return module.split(".")[0] == "xgboost" and (
+        hasattr(model, "get_booster") or type(model).__name__ == "Booster"
+    )
+
+
+def _check_xgboost(estimator):
+    preprocess, final = _unwrap(estimator)
+    if not _is_xgboost(final):
+        raise TypeError(
+            "TreeContributions needs an xgboost model: XGBClassifier, XGBRegressor, "
+            "xgboost.Booster, or a Pipeline / FrozenEstimator whose final step is "
+            f"one; got {type(final).__name__}. {_WORKING}"
+        )
+    return preprocess, final
+
+
+def _booster_classes(booster):
+    """Class indices of a raw Booster from its objective (None for regression)."""
+    objective = json.loads(booster.save_config())["learner"]["objective"]["name"]
+    if objective.startswith("binary:"):
+        return np.arange(2)
+    if objective.startswith("multi:"):
+        config = json.loads(booster.save_config())
+        return np.arange(int(config["learner"]["learner_model_param"]["num_class"]))
+    return None
+
+
+class _TreeTarget:
+    """The class explained per row (plays ExplainedOutput's part for trees)."""
+
+    def __init__(self, explainer, target):
+        self.explainer = explainer
+        self.target = target
+        self.n_evaluations = 0
+
+    def target_index(self, X):
+        classes = self.explainer.classes_
+        if classes is None:
+            return None
+        target = self.target
+        n = len(X)
+        if isinstance(target, str) and target == "predicted":
+            margin = self.explainer._predict(X, output_margin=True)
+            self.n_evaluations += n
+            if margin.ndim == 1:
+                return (margin > 0).astype(np.intp)
+            return np.argmax(margin, axis=1).astype(np.intp)
+        if np.ndim(target) == 0:
+            if isinstance(target, (int, np.integer)) and not isinstance(target, bool):
+                if not -len(classes) <= target < len(classes):
+                    raise ValueError(
+                        f"target={target} is not a valid class index for a model "
+                        f"with {len(classes)} classes."
+                    )
+                return np.full(n, int(target) % len(classes), dtype=np.intp)
+            target = np.full(n, target)
+        target = np.asarray(target)
+        if target.shape != (n,):
+            raise ValueError(
+                f"target as an array must have one label per row, shape ({n},); got "
+                f"shape {target.shape}."
+            )
+        return ExplainedOutput._label_index(np.asarray(classes), target)
+
+
+class TreeContributions(BaseExplainer):
+    """Exact TreeSHAP contributions of an xgboost model (``pred_contribs``).
+
+    ``booster.predict(DMatrix(X), pred_contribs=True)`` (Lundberg et al.'s
+    path-dependent TreeSHAP): each row's contributions sum to the model's
+    **margin** (log-odds for binary classifiers, per-class scores for
+    multi-class ones, the prediction for regressors) minus
+    :attr:`expected_value_`.  Values are in margin space and are not
+    comparable in scale with probability-space explainers.  For a binary
+    classifier explaining class 0 the contributions are negated (the margin
+    of class 0 is minus that of class 1); for multi-class models the column
+    of the explained class is returned.
+
+    Parameters
+    ----------
+    estimator : XGBClassifier, XGBRegressor, xgboost.Booster or Pipeline
+        The model (``FrozenEstimator(model)`` or a raw ``Booster`` for a
+        fitted one).  A Pipeline's preprocessing steps are applied first and
+        must keep one column per input feature.
+    approx : bool, default=False
+        Saabas' approximation (``approx_contribs=True``) instead of TreeSHAP.
+    target : "predicted", int or label, default="predicted"
+        Explained class of a classifier; ``"predicted"`` is the class with
+        the largest margin.
+    output : {"margin"}, default="margin"
+        The explained output (contributions exist only for the margin).
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The fitted model.
+    expected_value_ : float or ndarray of shape (n_classes,)
+        The bias term: the margin of the average training row in the trees'
+        weighting (per class for multi-class models; of ``classes_[1]`` for
+        binary ones).
+    classes_ : ndarray or None
+        Classes of a classifier (``None`` for regressors).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from xgboost import XGBRegressor
+    >>> from sklearn_xai.explainers import TreeContributions
+    >>> X = np.random.default_rng(0).normal(size=(100, 3))
+    >>> y = 2 * X[:, 0] + X[:, 1]
+    >>> ex = TreeContributions(XGBRegressor(n_estimators=20)).fit(X, y)
+    >>> phi = ex.transform(X[:2])
+    >>> margin = ex.estimator_.predict(X[:2])
+    >>> bool(np.allclose(phi.sum(axis=1) + ex.expected_value_, margin, atol=1e-4))
+    True
+    """
+
+    _parameter_constraints = {
+        **BaseExplainer._parameter_constraints,
+        "estimator": [HasMethods(["fit"]), HasMethods(["predict", "get_dump"]), None],
+        "approx": ["boolean"],
+        "output": [StrOptions({"margin"})],
+    }
+
+    def __init__(self, estimator=None, *, approx=False, target="predicted",
+                 output="margin"):
+        self.estimator = estimator
+        self.approx = approx
+        self.target = target
+        self.output = output
+
+    def fit(self, X, y=None, **fit_params):
+        """Fit the model (unless frozen or a raw Booster) and read its bias.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,), default=None
+            Targets (not needed for a fitted model).
+        **fit_params : dict
+            Passed to the model's ``fit``.
+
+        Returns
+        -------
+        self : object
+        """
+        self._validate_params()
+        if self.estimator is not None:
+            _check_xgboost(self.estimator)
+        if self.estimator is not None and type(self.estimator).__name__ == "Booster":
+            X = validate_data(self, X, dtype=np.float64, reset=True)
+            self.estimator_ = self.estimator
+            self._fit_explainer(X, None)
+            return self
+        return super().fit(X, y, **fit_params)
+
+    def _fit_explainer(self, X, y):
+        preprocess, final = _check_xgboost(self.estimator_)
+        self._preprocess = preprocess
+        if type(final).__name__ == "Booster":
+            self._booster = final
+            self.classes_ = _booster_classes(final)
+        else:
+            self._booster = final.get_booster()
+            classes = getattr(final, "classes_", None)
+            self.classes_ = None if classes is None else np.asarray(classes)
+        bias = self._contributions(X[:1])[0, ..., -1]
+        self.expected_value_ = float(bias) if np.ndim(bias) == 0 else bias
+
+    def _dmatrix(self, X):
+        from xgboost import DMatrix
+
+        if self._preprocess is not None:
+            Xt = np.asarray(self._preprocess.transform(X), dtype=np.float64)
+            if Xt.shape != X.shape:
+                raise ValueError(
+                    "The Pipeline's preprocessing changes the number of columns "
+                    f"({X.shape[1]} -> {Xt.shape[1]}); TreeContributions needs one "
+                    "model input per feature. " + _WORKING
+                )
+            X = Xt
+        return DMatrix(X, feature_names=self._booster.feature_names)
+
+    def _predict(self, X, **kwargs):
+        return np.asarray(self._booster.predict(self._dmatrix(X), **kwargs),
+                          dtype=np.float64)
+
+    def _contributions(self, X):
+        return self._predict(X, pred_contribs=True, approx_contribs=self.approx)
+
+    def _output(self, target=None):
+        return _TreeTarget(self, self.target if target is None else target)
+
+    def _explain(self, X, f, target_index, rngs):
+        contribs = self._contributions(X)
+        f.n_evaluations += len(X)
+        if contribs.ndim == 3:  # multi-class: (n, n_classes, d + 1)
+            contribs = contribs[np.arange(len(X)), target_index]
+        elif target_index is not None:  # binary: margin of class 0 is -margin
+            contribs = np.where((target_index == 0)[:, None], -contribs, contribs)
+        return contribs[:, :-1]

@@ -1,0 +1,137 @@
+"""Observational maskers built on the exact distributions."""
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.utils._param_validation import InvalidParameterError
+
+from sklearn_xai.datasets import GaussianMixture, MultivariateGaussian
+from sklearn_xai.masking._conditional import ConditionalMasker, GaussianConditionalMasker
+from sklearn_xai.utils import row_generators, row_keys
+
+
+def _dist():
+    cov = np.array([[1.0, 0.7, 0.0], [0.7, 1.0, 0.0], [0.0, 0.0, 2.0]])
+    return MultivariateGaussian([1.0, -1.0, 0.5], cov)
+
+
+def test_impute_draws_from_the_conditional():
+    dist = _dist()
+    X = np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    masker = ConditionalMasker(dist, n_samples=20_000).fit(X)
+    keep = np.array([[True, False, False], [False, True, True], [True, True, True]])
+    Z = masker.impute(X, keep, rngs=row_generators(0, row_keys(X)))
+    assert Z.shape == (2, 3, 20_000, 3)
+    np.testing.assert_array_equal(Z[:, 0, :, 0], X[:, [0]].repeat(20_000, 1))
+    np.testing.assert_array_equal(Z[:, 2], np.repeat(X[:, None], 20_000, axis=1))
+    # x1 | x0: mean -1 + 0.7 (x0 - 1), variance 1 - 0.49; x2 independent
+    np.testing.assert_allclose(Z[:, 0, :, 1].mean(1), [-1 + 0.7, -1 - 0.7], atol=0.02)
+    np.testing.assert_allclose(Z[:, 0, :, 1].var(1), 0.51, atol=0.02)
+    np.testing.assert_allclose(Z[:, 0, :, 2].mean(1), 0.5, atol=0.03)
+    np.testing.assert_allclose(Z[:, 1, :, 0].mean(1), [1 + 0.7, 1 + 0.7], atol=0.02)
+
+
+def test_common_random_numbers_and_row_keys():
+    dist = MultivariateGaussian(np.zeros(3), np.eye(3))
+    X = np.arange(6.0).reshape(2, 3)
+    masker = ConditionalMasker(dist, n_samples=8).fit(X)
+    keep = np.array([[True, False, False], [True, True, False]])
+    Z = masker.impute(X, keep, rngs=row_generators(1, row_keys(X)))
+    # feature 2 is free in both coalitions: same draws (common random numbers)
+    np.testing.assert_array_equal(Z[:, 0, :, 2], Z[:, 1, :, 2])
+    # a row's draws do not depend on its batch
+    alone = masker.impute(X[1:], keep, rngs=row_generators(1, row_keys(X[1:])))
+    np.testing.assert_array_equal(alone[0], Z[1])
+    other = masker.impute(X, keep, rngs=row_generators(2, row_keys(X)))
+    assert not np.allclose(other, Z)
+    with pytest.raises(ValueError, match="stochastic"):
+        masker.impute(X, keep)
+
+
+def test_per_row_coalitions():
+    dist = _dist()
+    X = dist.sample(3, random_state=0)
+    masker = ConditionalMasker(dist, n_samples=4).fit(X)
+    keep = np.array([
+        [[True, False, False], [False, False, True]],
+        [[False, True, False], [True, True, False]],
+        [[True, False, False], [False, False, False]],
+    ])
+    rngs = row_generators(0, row_keys(X))
+    Z = masker.impute(X, keep, rngs=rngs)
+    for i in range(3):
+        single = masker.impute(X[i : i + 1], keep[i : i + 1],
+                               rngs=row_generators(0, row_keys(X[i : i + 1])))
+        np.testing.assert_array_equal(Z[i], single[0])
+        np.testing.assert_array_equal(Z[i][:, :, keep[i][0]][0],
+                                      np.broadcast_to(X[i, keep[i][0]], (4, keep[i][0].sum())))
+
+
+def test_evaluate_affine_closed_form_without_calling_f():
+    dist = _dist()
+    X = dist.sample(4, random_state=1)
+    masker = ConditionalMasker(dist, n_samples=10).fit(X)
+    keep = np.array([[True, False, False], [False, False, True], [False] * 3])
+
+    class Affine:
+        coef_ = np.array([2.0, -1.0, 0.5])
+        intercept_ = 3.0
+
+        def __call__(self, Z, t=None):
+            raise AssertionError("closed form expected")
+
+    values = masker.evaluate(Affine(), X, keep)
+    for j, mask in enumerate(keep):
+        expected = dist.conditional_mean(X, mask) @ Affine.coef_ + 3.0
+        np.testing.assert_allclose(values[:, j], expected)
+    # x1 | x0 closed form by hand for the first coalition
+    x1 = -1 + 0.7 * (X[:, 0] - 1)
+    np.testing.assert_allclose(values[:, 0], 2 * X[:, 0] - x1 + 0.25 + 3.0)
+
+
+def test_evaluate_monte_carlo_matches_distribution():
+    dist = GaussianMixture([0.4, 0.6], [[1.0, 1.0], [-1.0, -2.0]], np.eye(2) * 0.5)
+    X = dist.sample(5, random_state=0)
+    masker = ConditionalMasker(dist, n_samples=300).fit(X)
+    keep = np.array([[True, False], [False, True], [False, False]])
+
+    def f(Z):
+        return np.sin(Z[:, 0]) * Z[:, 1]
+
+    values = masker.evaluate(lambda Z, t: f(Z), X, keep,
+                             rngs=row_generators(3, row_keys(X)), batch_size=500)
+    expected = dist.conditional_expectation(f, X, keep, n_samples=300, random_state=3)
+    np.testing.assert_allclose(values, expected, atol=1e-12)
+
+
+def test_fit_validation_and_clone():
+    dist = _dist()
+    with pytest.raises(ValueError, match="3 features but X has 2"):
+        ConditionalMasker(dist).fit(np.zeros((4, 2)))
+    with pytest.raises(InvalidParameterError, match="distribution"):
+        ConditionalMasker(np.eye(3)).fit(np.zeros((4, 3)))
+    with pytest.raises(InvalidParameterError, match="n_samples"):
+        ConditionalMasker(dist, n_samples=0).fit(np.zeros((4, 3)))
+    masker = clone(ConditionalMasker(dist, n_samples=7))
+    assert masker.get_params()["n_samples"] == 7
+    assert masker.fit(np.zeros((2, 3))).n_draws == 7
+    assert not masker.is_deterministic
+
+
+def test_gaussian_conditional_masker_fits_the_data():
+    rng = np.random.default_rng(0)
+    x0 = rng.normal(size=2000)
+    X = np.column_stack([x0, 2.0 * x0 + 0.5 * rng.normal(size=2000), rng.normal(size=2000)])
+    masker = GaussianConditionalMasker(n_samples=5000).fit(X)
+    np.testing.assert_allclose(masker.distribution_.mean, X.mean(0))
+    np.testing.assert_allclose(masker.distribution_.cov, np.cov(X.T))
+    x = np.array([[1.0, 0.0, 0.0]])
+    Z = masker.impute(x, [[True, False, False]], rngs=row_generators(0, [0]))
+    beta = np.cov(X.T)[0, 1] / np.var(X[:, 0], ddof=1)
+    expected = X[:, 1].mean() + beta * (1.0 - X[:, 0].mean())
+    assert Z[0, 0, :, 1].mean() == pytest.approx(expected, abs=0.03)
+    assert Z[0, 0, :, 1].mean() == pytest.approx(2.0, abs=0.1)
+    # singular estimated covariance (duplicated column) is accepted
+    dup = np.column_stack([x0, x0])
+    GaussianConditionalMasker(n_samples=3).fit(dup).impute(
+        dup[:1], [[True, False]], rngs=row_generators(0, [0]))
