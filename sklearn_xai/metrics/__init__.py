@@ -1,10 +1,54 @@
 """Explanation metrics as plain functions, scorers and the scorer registry."""
 
 from sklearn_xai.metrics._complexity import complexity, sparseness
-from sklearn_xai.metrics._faithfulness import comprehensiveness, sufficiency
-from sklearn_xai.metrics._ground_truth import feature_agreement
+from sklearn_xai.metrics._fairness import group_gap
+from sklearn_xai.metrics._faithfulness import (
+    auc_tp,
+    comprehensiveness,
+    faithfulness_correlation,
+    monotonicity,
+    sufficiency,
+)
+from sklearn_xai.metrics._ground_truth import (
+    feature_agreement,
+    linear_model_reference,
+    linear_shapley_reference,
+    pairwise_rank_agreement,
+    rank_agreement,
+    rank_correlation,
+    sign_agreement,
+    signed_rank_agreement,
+)
 from sklearn_xai.metrics._group import GroupGapScorer
+from sklearn_xai.metrics._infidelity import infidelity
+from sklearn_xai.metrics._masks import (
+    emd_score,
+    mask_precision,
+    mask_roc_auc,
+    relevance_mass_accuracy,
+    relevance_rank_accuracy,
+)
+from sklearn_xai.metrics._pgi import pgi, pgu
 from sklearn_xai.metrics._registry import MetricSpec, metric_specs, register_metric
+from sklearn_xai.metrics._stability import (
+    max_sensitivity,
+    relative_input_stability,
+    relative_output_stability,
+    relative_representation_stability,
+)
+from sklearn_xai.metrics._xaibench import (
+    exact_shapley_reference,
+    faith_minus,
+    faith_plus,
+    mono_minus,
+    mono_plus,
+    roar_faith_minus,
+    roar_faith_plus,
+    roar_mono_minus,
+    roar_mono_plus,
+    shapley_corr,
+    shapley_mse,
+)
 from sklearn_xai.metrics._scorer import (
     ExplanationScorer,
     check_scoring,
@@ -18,16 +62,50 @@ __all__ = [
     "ExplanationScorer",
     "GroupGapScorer",
     "MetricSpec",
+    "auc_tp",
     "check_scoring",
-    "get_scorer",
-    "get_scorer_names",
-    "make_explanation_scorer",
-    "register_scorer",
     "complexity",
     "comprehensiveness",
+    "emd_score",
+    "exact_shapley_reference",
+    "faith_minus",
+    "faith_plus",
+    "faithfulness_correlation",
     "feature_agreement",
+    "get_scorer",
+    "get_scorer_names",
+    "group_gap",
+    "infidelity",
+    "linear_model_reference",
+    "linear_shapley_reference",
+    "make_explanation_scorer",
+    "mask_precision",
+    "mask_roc_auc",
+    "max_sensitivity",
     "metric_specs",
+    "mono_minus",
+    "mono_plus",
+    "monotonicity",
+    "pairwise_rank_agreement",
+    "pgi",
+    "pgu",
+    "rank_agreement",
+    "rank_correlation",
     "register_metric",
+    "register_scorer",
+    "relative_input_stability",
+    "relative_output_stability",
+    "relative_representation_stability",
+    "relevance_mass_accuracy",
+    "relevance_rank_accuracy",
+    "roar_faith_minus",
+    "roar_faith_plus",
+    "roar_mono_minus",
+    "roar_mono_plus",
+    "shapley_corr",
+    "shapley_mse",
+    "sign_agreement",
+    "signed_rank_agreement",
     "sparseness",
     "sufficiency",
 ]

@@ -52,7 +52,7 @@ def complexity(attributions, *, normalization="log_d"):
     with np.errstate(invalid="ignore", divide="ignore"):
         P = A / total
         logP = np.where(P > 0, np.log(np.where(P > 0, P, 1.0)), 0.0)
-    H = -(P * logP).sum(axis=1)
+    H = 0.0 - (P * logP).sum(axis=1)  # 0.0 - x avoids -0.0
     H[total[:, 0] == 0] = np.nan
     if normalization == "none":
         return H

@@ -376,10 +376,12 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
     fx = f(X, t)
     if variant == "bhatt":
         rngs = _row_rngs(X, random_state)
-        removed = np.zeros((n, n_subsets, d), dtype=bool)
+        u = np.empty((n, n_subsets, d))
         for i, rng in enumerate(rngs):
-            picks = np.argsort(rng.random((n_subsets, d)), axis=1)[:, :s]
-            np.put_along_axis(removed[i], picks, True, axis=1)
+            u[i] = rng.random((n_subsets, d))
+        # s smallest of d uniforms: a uniform subset without replacement
+        removed = np.zeros((n, n_subsets, d), dtype=bool)
+        np.put_along_axis(removed, np.argsort(u, axis=2)[:, :, :s], True, axis=2)
         mass = np.einsum("nrd,nd->nr", removed, A)
     else:
         rng = np.random.default_rng(seed_entropy(random_state))
@@ -388,7 +390,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
         np.put_along_axis(removed1, idx, True, axis=1)
         removed = np.broadcast_to(removed1, (n, n_subsets, d))
         mass = A[:, idx].mean(axis=2)
-        rngs = _row_rngs(X, random_state)
+        rngs = None if masker.is_deterministic else _row_rngs(X, random_state)
     values = _masked_outputs(f, masker, X, ~removed, t, batch_size, rngs)
     drop = fx[:, None] - values
     if absolute:
@@ -500,7 +502,7 @@ def auc_tp(estimator, X, attributions, *, masker=None, order_by="abs",
                                   batch_size)
     d = X.shape[1]
     regression = f.output == "predict"
-    rngs = _row_rngs(X, random_state)
+    rngs = None if masker.is_deterministic else _row_rngs(X, random_state)
     if regression and variant == "beexai_regression":
         P = _performance_curve(f, masker, X, A, t, order_by, batch_size, "mse", rngs)
         P = P + 0.01 * P.mean()
@@ -594,8 +596,8 @@ def monotonicity(estimator, X, attributions, *, masker=None, order_by="abs",
     if d < 2:
         raise ValueError("monotonicity needs at least two features.")
     keep = _insertion_keep(A, order_by)
-    g = _masked_outputs(f, masker, X, keep, t, batch_size,
-                         _row_rngs(X, random_state))
+    rngs = None if masker.is_deterministic else _row_rngs(X, random_state)
+    g = _masked_outputs(f, masker, X, keep, t, batch_size, rngs)
     if variant == "insertion":
         gains = np.diff(g, axis=1)
         return (gains[:, :-1] >= gains[:, 1:]).mean(axis=1)

@@ -43,12 +43,11 @@ __all__ = [
 
 
 # --------------------------------------------------------------------- helpers
-def _top_k_sets(A, k):
-    """Boolean (n, d) matrix of the top-k features by magnitude (ties: lower index)."""
-    order = magnitude_order(A)[:, :k]
-    sel = np.zeros(A.shape, dtype=bool)
-    np.put_along_axis(sel, order, True, axis=1)
-    return sel
+def _unwrap_frozen(estimator):
+    """The model inside (nested) ``FrozenEstimator`` wrappers."""
+    while type(estimator).__name__ == "FrozenEstimator":
+        estimator = estimator.estimator
+    return estimator
 
 
 def _positions(order):
@@ -443,9 +442,7 @@ def _linear_weights(estimator, X, target):
     ``classes_[1]`` and ``-coef_`` for ``classes_[0]``, as
     :class:`~sklearn_xai.utils.ExplainedOutput` with ``output="decision"``).
     """
-    model = estimator
-    while type(model).__name__ == "FrozenEstimator":
-        model = model.estimator
+    model = _unwrap_frozen(estimator)
     if not hasattr(model, "coef_"):
         check_is_fitted(model)
         raise TypeError(

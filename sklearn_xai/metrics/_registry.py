@@ -76,6 +76,16 @@ class MetricSpec:
 _METRICS: dict = {}
 
 
+def _same_function(a, b):
+    """Whether two functions are the same definition (a module imported twice,
+    e.g. by doctest collection, re-registers its metrics harmlessly)."""
+    return (
+        getattr(a, "__qualname__", None) == getattr(b, "__qualname__", None)
+        and getattr(a, "__module__", "").rsplit(".", 1)[-1]
+        == getattr(b, "__module__", "").rsplit(".", 1)[-1]
+    )
+
+
 def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
                     requires=(), seed="", description="", default_kwargs=None,
                     replace=False):
@@ -92,7 +102,7 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
     -------
     spec : MetricSpec
     """
-    if name in _METRICS and not replace:
+    if name in _METRICS and not replace and not _same_function(_METRICS[name].func, func):
         raise ValueError(
             f"A metric named {name!r} is already registered; pass replace=True to "
             "overwrite it."

@@ -1,0 +1,275 @@
+"""Gaussian noise perturbations (OpenXAI, SPEC 1.5 and 4.2.1).
+
+:class:`GaussianNoisePerturber` is not a value function: it does not "remove"
+features but draws noisy copies of each row in which some features are held
+fixed.  PGI / PGU perturb the top (or the bottom) features of an explanation;
+the relative-stability metrics draw the neighbourhood of an instance with it.
+"""
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["GaussianNoisePerturber"]
+
+
+class GaussianNoisePerturber(BaseEstimator):
+    """Noisy copies of rows: Gaussian noise, Bernoulli flips, one-hot moves.
+
+    For every perturbed feature ``j`` of a row ``x`` (SPEC 4.2.1):
+
+    * continuous features: ``x'_j = x_j + eps_j`` with
+      ``eps_j ~ N(0, sigma_j^2)``;
+    * binary features (values in {0, 1}): ``x'_j = |x_j - b_j|`` with
+      ``b_j ~ Bernoulli(p_flip)`` and ``p_flip = std * sqrt(2 / pi)`` by
+      default (the expected absolute change of a N(0, std^2) draw);
+    * one-hot groups: with probability ``p_flip`` the active category moves to
+      a uniformly chosen other category of the group.
+
+    Features marked as fixed keep their value.  A one-hot group moves only
+    when none of its columns is fixed (moving it would change a fixed column).
+
+    Parameters
+    ----------
+    std : float, default=0.1
+        Noise level σ of continuous features.
+    sigma_scale : {"std", "absolute"}, default="std"
+        ``"std"``: ``sigma_j = std * (training std of feature j)``, so the
+        noise is in the units of each feature; ``"absolute"``: ``sigma_j =
+        std`` in the model's input units (OpenXAI's convention on min–max
+        scaled data).
+    flip_prob : float in [0, 1] or None, default=None
+        Flip probability of binary features and one-hot groups; ``None`` is
+        ``min(std * sqrt(2 / pi), 1)``.
+    binary_features : "auto", array-like of bool or int, or None, default="auto"
+        Binary features: ``"auto"`` takes the columns whose training values
+        are all 0 or 1; a boolean mask or a list of column indices; ``None``
+        treats every feature as continuous.  Columns of ``onehot_groups`` are
+        never treated as independent binary features.
+    onehot_groups : list of list of int or None, default=None
+        Column indices of each one-hot encoded categorical feature.
+    clip : bool, default=False
+        Clip perturbed values to the training range of each feature
+        (OpenXAI does not clip).
+
+    Attributes
+    ----------
+    scale_ : ndarray of shape (n_features,)
+        Standard deviation of the Gaussian noise per feature.
+    binary_mask_ : ndarray of shape (n_features,), bool
+        Features that are flipped instead of receiving noise.
+    flip_prob_ : float
+        Flip probability in use.
+    onehot_groups_ : list of ndarray of int
+        Validated one-hot groups.
+    data_min_, data_max_ : ndarray of shape (n_features,)
+        Training range (used by ``clip=True``).
+    n_features_in_ : int
+        Number of features seen during :meth:`fit`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.masking import GaussianNoisePerturber
+    >>> from sklearn_xai.utils import row_generators
+    >>> X = np.array([[0.0, 1.0, 5.0], [1.0, 3.0, 7.0]])
+    >>> p = GaussianNoisePerturber(std=0.1).fit(X)
+    >>> p.binary_mask_.tolist(), p.scale_.round(3).tolist()
+    ([True, False, False], [0.0, 0.1, 0.1])
+    >>> Z = p.perturb(X, [True, False, True], 4, row_generators(0, [0, 1]))
+    >>> Z.shape
+    (2, 4, 3)
+    >>> bool(np.all(Z[:, :, [0, 2]] == X[:, None, [0, 2]]))  # fixed features
+    True
+    """
+
+    _parameter_constraints = {
+        "std": [Interval(numbers.Real, 0, None, closed="left")],
+        "sigma_scale": [StrOptions({"std", "absolute"})],
+        "flip_prob": [Interval(numbers.Real, 0, 1, closed="both"), None],
+        "binary_features": [StrOptions({"auto"}), "array-like", None],
+        "onehot_groups": [list, tuple, None],
+        "clip": ["boolean"],
+    }
+
+    def __init__(self, std=0.1, *, sigma_scale="std", flip_prob=None,
+                 binary_features="auto", onehot_groups=None, clip=False):
+        self.std = std
+        self.sigma_scale = sigma_scale
+        self.flip_prob = flip_prob
+        self.binary_features = binary_features
+        self.onehot_groups = onehot_groups
+        self.clip = clip
+
+    def fit(self, X, y=None):
+        """Learn per-feature noise scales, binary features and the data range.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+        """
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, reset=True)
+        d = X.shape[1]
+        groups = []
+        in_group = np.zeros(d, dtype=bool)
+        for g in self.onehot_groups or ():
+            g = np.asarray(g, dtype=np.intp).ravel()
+            if g.size < 2 or g.min() < 0 or g.max() >= d or np.any(in_group[g]) \
+                    or np.unique(g).size != g.size:
+                raise ValueError(
+                    "onehot_groups must be disjoint lists of at least two distinct "
+                    f"column indices in [0, {d - 1}]; got {list(self.onehot_groups)}."
+                )
+            in_group[g] = True
+            groups.append(g)
+        if isinstance(self.binary_features, str):
+            binary = np.all((X == 0) | (X == 1), axis=0)
+        elif self.binary_features is None:
+            binary = np.zeros(d, dtype=bool)
+        else:
+            b = np.asarray(self.binary_features).ravel()
+            if b.dtype == bool:
+                if b.shape != (d,):
+                    raise ValueError(
+                        f"binary_features as a boolean mask needs {d} entries; got "
+                        f"{b.size}."
+                    )
+                binary = b.copy()
+            else:
+                if b.size and (not np.issubdtype(b.dtype, np.integer)
+                               or b.min() < -d or b.max() >= d):
+                    raise ValueError(
+                        "binary_features must be 'auto', None, a boolean mask or "
+                        f"column indices in [0, {d - 1}]; got {self.binary_features!r}."
+                    )
+                binary = np.zeros(d, dtype=bool)
+                binary[b.astype(np.intp)] = True
+        self.binary_mask_ = binary & ~in_group
+        self.onehot_groups_ = groups
+        self._onehot_mask = in_group
+        spread = X.std(axis=0) if self.sigma_scale == "std" else np.ones(d)
+        continuous = ~(self.binary_mask_ | in_group)
+        self.scale_ = np.where(continuous, float(self.std) * spread, 0.0)
+        self.flip_prob_ = float(
+            min(float(self.std) * np.sqrt(2.0 / np.pi), 1.0)
+            if self.flip_prob is None else self.flip_prob
+        )
+        self.data_min_ = X.min(axis=0)
+        self.data_max_ = X.max(axis=0)
+        return self
+
+    def _draw(self, rngs, n_samples):
+        """Random numbers of every row: Gaussian, flip and one-hot draws.
+
+        Everything is drawn for all features whatever the fixed set, so that
+        different masks applied to the same draws share their noise (common
+        random numbers across k and between PGI and PGU).
+        """
+        d = self.n_features_in_
+        n_groups = len(self.onehot_groups_)
+        n_flip = d if self.binary_mask_.any() else 0
+        gauss = np.empty((len(rngs), n_samples, d))
+        unif = np.empty((len(rngs), n_samples, n_flip))
+        group_u = np.empty((len(rngs), n_samples, n_groups))
+        for i, rng in enumerate(rngs):
+            rng.standard_normal(out=gauss[i])
+            if n_flip:
+                rng.random(out=unif[i])
+            if n_groups:
+                rng.random(out=group_u[i])
+        return gauss, unif, group_u
+
+    def _apply(self, X, fixed, draws):
+        """Perturbed rows (n, m, n_samples, d) for fixed masks (n, m, d)."""
+        gauss, unif, group_u = draws
+        Xb = X[:, None, None, :]
+        free = ~fixed[:, :, None, :]
+        Z = Xb + free * (gauss[:, None] * self.scale_)
+        if unif.shape[-1]:
+            flip = free & self.binary_mask_ & (unif[:, None] < self.flip_prob_)
+            Z = np.where(flip, np.abs(Xb - 1.0), Z)
+        p = self.flip_prob_
+        for gi, g in enumerate(self.onehot_groups_):
+            size = g.size
+            # Move with probability p; the position of u inside [0, p) also picks
+            # the new category uniformly among the size - 1 others.
+            u = group_u[:, None, :, gi]
+            move = (u < p) & np.all(free[..., g], axis=-1)
+            if not np.any(move):
+                continue
+            active = np.argmax(X[:, g], axis=1)[:, None, None]
+            step = 1 + np.minimum((u / max(p, 1e-300) * (size - 1)).astype(np.intp),
+                                  size - 2)
+            new = (active + step) % size
+            onehot = (np.arange(size) == new[..., None]).astype(np.float64)
+            block = Z[..., g]
+            Z[..., g] = np.where(move[..., None], onehot, block)
+        if self.clip:
+            Z = np.clip(Z, self.data_min_, self.data_max_)
+        return Z
+
+    def perturb(self, X, keep_fixed_mask, n_samples, rngs):
+        """Draw ``n_samples`` noisy copies of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+            Rows to perturb.
+        keep_fixed_mask : bool array-like of shape (n_features,), (n_rows, n_features) or (n_rows, n_masks, n_features)
+            ``True`` where a feature keeps its value.  With several masks per
+            row the same random draws are used for every mask.
+        n_samples : int
+            Number of perturbed copies per row (and mask).
+        rngs : list of numpy.random.Generator
+            One generator per row (see :func:`sklearn_xai.utils.row_generators`);
+            row ``i``'s copies depend only on ``X[i]`` and ``rngs[i]``.
+
+        Returns
+        -------
+        Z : ndarray of shape (n_rows, n_samples, n_features)
+            Or ``(n_rows, n_masks, n_samples, n_features)`` for 3-D masks.
+        """
+        check_is_fitted(self)
+        X = np.asarray(X, dtype=np.float64)
+        d = self.n_features_in_
+        if X.ndim != 2 or X.shape[1] != d:
+            raise ValueError(
+                f"X must have shape (n_rows, {d}); got {X.shape}."
+            )
+        n = X.shape[0]
+        if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) \
+                or n_samples < 1:
+            raise ValueError(f"n_samples must be a positive int; got {n_samples!r}.")
+        if rngs is None or len(rngs) != n:
+            raise ValueError(
+                f"rngs must hold one numpy Generator per row ({n}); build them with "
+                "sklearn_xai.utils.row_generators(random_state, row_keys(X))."
+            )
+        fixed = np.asarray(keep_fixed_mask)
+        if fixed.dtype != bool:
+            if not np.isin(fixed, (0, 1)).all():
+                raise ValueError("keep_fixed_mask must be a boolean mask.")
+            fixed = fixed.astype(bool)
+        squeeze = fixed.ndim < 3
+        if fixed.ndim == 1:
+            fixed = fixed[None, :]
+        if fixed.ndim == 2 and fixed.shape[0] in (1, n) and fixed.shape[1] == d:
+            fixed = np.broadcast_to(fixed, (n, d))[:, None, :]
+        if fixed.ndim != 3 or fixed.shape[0] != n or fixed.shape[2] != d:
+            raise ValueError(
+                f"keep_fixed_mask must have shape ({d},), ({n}, {d}) or ({n}, "
+                f"n_masks, {d}); got {np.shape(keep_fixed_mask)}."
+            )
+        Z = self._apply(X, fixed, self._draw(rngs, int(n_samples)))
+        return Z[:, 0] if squeeze else Z

@@ -1,0 +1,188 @@
+"""Infidelity (Yeh et al. 2019; XAI-Bench, BEExAI, Captum), SPEC 4.2.7."""
+
+import numbers
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils.validation import check_array
+
+from sklearn_xai.masking._perturb import GaussianNoisePerturber
+from sklearn_xai.metrics._faithfulness import _block_slices, _row_rngs
+from sklearn_xai.metrics._pgi import _check_perturber
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._validation import check_attributions
+
+__all__ = ["infidelity"]
+
+_DEFAULT_N = {"gaussian": 100, "xai_bench": 1000, "beexai": 5}
+
+
+def _noise_scale(X, X_train, perturber, sigma, sigma_scale):
+    """Per-feature noise standard deviation (d,)."""
+    d = X.shape[1]
+    if perturber is not None:
+        return _check_perturber(perturber, X, None).scale_
+    if sigma_scale == "absolute":
+        return np.full(d, float(sigma))
+    ref = X if X_train is None else check_array(X_train, dtype=np.float64,
+                                                input_name="X_train")
+    if ref.shape[1] != d:
+        raise ValueError(
+            f"X_train has {ref.shape[1]} features but X has {d}."
+        )
+    return float(sigma) * ref.std(axis=0)
+
+
+def _perturbation(kind, X, z, scale):
+    """Perturbations I (c, N, d) and the points x - I the model sees."""
+    Xb = X[:, None, :]
+    if kind == "gaussian":
+        I = z * scale
+        return I, Xb - I
+    if kind == "xai_bench":
+        Z = np.clip(-0.2 * z, 0.0, 1.0)
+        return Xb - Z, Z
+    eps = z * scale  # beexai: the model sees pure noise
+    return Xb - eps, eps
+
+
+@validate_params(
+    {
+        "estimator": [object],
+        "X": ["array-like"],
+        "attributions": ["array-like"],
+        "perturbation": [StrOptions({"gaussian", "xai_bench", "beexai"})],
+        "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
+        "sigma_scale": [StrOptions({"std", "absolute"})],
+        "X_train": ["array-like", None],
+        "perturber": [GaussianNoisePerturber, None],
+        "normalize": ["boolean"],
+        "absolute": ["boolean", None],
+        "random_state": ["random_state"],
+        "target": [object],
+        "output": [StrOptions({"auto", "proba", "decision", "predict"})],
+        "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def infidelity(estimator, X, attributions, *, perturbation="gaussian",
+               n_perturbations=None, sigma=0.1, sigma_scale="std", X_train=None,
+               perturber=None, normalize=True, absolute=None, random_state=None,
+               target="predicted", output="auto", batch_size=None):
+    """Infidelity (Yeh et al. 2019), SPEC 4.2.7.
+
+    ``INFD(x) = E_I[(I·a - (f(x) - f(x - I)))^2]``: how well the
+    attributions predict the output change under a perturbation ``I`` of
+    the input.  The model is evaluated at ``x - I``, a perturbed copy of the
+    input (not at pure noise), by default.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The model whose explanations are scored.
+    X : array-like of shape (n_samples, n_features)
+        The explained rows.
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations.
+    perturbation : {"gaussian", "xai_bench", "beexai"}, default="gaussian"
+        * ``"gaussian"`` (Captum semantics): ``I ~ N(0, diag(sigma_j^2))``,
+          model at ``x - I``.
+        * ``"xai_bench"`` (XAI-Bench's code): ``x - I = clip(-0.2 z, 0, 1)``,
+          ``z ~ N(0, I)``: a noisy point near 0 that does not depend on ``x``.
+        * ``"beexai"`` (BEExAI's code): ``I = x - eps``,
+          ``eps ~ N(0, diag(sigma_j^2))``: the model sees pure noise; its
+          regression scores use ``|f(x) - f(eps)|``.  BEExAI does not
+          normalise (pass ``normalize=False``) and divides each attribution
+          matrix by its *batch* Frobenius norm, which is not reproduced (it
+          makes a row's score depend on the other rows).
+    n_perturbations : int or None, default=None
+        Draws per row; ``None`` is 100 (``"gaussian"``), 1000
+        (``"xai_bench"``, as XAI-Bench) or 5 (``"beexai"``, as BEExAI).
+    sigma : float, default=0.1
+        Noise level of ``"gaussian"`` and ``"beexai"``.
+    sigma_scale : {"std", "absolute"}, default="std"
+        ``"std"``: ``sigma_j = sigma × std_j`` with the per-feature standard
+        deviation of ``X_train`` (of ``X`` when ``X_train`` is None);
+        ``"absolute"``: ``sigma_j = sigma`` in input units.
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows giving the feature scales.
+    perturber : GaussianNoisePerturber, default=None
+        A fitted perturber whose ``scale_`` gives ``sigma_j`` (overrides
+        ``sigma``, ``sigma_scale`` and ``X_train``).
+    normalize : bool, default=True
+        Replace ``a`` by ``beta* a`` with
+        ``beta* = E[Δf I·a] / E[(I·a)^2]`` (XAI-Bench's and the authors'
+        code, Captum ``normalize=True``), making the score invariant to
+        rescaling ``a``.  ``beta* = 0`` when ``I·a`` is always 0.
+    absolute : bool or None, default=None
+        Use ``|f(x) - f(x - I)|``; ``None`` does so only for regression
+        outputs under ``perturbation="beexai"``.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the perturbations: row ``i`` draws
+        ``z = rngs[i].standard_normal((n_perturbations, d))`` from
+        ``row_generators(random_state, row_keys(X))``, so scores do not
+        depend on batch size or row order.
+    target : "predicted", int or label, default="predicted"
+        Explained class; with ``"predicted"`` it is fixed at the original row.
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Maximum rows per model call.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Non-negative; lower is better.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import infidelity
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 3))
+    >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0])
+    >>> grad = np.tile(model.coef_, (2, 1))  # I·a = f(x) - f(x - I) exactly
+    >>> infidelity(model, X[:2], grad, random_state=0).round(12)
+    array([0., 0.])
+    """
+    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+    n, d = X.shape
+    A = check_attributions(attributions, n_samples=n, n_features=d)
+    N = _DEFAULT_N[perturbation] if n_perturbations is None else int(n_perturbations)
+    scale = _noise_scale(X, X_train, perturber, sigma, sigma_scale)
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    if absolute is None:
+        absolute = perturbation == "beexai" and f.output == "predict"
+    t = f.target_index(X)
+    fx = f(X, t)
+    rngs = _row_rngs(X, random_state)
+    scores = np.empty(n)
+    for sl in _block_slices(n, N, d, batch_size):
+        z = np.empty((len(rngs[sl]), N, d))
+        for i, rng in enumerate(rngs[sl]):
+            rng.standard_normal(out=z[i])
+        I, Z = _perturbation(perturbation, X[sl], z, scale)
+        c = Z.shape[0]
+        tz = None if t is None else np.repeat(t[sl], N)
+        delta = fx[sl, None] - f(Z.reshape(c * N, d), tz).reshape(c, N)
+        if absolute:
+            delta = np.abs(delta)
+        ia = np.einsum("cnd,cd->cn", I, A[sl])
+        if normalize:
+            den = (ia * ia).mean(axis=1)
+            num = (ia * delta).mean(axis=1)
+            beta = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+            ia = beta[:, None] * ia
+        scores[sl] = ((ia - delta) ** 2).mean(axis=1)
+    return scores
+
+
+register_metric(
+    "neg_infidelity", infidelity, kind="model", greater_is_better=False,
+    seed="XAI-Bench, BEExAI, Captum",
+    description="Squared error of attributions predicting output changes under noise.",
+)

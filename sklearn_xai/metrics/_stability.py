@@ -1,0 +1,716 @@
+"""Stability of explanations under small input changes (SPEC 4.3).
+
+Relative stability (OpenXAI, after Agarwal et al. 2022) compares the change
+of the explanation with the change of the input (RIS), of the model's first
+hidden representation (RRS) or of its output (ROS); max-sensitivity (Yeh et
+al. 2019; BEExAI, Captum, Quantus) is the largest explanation change in a
+small box around the input.  Both re-explain perturbed rows with a fitted
+explainer; all perturbed rows of a block of instances are explained in one
+``explainer.explain`` call.
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.pipeline import Pipeline
+from sklearn.utils import Bunch
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    validate_params,
+)
+from sklearn.utils.validation import check_array
+
+from sklearn_xai.masking._perturb import GaussianNoisePerturber
+from sklearn_xai.metrics._faithfulness import _block_slices
+from sklearn_xai.metrics._pgi import _check_perturber
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._output import ExplainedOutput, model_input_dtype
+from sklearn_xai.utils._random import row_generators, row_keys
+from sklearn_xai.utils._validation import check_attributions
+
+__all__ = [
+    "max_sensitivity",
+    "relative_input_stability",
+    "relative_output_stability",
+    "relative_representation_stability",
+]
+
+_ACTIVATIONS = {
+    "identity": lambda H: H,
+    "relu": lambda H: np.maximum(H, 0.0),
+    "tanh": np.tanh,
+    "logistic": lambda H: 1.0 / (1.0 + np.exp(-H)),
+}
+
+
+# ----------------------------------------------------------------- helpers
+def _check_inputs(X, attributions):
+    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+    A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
+    return X, A
+
+
+def _check_explainer(explainer):
+    if explainer is None or not hasattr(explainer, "explain"):
+        raise TypeError(
+            "This stability metric re-explains perturbed rows: pass explainer=<a "
+            "fitted sklearn_xai explainer> (it needs an explain(X, target=..., "
+            f"row_keys=...) method); got {type(explainer).__name__}."
+        )
+    return explainer
+
+
+def _explain_neighbours(explainer, Z, owner, keys, labels, explainer_rng):
+    """Attributions of neighbour rows ``Z``, each for the class of its owner.
+
+    ``"common"`` explains every neighbour with the random-stream key of its
+    original row (``keys``: the explainer's default keys of the explained
+    rows; common random numbers), ``"independent"`` with its own key.
+    """
+    keys = keys[owner] if explainer_rng == "common" else None
+    target = None if labels is None else labels[owner]
+    return np.asarray(explainer.explain(Z, target=target, row_keys=keys),
+                      dtype=np.float64)
+
+
+def _class_labels(f, t):
+    """Class labels of the explained classes (None for regression)."""
+    if t is None:
+        return None
+    return np.asarray(f.estimator.classes_)[t]
+
+
+def _apply_nan_policy(scores, nan_policy, name):
+    n_nan = int(np.isnan(scores).sum())
+    if n_nan:
+        if nan_policy == "raise":
+            raise ValueError(
+                f"{name} is undefined for {n_nan} of {scores.size} rows (no valid "
+                "perturbation, or a zero explanation). Use nan_policy='omit' or "
+                "'zero'."
+            )
+        if nan_policy == "zero":
+            scores = np.where(np.isnan(scores), 0.0, scores)
+        else:
+            warnings.warn(
+                f"{name} is undefined for {n_nan} of {scores.size} rows (no valid "
+                "perturbation, or a zero explanation); they are NaN in the result "
+                "(omitted by the scorers' nanmean).",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+    return scores
+
+
+def _unwrap(estimator):
+    """(preprocessing callable, final model) of a possibly frozen pipeline."""
+    pre = []
+    for _ in range(10):
+        if type(estimator).__name__ == "FrozenEstimator":
+            estimator = estimator.estimator
+        elif isinstance(estimator, Pipeline):
+            pre.extend(estimator.steps[:-1])
+            estimator = estimator.steps[-1][1]
+        else:
+            break
+
+    def transform(Z):
+        for _, step in pre:
+            if step is not None and step != "passthrough":
+                Z = step.transform(Z)
+        return np.asarray(Z)
+
+    return transform, estimator
+
+
+def _torch_hidden(net, batch_size):
+    """First hidden layer (after its activation) of a skorch net's module_."""
+    import torch
+
+    module = net.module_
+    leaves = [m for m in module.modules() if not list(m.children())]
+    layer = next(
+        (i for i, m in enumerate(leaves)
+         if isinstance(m, (torch.nn.Linear, torch.nn.modules.conv._ConvNd))),
+        None,
+    )
+    if layer is None:
+        raise TypeError(
+            f"{type(module).__name__} has no Linear or Conv layer to read a hidden "
+            "representation from."
+        )
+    hooked = leaves[layer]
+    nxt = leaves[layer + 1] if layer + 1 < len(leaves) else None
+    if nxt is not None and type(nxt).__module__ == "torch.nn.modules.activation":
+        hooked = nxt
+    dtype = model_input_dtype(net)
+    device = next(module.parameters()).device
+
+    def rho(Z):
+        captured = []
+        handle = hooked.register_forward_hook(
+            lambda mod, inp, out: captured.append(out) if not captured else None
+        )
+        outs = []
+        was_training = module.training
+        module.eval()
+        try:
+            with torch.no_grad():
+                step = batch_size or max(len(Z), 1)
+                for start in range(0, len(Z), step):
+                    captured.clear()
+                    xb = torch.as_tensor(
+                        np.ascontiguousarray(Z[start:start + step], dtype=dtype),
+                        device=device,
+                    )
+                    module(xb)
+                    outs.append(captured[0].reshape(len(xb), -1).double().cpu().numpy())
+        finally:
+            handle.remove()
+            module.train(was_training)
+        return np.concatenate(outs, axis=0) if outs else np.empty((0, 0))
+
+    return rho
+
+
+def _hidden_representation(estimator, batch_size):
+    """ρ(Z): the first hidden layer after its activation, or a TypeError."""
+    transform, final = _unwrap(estimator)
+    if hasattr(final, "coefs_") and hasattr(final, "hidden_layer_sizes"):
+        if len(final.coefs_) < 2:
+            raise TypeError(f"{type(final).__name__} has no hidden layer.")
+        act = _ACTIVATIONS[final.activation]
+        W, b = final.coefs_[0], final.intercepts_[0]
+        return lambda Z: act(transform(Z) @ W + b)
+    if hasattr(final, "module_"):
+        inner = _torch_hidden(final, batch_size)
+        return lambda Z: inner(transform(Z))
+    raise TypeError(
+        "relative_representation_stability needs the model's internal "
+        f"representation, and {type(final).__name__} exposes none. It works with "
+        "a skorch net (its first hidden layer after the activation, read with a "
+        "forward hook on estimator.module_), a scikit-learn MLPClassifier / "
+        "MLPRegressor, or a Pipeline ending in one; or pass representation=<"
+        "callable mapping X to hidden features>. For other models use "
+        "relative_input_stability or relative_output_stability."
+    )
+
+
+def _stability_ratios(EA, EN, RA, RN, p, form, eps_min):
+    """Per-neighbour ratios (m,) of explanation change to representation change."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if form == "norm":
+            num = np.linalg.norm(EA - EN, ord=p, axis=1) / np.linalg.norm(
+                EA, ord=p, axis=1)
+            den = np.linalg.norm(RA - RN, ord=p, axis=1) / np.linalg.norm(
+                RA, ord=p, axis=1)
+        else:
+            num = np.linalg.norm((EA - EN) / EA, ord=p, axis=1)
+            den = np.linalg.norm((RA - RN) / RA, ord=p, axis=1)
+            if eps_min is not None:
+                den = np.maximum(den, eps_min)
+        ratio = num / den
+    valid = np.isfinite(ratio) & (den > 0)
+    return np.where(valid, ratio, np.nan), valid
+
+
+def _relative_stability(estimator, X, attributions, *, kind, explainer, n_samples,
+                        n_perturbations, perturber, p, form, eps_min, explainer_rng,
+                        nan_policy, return_details, random_state, target, output,
+                        batch_size, representation):
+    X, A = _check_inputs(X, attributions)
+    explainer = _check_explainer(explainer)
+    n, d = X.shape
+    if output == "logit":
+        output = "decision"
+    perturber = _check_perturber(
+        perturber, X, GaussianNoisePerturber(std=1e-5, sigma_scale="absolute"))
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    t = f.target_index(X)
+    labels = _class_labels(f, t)
+    raw_x = f._raw(X)
+    if f.output == "predict":
+        raw_x = raw_x.reshape(n, 1)
+        cls_x = None
+    else:
+        cls_x = raw_x.argmax(axis=1)
+    if kind == "input":
+        rho = None
+    elif kind == "output":
+        rho = None
+    elif representation is not None:
+        rho = representation
+    else:
+        rho = _hidden_representation(estimator, batch_size)
+    keys = row_keys(X)
+    rngs = row_generators(random_state, keys)
+    scores = np.full(n, -np.inf)
+    n_kept = np.zeros(n, dtype=np.intp)
+    n_valid = np.zeros(n, dtype=np.intp)
+    no_fix = np.zeros(d, dtype=bool)
+    for sl in _block_slices(n, n_samples, d, batch_size):
+        Z = perturber.perturb(X[sl], no_fix, n_samples, rngs[sl])
+        c = Z.shape[0]
+        Zf = Z.reshape(c * n_samples, d)
+        raw = f._raw(Zf).reshape(c * n_samples, -1)
+        owner = np.repeat(np.arange(sl.start, sl.start + c), n_samples)
+        same = np.ones(c * n_samples, dtype=bool)
+        if cls_x is not None:
+            same = raw.argmax(axis=1) == cls_x[owner]
+        # The first n_perturbations neighbours with the original class.
+        rank = np.cumsum(same.reshape(c, n_samples), axis=1).ravel()
+        kept = same & (rank <= n_perturbations)
+        if not kept.any():
+            continue
+        owner = owner[kept]
+        np.add.at(n_kept, owner, 1)
+        Zk = Zf[kept]
+        EN = _explain_neighbours(explainer, Zk, owner, keys, labels, explainer_rng)
+        if kind == "input":
+            RA, RN = X[owner], Zk
+        elif kind == "output":
+            RA, RN = raw_x[owner], raw[kept]
+        else:
+            rho_x = np.asarray(rho(X[sl]), dtype=np.float64).reshape(c, -1)
+            RA = rho_x[owner - sl.start]
+            RN = np.asarray(rho(Zk), dtype=np.float64).reshape(len(Zk), -1)
+        ratio, valid = _stability_ratios(A[owner], EN, RA, RN, p, form, eps_min)
+        np.add.at(n_valid, owner, valid)
+        np.maximum.at(scores, owner[valid], ratio[valid])
+    scores[n_valid == 0] = np.nan
+    name = {"input": "RIS", "representation": "RRS", "output": "ROS"}[kind]
+    scores = _apply_nan_policy(scores, nan_policy, name)
+    if return_details:
+        return Bunch(scores=scores, n_neighbours=n_kept, n_valid=n_valid,
+                     n_undefined=int(np.isnan(scores).sum()))
+    return scores
+
+
+_STAB_PARAMS = {
+    "estimator": [object],
+    "X": ["array-like"],
+    "attributions": ["array-like"],
+    "explainer": [HasMethods(["explain"])],
+    "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+    "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
+    "perturber": [GaussianNoisePerturber, None],
+    "p": [Interval(numbers.Real, 1, None, closed="left")],
+    "form": [StrOptions({"norm", "elementwise"})],
+    "eps_min": [Interval(numbers.Real, 0, None, closed="neither"), None],
+    "explainer_rng": [StrOptions({"common", "independent"})],
+    "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+    "return_details": ["boolean"],
+    "random_state": ["random_state"],
+    "target": [object],
+    "output": [StrOptions({"auto", "proba", "decision", "predict"})],
+    "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+}
+
+_STAB_DOC = """    estimator : fitted estimator
+        The explained model (used to keep only neighbours with the same
+        predicted class).
+    X : array-like of shape (n_samples, n_features)
+        The explained rows.
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations ``e_x`` (from ``explainer``).
+    explainer : fitted explainer
+        Re-explains the neighbours, for the class explained at ``x``.
+    n_samples : int, default=1000
+        Neighbours drawn per row.
+    n_perturbations : int, default=100
+        Only the first ``n_perturbations`` neighbours whose predicted class is
+        that of ``x`` are explained (all of them for regressors).
+    perturber : GaussianNoisePerturber, default=None
+        Draws the neighbourhood; ``None`` is
+        ``GaussianNoisePerturber(std=1e-5, sigma_scale="absolute")`` (binary
+        features flipped with p = σ√(2/π), OpenXAI).  An unfitted perturber
+        is fitted on ``X``.
+    p : float, default=2
+        Order of the norms.
+    form : {"norm", "elementwise"}, default="norm"
+        ``"norm"`` (OpenXAI): ``(‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``;
+        ``"elementwise"`` (Agarwal et al. 2022):
+        ``‖(e_x - e_x') ⊘ e_x‖ / max(‖(ρ(x) - ρ(x')) ⊘ ρ(x)‖, eps_min)``.
+    eps_min : float or None, default=None
+        Floor of the denominator of ``form="elementwise"`` (off by default).
+    explainer_rng : {"common", "independent"}, default="common"
+        ``"common"``: neighbours of row ``i`` are explained with row ``i``'s
+        random stream (common random numbers; measures smoothness);
+        ``"independent"``: with their own streams (a stochastic explainer's
+        Monte-Carlo noise then dominates, as in OpenXAI's tables).
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        Rows with no valid neighbour (every denominator zero or undefined,
+        ``‖e_x‖ = 0``, or no neighbour of the same class) are undefined:
+        NaN with a warning (``"omit"``), 0, or an error.
+    return_details : bool, default=False
+        Also return the counts.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the neighbourhoods: row ``i``'s neighbours are
+        ``perturber.perturb(X[i:i+1], no feature fixed, n_samples, [rngs[i]])``
+        with ``rngs = row_generators(random_state, row_keys(X))``, so scores do
+        not depend on batch size or row order.
+    target : "predicted", int or label, default="predicted"
+        Explained class; with ``"predicted"`` it is the class predicted at
+        ``x``.
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Maximum rows per model call; also bounds the block of rows whose
+        neighbours are explained together."""
+
+_STAB_RETURNS = """    scores : ndarray of shape (n_samples,)
+        Maximum ratio over the valid neighbours (NaN where undefined); lower
+        is better.  OpenXAI reports the log of the mean.
+    details : Bunch
+        Only with ``return_details=True``: ``scores``, ``n_neighbours`` (kept
+        neighbours per row), ``n_valid`` (valid ratios per row) and
+        ``n_undefined`` (rows that are NaN before ``nan_policy``)."""
+
+
+@validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
+def relative_input_stability(estimator, X, attributions, *, explainer,
+                             n_samples=1000, n_perturbations=100, perturber=None,
+                             p=2, form="norm", eps_min=None, explainer_rng="common",
+                             nan_policy="omit", return_details=False,
+                             random_state=None, target="predicted", output="auto",
+                             batch_size=None):
+    """Relative input stability RIS (OpenXAI), SPEC 4.3.1.
+
+    ``RIS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖x - x'‖/‖x‖)`` over the
+    neighbours ``x'`` of ``x`` with the same predicted class.
+
+    Parameters
+    ----------
+{params}
+
+    Returns
+    -------
+{returns}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.frozen import FrozenEstimator
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.explainers import FeatureAblation
+    >>> from sklearn_xai.metrics import relative_input_stability
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 3))
+    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    >>> ex = FeatureAblation(FrozenEstimator(model)).fit(X)
+    >>> s = relative_input_stability(model, X[:2], ex.transform(X[:2]),
+    ...                              explainer=ex, n_samples=50, random_state=0)
+    >>> bool(np.all(s > 0))
+    True
+    """
+    return _relative_stability(
+        estimator, X, attributions, kind="input", explainer=explainer,
+        n_samples=n_samples, n_perturbations=n_perturbations, perturber=perturber,
+        p=p, form=form, eps_min=eps_min, explainer_rng=explainer_rng,
+        nan_policy=nan_policy, return_details=return_details,
+        random_state=random_state, target=target, output=output,
+        batch_size=batch_size, representation=None,
+    )
+
+
+@validate_params(
+    {**_STAB_PARAMS, "representation": [callable, None]},
+    prefer_skip_nested_validation=True,
+)
+def relative_representation_stability(estimator, X, attributions, *, explainer,
+                                      n_samples=1000, n_perturbations=100,
+                                      perturber=None, p=2, form="norm",
+                                      eps_min=None, explainer_rng="common",
+                                      nan_policy="omit", return_details=False,
+                                      random_state=None, representation=None,
+                                      target="predicted", output="auto",
+                                      batch_size=None):
+    """Relative representation stability RRS (OpenXAI), SPEC 4.3.1.
+
+    ``RRS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``
+    with ``ρ`` the model's first hidden layer after its activation.
+
+    Parameters
+    ----------
+{params}
+    representation : callable or None, default=None
+        ``ρ(Z) -> (len(Z), n_hidden)``.  ``None`` reads it from the model: a
+        skorch net (forward hook on ``estimator.module_``: the activation
+        module that follows its first Linear/Conv layer, or that layer's
+        output if no activation module follows it), a scikit-learn
+        ``MLPClassifier`` / ``MLPRegressor``, or a ``Pipeline`` ending in one.
+        Other models raise a ``TypeError``.
+
+    Returns
+    -------
+{returns}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.frozen import FrozenEstimator
+    >>> from sklearn.neural_network import MLPRegressor
+    >>> from sklearn_xai.explainers import FeatureAblation
+    >>> from sklearn_xai.metrics import relative_representation_stability
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 3))
+    >>> model = MLPRegressor(hidden_layer_sizes=(8,), max_iter=50,
+    ...                      random_state=0).fit(X, X.sum(1))
+    >>> ex = FeatureAblation(FrozenEstimator(model)).fit(X)
+    >>> s = relative_representation_stability(
+    ...     model, X[:2], ex.transform(X[:2]), explainer=ex, n_samples=50,
+    ...     random_state=0)
+    >>> s.shape
+    (2,)
+    """
+    return _relative_stability(
+        estimator, X, attributions, kind="representation", explainer=explainer,
+        n_samples=n_samples, n_perturbations=n_perturbations, perturber=perturber,
+        p=p, form=form, eps_min=eps_min, explainer_rng=explainer_rng,
+        nan_policy=nan_policy, return_details=return_details,
+        random_state=random_state, target=target, output=output,
+        batch_size=batch_size, representation=representation,
+    )
+
+
+@validate_params(
+    {**_STAB_PARAMS,
+     "output": [StrOptions({"auto", "proba", "decision", "logit", "predict"})]},
+    prefer_skip_nested_validation=True,
+)
+def relative_output_stability(estimator, X, attributions, *, explainer,
+                              n_samples=1000, n_perturbations=100, perturber=None,
+                              p=2, form="norm", eps_min=None, explainer_rng="common",
+                              nan_policy="omit", return_details=False,
+                              random_state=None, target="predicted", output="auto",
+                              batch_size=None):
+    """Relative output stability ROS (OpenXAI), SPEC 4.3.1.
+
+    ``ROS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖h(x) - h(x')‖/‖h(x)‖)``
+    with ``h`` the model's full output vector: class probabilities by
+    default (the paper), logits with ``output="logit"`` (OpenXAI's code and
+    tables), ``predict`` for regressors.
+
+    Parameters
+    ----------
+{params}
+        ``"logit"`` is an alias of ``"decision"`` here.
+
+    Returns
+    -------
+{returns}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.frozen import FrozenEstimator
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.explainers import FeatureAblation
+    >>> from sklearn_xai.metrics import relative_output_stability
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 3))
+    >>> clf = LogisticRegression().fit(X, X[:, 0] > 0)
+    >>> ex = FeatureAblation(FrozenEstimator(clf)).fit(X)
+    >>> s = relative_output_stability(clf, X[:2], ex.transform(X[:2]),
+    ...                               explainer=ex, n_samples=50, random_state=0)
+    >>> s.shape
+    (2,)
+    """
+    return _relative_stability(
+        estimator, X, attributions, kind="output", explainer=explainer,
+        n_samples=n_samples, n_perturbations=n_perturbations, perturber=perturber,
+        p=p, form=form, eps_min=eps_min, explainer_rng=explainer_rng,
+        nan_policy=nan_policy, return_details=return_details,
+        random_state=random_state, target=target, output=output,
+        batch_size=batch_size, representation=None,
+    )
+
+
+for _func in (relative_input_stability, relative_representation_stability,
+              relative_output_stability):
+    _func.__doc__ = _func.__doc__.replace("{params}", _STAB_DOC).replace(
+        "{returns}", _STAB_RETURNS)
+
+
+def _mean_pairwise_distance(X):
+    """Per-feature mean |x_i - x_j| over all n² ordered pairs (O(n log n))."""
+    n = X.shape[0]
+    v = np.sort(X, axis=0)
+    w = 2.0 * np.arange(n) - n + 1.0
+    return 2.0 * (w[:, None] * v).sum(axis=0) / (n * n)
+
+
+@validate_params(
+    {
+        "estimator": [object],
+        "X": ["array-like"],
+        "attributions": ["array-like"],
+        "explainer": [HasMethods(["explain"])],
+        "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "radius": [Interval(numbers.Real, 0, None, closed="neither")],
+        "radius_scale": [StrOptions({"std", "absolute"})],
+        "X_train": ["array-like", None],
+        "normalize": [StrOptions({"none", "relative", "per_noise"})],
+        "variant": [StrOptions({"yeh", "beexai"})],
+        "beexai_batch_bug": ["boolean"],
+        "explainer_rng": [StrOptions({"common", "independent"})],
+        "random_state": ["random_state"],
+        "target": [object],
+        "output": [StrOptions({"auto", "proba", "decision", "predict"})],
+        "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=None,
+                    radius=0.02, radius_scale="std", X_train=None, normalize="none",
+                    variant="yeh", beexai_batch_bug=False, explainer_rng="common",
+                    random_state=None, target="predicted", output="auto",
+                    batch_size=None):
+    """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus), SPEC 4.3.2.
+
+    ``SENS_max(x) = max_{j <= N} ‖a(x) - a(x + δ_j)‖_2`` with
+    ``δ_j ~ U([-r, r]^d)``; the neighbours are explained for the class
+    explained at ``x``.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The explained model (gives the class explained at ``x``).
+    X : array-like of shape (n_samples, n_features)
+        The explained rows.
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations ``a(x)`` (from ``explainer``).
+    explainer : fitted explainer
+        Re-explains the perturbed rows.
+    n_perturbations : int or None, default=None
+        ``N``; ``None`` is 10 (Yeh, Captum) or 5 (``variant="beexai"``).
+    radius : float, default=0.02
+        ``r`` of the uniform box.
+    radius_scale : {"std", "absolute"}, default="std"
+        ``"std"``: ``r_j = radius × std_j`` (standard deviation of
+        ``X_train``, of ``X`` when it is None); ``"absolute"``: ``r_j =
+        radius`` in input units (Captum's 0.02; Quantus uses 0.2 with
+        ``n_perturbations=200``).
+    X_train : array-like of shape (n_train, n_features), default=None
+        Rows giving the feature scales.
+    normalize : {"none", "relative", "per_noise"}, default="none"
+        ``"none"`` (Yeh), ``"relative"``: divided by ``‖a(x)‖`` (Captum's
+        ``sensitivity_max``), ``"per_noise"``: each draw divided by
+        ``‖δ_j‖_2``.
+    variant : {"yeh", "beexai"}, default="yeh"
+        ``"beexai"`` (BEExAI's code, per instance): ``N = 5``, ``r_j`` = the
+        mean pairwise absolute difference of feature ``j`` over ``X``,
+        neighbours ``x - δ_j``, score
+        ``100 × max_j ‖a(x) - a(x - δ_j)‖_2 / ‖δ_j‖_2`` (``radius``,
+        ``radius_scale`` and ``normalize`` are ignored).
+    beexai_batch_bug : bool, default=False
+        With ``variant="beexai"``, divide by the Frobenius norm of draw ``j``'s
+        noise over *all* rows of ``X``, as BEExAI does: the score then grows
+        like ``sqrt(n)`` and depends on the other rows.  For parity only.
+    explainer_rng : {"common", "independent"}, default="common"
+        Explain the neighbours of row ``i`` with row ``i``'s random stream
+        (common random numbers) or with their own.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the noise: row ``i`` draws
+        ``rngs[i].uniform(-1, 1, (N, d)) * r`` from
+        ``row_generators(random_state, row_keys(X))``.
+    target : "predicted", int or label, default="predicted"
+        Explained class; with ``"predicted"`` it is the class predicted at
+        ``x``.
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Bounds the block of rows whose neighbours are explained together.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Lower is better (NaN for ``normalize="relative"`` when ``a(x) = 0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.frozen import FrozenEstimator
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.explainers import FeatureAblation
+    >>> from sklearn_xai.masking import BaselineMasker
+    >>> from sklearn_xai.metrics import max_sensitivity
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 3))
+    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    >>> ex = FeatureAblation(FrozenEstimator(model)).fit(X)
+    >>> # Ablation of a linear model moves by w_j δ_j: at most 0.02 × 3 here.
+    >>> s = max_sensitivity(model, X[:3], ex.transform(X[:3]), explainer=ex,
+    ...                     radius_scale="absolute", random_state=0)
+    >>> bool(np.all(s <= 0.02 * np.linalg.norm([1.0, 2.0, 3.0])))
+    True
+    """
+    X, A = _check_inputs(X, attributions)
+    explainer = _check_explainer(explainer)
+    n, d = X.shape
+    N = (5 if variant == "beexai" else 10) if n_perturbations is None \
+        else int(n_perturbations)
+    if variant == "beexai":
+        r = _mean_pairwise_distance(X)
+        sign = -1.0
+    else:
+        sign = 1.0
+        if radius_scale == "absolute":
+            r = np.full(d, float(radius))
+        else:
+            ref = X if X_train is None else check_array(
+                X_train, dtype=np.float64, input_name="X_train")
+            if ref.shape[1] != d:
+                raise ValueError(f"X_train has {ref.shape[1]} features but X has {d}.")
+            r = float(radius) * ref.std(axis=0)
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    labels = _class_labels(f, f.target_index(X))
+    keys = row_keys(X)
+    rngs = row_generators(random_state, keys)
+    diff = np.empty((n, N))
+    noise_sq = np.empty((n, N))
+    for sl in _block_slices(n, N, d, batch_size):
+        delta = np.stack([rng.uniform(-1.0, 1.0, (N, d)) for rng in rngs[sl]]) * r
+        c = delta.shape[0]
+        Z = (X[sl, None, :] + sign * delta).reshape(c * N, d)
+        owner = np.repeat(np.arange(sl.start, sl.start + c), N)
+        EN = _explain_neighbours(explainer, Z, owner, keys, labels, explainer_rng)
+        diff[sl] = np.linalg.norm(A[owner] - EN, axis=1).reshape(c, N)
+        noise_sq[sl] = (delta * delta).sum(axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if variant == "beexai":
+            den = np.sqrt(noise_sq.sum(axis=0))[None, :] if beexai_batch_bug \
+                else np.sqrt(noise_sq)
+            return 100.0 * (diff / den).max(axis=1)
+        if normalize == "per_noise":
+            return (diff / np.sqrt(noise_sq)).max(axis=1)
+        scores = diff.max(axis=1)
+        if normalize == "relative":
+            norm = np.linalg.norm(A, axis=1)
+            scores = np.where(norm > 0, scores / np.where(norm > 0, norm, 1.0), np.nan)
+        return scores
+
+
+register_metric(
+    "neg_ris", relative_input_stability, kind="model", greater_is_better=False,
+    requires=("explainer",), seed="OpenXAI",
+    description="Relative explanation change over relative input change (max).",
+)
+register_metric(
+    "neg_rrs", relative_representation_stability, kind="model",
+    greater_is_better=False, requires=("explainer",), seed="OpenXAI",
+    description="Relative explanation change over relative hidden-layer change.",
+)
+register_metric(
+    "neg_ros", relative_output_stability, kind="model", greater_is_better=False,
+    requires=("explainer",), seed="OpenXAI",
+    description="Relative explanation change over relative output change (max).",
+)
+register_metric(
+    "neg_max_sensitivity", max_sensitivity, kind="model", greater_is_better=False,
+    requires=("explainer",), seed="BEExAI, Captum, Quantus",
+    description="Largest explanation change in a small box around the input.",
+)

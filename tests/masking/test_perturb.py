@@ -1,0 +1,137 @@
+import numpy as np
+import pytest
+
+from sklearn_xai.masking._perturb import GaussianNoisePerturber
+from sklearn_xai.utils import row_generators, row_keys
+
+
+def _rngs(X, seed=0):
+    return row_generators(seed, row_keys(X))
+
+
+@pytest.fixture
+def mixed():
+    rng = np.random.default_rng(0)
+    cont = rng.normal(0.0, [1.0, 3.0], size=(200, 2))
+    binary = rng.integers(0, 2, size=(200, 1)).astype(float)
+    cat = np.eye(3)[rng.integers(0, 3, size=200)]
+    return np.hstack([cont, binary, cat])
+
+
+def test_fit_learns_scales_and_binary_features(mixed):
+    p = GaussianNoisePerturber(0.1, onehot_groups=[[3, 4, 5]]).fit(mixed)
+    np.testing.assert_allclose(p.scale_[:2], 0.1 * mixed[:, :2].std(axis=0))
+    assert p.scale_[2:].tolist() == [0.0] * 4
+    assert p.binary_mask_.tolist() == [False, False, True, False, False, False]
+    assert p.flip_prob_ == pytest.approx(0.1 * np.sqrt(2 / np.pi))
+    absolute = GaussianNoisePerturber(0.3, sigma_scale="absolute").fit(mixed)
+    assert absolute.scale_[:2].tolist() == [0.3, 0.3]
+    explicit = GaussianNoisePerturber(binary_features=[0]).fit(mixed)
+    assert explicit.binary_mask_[0] and not explicit.binary_mask_[2]
+    none = GaussianNoisePerturber(binary_features=None).fit(mixed)
+    assert not none.binary_mask_.any()
+
+
+def test_continuous_noise_is_gaussian_with_the_right_scale():
+    X = np.array([[1.0, -2.0, 5.0]])
+    p = GaussianNoisePerturber(0.5, sigma_scale="absolute",
+                               binary_features=None).fit(X)
+    Z = p.perturb(X, [False, True, False], 20000, _rngs(X))
+    assert Z.shape == (1, 20000, 3)
+    assert np.all(Z[0, :, 1] == -2.0)
+    noise = Z[0, :, [0, 2]] - X[0, [0, 2]][:, None]
+    np.testing.assert_allclose(noise.mean(axis=1), 0.0, atol=0.02)
+    np.testing.assert_allclose(noise.std(axis=1), 0.5, rtol=0.03)
+    assert abs(np.corrcoef(noise)[0, 1]) < 0.03
+
+
+def test_binary_flip_rate_equals_sigma_sqrt_2_over_pi():
+    X = np.array([[0.0, 1.0]])
+    p = GaussianNoisePerturber(0.5, sigma_scale="absolute").fit(np.array([[0, 1], [1, 0.0]]))
+    Z = p.perturb(X, np.zeros(2, bool), 40000, _rngs(X))
+    assert set(np.unique(Z)) <= {0.0, 1.0}
+    rate = (Z[0] != X[0]).mean(axis=0)
+    np.testing.assert_allclose(rate, 0.5 * np.sqrt(2 / np.pi), atol=0.01)
+
+
+def test_onehot_group_moves_to_a_uniform_other_category(mixed):
+    p = GaussianNoisePerturber(flip_prob=0.6, onehot_groups=[[3, 4, 5]]).fit(mixed)
+    x = np.array([[0.0, 0.0, 0.0, 0.0, 1.0, 0.0]])
+    Z = p.perturb(x, np.zeros(6, bool), 30000, _rngs(x))[0]
+    cats = Z[:, 3:]
+    assert np.all(cats.sum(axis=1) == 1.0) and set(np.unique(cats)) == {0.0, 1.0}
+    freq = cats.mean(axis=0)
+    np.testing.assert_allclose(freq, [0.3, 0.4, 0.3], atol=0.015)
+    # A group with a fixed column does not move.
+    fixed = np.zeros(6, bool)
+    fixed[3] = True
+    Z = p.perturb(x, fixed, 500, _rngs(x))[0]
+    assert np.all(Z[:, 3:] == x[0, 3:])
+
+
+def test_clip_keeps_the_training_range():
+    X = np.array([[0.0], [1.0]])
+    p = GaussianNoisePerturber(5.0, sigma_scale="absolute", clip=True,
+                               binary_features=None).fit(X)
+    Z = p.perturb(X, [False], 200, _rngs(X))
+    assert Z.min() >= 0.0 and Z.max() <= 1.0 and np.any(Z == 1.0)
+    unclipped = GaussianNoisePerturber(5.0, sigma_scale="absolute",
+                                       binary_features=None).fit(X)
+    assert unclipped.perturb(X, [False], 200, _rngs(X)).max() > 1.0
+
+
+def test_rows_depend_only_on_their_generator(mixed):
+    p = GaussianNoisePerturber(onehot_groups=[[3, 4, 5]]).fit(mixed)
+    X = mixed[:7]
+    full = p.perturb(X, np.zeros(6, bool), 5, _rngs(X))
+    rev = p.perturb(X[::-1], np.zeros(6, bool), 5, _rngs(X[::-1]))
+    np.testing.assert_array_equal(full, rev[::-1])
+    single = p.perturb(X[3:4], np.zeros(6, bool), 5, _rngs(X[3:4]))
+    np.testing.assert_array_equal(full[3], single[0])
+
+
+def test_several_masks_share_their_draws():
+    X = np.array([[0.0, 0.0, 0.0]])
+    p = GaussianNoisePerturber(1.0, sigma_scale="absolute", binary_features=None).fit(
+        np.array([[0.0, 0, 0], [1, 2, 3]]))
+    masks = np.array([[[True, False, False], [False, True, True]]])
+    Z = p.perturb(X, masks, 10, _rngs(X))
+    assert Z.shape == (1, 2, 10, 3)
+    np.testing.assert_array_equal(Z[0, 0, :, 0], 0.0)
+    np.testing.assert_array_equal(Z[0, 1, :, 1:], 0.0)
+    # the free entries of the two masks come from one draw
+    free_first = p.perturb(X, [False, False, False], 10, _rngs(X))[0]
+    np.testing.assert_array_equal(Z[0, 0, :, 1:], free_first[:, 1:])
+    np.testing.assert_array_equal(Z[0, 1, :, 0], free_first[:, 0])
+
+
+def test_input_is_not_mutated(mixed):
+    X = mixed[:3].copy()
+    before = X.copy()
+    GaussianNoisePerturber().fit(X).perturb(X, np.zeros(6, bool), 3, _rngs(X))
+    np.testing.assert_array_equal(X, before)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [({"onehot_groups": [[0]]}, "onehot_groups"),
+     ({"onehot_groups": [[0, 1], [1, 2]]}, "disjoint"),
+     ({"binary_features": [True, False]}, "boolean mask"),
+     ({"binary_features": [9]}, "column indices")],
+)
+def test_fit_errors(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        GaussianNoisePerturber(**kwargs).fit(np.zeros((3, 3)))
+
+
+def test_perturb_errors():
+    X = np.zeros((2, 3))
+    p = GaussianNoisePerturber().fit(X)
+    with pytest.raises(ValueError, match="one numpy Generator per row"):
+        p.perturb(X, np.zeros(3, bool), 2, _rngs(X[:1]))
+    with pytest.raises(ValueError, match="keep_fixed_mask"):
+        p.perturb(X, np.zeros(4, bool), 2, _rngs(X))
+    with pytest.raises(ValueError, match="n_samples"):
+        p.perturb(X, np.zeros(3, bool), 0, _rngs(X))
+    with pytest.raises(ValueError, match="shape"):
+        p.perturb(np.zeros((2, 4)), np.zeros(3, bool), 2, _rngs(X))

@@ -1,0 +1,325 @@
+"""Tests of the reference-agreement metrics (OpenXAI FA/RA/SA/SRA/RC/PRA) and the
+linear model references, against hand-computed values and closed forms."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import spearmanr
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LinearRegression, LogisticRegression
+
+from sklearn_xai.metrics._ground_truth import (
+    feature_agreement,
+    linear_model_reference,
+    linear_shapley_reference,
+    pairwise_rank_agreement,
+    rank_agreement,
+    rank_correlation,
+    sign_agreement,
+    signed_rank_agreement,
+)
+from sklearn_xai.metrics._registry import get_metric_spec
+
+TOPK = [feature_agreement, rank_agreement, sign_agreement, signed_rank_agreement]
+ALL = TOPK + [rank_correlation, pairwise_rank_agreement]
+
+
+@pytest.fixture
+def no_ties():
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(50, 9))
+
+
+# ------------------------------------------------------------ self agreement
+@pytest.mark.parametrize("metric", TOPK)
+def test_self_agreement_is_one_for_every_k(metric, no_ties):
+    d = no_ties.shape[1]
+    for k in list(range(1, d + 1)) + [-1, 0.1, 0.5, 1.0]:
+        np.testing.assert_array_equal(metric(no_ties, no_ties, k=k), 1.0)
+    for k_max in [1, 2, 5, -1, 0.25]:
+        np.testing.assert_allclose(metric(no_ties, no_ties, k_max=k_max), 1.0)
+
+
+@pytest.mark.parametrize("metric", [rank_correlation, pairwise_rank_agreement])
+def test_self_agreement_rank_statistics(metric, no_ties):
+    np.testing.assert_allclose(metric(no_ties, no_ties), 1.0)
+
+
+# ------------------------------------------------------- hand-computed cases
+G_TIE = np.array([[2.0, -2.0, 1.0, 0.0]])  # dense ranks 1, 1, 2, 3
+A_TIE = np.array([[2.0, 1.0, -1.0, 0.0]])  # dense ranks 1, 2, 2, 3
+
+
+def test_hand_computed_with_ties():
+    # Magnitude orders (ties by lower index): g -> 0,1,2,3 ; a -> 0,1,2,3.
+    for k, fa in [(1, 1.0), (2, 1.0), (3, 1.0), (4, 1.0)]:
+        assert feature_agreement(G_TIE, A_TIE, k=k)[0] == fa
+    # RA: same feature everywhere, but position 2 has rank 1 in g and 2 in a.
+    expected_ra = {1: 1.0, 2: 1 / 2, 3: 2 / 3, 4: 3 / 4}
+    for k, ra in expected_ra.items():
+        np.testing.assert_allclose(rank_agreement(G_TIE, A_TIE, k=k), [ra])
+    # SA: feature 1 (-2 vs +1) and feature 2 (+1 vs -1) differ in sign; 0 == 0.
+    expected_sa = {1: 1.0, 2: 1 / 2, 3: 1 / 3, 4: 2 / 4}
+    for k, sa in expected_sa.items():
+        np.testing.assert_allclose(sign_agreement(G_TIE, A_TIE, k=k), [sa])
+    # SRA: positions 1 and 4 agree in feature, rank and sign.
+    expected_sra = {1: 1.0, 2: 1 / 2, 3: 1 / 3, 4: 2 / 4}
+    for k, sra in expected_sra.items():
+        np.testing.assert_allclose(signed_rank_agreement(G_TIE, A_TIE, k=k), [sra])
+
+
+def test_pairwise_rank_agreement_tie_semantics():
+    # Pairs (0,1) and (1,2) disagree under OpenXAI's "tied = not less" rule.
+    np.testing.assert_allclose(pairwise_rank_agreement(G_TIE, A_TIE), [4 / 6])
+    # Pair (0,1) is tied in g and skipped; (1,2) still disagrees.
+    np.testing.assert_allclose(pairwise_rank_agreement(G_TIE, A_TIE, ties="skip"),
+                               [4 / 5])
+    # OpenXAI's rule is not symmetric: reversing the columns changes the score.
+    rev = pairwise_rank_agreement(G_TIE[:, ::-1], A_TIE[:, ::-1])
+    # Reversed: g ranks 3,2,1,1 ; a ranks 3,2,2,1: "r_j < r_l" is False for
+    # every pair in both vectors, so every pair agrees.
+    np.testing.assert_allclose(rev, [1.0])
+
+
+def test_pairwise_rank_agreement_all_tied_reference():
+    g = np.zeros((2, 4))
+    a = np.array([[1.0, 2.0, 3.0, 4.0], [4.0, 3.0, 2.0, 1.0]])
+    with pytest.warns(UserWarning, match="undefined for 2 of 2"):
+        out = pairwise_rank_agreement(g, a, ties="skip")
+    assert np.isnan(out).all()
+    np.testing.assert_array_equal(
+        pairwise_rank_agreement(g, a, ties="skip", nan_policy="zero"), 0.0
+    )
+    # openxai: every tied pair agrees only where a has r_j >= r_l.
+    np.testing.assert_allclose(pairwise_rank_agreement(g, a), [1.0, 0.0])
+
+
+def test_rank_correlation_dense_and_average_ranks():
+    # Dense ranks 1,1,2,3 vs 1,2,2,3: r = 2 / sqrt(2.75 * 2).
+    np.testing.assert_allclose(rank_correlation(G_TIE, A_TIE), [2 / math.sqrt(5.5)])
+    # Average ranks = Spearman's rho (scipy) of the magnitudes.
+    rng = np.random.default_rng(3)
+    G = rng.integers(-3, 4, size=(20, 7)).astype(float)
+    A = rng.integers(-3, 4, size=(20, 7)).astype(float)
+    ok = (np.ptp(np.abs(G), axis=1) > 0) & (np.ptp(np.abs(A), axis=1) > 0)
+    expected = [spearmanr(np.abs(g), np.abs(a)).statistic for g, a in zip(G[ok], A[ok])]
+    np.testing.assert_allclose(rank_correlation(G[ok], A[ok], ranks="average"),
+                               expected)
+
+
+def test_rank_correlation_constant_row():
+    g = np.array([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
+    a = np.array([[1.0, -1.0, 1.0], [3.0, 2.0, 1.0]])
+    with pytest.warns(UserWarning, match="undefined for 1 of 2"):
+        out = rank_correlation(g, a)
+    assert np.isnan(out[0]) and out[1] == pytest.approx(-1.0)
+    with pytest.raises(ValueError, match="nan_policy"):
+        rank_correlation(g, a, nan_policy="raise")
+
+
+# ------------------------------------------------------------------ AUC over k
+def test_auc_over_k_trapezoid_hand_computed():
+    g, a = [[3.0, -2.0, 1.0, 0.0]], [[0.1, 5.0, 0.0, 4.0]]
+    # FA@1..4 = 0, 1/2, 2/3, 1; trapezoid on t = 0, 1/3, 2/3, 1.
+    expected = (0 / 2 + 1 / 2 + 2 / 3 + 1 / 2) / 3
+    np.testing.assert_allclose(feature_agreement(g, a, k_max=-1), [expected])
+    np.testing.assert_allclose(feature_agreement(g, a, k_max=2), [(0 + 0.5) / 2])
+    # K = 1: the value at k = 1.
+    np.testing.assert_allclose(feature_agreement(g, a, k_max=1), [0.0])
+    # Default: k_max = 0.25 -> ceil(4 / 4) = 1.
+    np.testing.assert_allclose(feature_agreement(g, a), [0.0])
+    # auc=False without k scores at k_max.
+    np.testing.assert_allclose(feature_agreement(g, a, auc=False, k_max=2), [0.5])
+
+
+def test_default_is_auc_up_to_a_quarter_of_the_features():
+    rng = np.random.default_rng(1)
+    G, A = rng.normal(size=(5, 20)), rng.normal(size=(5, 20))
+    per_k = np.column_stack([rank_agreement(G, A, k=k) for k in range(1, 6)])
+    expected = (per_k[:, 0] / 2 + per_k[:, 1:4].sum(axis=1) + per_k[:, 4] / 2) / 4
+    np.testing.assert_allclose(rank_agreement(G, A), expected)
+
+
+def test_k_with_auc_true_is_an_error_and_bad_k_is_rejected():
+    g = np.ones((1, 4))
+    with pytest.raises(ValueError, match="k_max"):
+        feature_agreement(g, g, k=2, auc=True)
+    for bad in [0, 5, -2, 1.5]:
+        with pytest.raises(ValueError, match="k must be"):
+            feature_agreement(g, g, k=bad)
+
+
+def test_integer_k_works():
+    g = np.array([[5.0, 4.0, 3.0, 2.0, 1.0]])
+    a = np.array([[5.0, 1.0, 3.0, 2.0, 4.0]])
+    # Orders 0,1,2,3,4 vs 0,4,2,3,1: top-3 sets {0,1,2} vs {0,4,2}; positions
+    # 1 and 3 hold the same feature.
+    assert feature_agreement(g, a, k=3)[0] == pytest.approx(2 / 3)
+    assert rank_agreement(g, a, k=3)[0] == pytest.approx(2 / 3)
+    assert rank_agreement(g, a, k=2)[0] == pytest.approx(1 / 2)
+    assert feature_agreement(g, a, k=np.int64(3))[0] == pytest.approx(2 / 3)
+
+
+# ------------------------------------------------------ closed forms (random)
+def test_random_explanations_match_hypergeometric_means():
+    # For an explanation independent of the reference (no ties):
+    # E[FA@k] = k/d (hypergeometric mean k^2/d over k), E[RA@k] = 1/d,
+    # E[SA@k] = k/(2d) for symmetric signs.
+    rng = np.random.default_rng(2)
+    n, d = 20000, 8
+    G, A = rng.normal(size=(n, d)), rng.normal(size=(n, d))
+    for k in [1, 3, 6]:
+        for metric, mean in [(feature_agreement, k / d), (rank_agreement, 1 / d),
+                             (sign_agreement, k / (2 * d)),
+                             (signed_rank_agreement, 1 / (2 * d))]:
+            s = metric(G, A, k=k)
+            se = s.std() / np.sqrt(n)
+            assert abs(s.mean() - mean) < 4 * se + 1e-12, (metric.__name__, k)
+    # PRA of independent orders: each pair agrees with probability 1/2.
+    s = pairwise_rank_agreement(G, A)
+    assert abs(s.mean() - 0.5) < 4 * s.std() / np.sqrt(n)
+    # AUC over k = 1..K of FA: trapezoid-weighted mean of k/d.
+    K = 4
+    w = np.r_[0.5, np.ones(K - 2), 0.5] / (K - 1)
+    s = feature_agreement(G, A, k_max=K)
+    assert abs(s.mean() - w @ (np.arange(1, K + 1) / d)) < 4 * s.std() / np.sqrt(n)
+
+
+# ------------------------------------------------------------------ invariances
+@pytest.mark.parametrize("metric", ALL)
+def test_positive_scaling_and_row_order_invariance(metric, no_ties):
+    rng = np.random.default_rng(4)
+    A = rng.normal(size=no_ties.shape)
+    base = metric(no_ties, A)
+    np.testing.assert_allclose(metric(no_ties, 3.7 * A), base)
+    np.testing.assert_allclose(metric(0.2 * no_ties, A), base)
+    perm = rng.permutation(len(A))
+    np.testing.assert_allclose(metric(no_ties[perm], A[perm]), base[perm])
+    np.testing.assert_allclose(
+        np.concatenate([metric(no_ties[:7], A[:7]), metric(no_ties[7:], A[7:])]), base
+    )
+
+
+@pytest.mark.parametrize("metric", ALL)
+def test_feature_permutation_equivariance(metric, no_ties):
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=no_ties.shape)
+    cols = rng.permutation(no_ties.shape[1])
+    np.testing.assert_allclose(metric(no_ties[:, cols], A[:, cols]),
+                               metric(no_ties, A))
+
+
+def test_vector_reference_broadcasts():
+    g = np.array([3.0, 1.0, 2.0])
+    A = np.array([[3.0, 1.0, 2.0], [1.0, 2.0, 3.0]])
+    np.testing.assert_allclose(feature_agreement(g, A, k=1), [1.0, 0.0])
+    with pytest.raises(ValueError, match="ground_truth has shape"):
+        feature_agreement(np.ones((3, 3)), A, k=1)
+
+
+def test_inputs_not_mutated():
+    rng = np.random.default_rng(6)
+    G, A = rng.normal(size=(4, 5)), rng.normal(size=(4, 5))
+    G0, A0 = G.copy(), A.copy()
+    for metric in ALL:
+        metric(G, A)
+    np.testing.assert_array_equal(G, G0)
+    np.testing.assert_array_equal(A, A0)
+
+
+# ------------------------------------------------------------- references
+def _binary_problem():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(80, 4))
+    y = (X @ [1.5, -2.0, 0.0, 0.5] + 0.3 * rng.normal(size=80) > 0).astype(int)
+    return X, y
+
+
+def test_linear_model_reference_is_openxai_coefficient_difference():
+    X, y = _binary_problem()
+    clf = LogisticRegression().fit(X, y)
+    yhat = clf.predict(X)
+    expected = (2 * yhat - 1)[:, None] * clf.coef_[0][None, :]
+    np.testing.assert_allclose(linear_model_reference(clf, X), expected)
+    np.testing.assert_allclose(linear_model_reference(FrozenEstimator(clf), X), expected)
+    # A fixed class: its decision-function coefficients.
+    np.testing.assert_allclose(linear_model_reference(clf, X, target=0),
+                               np.broadcast_to(-clf.coef_[0], X.shape))
+    # Exact gradient explanations of the logit score 1 on every metric.
+    for metric in TOPK:
+        np.testing.assert_allclose(metric(linear_model_reference(clf, X), expected), 1.0)
+
+
+def test_linear_model_reference_multiclass_and_regression():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(90, 3))
+    y = np.argmax(X @ rng.normal(size=(3, 3)), axis=1)
+    clf = LogisticRegression().fit(X, y)
+    np.testing.assert_allclose(linear_model_reference(clf, X),
+                               clf.coef_[clf.predict(X)])
+    reg = LinearRegression().fit(X, X @ [1.0, -2.0, 3.0])
+    np.testing.assert_allclose(linear_model_reference(reg, X[:2]),
+                               [[1.0, -2.0, 3.0]] * 2)
+    with pytest.raises(TypeError, match="coef_"):
+        from sklearn.tree import DecisionTreeRegressor
+
+        linear_model_reference(DecisionTreeRegressor().fit(X, y), X)
+
+
+def _brute_force_shapley(f, x, baseline):
+    """Shapley values with v(S) = f(x_S + baseline elsewhere), by enumeration."""
+    d = len(x)
+    phi = np.zeros(d)
+    for j in range(d):
+        others = [i for i in range(d) if i != j]
+        for size in range(d):
+            for S in itertools.combinations(others, size):
+                w = math.factorial(size) * math.factorial(d - size - 1) / math.factorial(d)
+                z = baseline.copy()
+                z[list(S)] = x[list(S)]
+                without = f(z[None])[0]
+                z[j] = x[j]
+                phi[j] += w * (f(z[None])[0] - without)
+    return phi
+
+
+def test_linear_shapley_reference_equals_enumerated_shapley_values():
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(30, 4))
+    reg = LinearRegression().fit(X, X @ [2.0, -1.0, 0.5, 0.0] + 1.0 + rng.normal(size=30))
+    mean = np.array([0.1, -0.2, 0.3, 0.0])
+    ref = linear_shapley_reference(reg, X[:3], mean=mean)
+    for x, phi in zip(X[:3], ref):
+        np.testing.assert_allclose(phi, _brute_force_shapley(reg.predict, x, mean),
+                                   atol=1e-12)
+    # Efficiency and invariance to f -> f + c.
+    np.testing.assert_allclose(ref.sum(axis=1),
+                               reg.predict(X[:3]) - reg.predict(mean[None])[0])
+    reg.intercept_ += 5.0
+    np.testing.assert_allclose(linear_shapley_reference(reg, X[:3], mean=mean), ref)
+    # Default mean: column means of X.
+    np.testing.assert_allclose(linear_shapley_reference(reg, X),
+                               reg.coef_ * (X - X.mean(axis=0)))
+
+
+def test_linear_shapley_reference_classifier_explains_the_logit():
+    X, y = _binary_problem()
+    clf = LogisticRegression().fit(X, y)
+    mean = np.zeros(4)
+    ref = linear_shapley_reference(clf, X, mean=mean, target=1)
+    np.testing.assert_allclose(ref.sum(axis=1),
+                               clf.decision_function(X) - clf.intercept_[0])
+    with pytest.raises(ValueError, match="mean must be"):
+        linear_shapley_reference(clf, X, mean=[0.0, 1.0])
+
+
+def test_registry_entries():
+    for name in ["feature_agreement", "rank_agreement", "sign_agreement",
+                 "signed_rank_agreement", "rank_correlation",
+                 "pairwise_rank_agreement"]:
+        spec = get_metric_spec(name)
+        assert spec.kind == "reference"
+        assert spec.requires == ("ground_truth",)
+        assert spec.greater_is_better

@@ -1,0 +1,158 @@
+import numpy as np
+import pytest
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LinearRegression, LogisticRegression
+
+from sklearn_xai.explainers import FeatureAblation, RandomExplainer
+from sklearn_xai.masking._perturb import GaussianNoisePerturber
+from sklearn_xai.metrics._pgi import pgi, pgu
+from sklearn_xai.metrics._registry import get_metric_spec
+
+W = np.array([8.0, -7.0, 6.0, 5.0, -4.0, 3.0, 2.0, 1.0])
+
+
+@pytest.fixture(scope="module")
+def linear():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 8))
+    return X, LinearRegression().fit(X, X @ W)
+
+
+def _abs_perturber(sigma=0.1):
+    return GaussianNoisePerturber(sigma, sigma_scale="absolute", binary_features=None)
+
+
+def test_pgi_closed_form_for_a_linear_model(linear):
+    # f(x) - f(x') = w_T · eps with eps ~ N(0, σ² I): E|.| = σ ||w_T|| sqrt(2/π).
+    X, model = linear
+    A = np.tile(np.abs(W), (1, 1))
+    s = pgi(model, X[:1], A, k=3, auc=False, perturber=_abs_perturber(0.2),
+            n_samples=40000, random_state=0)
+    expected = 0.2 * np.linalg.norm(W[:3]) * np.sqrt(2 / np.pi)
+    assert s[0] == pytest.approx(expected, rel=0.02)
+    u = pgu(model, X[:1], A, k=3, auc=False, perturber=_abs_perturber(0.2),
+            n_samples=40000, random_state=0)
+    assert u[0] == pytest.approx(0.2 * np.linalg.norm(W[3:]) * np.sqrt(2 / np.pi),
+                                 rel=0.02)
+
+
+def test_sigma_scale_std_uses_the_training_std(linear):
+    X, model = linear
+    X_train = X * 4.0  # features std ≈ 4
+    A = np.tile(np.abs(W), (1, 1))
+    pert = GaussianNoisePerturber(0.1, binary_features=None).fit(X_train)
+    s = pgi(model, X[:1], A, k=1, auc=False, perturber=pert, n_samples=40000,
+            random_state=1)
+    assert s[0] == pytest.approx(
+        0.1 * X_train[:, 0].std() * 8.0 * np.sqrt(2 / np.pi), rel=0.02)
+
+
+def test_auc_is_the_trapezoid_over_k(linear):
+    X, model = linear
+    A = X * W
+    kw = dict(perturber=_abs_perturber(), n_samples=50, random_state=3)
+    per_k = np.column_stack(
+        [pgi(model, X, A, k=k, auc=False, **kw) for k in (1, 2, 3)])
+    expected = (per_k[:, 0] / 2 + per_k[:, 1] + per_k[:, 2] / 2) / 2
+    np.testing.assert_allclose(pgi(model, X, A, k=3, **kw), expected, rtol=1e-12)
+    # default k = 0.25 -> K = ceil(8 / 4) = 2
+    np.testing.assert_allclose(pgi(model, X, A, **kw),
+                               (per_k[:, 0] + per_k[:, 1]) / 2, rtol=1e-12)
+    np.testing.assert_allclose(pgi(model, X, A, k=1, **kw), per_k[:, 0])
+
+
+def test_k_equal_d_pgu_is_zero_and_pgi_perturbs_everything(linear):
+    X, model = linear
+    A = X * W
+    kw = dict(perturber=_abs_perturber(), n_samples=20, random_state=0, auc=False)
+    assert np.all(pgu(model, X, A, k=-1, **kw) == 0.0)
+    # with all features perturbed the explanation does not matter
+    np.testing.assert_allclose(pgi(model, X, A, k=-1, **kw),
+                               pgi(model, X, -A[:, ::-1], k=-1, **kw))
+
+
+def test_exact_beats_random_on_a_classifier():
+    # SPEC 4.6.7: PGI(exact) >= PGI(random) and PGU(exact) <= PGU(random).
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 8))
+    clf = LogisticRegression().fit(X, X @ W + rng.normal(size=300) > 0)
+    exact = FeatureAblation(FrozenEstimator(clf)).fit(X).transform(X[:80])
+    rand = RandomExplainer(random_state=0).fit(X).transform(X[:80])
+    pert = GaussianNoisePerturber(0.5).fit(X)
+    kw = dict(perturber=pert, n_samples=50, random_state=0)
+    assert pgi(clf, X[:80], exact, **kw).mean() > pgi(clf, X[:80], rand, **kw).mean()
+    assert pgu(clf, X[:80], exact, **kw).mean() < pgu(clf, X[:80], rand, **kw).mean()
+
+
+def test_signed_order_inverts_negative_contributions(linear):
+    # OpenXAI's pre-2024 bug: the signed order puts large negative weights last.
+    X, model = linear
+    A = np.tile(W, (1, 1))  # feature 1 has weight -7
+    kw = dict(perturber=_abs_perturber(), n_samples=2000, random_state=0,
+              auc=False, k=2)
+    by_abs = pgi(model, X[:1], A, **kw)[0]
+    by_sign = pgi(model, X[:1], A, order_by="signed", **kw)[0]
+    assert by_abs == pytest.approx(0.1 * np.hypot(8, 7) * np.sqrt(2 / np.pi), rel=0.05)
+    assert by_sign == pytest.approx(0.1 * np.hypot(8, 6) * np.sqrt(2 / np.pi), rel=0.05)
+
+
+def test_batch_size_and_row_order_do_not_matter(linear):
+    X, model = linear
+    A = X * W
+    kw = dict(perturber=_abs_perturber(), n_samples=30, random_state=5)
+    ref = pgu(model, X, A, **kw)
+    np.testing.assert_allclose(pgu(model, X, A, batch_size=97, **kw), ref, rtol=1e-12)
+    np.testing.assert_allclose(pgu(model, X[::-1], A[::-1], **kw)[::-1], ref,
+                               rtol=1e-12)
+    np.testing.assert_allclose(pgu(model, X[10:11], A[10:11], **kw), ref[10:11],
+                               rtol=1e-12)
+
+
+def test_seed_policy_openxai_seeds_by_position(linear):
+    # For a linear model |f(x) - f(x')| = |w_T · eps| does not depend on x, so
+    # with equal attributions two rows differ only through their noise.
+    X, model = linear
+    A = np.tile(np.abs(W), (2, 1))
+    kw = dict(perturber=_abs_perturber(), n_samples=10, random_state=0)
+    ox = pgi(model, X[:2], A, seed_policy="openxai", **kw)
+    ox_swapped = pgi(model, X[1::-1], A, seed_policy="openxai", **kw)
+    np.testing.assert_allclose(ox, ox_swapped, rtol=1e-12)
+    row = pgi(model, X[:2], A, seed_policy="row", **kw)
+    row_swapped = pgi(model, X[1::-1], A, seed_policy="row", **kw)
+    np.testing.assert_allclose(row, row_swapped[::-1], rtol=1e-12)
+    assert not np.allclose(row, row_swapped)
+
+
+def test_reproducible_and_seed_dependent(linear):
+    X, model = linear
+    A = X * W
+    kw = dict(perturber=_abs_perturber(), n_samples=10)
+    a = pgi(model, X, A, random_state=0, **kw)
+    np.testing.assert_array_equal(a, pgi(model, X, A, random_state=0, **kw))
+    assert not np.allclose(a, pgi(model, X, A, random_state=1, **kw))
+
+
+def test_scale_invariance(linear):
+    X, model = linear
+    A = X * W
+    kw = dict(perturber=_abs_perturber(), n_samples=10, random_state=0)
+    np.testing.assert_allclose(pgi(model, X, 3.5 * A, **kw), pgi(model, X, A, **kw))
+
+
+def test_validation_errors(linear):
+    X, model = linear
+    with pytest.raises(ValueError, match="k must be"):
+        pgi(model, X, X, k=9)
+    with pytest.raises(ValueError, match="columns"):
+        pgi(model, X, X[:, :3])
+    fitted = GaussianNoisePerturber().fit(X[:, :3])
+    with pytest.raises(ValueError, match="fitted on 3 features"):
+        pgi(model, X, X, perturber=fitted)
+    with pytest.raises(Exception, match="perturber"):
+        pgi(model, X, X, perturber="gauss")
+
+
+def test_registry_entries():
+    assert get_metric_spec("pgi").greater_is_better
+    spec = get_metric_spec("neg_pgu")
+    assert not spec.greater_is_better and spec.func is pgu and spec.per_instance
