@@ -1,0 +1,49 @@
+"""Benchmark runner, results, leaderboards, reports and presets.
+
+A benchmark is a grid of datasets x models x explainers x metrics x seeds
+(:class:`BenchmarkSpec`, or a YAML/JSON config, or a preset).
+:func:`run_benchmark` runs its cells in parallel with a per-cell disk cache;
+:class:`BenchmarkResults` holds the tidy table and builds leaderboards with a
+paired significance test against the random baseline; :func:`write_report`
+writes Markdown/HTML tables and figures.  The ``sklearn-xai`` command line
+wraps all of it.
+"""
+
+from sklearn_xai.benchmark._presets import get_preset, list_presets
+from sklearn_xai.benchmark._report import (
+    format_leaderboard,
+    plot_leaderboard,
+    write_report,
+)
+from sklearn_xai.benchmark._results import (
+    BenchmarkResults,
+    leaderboard,
+    metric_display_name,
+    rank_frequencies,
+    significance_vs_baseline,
+)
+from sklearn_xai.benchmark._runner import run_benchmark
+from sklearn_xai.benchmark._spec import (
+    MODEL_ALIASES,
+    BenchmarkSpec,
+    load_config,
+    resolve_component,
+)
+
+__all__ = [
+    "MODEL_ALIASES",
+    "BenchmarkResults",
+    "BenchmarkSpec",
+    "format_leaderboard",
+    "get_preset",
+    "leaderboard",
+    "list_presets",
+    "load_config",
+    "metric_display_name",
+    "plot_leaderboard",
+    "rank_frequencies",
+    "resolve_component",
+    "run_benchmark",
+    "significance_vs_baseline",
+    "write_report",
+]

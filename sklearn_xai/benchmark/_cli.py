@@ -1,0 +1,183 @@
+"""The ``sklearn-xai`` command line.
+
+::
+
+    sklearn-xai run                       # the default preset (about a minute)
+    sklearn-xai run PRESET|CONFIG.yaml [--n-jobs N] [--backend loky|threading|dask]
+                                       [--out DIR] [--no-cache]
+    sklearn-xai list [presets|explainers|maskers|metrics|generators|models]
+    sklearn-xai report DIR                # rebuild the report from saved results
+"""
+
+import argparse
+import os
+import sys
+
+__all__ = ["main"]
+
+DEFAULT_OUT = "sklearn_xai_results"
+_LISTS = ("presets", "explainers", "maskers", "metrics", "generators", "models")
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="sklearn-xai",
+        description="Benchmark post-hoc feature-attribution explainers.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run a preset or a YAML/JSON benchmark config")
+    run.add_argument("benchmark", nargs="?", default="default",
+                     help="preset name or config file (default: the 'default' preset)")
+    run.add_argument("--n-jobs", type=int, default=-1,
+                     help="cells run in parallel (default: -1, all cores)")
+    run.add_argument("--backend", choices=("loky", "threading", "sequential", "dask"),
+                     default=None, help="joblib backend (default: loky)")
+    run.add_argument("--out", default=None,
+                     help=f"output folder (default: ./{DEFAULT_OUT}/<benchmark name>)")
+    run.add_argument("--no-cache", action="store_true",
+                     help="recompute every cell (no read or write of the cell cache)")
+    run.add_argument("--alpha", type=float, default=0.05,
+                     help="level of the test against the random baseline (default 0.05)")
+    run.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    lst = sub.add_parser("list", help="list presets, explainers, metrics, generators...")
+    lst.add_argument("what", nargs="*", metavar="WHAT",
+                     help=f"any of {', '.join(_LISTS)} (default: everything)")
+    rep = sub.add_parser("report", help="rebuild the report of saved results")
+    rep.add_argument("directory", help="a folder written by 'sklearn-xai run'")
+    rep.add_argument("--alpha", type=float, default=0.05)
+    rep.add_argument("--no-figures", action="store_true")
+    return parser
+
+
+def _print_section(title, rows, out):
+    print(f"{title}:", file=out)
+    width = max((len(name) for name, _ in rows), default=0)
+    for name, text in rows:
+        print(f"  {name:<{width}}  {text}".rstrip(), file=out)
+    print(file=out)
+
+
+def _first_line(obj):
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def _list(what, out):
+    from sklearn_xai.benchmark._presets import list_presets
+    from sklearn_xai.benchmark._spec import MODEL_ALIASES, _package_names
+    from sklearn_xai.metrics import get_scorer_names
+    from sklearn_xai.metrics._registry import metric_specs
+
+    unknown = sorted(set(what or ()) - set(_LISTS))
+    if unknown:
+        raise ValueError(f"cannot list {unknown}; choose from {list(_LISTS)}.")
+    what = what or list(_LISTS)
+    if "presets" in what:
+        _print_section("Presets", list(list_presets().items()), out)
+    for kind, title in (("explainer", "Explainers"), ("masker", "Maskers")):
+        if kind + "s" in what:
+            rows = [(n, _first_line(c)) for n, c in sorted(_package_names(kind).items())]
+            _print_section(title, rows, out)
+    if "metrics" in what:
+        specs = {s.name: s for s in metric_specs()}
+        rows = []
+        for name in get_scorer_names():
+            s = specs.get(name)
+            if s is None:
+                rows.append((name, "wraps another metric (fairness gap)"))
+                continue
+            arrow = "↑" if s.greater_is_better else "↓"
+            needs = f" [needs {', '.join(s.requires)}]" if s.requires else ""
+            rows.append((name, f"{arrow} {s.description}{needs}"))
+        _print_section("Metrics (scorer names; neg_* are losses)", rows, out)
+    if "generators" in what:
+        rows = [(n, _first_line(f)) for n, f in sorted(_package_names("dataset").items())]
+        _print_section("Datasets (generators and loaders)", rows, out)
+    if "models" in what:
+        rows = [(alias, " / ".join(p for p in paths if p))
+                for alias, paths in MODEL_ALIASES.items()]
+        rows += [(n, _first_line(c)) for n, c in sorted(_package_names("model").items())]
+        _print_section("Models (aliases: regressor / classifier; or any dotted path)",
+                       rows, out)
+    return 0
+
+
+def _show(results, alpha, paths, out):
+    from sklearn_xai.benchmark._report import format_leaderboard
+
+    ok = results.table["status"] == "ok"
+    if ok.any():
+        board = results.leaderboard(alpha=alpha)
+        print(format_leaderboard(board, fmt="markdown", baseline=results.baseline,
+                                 alpha=alpha), file=out)
+    errors = results.table[results.table["status"] == "error"]
+    if len(errors):
+        print(f"\n{len(errors)} scores failed, e.g.:", file=out)
+        for _, row in errors.drop_duplicates("error").head(5).iterrows():
+            print(f"  {row['dataset']}/{row['model']}/{row['explainer']}/"
+                  f"{row['metric']} seed {row['seed']}: {row['error']}", file=out)
+    if paths:
+        print(f"\nReport: {paths['report_md']}  (and report.html, results.csv)", file=out)
+
+
+def _run(args, out):
+    from sklearn_xai.benchmark._report import write_report
+    from sklearn_xai.benchmark._runner import _as_spec, run_benchmark
+
+    spec = _as_spec(args.benchmark)
+    directory = args.out or os.path.join(DEFAULT_OUT, spec.name)
+    cache_dir = None if args.no_cache else os.path.join(directory, "cache")
+    results = run_benchmark(spec, n_jobs=args.n_jobs, backend=args.backend,
+                            cache_dir=cache_dir, verbose=0 if args.quiet else 1)
+    paths = write_report(results, directory, alpha=args.alpha, figures=not args.no_figures)
+    print(f"{spec.name}: {results.n_cells} cells ({results.n_computed} computed, "
+          f"{results.n_cells - results.n_computed} from the cache) in "
+          f"{results.wall_time:.1f} s\n", file=out)
+    _show(results, args.alpha, paths, out)
+    return 0
+
+
+def _report(args, out):
+    from sklearn_xai.benchmark._report import write_report
+    from sklearn_xai.benchmark._results import BenchmarkResults
+
+    results = BenchmarkResults.load(args.directory)
+    paths = write_report(results, args.directory, alpha=args.alpha,
+                         figures=not args.no_figures)
+    _show(results, args.alpha, paths, out)
+    return 0
+
+
+def main(argv=None):
+    """Entry point of the ``sklearn-xai`` command.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        Arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    status : int
+        0 on success, 1 on a usage or configuration error (reported on
+        stderr).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    args = _parser().parse_args(argv)
+    out = sys.stdout
+    try:
+        if args.command == "list":
+            return _list(args.what, out)
+        if args.command == "run":
+            return _run(args, out)
+        return _report(args, out)
+    except (ValueError, TypeError, FileNotFoundError, ImportError) as exc:
+        print(f"sklearn-xai {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

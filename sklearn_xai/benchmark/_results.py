@@ -1,0 +1,559 @@
+"""Benchmark results: one tidy table, per-row scores, and their aggregation
+into leaderboards (mean, spread, ranks, rank frequencies, and a paired test of
+every explainer against the random baseline)."""
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "BenchmarkResults",
+    "leaderboard",
+    "metric_display_name",
+    "rank_frequencies",
+    "significance_vs_baseline",
+]
+
+TABLE_COLUMNS = [
+    "dataset", "model", "explainer", "explainer_class", "metric", "metric_name", "seed",
+    "value", "greater_is_better", "se", "n_rows", "n_nan", "explain_time",
+    "metric_time", "n_evaluations", "model_score", "explainer_fit_time",
+    "model_fit_time", "status", "error", "warnings", "cached",
+]
+PER_ROW_COLUMNS = ["dataset", "model", "explainer", "metric", "seed", "row", "value"]
+_GROUP = ["dataset", "model", "metric"]
+
+
+def metric_display_name(metric, greater_is_better):
+    """A metric's name in its natural orientation, with an arrow.
+
+    Scorer names of losses carry ``neg_`` (their scorers negate them); the
+    table holds the metric's own values, so the prefix is dropped and the
+    arrow says which way is better.
+
+    Parameters
+    ----------
+    metric : str
+    greater_is_better : bool
+
+    Returns
+    -------
+    name : str
+
+    Examples
+    --------
+    >>> from sklearn_xai.benchmark import metric_display_name
+    >>> metric_display_name("neg_complexity", False)
+    'complexity ↓'
+    >>> metric_display_name("feature_agreement", True)
+    'feature_agreement ↑'
+    """
+    name = metric[4:] if metric.startswith("neg_") and not greater_is_better else metric
+    return f"{name} {'↑' if greater_is_better else '↓'}"
+
+
+# ---------------------------------------------------------------- tables
+def _cell_rows(out):
+    """Tidy rows (and per-row score frames) of one runner cell output."""
+    task, labels = out["task"], out["task"]["labels"]
+    explanation = out.get("explanation") or {}
+    rows, per_row = [], []
+    for metric, metric_spec in task["metrics"].items():
+        res = out["metrics"].get(metric, {})
+        status = res.get("status", out["status"]) if out["status"] == "ok" else "error"
+        row = {
+            **labels,
+            "explainer_class": explanation.get("explainer_class", _class_name(task["explainer"])),
+            "metric": metric, "metric_name": metric_spec["name"],
+            "value": res.get("value", np.nan), "greater_is_better": res.get("greater_is_better"),
+            "se": res.get("se", np.nan), "n_rows": res.get("n_rows", 0),
+            "n_nan": res.get("n_nan", 0),
+            "explain_time": explanation.get("explain_time", np.nan),
+            "metric_time": res.get("time", np.nan),
+            "n_evaluations": explanation.get("n_evaluations", np.nan),
+            "model_score": explanation.get("model_score", np.nan),
+            "explainer_fit_time": explanation.get("explainer_fit_time", np.nan),
+            "model_fit_time": explanation.get("model_fit_time", np.nan),
+            "status": status, "error": res.get("error", "") or out["error"],
+            "warnings": " | ".join(out.get("warnings", [])),
+            "cached": not out["computed"],
+        }
+        rows.append(row)
+        scores = res.get("scores")
+        if scores is not None:
+            per_row.append(pd.DataFrame({
+                "dataset": labels["dataset"], "model": labels["model"],
+                "explainer": labels["explainer"], "metric": metric, "seed": labels["seed"],
+                "row": np.arange(len(scores)), "value": scores,
+            }))
+    return rows, per_row
+
+
+def _class_name(spec):
+    name = spec["name"]
+    return name.rsplit(".", 1)[-1] if isinstance(name, str) else getattr(name, "__name__", "")
+
+
+def _orientation(table):
+    """metric -> greater_is_better, from the rows that know it."""
+    known = table.dropna(subset=["greater_is_better"])
+    return {m: bool(g) for m, g in zip(known["metric"], known["greater_is_better"])}
+
+
+# ---------------------------------------------------------- significance
+def _holm(p_values):
+    """Holm step-down adjusted p-values (NaN entries left out and kept NaN)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    adjusted = np.full_like(p, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    if ok.size == 0:
+        return adjusted
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    running = 0.0
+    for i, idx in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p[idx]))
+        adjusted[idx] = running
+    return adjusted
+
+
+def _paired_p_value(diff, test):
+    """One-sided p-value of "the paired differences are positive"."""
+    from scipy import stats
+
+    diff = np.asarray(diff, dtype=np.float64)
+    diff = diff[~np.isnan(diff)]
+    if diff.size == 0:
+        return np.nan
+    if np.all(diff == 0):
+        return 1.0
+    if test == "wilcoxon":
+        return float(stats.wilcoxon(diff, alternative="greater", zero_method="wilcox").pvalue)
+    return float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
+
+
+def _pairs(values, explainer, baseline, on):
+    """Baseline-aligned values of one explainer (inner join on ``on``)."""
+    a = values[values["explainer"] == explainer].set_index(on)["value"]
+    b = values[values["explainer"] == baseline].set_index(on)["value"]
+    joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
+    return joined["a"].to_numpy(dtype=float), joined["b"].to_numpy(dtype=float)
+
+
+def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
+    """Paired one-sided test of each explainer against a baseline explainer.
+
+    For each (dataset, model, metric), each explainer's scores are paired
+    with the baseline's on the same explained rows and seeds (per-row scores
+    when available, else the per-seed values) and the differences, oriented
+    so that positive means better, are tested for a positive shift.  p-values
+    are Holm-corrected across the explainers of a (dataset, model, metric).
+
+    Parameters
+    ----------
+    table : DataFrame
+        The tidy results table (:attr:`BenchmarkResults.table`).
+    per_row : DataFrame, default=None
+        Per-row scores (:attr:`BenchmarkResults.per_row`).
+    baseline : str
+        Label of the control explainer (the random one).
+    test : {"wilcoxon", "ttest"}, default="wilcoxon"
+        Wilcoxon signed-rank test (default) or paired t-test.
+
+    Returns
+    -------
+    significance : DataFrame
+        Columns dataset, model, metric, explainer, n_pairs, paired_over
+        ("rows" or "seeds"), p_value, p_holm.
+    """
+    if test not in ("wilcoxon", "ttest"):
+        raise ValueError(f"test must be 'wilcoxon' or 'ttest', got {test!r}.")
+    ok = table[table["status"] == "ok"]
+    if baseline not in set(ok["explainer"]):
+        raise ValueError(
+            f"The baseline explainer {baseline!r} has no results; explainers: "
+            f"{sorted(set(table['explainer']))}."
+        )
+    orientation = _orientation(table)
+    row_groups = {}
+    if per_row is not None and len(per_row):
+        row_groups = {key: frame for key, frame in per_row.groupby(_GROUP, sort=False)}
+    records = []
+    for (dataset, model, metric), group in ok.groupby(_GROUP, sort=False):
+        sign = 1.0 if orientation.get(metric, True) else -1.0
+        rows = row_groups.get((dataset, model, metric))
+        ps, block = [], []
+        for explainer in group["explainer"].unique():
+            if explainer == baseline:
+                continue
+            over = "rows"
+            a = np.array([])
+            if rows is not None and len(rows):
+                a, b = _pairs(rows, explainer, baseline, ["seed", "row"])
+            if a.size == 0:
+                over = "seeds"
+                a, b = _pairs(group, explainer, baseline, ["seed"])
+            diff = sign * (a - b)
+            p = _paired_p_value(diff, test)
+            ps.append(p)
+            block.append({"dataset": dataset, "model": model, "metric": metric,
+                          "explainer": explainer, "n_pairs": int(np.sum(~np.isnan(diff))),
+                          "paired_over": over, "p_value": p})
+        for rec, adj in zip(block, _holm(ps)):
+            rec["p_holm"] = adj
+        records.extend(block)
+    columns = ["dataset", "model", "metric", "explainer", "n_pairs", "paired_over",
+               "p_value", "p_holm"]
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+# ------------------------------------------------------------ bootstrap
+def _bootstrap_interval(samples, n_bootstrap, confidence, rng):
+    """Percentile interval of the mean over strata of within-stratum means.
+
+    ``samples`` is a list of 1-D arrays (one per seed); rows are resampled
+    with replacement within each array, so the bootstrap distribution is that
+    of the reported value (the mean over seeds of the mean over rows).
+    """
+    samples = [s[~np.isnan(s)] for s in samples]
+    samples = [s for s in samples if s.size]
+    if not samples:
+        return np.nan, np.nan
+    boot = np.zeros(n_bootstrap)
+    for s in samples:
+        idx = rng.integers(0, s.size, size=(n_bootstrap, s.size))
+        boot += s[idx].mean(axis=1)
+    boot /= len(samples)
+    tail = (1 - confidence) / 2
+    low, high = np.quantile(boot, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+def _bootstrap_columns(ok, per_row, keys, n_bootstrap, confidence, random_state):
+    """ci_low / ci_high per leaderboard row: rows resampled within seeds, or
+    seeds resampled when no per-row scores exist."""
+    rng = np.random.default_rng(random_state)
+    per_row_groups = {}
+    if per_row is not None and len(per_row):
+        per_row_groups = {key: frame for key, frame in per_row.groupby(keys, sort=False)}
+    out = {}
+    for key, group in ok.groupby(keys, sort=False):
+        rows = per_row_groups.get(key)
+        if rows is not None and len(rows):
+            samples = [g["value"].to_numpy(dtype=float) for _, g in rows.groupby("seed")]
+        else:
+            samples = [group["value"].to_numpy(dtype=float)]
+        out[key] = _bootstrap_interval(samples, n_bootstrap, confidence, rng)
+    return out
+
+
+# ------------------------------------------------------------ leaderboard
+def leaderboard(table, per_row=None, *, baseline=None, alpha=0.05, ddof=0,
+                test="wilcoxon", n_bootstrap=1000, confidence=0.95, random_state=0):
+    """Aggregate a results table into a leaderboard.
+
+    One row per (dataset, model, metric, explainer): the mean over seeds of
+    the per-seed values (each the mean over explained rows), their standard
+    deviation and standard error ``std / sqrt(n_seeds)``, the mean per-row
+    standard error (SPEC 1.6, ``ddof=0``), a bootstrap interval of the mean,
+    the rank of the explainer among those of its (dataset, model, metric) in
+    the metric's orientation (1 = best; means equal to 12 decimals tie and
+    share the best rank), mean costs, and, when a baseline is given, the
+    paired test against it (:func:`significance_vs_baseline`).
+
+    Parameters
+    ----------
+    table : DataFrame
+        The tidy results table.
+    per_row : DataFrame, default=None
+        Per-row scores, for the significance test and the bootstrap interval.
+    baseline : str, default=None
+        Label of the control explainer; ``None`` skips the test.
+    alpha : float, default=0.05
+        Level of the Holm-corrected test: ``beats_baseline`` is
+        ``p_holm < alpha``.
+    ddof : int, default=0
+        Delta degrees of freedom of the standard deviation over seeds (0, as
+        the published tables; 1 for the unbiased variance).
+    test : {"wilcoxon", "ttest"}, default="wilcoxon"
+    n_bootstrap : int, default=1000
+        Bootstrap resamples of the interval ``ci_low``, ``ci_high`` of the
+        mean: explained rows are resampled within each seed (the row-sampling
+        uncertainty of SPEC 1.6); seeds are resampled for metrics without
+        per-row scores.  0 skips it.
+    confidence : float, default=0.95
+        Coverage of the percentile bootstrap interval.
+    random_state : int, default=0
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    board : DataFrame
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import leaderboard
+    >>> table = pd.DataFrame({
+    ...     "dataset": "d", "model": "m", "explainer": ["a", "a", "b", "b"],
+    ...     "metric": "x", "seed": [0, 1, 0, 1], "value": [1.0, 3.0, 0.0, 0.0],
+    ...     "greater_is_better": True, "status": "ok"})
+    >>> board = leaderboard(table)
+    >>> board[["explainer", "mean", "std", "rank"]].to_numpy().tolist()
+    [['a', 2.0, 1.0, 1], ['b', 0.0, 0.0, 2]]
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    ok = table[table["status"] == "ok"].copy()
+    if ok.empty:
+        raise ValueError("The results table has no successful cell to aggregate.")
+    for col in ("se", "explain_time", "metric_time", "n_evaluations"):
+        if col not in ok:
+            ok[col] = np.nan
+    keys = _GROUP + ["explainer"]
+    grouped = ok.groupby(keys, sort=False)
+    board = grouped.agg(
+        mean=("value", "mean"), n_seeds=("value", "count"), row_se=("se", "mean"),
+        explain_time=("explain_time", "mean"), metric_time=("metric_time", "mean"),
+        n_evaluations=("n_evaluations", "mean"),
+    ).reset_index()
+    board.insert(board.columns.get_loc("n_seeds"), "std",
+                 grouped["value"].std(ddof=ddof).to_numpy())
+    board.insert(board.columns.get_loc("n_seeds"), "se",
+                 board["std"].to_numpy() / np.sqrt(board["n_seeds"].to_numpy()))
+    orientation = _orientation(ok)
+    board["greater_is_better"] = board["metric"].map(orientation).astype(bool)
+    # Means equal up to summation order (1e-12) tie.
+    oriented = np.round(np.where(board["greater_is_better"], board["mean"], -board["mean"]), 12)
+    board["rank"] = (pd.Series(oriented, index=board.index)
+                     .groupby([board[k] for k in _GROUP]).rank(ascending=False, method="min")
+                     .astype("Int64"))
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) \
+            or n_bootstrap < 0:
+        raise ValueError(f"n_bootstrap must be a non-negative int, got {n_bootstrap!r}.")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}.")
+    if n_bootstrap:
+        intervals = _bootstrap_columns(ok, per_row, keys, n_bootstrap, confidence,
+                                       random_state)
+        ci = np.array([intervals[tuple(k)] for k in board[keys].itertuples(index=False)])
+        board["ci_low"], board["ci_high"] = ci[:, 0], ci[:, 1]
+    else:
+        board["ci_low"] = board["ci_high"] = np.nan
+    board["p_value"] = np.nan
+    board["p_holm"] = np.nan
+    board["beats_baseline"] = pd.array([pd.NA] * len(board), dtype="boolean")
+    if baseline is not None:
+        sig = significance_vs_baseline(ok, per_row, baseline=baseline, test=test)
+        if len(sig):
+            merged = board[keys].merge(sig[keys + ["p_value", "p_holm"]], on=keys, how="left")
+            board["p_value"] = merged["p_value"].to_numpy()
+            board["p_holm"] = merged["p_holm"].to_numpy()
+            tested = ~np.isnan(board["p_holm"].to_numpy())
+            beats = pd.array(board["p_holm"].to_numpy() < alpha, dtype="boolean")
+            beats[~tested] = pd.NA
+            board["beats_baseline"] = beats
+    # Spec order (first appearance) for datasets, models and metrics.
+    order = {k: {v: i for i, v in enumerate(dict.fromkeys(ok[k]))} for k in _GROUP}
+    sort_keys = pd.DataFrame({k: board[k].map(order[k]) for k in _GROUP})
+    sort_keys["rank"] = board["rank"]
+    sort_keys["explainer"] = board["explainer"]
+    idx = sort_keys.sort_values(_GROUP + ["rank", "explainer"], kind="stable").index
+    return board.loc[idx].reset_index(drop=True)
+
+
+def rank_frequencies(board, top=(1, 2)):
+    """How often each explainer ranks in the top-k across datasets (BEExAI).
+
+    Parameters
+    ----------
+    board : DataFrame
+        A :func:`leaderboard`.
+    top : tuple of int, default=(1, 2)
+
+    Returns
+    -------
+    frequencies : DataFrame
+        One row per (model, metric, explainer): ``n_datasets`` and a column
+        ``top{k}`` per k, the fraction of datasets where the explainer's rank
+        is at most k.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import rank_frequencies
+    >>> board = pd.DataFrame({"dataset": ["d1", "d1", "d2", "d2"], "model": "m",
+    ...                       "metric": "x", "explainer": ["a", "b", "a", "b"],
+    ...                       "rank": [1, 2, 2, 1]})
+    >>> rank_frequencies(board, top=(1,))["top1"].tolist()
+    [0.5, 0.5]
+    """
+    if not top or not all(isinstance(k, (int, np.integer)) and k >= 1 for k in top):
+        raise ValueError(f"top must be positive ints, got {top!r}.")
+    frame = board[["model", "metric", "explainer", "dataset"]].copy()
+    for k in top:
+        frame[f"top{k}"] = (board["rank"] <= k).astype(float)
+    out = frame.groupby(["model", "metric", "explainer"], sort=False).agg(
+        n_datasets=("dataset", "nunique"), **{f"top{k}": (f"top{k}", "mean") for k in top})
+    return out.reset_index()
+
+
+# ---------------------------------------------------------------- object
+class BenchmarkResults:
+    """Results of :func:`run_benchmark`.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per (dataset, model, explainer, metric, seed): the metric's
+        value in its own orientation (mean over the explained rows),
+        ``greater_is_better``, its per-row standard error ``se``, ``n_rows``,
+        ``n_nan``, ``explain_time`` / ``metric_time`` (seconds),
+        ``n_evaluations`` (model rows evaluated by the explanation),
+        ``model_score`` (the model's ``score`` on the held-out rows),
+        ``status`` ("ok", "skipped" with the reason in ``error``, or "error"
+        with the error message), ``warnings`` (those the cell raised, when
+        not run by the threading backend) and ``cached``.
+    per_row : DataFrame, default=None
+        Per-row scores: dataset, model, explainer, metric, seed, row, value.
+    spec : dict, default=None
+        The benchmark spec (:meth:`BenchmarkSpec.to_dict`).
+    baseline : str, default=None
+        Label of the random baseline explainer.
+    wall_time : float, default=None
+        Wall-clock seconds of the run.
+
+    Attributes
+    ----------
+    n_cells : int
+        Number of (dataset, model, explainer, seed) cells.
+    n_computed : int
+        Cells computed by this run (not loaded from the cache).
+    """
+
+    def __init__(self, table, per_row=None, *, spec=None, baseline=None, wall_time=None):
+        self.table = table
+        self.per_row = per_row if per_row is not None else pd.DataFrame(columns=PER_ROW_COLUMNS)
+        self.spec = spec
+        self.baseline = baseline
+        self.wall_time = wall_time
+
+    @classmethod
+    def from_cells(cls, spec, outputs, wall_time=None):
+        """Assemble the runner's cell outputs."""
+        rows, per_row = [], []
+        for out in outputs:
+            r, p = _cell_rows(out)
+            rows.extend(r)
+            per_row.extend(p)
+        table = pd.DataFrame.from_records(rows, columns=TABLE_COLUMNS)
+        per_row = (pd.concat(per_row, ignore_index=True) if per_row
+                   else pd.DataFrame(columns=PER_ROW_COLUMNS))
+        return cls(table, per_row, spec=_jsonable(spec.to_dict()),
+                   baseline=spec.baseline_label(), wall_time=wall_time)
+
+    @property
+    def n_cells(self):
+        return len(self.table.groupby(["dataset", "model", "explainer", "seed"]))
+
+    @property
+    def n_computed(self):
+        cells = self.table.drop_duplicates(["dataset", "model", "explainer", "seed"])
+        return int((~cells["cached"].astype(bool)).sum())
+
+    @property
+    def errors(self):
+        """Rows that failed, with their error messages."""
+        return self.table[self.table["status"] == "error"]
+
+    def leaderboard(self, *, alpha=0.05, ddof=0, test="wilcoxon", n_bootstrap=1000,
+                    confidence=0.95, random_state=0):
+        """The leaderboard (:func:`leaderboard`) with the significance test
+        against the random baseline when the benchmark has one."""
+        return leaderboard(self.table, self.per_row, baseline=self.baseline, alpha=alpha,
+                           ddof=ddof, test=test, n_bootstrap=n_bootstrap,
+                           confidence=confidence, random_state=random_state)
+
+    def rank_frequencies(self, top=(1, 2)):
+        """Top-k frequencies across datasets (:func:`rank_frequencies`)."""
+        return rank_frequencies(self.leaderboard(), top=top)
+
+    # ------------------------------------------------------------ files
+    def save(self, directory):
+        """Write ``results.csv``, ``per_row.csv``, ``leaderboard.csv``,
+        ``benchmark.json`` (and Parquet copies when pyarrow is installed).
+
+        Parameters
+        ----------
+        directory : str or path-like
+
+        Returns
+        -------
+        paths : dict
+            Name -> written path.
+        """
+        directory = os.fspath(directory)
+        os.makedirs(directory, exist_ok=True)
+        paths = {}
+        for name, frame in (("results", self.table), ("per_row", self.per_row)):
+            paths[name] = os.path.join(directory, f"{name}.csv")
+            frame.to_csv(paths[name], index=False)
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                continue
+            paths[f"{name}_parquet"] = os.path.join(directory, f"{name}.parquet")
+            frame.to_parquet(paths[f"{name}_parquet"], index=False)
+        if (self.table["status"] == "ok").any():
+            paths["leaderboard"] = os.path.join(directory, "leaderboard.csv")
+            self.leaderboard().to_csv(paths["leaderboard"], index=False)
+        paths["benchmark"] = os.path.join(directory, "benchmark.json")
+        with open(paths["benchmark"], "w", encoding="utf-8") as fh:
+            json.dump({"spec": self.spec, "baseline": self.baseline,
+                       "wall_time": self.wall_time}, fh, indent=2, default=repr)
+        return paths
+
+    @classmethod
+    def load(cls, directory):
+        """Read results written by :meth:`save`.
+
+        Parameters
+        ----------
+        directory : str or path-like
+
+        Returns
+        -------
+        results : BenchmarkResults
+        """
+        directory = os.fspath(directory)
+        path = os.path.join(directory, "results.csv")
+        if not os.path.exists(path):
+            raise FileNotFoundError(
+                f"No results.csv in {directory!r}: run a benchmark with --out "
+                f"{directory} first."
+            )
+        table = pd.read_csv(path, dtype={"error": object, "warnings": object})
+        for col in ("error", "warnings"):
+            if col in table:
+                table[col] = table[col].fillna("").astype(str)
+        per_path = os.path.join(directory, "per_row.csv")
+        per_row = pd.read_csv(per_path) if os.path.exists(per_path) else None
+        meta = {}
+        meta_path = os.path.join(directory, "benchmark.json")
+        if os.path.exists(meta_path):
+            with open(meta_path, encoding="utf-8") as fh:
+                meta = json.load(fh)
+        return cls(table, per_row, spec=meta.get("spec"), baseline=meta.get("baseline"),
+                   wall_time=meta.get("wall_time"))
+
+    def __repr__(self):
+        n_err = int((self.table["status"] == "error").sum())
+        return (f"BenchmarkResults({self.n_cells} cells, {len(self.table)} scores, "
+                f"{n_err} errors, baseline={self.baseline!r})")
+
+
+def _jsonable(obj):
+    """Spec with objects (classes, estimators) replaced by their repr."""
+    return json.loads(json.dumps(obj, default=repr))

@@ -1,0 +1,529 @@
+"""The benchmark runner: every cell of the grid, cached, resumable, parallel.
+
+A cell is one (dataset, model, explainer, seed).  It draws the data, splits
+it, fits the model, fits the explainer on the training rows, explains the
+first ``n_explain`` held-out rows (timed, counting model evaluations) and
+scores every metric on them (timed).  A cell is a pure function of its spec:
+its result is stored in one file named by a hash of the spec, so an
+interrupted run resumes where it stopped and a rerun computes nothing.  The
+attributions are stored with the scores, so adding a metric to a benchmark
+re-scores cached explanations instead of recomputing them.
+
+Cells run through :class:`joblib.Parallel`, whose backend (loky processes,
+threads, or a Dask cluster) the caller chooses.
+"""
+
+import contextlib
+import os
+import threading
+import time
+import traceback
+import warnings
+
+import joblib
+import numpy as np
+from sklearn.frozen import FrozenEstimator
+from sklearn.model_selection import train_test_split
+from sklearn.utils.multiclass import type_of_target
+
+from sklearn_xai.base import BaseExplainer
+from sklearn_xai.metrics._registry import get_metric_spec
+from sklearn_xai.benchmark._spec import (
+    BenchmarkSpec,
+    _accepts,
+    _lookup,
+    _resolve_value,
+    load_config,
+    resolve_component,
+)
+
+__all__ = ["run_benchmark"]
+
+# Bump when the content of a cached cell changes meaning.
+CACHE_VERSION = 1
+_BACKENDS = ("loky", "threading", "sequential", "dask")
+
+
+# --------------------------------------------------------------------- data
+_MAX_FLOAT_CLASSES = 10
+
+
+def _task_of(y):
+    """"regression" or "classification" from the target.
+
+    Float targets are regression unless they take at most
+    ``_MAX_FLOAT_CLASSES`` integer values (labels stored as floats); a
+    dataset spec's ``task`` key overrides this guess.
+    """
+    y = np.asarray(y)
+    if y.dtype.kind == "f":
+        if type_of_target(y).startswith("continuous"):
+            return "regression"
+        return "classification" if np.unique(y).size <= _MAX_FLOAT_CLASSES else "regression"
+    return "classification"
+
+
+def _as_matrix(X, dataset):
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    try:
+        return np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"Dataset {dataset!r} has non-numeric features; encode them first (for "
+            "example with sklearn_xai.datasets.beexai_preprocessor) or use a "
+            "loader that returns numeric X."
+        ) from None
+
+
+def _load_dataset(dataset_spec, seed):
+    """The dataset's Bunch, drawn with ``random_state=seed`` when it takes one."""
+    func = _lookup(dataset_spec["name"], "dataset")
+    params = dict(dataset_spec["params"])
+    if "random_state" not in params and _accepts(func, "random_state"):
+        params["random_state"] = seed
+    bunch = func(**params)
+    if isinstance(bunch, tuple):
+        bunch = {"X": bunch[0], "y": bunch[1]}
+    bunch = dict(bunch)
+    X = bunch.get("X", bunch.get("data"))
+    y = bunch.get("y", bunch.get("target"))
+    if X is None or y is None:
+        raise ValueError(
+            f"Dataset {dataset_spec['name']!r} returned no X/y (or data/target)."
+        )
+    bunch["X"] = _as_matrix(X, dataset_spec["name"])
+    bunch["y"] = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    return bunch
+
+
+def _split(bunch, task, test_size, n_explain, seed):
+    """Training and explained row indices."""
+    if bunch.get("train_indices") is not None and bunch.get("test_indices") is not None:
+        train, test = np.asarray(bunch["train_indices"]), np.asarray(bunch["test_indices"])
+    else:
+        y = bunch["y"]
+        stratify = y if task == "classification" else None
+        train, test = train_test_split(np.arange(len(y)), test_size=test_size,
+                                       random_state=seed, stratify=stratify)
+    return train, test, test[:n_explain] if n_explain is not None else test
+
+
+def _prepare(dataset_spec, model_spec, seed):
+    """Data, split and fitted model of a cell (shared by its explainers)."""
+    test_size, n_explain = dataset_spec["test_size"], dataset_spec["n_explain"]
+    bunch = _load_dataset(dataset_spec, seed)
+    X, y = bunch["X"], bunch["y"]
+    task = dataset_spec.get("task") or _task_of(y)
+    train, test, explained = _split(bunch, task, test_size, n_explain, seed)
+    model = resolve_component(model_spec, "model", seed=seed, task=task, context=bunch)
+    start = time.perf_counter()
+    model.fit(X[train], y[train])
+    fit_time = time.perf_counter() - start
+    score = float(model.score(X[test], y[test]))
+    meta = {key: None if bunch.get(key) is None else np.asarray(bunch[key])[explained]
+            for key in ("ground_truth", "sensitive")}
+    context = {k: v for k, v in bunch.items() if k not in ("X", "y", "DESCR")}
+    return {
+        "X_train": X[train], "y_train": y[train], "X_explain": X[explained],
+        "metadata": meta, "context": context, "model": model,
+        "model_score": score, "model_fit_time": fit_time, "task": task,
+    }
+
+
+# ----------------------------------------------------------------- metrics
+class _Precomputed(BaseExplainer):
+    """Hands a scorer the attributions the runner already computed (and
+    timed), and delegates any other explanation (stability neighbours) to the
+    real explainer."""
+
+    _requires_estimator = False
+
+    def __init__(self, explainer=None, X=None, attributions=None):
+        self.explainer = explainer
+        self.X = X
+        self.attributions = attributions
+        self.estimator_ = explainer.estimator_
+        for name in ("target", "output"):
+            if hasattr(explainer, name):
+                setattr(self, name, getattr(explainer, name))
+
+    def explain(self, X, **kwargs):
+        if X is self.X and not kwargs:
+            return self.attributions
+        return self.explainer.explain(X, **kwargs)
+
+    def _explain(self, X, f, target_index, rngs):  # pragma: no cover - never called
+        raise RuntimeError("_Precomputed only returns precomputed attributions.")
+
+
+def _needs_training_attributions(metric):
+    """ROAR-type metrics retrain the model on the explained training rows."""
+    if isinstance(metric, str):
+        try:
+            metric = get_metric_spec(metric).func
+        except ValueError:
+            return False
+    return _accepts(metric, "attributions_train")
+
+
+def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
+                   train_attributions=None):
+    """Keyword arguments of a metric's scorer, or (None, reason) to skip it."""
+    from sklearn_xai.masking import BaseMasker, check_masker
+
+    params = {k: _resolve_value(v, "masker", seed, prepared["context"])
+              for k, v in metric_spec["params"].items()}
+    for key, value in params.items():
+        if isinstance(value, BaseMasker):
+            params[key] = check_masker(value, prepared["X_train"])
+    func = registry_spec.func
+    requires = registry_spec.requires
+    for key in ("ground_truth", "sensitive"):
+        if key in requires and prepared["metadata"][key] is None:
+            return None, f"the dataset provides no {key}"
+    if "distribution" in requires and "distribution" not in params \
+            and "masker" not in params:
+        distribution = prepared["context"].get("distribution")
+        if distribution is None:
+            return None, ("the dataset provides no distribution (give the metric a "
+                          "masker in its params)")
+        params["distribution"] = distribution
+    if _needs_training_attributions(func):
+        for key in ("X_train", "y_train"):
+            params.setdefault(key, prepared[key])
+        params.setdefault("attributions_train", train_attributions)
+    if "explainer" in requires and "explainer" not in params:
+        params["explainer"] = explainer
+    if "random_state" not in params and _accepts(func, "random_state"):
+        params["random_state"] = seed
+    return params, None
+
+
+def _summarise(scores, nan_policy, name):
+    """Value, per-row SE, number of rows and of undefined rows."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim == 0:
+        return {"value": float(scores), "se": float("nan"), "n_rows": 1,
+                "n_nan": int(np.isnan(scores)), "scores": None}
+    nan = np.isnan(scores)
+    if nan.any() and nan_policy == "raise":
+        raise ValueError(
+            f"{name} is undefined (NaN) for {int(nan.sum())} of {scores.size} rows; "
+            "set the metric's nan_policy to 'omit' or 'zero'."
+        )
+    if nan_policy == "zero":
+        scores = np.where(nan, 0.0, scores)
+    used = scores[~np.isnan(scores)]
+    if used.size == 0:
+        value = se = float("nan")
+    else:
+        value = float(used.mean())
+        se = float(used.std() / np.sqrt(used.size))
+    return {"value": value, "se": se, "n_rows": int(scores.size), "n_nan": int(nan.sum()),
+            "scores": scores}
+
+
+def _score_metric(metric_spec, prepared, explainer, explanation, seed):
+    """One metric of one cell: status, value, per-row scores, time."""
+    from sklearn_xai.metrics import ExplanationScorer, get_scorer
+
+    name = metric_spec["name"]
+    result = {"status": "ok", "error": "", "time": float("nan"), "value": float("nan"),
+              "se": float("nan"), "n_rows": 0, "n_nan": 0, "scores": None,
+              "greater_is_better": None}
+    try:
+        registry_spec = get_metric_spec(name)
+        result["greater_is_better"] = bool(registry_spec.greater_is_better)
+        kwargs, reason = _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
+                                        explanation.get("attributions_train"))
+        if reason is not None:
+            result.update(status="skipped", error=reason)
+            return result
+        scorer = get_scorer(name, **kwargs)
+        if not isinstance(scorer, ExplanationScorer):
+            raise TypeError(f"{name!r} gives no per-row scores; the runner needs an "
+                            "explanation metric from sklearn_xai.metrics.")
+        X = prepared["X_explain"]
+        wrapper = _Precomputed(explainer, X, explanation["attributions"])
+        metadata = {k: v for k, v in prepared["metadata"].items()
+                    if k in registry_spec.metadata}
+        start = time.perf_counter()
+        scores = scorer.per_row(wrapper, X, **metadata)
+        result["time"] = time.perf_counter() - start
+        result.update(_summarise(scores, metric_spec.get("nan_policy", "omit"), name))
+    except Exception as exc:  # recorded, never fatal
+        result.update(status="error", error=_format_error(exc))
+    return result
+
+
+def _format_error(exc):
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {os.path.basename(tb[-1].filename)}:{tb[-1].lineno})" if tb else ""
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+# -------------------------------------------------------------------- cells
+def _cell_key(task):
+    from sklearn_xai import __version__
+
+    return joblib.hash({"version": CACHE_VERSION, "package": __version__,
+                        "dataset": task["dataset"],
+                        "model": task["model"], "explainer": task["explainer"],
+                        "seed": task["seed"]})
+
+
+def _metric_key(metric_spec):
+    return joblib.hash(metric_spec)
+
+
+def _read_cache(path):
+    if path is None or not os.path.exists(path):
+        return None
+    try:
+        return joblib.load(path)
+    except Exception:  # a truncated file from a killed run: recompute
+        return None
+
+
+def _write_cache(path, content):
+    tmp = f"{path}.{os.getpid()}.{id(content)}.tmp"
+    joblib.dump(content, tmp)
+    os.replace(tmp, path)  # atomic: a killed run never leaves a half file
+
+
+def _explain(task, prepared):
+    """Fit the explainer on the training rows and explain the held-out rows."""
+    explainer = resolve_component(task["explainer"], "explainer", seed=task["seed"],
+                                  context=prepared["context"])
+    if "estimator" in explainer.get_params(deep=False):
+        explainer.set_params(estimator=FrozenEstimator(prepared["model"]))
+    start = time.perf_counter()
+    explainer.fit(prepared["X_train"], prepared["y_train"])
+    fit_time = time.perf_counter() - start
+    return explainer, fit_time
+
+
+@contextlib.contextmanager
+def _recorded_warnings(sink):
+    """Collect the warnings a cell raises ("Category: message (xN)") into
+    ``sink``.  ``warnings.catch_warnings`` is process-global, so warnings are
+    only recorded in a main thread (sequential, loky and Dask process
+    workers); under the threading backend they are shown as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        yield
+    counts = {}
+    for w in caught:
+        text = f"{w.category.__name__}: {w.message}"
+        counts[text] = counts.get(text, 0) + 1
+    sink.extend(text if n == 1 else f"{text} (x{n})" for text, n in counts.items())
+
+
+def _run_cell(task, cache_dir, prepare):
+    """Compute (or load) one cell.  Never raises: errors are recorded."""
+    caught = []
+    with _recorded_warnings(caught):
+        out, to_cache = _compute_cell(task, cache_dir, prepare)
+    if out["computed"]:
+        out["warnings"] = list(dict.fromkeys(out["warnings"] + caught))
+    if to_cache is not None:
+        path, content = to_cache
+        _write_cache(path, {**content, "warnings": out["warnings"]})
+    return out
+
+
+def _compute_cell(task, cache_dir, prepare):
+    """The cell's output, and (path, content) to cache or None."""
+    path = None if cache_dir is None else os.path.join(cache_dir, "cells",
+                                                       _cell_key(task) + ".pkl")
+    cached = _read_cache(path) or {}
+    results = dict(cached.get("metrics", {}))
+    keys = {label: _metric_key(spec) for label, spec in task["metrics"].items()}
+    missing = {label: spec for label, spec in task["metrics"].items()
+               if keys[label] not in results}
+    out = {"task": task, "computed": False, "status": "ok", "error": "",
+           "warnings": list(cached.get("warnings", []))}
+    if not missing and "explanation" in cached:
+        out.update(explanation=cached["explanation"],
+                   metrics={label: results[keys[label]] for label in task["metrics"]})
+        return out, None
+    out["computed"] = True
+    try:
+        prepared = prepare(task["dataset"], task["model"], task["seed"])
+        explainer, fit_time = _explain(task, prepared)
+        explanation = cached.get("explanation")
+        if explanation is None:
+            start = time.perf_counter()
+            A, n_eval = explainer.explain(prepared["X_explain"], return_n_evaluations=True)
+            explanation = {
+                "attributions": np.asarray(A, dtype=np.float64),
+                "explain_time": time.perf_counter() - start,
+                "n_evaluations": int(n_eval), "explainer_fit_time": fit_time,
+                "model_score": prepared["model_score"],
+                "model_fit_time": prepared["model_fit_time"],
+                "explainer_class": type(explainer).__name__,
+            }
+        if "attributions_train" not in explanation and any(
+                _needs_training_attributions(spec["name"]) for spec in missing.values()):
+            # ROAR metrics retrain on explained training rows: explain them once.
+            start = time.perf_counter()
+            explanation["attributions_train"] = np.asarray(
+                explainer.explain(prepared["X_train"]), dtype=np.float64)
+            explanation["explain_train_time"] = time.perf_counter() - start
+        for label, spec in missing.items():
+            results[keys[label]] = _score_metric(spec, prepared, explainer, explanation,
+                                                 task["seed"])
+    except Exception as exc:
+        out.update(status="error", error=_format_error(exc), explanation=None,
+                   metrics={})
+        return out, None
+    out.update(explanation=explanation,
+               metrics={label: results[keys[label]] for label in task["metrics"]})
+    if path is None:
+        return out, None
+    # Metric errors are not cached, so a rerun retries them.
+    keep = {k: v for k, v in results.items() if v["status"] != "error"}
+    return out, (path, {"task": task, "explanation": explanation, "metrics": keep})
+
+
+def _tasks(spec):
+    tasks = []
+    for d, m, e, s in spec.cells():
+        test_size, n_explain = spec.dataset_split(d)
+        dataset = {**spec.datasets[d], "test_size": test_size, "n_explain": n_explain}
+        tasks.append({
+            "labels": {"dataset": d, "model": m, "explainer": e, "seed": s},
+            "dataset": dataset, "model": spec.models[m], "explainer": spec.explainers[e],
+            "metrics": spec.metrics, "seed": s,
+        })
+    return tasks
+
+
+# ----------------------------------------------------------------- backends
+@contextlib.contextmanager
+def _backend(backend, n_jobs):
+    """joblib parallel configuration for ``backend`` (a Dask client is
+    started on this machine if none is running)."""
+    if backend is None:
+        yield
+        return
+    if backend not in _BACKENDS:
+        raise ValueError(f"backend must be one of {_BACKENDS} or None, got {backend!r}.")
+    if backend != "dask":
+        with joblib.parallel_config(backend=backend):
+            yield
+        return
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError(
+            "backend='dask' needs dask.distributed, which is not installed: "
+            "pip install 'sklearn-xai[dask]' (or 'dask[distributed]'), or use "
+            "backend='loky' or 'threading'."
+        ) from None
+    try:
+        distributed.get_client()
+        client = None
+    except ValueError:  # no running client: start a local one for this run
+        workers = None if n_jobs is None or n_jobs < 0 else n_jobs
+        client = distributed.Client(n_workers=workers, threads_per_worker=1,
+                                    dashboard_address=None)
+    try:
+        with joblib.parallel_config(backend="dask"):
+            yield
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _as_spec(benchmark):
+    if isinstance(benchmark, BenchmarkSpec):
+        return benchmark
+    if isinstance(benchmark, dict):
+        return BenchmarkSpec.from_dict(benchmark)
+    if isinstance(benchmark, (str, os.PathLike)):
+        from sklearn_xai.benchmark._presets import PRESETS, get_preset
+
+        if str(benchmark) in PRESETS:
+            return get_preset(str(benchmark))
+        if os.path.exists(benchmark):
+            return load_config(benchmark)
+        raise ValueError(
+            f"{benchmark!r} is neither a preset ({sorted(PRESETS)}) nor an existing "
+            "config file."
+        )
+    raise TypeError(
+        "benchmark must be a BenchmarkSpec, a config dict, a preset name or a config "
+        f"file path; got {type(benchmark).__name__}."
+    )
+
+
+def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbose=0):
+    """Run every cell of a benchmark and collect the results.
+
+    Parameters
+    ----------
+    benchmark : BenchmarkSpec, dict, str or path-like
+        The spec, a config dict (see :meth:`BenchmarkSpec.from_dict`), a preset
+        name (:func:`list_presets`) or a YAML/JSON config file.
+    n_jobs : int, default=None
+        Cells run in parallel (joblib's meaning: ``None`` is 1 unless a
+        ``joblib.parallel_config`` says otherwise, ``-1`` all cores).
+    backend : {"loky", "threading", "sequential", "dask"}, default=None
+        joblib backend; ``None`` uses the active ``joblib.parallel_config``
+        (loky by default).  ``"dask"`` needs ``dask.distributed`` and uses the
+        running client, or starts a local cluster of ``n_jobs`` workers.
+    cache_dir : str or path-like, default=None
+        Folder of the per-cell cache (and of the fitted models shared by a
+        cell's explainers).  With a cache, an interrupted run resumes and a
+        rerun recomputes nothing; failed cells are retried.  Cells are keyed
+        by their spec and the package version, not by the code: after
+        editing an explainer or metric, clear the folder (or pass ``None``).
+        ``None`` computes everything.
+    verbose : int, default=0
+        Show a progress bar (tqdm) when > 0.
+
+    Returns
+    -------
+    results : BenchmarkResults
+        The tidy results table (:attr:`BenchmarkResults.table`), per-row
+        scores, and the leaderboard / report methods.
+
+    Examples
+    --------
+    >>> from sklearn_xai.benchmark import run_benchmark
+    >>> results = run_benchmark({
+    ...     "dataset": {"name": "make_linear_attribution", "params": {"n_samples": 200}},
+    ...     "models": ["linear_regression"],
+    ...     "explainers": ["RandomExplainer", "FeatureAblation"],
+    ...     "metrics": ["feature_agreement"], "seeds": [0, 1], "n_explain": 20})
+    >>> results.table[["explainer", "metric", "seed", "status"]].shape
+    (4, 4)
+    """
+    spec = _as_spec(benchmark)
+    spec.validate_names()
+    tasks = _tasks(spec)
+    if cache_dir is not None:
+        cache_dir = os.fspath(cache_dir)
+        os.makedirs(os.path.join(cache_dir, "cells"), exist_ok=True)
+        prepare = joblib.Memory(os.path.join(cache_dir, "fits"), verbose=0).cache(_prepare)
+    else:
+        prepare = _prepare
+    from tqdm.auto import tqdm
+
+    start = time.perf_counter()
+    outputs = []
+    with _backend(backend, n_jobs):
+        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
+        cells = parallel(joblib.delayed(_run_cell)(task, cache_dir, prepare) for task in tasks)
+        with tqdm(total=len(tasks), disable=not verbose, desc=spec.name, unit="cell") as bar:
+            for out in cells:
+                outputs.append(out)
+                bar.update(1)
+    wall_time = time.perf_counter() - start
+    from sklearn_xai.benchmark._results import BenchmarkResults
+
+    return BenchmarkResults.from_cells(spec, outputs, wall_time=wall_time)

@@ -1,0 +1,723 @@
+"""scikit-learn estimators for the seed benchmarks' networks (skorch nets).
+
+The classes subclass :class:`skorch.NeuralNetClassifier` and
+:class:`skorch.NeuralNetRegressor`, so everything skorch offers works
+(``module__*``, ``optimizer__*``, ``callbacks``, ``warm_start``,
+``get_params`` / ``set_params`` / ``clone``, pipelines and grid searches), with
+the additions a scikit-learn user expects:
+
+* ``X`` is validated like any scikit-learn input (NaN, shape, number of
+  features, feature names) and cast to float32 inside, so float64 numpy
+  arrays and DataFrames work in ``fit``, ``predict`` and ``predict_proba``;
+* classifiers accept arbitrary labels (strings, non-contiguous ints):
+  ``classes_`` holds them and ``predict`` returns them;
+* regressors take a 1-D or 2-D ``y`` (cast to float32 of shape (n, n_outputs))
+  and return a 1-D prediction for a single output;
+* the module's input and output sizes are taken from the data (``module__``
+  parameters override them);
+* early stopping on a validation split (``early_stopping``,
+  ``validation_fraction``, ``n_iter_no_change``, ``tol``), keeping the
+  weights of the best validation loss;
+* ``random_state`` makes a fit reproducible (weights, shuffling, dropout and
+  validation split) without touching torch's global random state;
+* ``verbose=0`` by default.
+
+Modules return logits; ``predict_proba`` applies the softmax (skorch's
+``predict_nonlinearity`` for :class:`torch.nn.CrossEntropyLoss`) and
+``decision_function`` returns the logits (binary: ``z_1 - z_0``).
+"""
+
+import numbers
+from contextlib import contextmanager
+
+import numpy as np
+import torch
+from skorch import NeuralNet, NeuralNetClassifier, NeuralNetRegressor
+from skorch.callbacks import EarlyStopping, EpochScoring
+from skorch.dataset import ValidSplit
+from skorch.utils import is_dataset
+from sklearn.base import is_classifier
+from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+from torch import nn
+
+from sklearn_xai.models._modules import (
+    BEExAIMLP,
+    LogisticNet,
+    OpenXAIANN,
+    TetrominoCNN,
+    TetrominoMLP,
+)
+
+__all__ = [
+    "BEExAIMLPClassifier",
+    "BEExAIMLPRegressor",
+    "LogisticNetClassifier",
+    "MLPNetClassifier",
+    "TetrominoNetClassifier",
+]
+
+_TRAINING_DOC = """lr : float, default={lr}
+        Learning rate of the optimizer (Adam by default; ``optimizer=`` and
+        ``optimizer__*`` as in skorch).
+    max_epochs : int, default={max_epochs}
+        Maximum number of epochs.
+    batch_size : int, default={batch_size}
+        Mini-batch size (``-1``: the whole training set).
+    early_stopping : bool, default=True
+        Stop when the validation loss has not improved by ``tol`` for
+        ``n_iter_no_change`` epochs, and restore the weights of the epoch with
+        the lowest validation loss.  Needs a validation split.
+    validation_fraction : float, default=0.1
+        Fraction of the training rows held out for validation by
+        ``train_split="auto"`` (stratified for classifiers).
+    n_iter_no_change : int, default=10
+        Patience of the early stopping, in epochs.
+    tol : float, default=1e-4
+        Minimum absolute decrease of the validation loss counted as an
+        improvement.
+    train_split : "auto", None or callable, default="auto"
+        ``"auto"``: a :class:`skorch.dataset.ValidSplit` of
+        ``validation_fraction`` seeded by ``random_state`` when
+        ``early_stopping=True``, no split otherwise; ``None``: no split;
+        a callable: skorch's meaning.
+    random_state : int, RandomState instance or None, default=None
+        Seeds weight initialisation, shuffling, dropout and the validation
+        split.  torch's global random state is left untouched.
+    verbose : int, default=0
+        skorch's per-epoch log when positive.
+    **kwargs
+        Any other :class:`skorch.NeuralNet` parameter (``criterion``,
+        ``optimizer``, ``callbacks``, ``device``, ``warm_start``,
+        ``iterator_train__*``, ``module__*``...)."""
+
+
+def _noop(*args, **kwargs):
+    """Silent sink of the early-stopping callback."""
+
+
+def _encoded_accuracy(net, X, y):
+    """Validation accuracy on the encoded labels skorch sees during training."""
+    proba = net.predict_proba(X)
+    y = np.asarray(y.cpu() if isinstance(y, torch.Tensor) else y).ravel()
+    return float(np.mean(np.argmax(proba, axis=1) == y))
+
+
+@contextmanager
+def _torch_seed(seed):
+    """Seed torch's CPU generator inside the block and restore it afterwards."""
+    if seed is None:
+        yield
+        return
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        yield
+
+
+def _check_fraction(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
+        low < value < high
+    ):
+        raise ValueError(f"{name} must be a float in ({low}, {high}), got {value!r}.")
+
+
+class _NetMixin:
+    """Validation, seeding, sizes and early stopping shared by all nets."""
+
+    def _init_extra(self, train_split, early_stopping, validation_fraction,
+                    n_iter_no_change, tol, random_state, kwargs):
+        kwargs.setdefault("iterator_train__shuffle", True)
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.random_state = random_state
+        return train_split
+
+    # ------------------------------------------------------------ checks
+    def _check_training_params(self):
+        if not isinstance(self.early_stopping, (bool, np.bool_)):
+            raise ValueError(
+                f"early_stopping must be True or False, got {self.early_stopping!r}."
+            )
+        _check_fraction("validation_fraction", self.validation_fraction, 0.0, 1.0)
+        if isinstance(self.n_iter_no_change, bool) or not isinstance(
+            self.n_iter_no_change, numbers.Integral
+        ) or self.n_iter_no_change < 1:
+            raise ValueError(
+                f"n_iter_no_change must be a positive int, got {self.n_iter_no_change!r}."
+            )
+        if not isinstance(self.tol, numbers.Real) or self.tol < 0:
+            raise ValueError(f"tol must be a non-negative float, got {self.tol!r}.")
+        if isinstance(self.train_split, str) and self.train_split != "auto":
+            raise ValueError(
+                f"train_split must be 'auto', None or a callable, got {self.train_split!r}."
+            )
+        check_random_state(self.random_state)
+
+    def _validate_X(self, X):
+        """Validated float32 input for prediction (skorch datasets pass through)."""
+        if is_dataset(X):
+            return X
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float32, reset=False)
+
+    # ------------------------------------------------------------- fitting
+    def _fit(self, X, y, *, reset, classes=None, **fit_params):
+        self._check_training_params()
+        X, y = self._prepare_fit_data(X, y, reset=reset, classes=classes)
+        if reset:
+            rs = self.random_state
+            self.random_seed_ = (
+                None if rs is None
+                else int(check_random_state(rs).randint(np.iinfo(np.int32).max))
+            )
+        seed = self.random_seed_
+        if seed is not None and not reset:
+            # continued training (warm start, partial_fit): new draws per call
+            seed = seed + len(self.history_)
+        with _torch_seed(seed):
+            if reset:
+                self.initialize()
+            NeuralNet.partial_fit(self, X, y, **fit_params)
+        return self
+
+    def fit(self, X, y, **fit_params):
+        """Initialise (unless ``warm_start``) and train the network.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows (float64 accepted; cast to float32).
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Targets.
+        **fit_params : dict
+            Passed to the module's ``forward`` and to ``train_split`` (skorch).
+
+        Returns
+        -------
+        self : object
+        """
+        reset = not (self.warm_start and self.initialized_)
+        return self._fit(X, y, reset=reset, _routing_method="fit", **fit_params)
+
+    def partial_fit(self, X, y, classes=None, **fit_params):
+        """Train for ``max_epochs`` more epochs without re-initialising.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        classes : array-like of shape (n_classes,), default=None
+            All class labels (classifiers; needed on the first call when ``y``
+            does not contain every class).
+        **fit_params : dict
+
+        Returns
+        -------
+        self : object
+        """
+        return self._fit(X, y, reset=not self.initialized_, classes=classes,
+                         **fit_params)
+
+    def initialize_module(self):
+        """Build the module with input/output sizes taken from the data."""
+        kwargs = self.get_params_for("module")
+        module = self._module_class()
+        if not isinstance(module, nn.Module):
+            if not hasattr(self, "n_features_in_"):
+                raise ValueError(
+                    f"{type(self).__name__} takes the module's sizes from the "
+                    "training data: call fit(X, y), or pass module__n_features and "
+                    "module__n_outputs to initialize() it without data."
+                )
+            kwargs.setdefault("n_features", self.n_features_in_)
+            kwargs.setdefault("n_outputs", self.n_outputs_)
+            for key, value in self._module_defaults().items():
+                kwargs.setdefault(key, value)
+        self.module_ = self.initialized_instance(module, kwargs)
+        return self
+
+    def _module_class(self):
+        return self.module
+
+    def _module_defaults(self):
+        return {}
+
+    def get_split_datasets(self, X, y=None, **fit_params):
+        """Train/validation datasets; ``train_split="auto"`` is resolved here."""
+        if isinstance(self.train_split, str):  # "auto"
+            dataset = self.get_dataset(X, y)
+            if not self.early_stopping:
+                return dataset, None
+            n_samples = len(dataset)
+            if n_samples < 2:
+                raise ValueError(
+                    f"Early stopping holds out validation rows, which needs at least "
+                    f"2 samples; got {n_samples} sample. Pass early_stopping=False."
+                )
+            split = ValidSplit(
+                self.validation_fraction,
+                stratified=is_classifier(self) and _can_stratify(
+                    y, self.validation_fraction),
+                random_state=getattr(self, "random_seed_", None),
+            )
+            return split(dataset, y, **fit_params)
+        return super().get_split_datasets(X, y, **fit_params)
+
+    def _get_param_names(self):
+        # skorch's private bookkeeping set is not a hyperparameter: leave it
+        # out of get_params (clone rebuilds it from the ``__`` parameters).
+        return [k for k in super()._get_param_names() if k != "_params_to_validate"]
+
+    def _early_stopping_callbacks(self):
+        if not self.early_stopping or not self.train_split:
+            return []
+        return [("early_stopping", EarlyStopping(
+            monitor="valid_loss", patience=self.n_iter_no_change, threshold=self.tol,
+            threshold_mode="abs", load_best=True,
+            sink=print if self.verbose else _noop,
+        ))]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.non_deterministic = self.random_state is None
+        return tags
+
+
+def _can_stratify(y, fraction):
+    """Whether a stratified hold-out of ``fraction`` keeps every class on both sides."""
+    counts = np.unique(np.asarray(y), return_counts=True)[1]
+    n_valid = int(np.ceil(fraction * counts.sum()))
+    n_classes = len(counts)
+    return counts.min() >= 2 and n_classes <= n_valid <= counts.sum() - n_classes
+
+
+def _has_logits(net):
+    """``decision_function`` exists when the module returns logits."""
+    criterion = net.criterion
+    is_ce = (isinstance(criterion, type) and issubclass(criterion, nn.CrossEntropyLoss)) \
+        or isinstance(criterion, nn.CrossEntropyLoss)
+    return is_ce and net.predict_nonlinearity == "auto"
+
+
+class _NetClassifier(_NetMixin, NeuralNetClassifier):
+    """skorch classifier with scikit-learn input handling (see module doc)."""
+
+    def __init__(self, module, *, criterion=nn.CrossEntropyLoss,
+                 optimizer=torch.optim.Adam, lr=1e-3, max_epochs=100, batch_size=64,
+                 train_split="auto", early_stopping=True, validation_fraction=0.1,
+                 n_iter_no_change=10, tol=1e-4, random_state=None, verbose=0,
+                 **kwargs):
+        train_split = self._init_extra(
+            train_split, early_stopping, validation_fraction, n_iter_no_change, tol,
+            random_state, kwargs,
+        )
+        super().__init__(
+            module, criterion=criterion, optimizer=optimizer, lr=lr,
+            max_epochs=max_epochs, batch_size=batch_size, train_split=train_split,
+            verbose=verbose, **kwargs,
+        )
+
+    @property
+    def _default_callbacks(self):
+        callbacks = [
+            (name, EpochScoring(_encoded_accuracy, name="valid_acc",
+                                lower_is_better=False))
+            if name == "valid_acc" else (name, cb)
+            for name, cb in super()._default_callbacks
+        ]
+        return callbacks + self._early_stopping_callbacks()
+
+    def check_data(self, X, y):
+        """No-op: ``classes_`` come from the original labels in :meth:`fit`."""
+
+    def _prepare_fit_data(self, X, y, *, reset, classes=None):
+        X, y = validate_data(self, X, y, dtype=np.float32, reset=reset)
+        check_classification_targets(y)
+        if reset:
+            if self.classes is not None:
+                labels = np.asarray(self.classes)
+            elif classes is not None:
+                labels = np.unique(np.asarray(classes))
+            else:
+                labels = np.unique(y)
+            self.classes_inferred_ = labels
+            self.n_outputs_ = len(labels)
+        labels = self.classes_
+        sorter = np.argsort(labels)
+        pos = np.clip(np.searchsorted(labels, y, sorter=sorter), 0, len(labels) - 1)
+        index = sorter[pos]
+        unknown = labels[index] != y
+        if np.any(unknown):
+            raise ValueError(
+                f"y contains labels {np.unique(y[unknown])[:5].tolist()} that are not "
+                f"in classes_ {labels.tolist()}; pass every label through the "
+                "'classes' parameter."
+            )
+        return X, index.astype(np.int64)
+
+    def predict_proba(self, X):
+        """Class probabilities (softmax of the logits), float64.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        return np.asarray(super().predict_proba(self._validate_X(X)), dtype=np.float64)
+
+    def predict(self, X):
+        """Most probable class label.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    @available_if(_has_logits)
+    def decision_function(self, X):
+        """Logits of the module (before the softmax).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            For two classes, ``z_1 - z_0`` (the log-odds of ``classes_[1]``).
+        """
+        Z = self.forward(self._validate_X(X), training=False)
+        Z = np.asarray(Z.detach().cpu().numpy(), dtype=np.float64)
+        if Z.shape[1] == 2:
+            return Z[:, 1] - Z[:, 0]
+        return Z
+
+
+class _NetRegressor(_NetMixin, NeuralNetRegressor):
+    """skorch regressor with scikit-learn input handling (see module doc)."""
+
+    def __init__(self, module, *, criterion=nn.MSELoss, optimizer=torch.optim.Adam,
+                 lr=1e-3, max_epochs=100, batch_size=64, train_split="auto",
+                 early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
+                 tol=1e-4, random_state=None, verbose=0, **kwargs):
+        train_split = self._init_extra(
+            train_split, early_stopping, validation_fraction, n_iter_no_change, tol,
+            random_state, kwargs,
+        )
+        super().__init__(
+            module, criterion=criterion, optimizer=optimizer, lr=lr,
+            max_epochs=max_epochs, batch_size=batch_size, train_split=train_split,
+            verbose=verbose, **kwargs,
+        )
+
+    @property
+    def _default_callbacks(self):
+        return list(super()._default_callbacks) + self._early_stopping_callbacks()
+
+    def _prepare_fit_data(self, X, y, *, reset, classes=None):
+        X, y = validate_data(self, X, y, dtype=np.float32, reset=reset,
+                             multi_output=True, y_numeric=True)
+        y = np.asarray(y, dtype=np.float32)
+        y = y.reshape(-1, 1) if y.ndim == 1 else y
+        if reset:
+            self.n_outputs_ = y.shape[1]
+        elif y.shape[1] != self.n_outputs_:
+            raise ValueError(
+                f"y has {y.shape[1]} outputs, but {type(self).__name__} was fitted "
+                f"with {self.n_outputs_}."
+            )
+        return X, y
+
+    def predict(self, X):
+        """Predictions, float64.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,) or (n_samples, n_outputs)
+            1-D for a single output.
+        """
+        y = NeuralNet.predict_proba(self, self._validate_X(X))
+        y = np.asarray(y, dtype=np.float64)
+        return y.ravel() if y.ndim == 2 and y.shape[1] == 1 else y
+
+    @available_if(lambda self: False)
+    def predict_proba(self, X):
+        """Not available: a regressor has no class probabilities."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
+
+
+# --------------------------------------------------------------------------
+# Seed architectures
+# --------------------------------------------------------------------------
+class MLPNetClassifier(_NetClassifier):
+    __doc__ = f"""OpenXAI's neural network classifier (``d → 100 → 100 → K``, ReLU).
+
+    A :class:`skorch.NeuralNetClassifier` of :class:`~sklearn_xai.models.OpenXAIANN`
+    trained with Adam and cross-entropy (SPEC 5.2; OpenXAI trains 100 epochs at
+    learning rate 1e-3 with dataset-specific batch sizes).
+
+    Parameters
+    ----------
+    module : torch module class or instance, default=OpenXAIANN
+        Its ``n_features`` and ``n_outputs`` come from the data
+        (``module__hidden_layer_sizes`` etc. tune it).
+    {_TRAINING_DOC.format(lr="1e-3", max_epochs=100, batch_size=64)}
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+    n_outputs_ : int
+        Number of classes (module outputs).
+    module_ : torch.nn.Module
+        The trained network (returns logits).
+    history_ : skorch.History
+    random_seed_ : int or None
+        Seed of the last initialisation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.models import MLPNetClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 4))
+    >>> y = np.where(X[:, 0] > 0, "yes", "no")
+    >>> clf = MLPNetClassifier(max_epochs=20, random_state=0).fit(X, y)
+    >>> clf.classes_.tolist()
+    ['no', 'yes']
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+    """
+
+    def __init__(self, module=OpenXAIANN, *, lr=1e-3, max_epochs=100, batch_size=64,
+                 **kwargs):
+        super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
+                         **kwargs)
+
+
+class LogisticNetClassifier(_NetClassifier):
+    __doc__ = f"""Logistic regression as a one-layer network (OpenXAI's LR).
+
+    A :class:`skorch.NeuralNetClassifier` of :class:`~sklearn_xai.models.LogisticNet`
+    (``d → K`` linear, softmax at ``predict_proba``), trained with Adam and
+    cross-entropy.  Its coefficients are ``module_.linear.weight``; for two
+    classes the log-odds coefficients are ``weight[1] - weight[0]``.
+
+    Parameters
+    ----------
+    module : torch module class or instance, default=LogisticNet
+        ``module__bias=False`` gives XAI-TRIS's LLR.
+    {_TRAINING_DOC.format(lr="1e-3", max_epochs=100, batch_size=64)}
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+    n_outputs_ : int
+    module_ : torch.nn.Module
+    history_ : skorch.History
+    random_seed_ : int or None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.models import LogisticNetClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 3))
+    >>> y = (X @ [2.0, -1.0, 0.0] > 0).astype(int)
+    >>> clf = LogisticNetClassifier(lr=0.05, max_epochs=30, random_state=0).fit(X, y)
+    >>> w = clf.module_.linear.weight.detach().numpy()
+    >>> coef = w[1] - w[0]
+    >>> bool(coef[0] > 0 > coef[1])
+    True
+    """
+
+    def __init__(self, module=LogisticNet, *, lr=1e-3, max_epochs=100, batch_size=64,
+                 **kwargs):
+        super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
+                         **kwargs)
+
+
+_BEEXAI_DOC = """BEExAI's dense network {kind} (SPEC 5.4).
+
+    A :class:`skorch.{base}` of :class:`~sklearn_xai.models.BEExAIMLP`: three
+    hidden layers of 128 units, each ReLU → BatchNorm → Dropout(0.1), linear
+    output{extra}.  BEExAI trains full-batch for 1000 epochs at learning rate
+    1e-3 without validation; the defaults here use mini-batches and early
+    stopping (set ``batch_size=-1, max_epochs=1000, early_stopping=False`` to
+    mirror BEExAI, and ``module__layout="code"`` for its code's layer layout).
+
+    Parameters
+    ----------
+    module : torch module class or instance, default=BEExAIMLP
+    {training}
+
+    Attributes
+    ----------
+{attributes}    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+    n_outputs_ : int
+    module_ : torch.nn.Module
+    history_ : skorch.History
+    random_seed_ : int or None
+
+    Examples
+    --------
+{example}    """
+
+
+class BEExAIMLPClassifier(_NetClassifier):
+    __doc__ = _BEEXAI_DOC.format(
+        kind="classifier", base="NeuralNetClassifier",
+        extra=" (logits; softmax at ``predict_proba``)",
+        training=_TRAINING_DOC.format(lr="1e-3", max_epochs=200, batch_size=128),
+        attributes="    classes_ : ndarray of shape (n_classes,)\n",
+        example="""    >>> import numpy as np
+    >>> from sklearn_xai.models import BEExAIMLPClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 5))
+    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    >>> clf = BEExAIMLPClassifier(max_epochs=10, random_state=0).fit(X, y)
+    >>> clf.predict_proba(X[:2]).shape
+    (2, 2)
+""",
+    )
+
+    def __init__(self, module=BEExAIMLP, *, lr=1e-3, max_epochs=200, batch_size=128,
+                 **kwargs):
+        super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
+                         **kwargs)
+
+
+class BEExAIMLPRegressor(_NetRegressor):
+    __doc__ = _BEEXAI_DOC.format(
+        kind="regressor", base="NeuralNetRegressor", extra="",
+        training=_TRAINING_DOC.format(lr="1e-3", max_epochs=200, batch_size=128),
+        attributes="",
+        example="""    >>> import numpy as np
+    >>> from sklearn_xai.models import BEExAIMLPRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 5))
+    >>> y = X[:, 0] - 2 * X[:, 1]
+    >>> reg = BEExAIMLPRegressor(max_epochs=30, random_state=0).fit(X, y)
+    >>> reg.predict(X[:3]).shape
+    (3,)
+    >>> bool(reg.score(X, y) > 0.8)
+    True
+""",
+    )
+
+    def __init__(self, module=BEExAIMLP, *, lr=1e-3, max_epochs=200, batch_size=128,
+                 **kwargs):
+        super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
+                         **kwargs)
+
+
+_TETROMINO_MODULES = {"llr": LogisticNet, "mlp": TetrominoMLP, "cnn": TetrominoCNN}
+
+
+class TetrominoNetClassifier(_NetClassifier):
+    __doc__ = f"""XAI-TRIS's classifiers for tetromino images (LLR, MLP, CNN).
+
+    A :class:`skorch.NeuralNetClassifier` on flattened ``image_size ×
+    image_size`` images (SPEC 5.3): ``"llr"`` is a linear layer without bias,
+    ``"mlp"`` :class:`~sklearn_xai.models.TetrominoMLP`, ``"cnn"``
+    :class:`~sklearn_xai.models.TetrominoCNN` (the image is reshaped to
+    ``(1, L, L)`` inside the module).  He-normal initialisation, Adam at
+    learning rate 5e-4, batches of 512, at most 500 epochs keeping the
+    weights of the lowest validation loss, as XAI-TRIS.  XAI-TRIS's early
+    stopping rarely fires (its patience compares a mean with a sum); the
+    default patience here is 10 epochs (``n_iter_no_change=500`` mirrors it).
+
+    Parameters
+    ----------
+    module : torch module class or instance, default=None
+        ``None`` uses the module named by ``architecture``.
+    architecture : {{"llr", "mlp", "cnn"}}, default="cnn"
+    image_size : {{8, 64}}, default=8
+        Side of the square images; ``X`` must have ``image_size ** 2``
+        columns.
+    {_TRAINING_DOC.format(lr="5e-4", max_epochs=500, batch_size=512)}
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    n_outputs_ : int
+    module_ : torch.nn.Module
+    history_ : skorch.History
+    random_seed_ : int or None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.models import TetrominoNetClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 64))
+    >>> y = (X[:, 9] > 0).astype(int)
+    >>> clf = TetrominoNetClassifier(architecture="cnn", max_epochs=2,
+    ...                              random_state=0).fit(X, y)
+    >>> clf.module_.flatten_size
+    4
+    """
+
+    def __init__(self, module=None, *, architecture="cnn", image_size=8, lr=5e-4,
+                 max_epochs=500, batch_size=512, **kwargs):
+        self.architecture = architecture
+        self.image_size = image_size
+        super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
+                         **kwargs)
+
+    def _module_class(self):
+        if self.module is not None:
+            return self.module
+        if self.architecture not in _TETROMINO_MODULES:
+            raise ValueError(
+                "architecture must be one of 'llr', 'mlp', 'cnn'; got "
+                f"{self.architecture!r}."
+            )
+        return _TETROMINO_MODULES[self.architecture]
+
+    def _module_defaults(self):
+        if self.module is not None:
+            return {}
+        if self.image_size not in (8, 64):
+            raise ValueError(f"image_size must be 8 or 64, got {self.image_size!r}.")
+        if self.n_features_in_ != self.image_size ** 2:
+            raise ValueError(
+                f"X has {self.n_features_in_} columns, but image_size="
+                f"{self.image_size} needs {self.image_size ** 2} (flattened "
+                f"{self.image_size}x{self.image_size} images)."
+            )
+        if self.architecture == "llr":
+            return {"bias": False, "init": "he_normal"}
+        return {"image_size": self.image_size}

@@ -1,0 +1,81 @@
+import json
+
+import pandas as pd
+import pytest
+
+from sklearn_xai.benchmark._cli import main
+
+CONFIG = """\
+name: tiny
+datasets:
+  linear:
+    name: make_linear_attribution
+    params: {n_samples: 120, n_features: 4}
+models:
+  lr: linear_regression
+explainers:
+  random: RandomExplainer
+  ablation:
+    name: FeatureAblation
+    params:
+      masker: {name: BaselineMasker, params: {value: mean}}
+metrics: [feature_agreement, neg_complexity]
+seeds: [0, 1]
+n_explain: 15
+"""
+
+
+@pytest.fixture
+def config_file(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(CONFIG)
+    return path
+
+
+def test_list(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for text in ("Presets:", "default", "xaibench_small", "RandomExplainer",
+                 "BaselineMasker", "feature_agreement", "make_linear_attribution",
+                 "linear_regression"):
+        assert text in out
+    assert "complexity" in out and "↓" in out
+    assert main(["list", "presets"]) == 0
+    out = capsys.readouterr().out
+    assert "Explainers:" not in out and "default" in out
+    assert main(["list", "nonsense"]) == 1
+    assert "cannot list" in capsys.readouterr().err
+
+
+def test_run_config_then_rerun_then_report(config_file, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    argv = ["run", str(config_file), "--out", str(out_dir), "--n-jobs", "1", "-q",
+            "--no-figures"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "tiny: 4 cells (4 computed, 0 from the cache)" in out
+    assert "### linear / lr" in out and "feature_agreement ↑" in out and "complexity ↓" in out
+    assert "random (baseline)" in out
+    table = pd.read_csv(out_dir / "results.csv")
+    assert len(table) == 2 * 2 * 2 and (table["status"] == "ok").all()
+    meta = json.loads((out_dir / "benchmark.json").read_text())
+    assert meta["baseline"] == "random" and meta["spec"]["name"] == "tiny"
+    assert (out_dir / "report.md").exists() and (out_dir / "report.html").exists()
+
+    assert main(argv) == 0
+    assert "(0 computed, 4 from the cache)" in capsys.readouterr().out
+
+    assert main(["report", str(out_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "### linear / lr" in out
+    assert (out_dir / "figures" / "linear__lr.png").exists()
+
+
+def test_run_errors_are_reported(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(CONFIG.replace("RandomExplainer", "NoSuchExplainer"))
+    assert main(["run", str(bad), "--out", str(tmp_path / "o"), "-q"]) == 1
+    assert "Unknown explainer 'NoSuchExplainer'" in capsys.readouterr().err
+    assert main(["run", "no_such_preset", "-q"]) == 1
+    assert main(["report", str(tmp_path / "nothing")]) == 1
+    assert "No results.csv" in capsys.readouterr().err

@@ -1,0 +1,247 @@
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import train_test_split
+from sklearn.neural_network import MLPClassifier, MLPRegressor
+
+from sklearn_xai.benchmark import BenchmarkSpec, resolve_component, run_benchmark
+from sklearn_xai.datasets import make_linear_attribution
+from sklearn_xai.explainers import FeatureAblation
+from sklearn_xai.masking import BaselineMasker
+from sklearn_xai.metrics import comprehensiveness, feature_agreement
+
+MEAN = {"name": "BaselineMasker", "params": {"value": "mean"}}
+VALUE_COLUMNS = ["dataset", "model", "explainer", "metric", "seed", "value", "se",
+                 "n_rows", "n_nan", "n_evaluations", "model_score", "status"]
+
+# Explainer executions, counted by the test explainers below (threading and
+# sequential backends share this process).
+CALLS = {"n": 0, "fail_seeds": set()}
+
+
+class CountingAblation(FeatureAblation):
+    """FeatureAblation that counts its explanations and fails on request."""
+
+    def __init__(self, estimator=None, *, masker=None, target="predicted", output="auto",
+                 batch_size=None, random_state=None):
+        super().__init__(estimator, masker=masker, target=target, output=output,
+                         batch_size=batch_size)
+        self.random_state = random_state
+
+    def _explain(self, X, f, target_index, rngs):
+        CALLS["n"] += 1
+        if self.random_state in CALLS["fail_seeds"]:
+            raise RuntimeError(f"simulated crash at seed {self.random_state}")
+        return super()._explain(X, f, target_index, rngs)
+
+
+def _config(**overrides):
+    config = {
+        "dataset": {"name": "make_linear_attribution",
+                    "params": {"n_samples": 200, "n_features": 4}},
+        "models": {"lr": "linear_regression"},
+        "explainers": {"random": "RandomExplainer",
+                       "ablation": {"name": "FeatureAblation", "params": {"masker": MEAN}}},
+        "metrics": ["feature_agreement", "neg_complexity",
+                    {"name": "comprehensiveness", "params": {"masker": MEAN}}],
+        "seeds": [0, 1],
+        "n_explain": 20,
+    }
+    config.update(overrides)
+    return config
+
+
+@pytest.fixture(autouse=True)
+def _reset_calls():
+    CALLS["n"] = 0
+    CALLS["fail_seeds"] = set()
+
+
+def test_tiny_grid_matches_a_hand_run():
+    results = run_benchmark(_config(), n_jobs=1)
+    table = results.table
+    assert len(table) == 1 * 1 * 2 * 3 * 2
+    assert (table["status"] == "ok").all()
+    assert set(table["metric"]) == {"feature_agreement", "neg_complexity", "comprehensiveness"}
+    assert results.baseline == "random"
+    # The same cell computed by hand, independently of the runner.
+    seed = 1
+    bunch = make_linear_attribution(n_samples=200, n_features=4, random_state=seed)
+    train, test = train_test_split(np.arange(200), test_size=0.25, random_state=seed)
+    rows = test[:20]
+    model = LinearRegression().fit(bunch.X[train], bunch.y[train])
+    explainer = FeatureAblation(FrozenEstimator(model), masker=BaselineMasker("mean"))
+    A = explainer.fit(bunch.X[train], bunch.y[train]).transform(bunch.X[rows])
+    fa = feature_agreement(bunch.ground_truth[rows], A).mean()
+    masker = BaselineMasker("mean").fit(bunch.X[train])
+    comp = comprehensiveness(model, bunch.X[rows], A, masker=masker).mean()
+    got = table[(table["explainer"] == "ablation") & (table["seed"] == seed)].set_index("metric")
+    assert got.loc["feature_agreement", "value"] == pytest.approx(fa)
+    assert got.loc["comprehensiveness", "value"] == pytest.approx(comp)
+    assert got.loc["feature_agreement", "model_score"] == pytest.approx(
+        model.score(bunch.X[test], bunch.y[test]))
+    # Ablation evaluates the model once per row and per removed feature (+ the row).
+    assert got.loc["feature_agreement", "n_evaluations"] == 20 * (4 + 1)
+    assert got.loc["neg_complexity", "greater_is_better"] is False or \
+        not got.loc["neg_complexity", "greater_is_better"]
+    assert len(results.per_row) == 2 * 3 * 2 * 20
+
+
+def test_rerun_is_cached_and_resume_recomputes_only_failures(tmp_path):
+    config = _config(explainers={"random": "RandomExplainer",
+                                 "counting": {"name": CountingAblation,
+                                              "params": {"masker": MEAN}}},
+                     seeds=[0, 1, 2])
+    CALLS["fail_seeds"] = {1}
+    first = run_benchmark(config, n_jobs=2, backend="threading", cache_dir=tmp_path)
+    assert CALLS["n"] == 3
+    failed = first.table[first.table["status"] == "error"]
+    assert set(failed["seed"]) == {1} and set(failed["explainer"]) == {"counting"}
+    assert failed["error"].str.contains("simulated crash at seed 1").all()
+    assert (first.table.loc[first.table["status"] != "error", "status"] == "ok").all()
+
+    # Resume: only the failed cell is computed again.
+    CALLS["n"] = 0
+    CALLS["fail_seeds"] = set()
+    second = run_benchmark(config, n_jobs=2, backend="threading", cache_dir=tmp_path)
+    assert CALLS["n"] == 1
+    assert second.n_computed == 1
+    assert (second.table["status"] == "ok").all()
+
+    # Rerun: nothing is computed and the table is unchanged.
+    CALLS["n"] = 0
+    third = run_benchmark(config, n_jobs=1, cache_dir=tmp_path)
+    assert CALLS["n"] == 0 and third.n_computed == 0
+    assert third.table["cached"].all()
+    pd.testing.assert_frame_equal(second.table[VALUE_COLUMNS], third.table[VALUE_COLUMNS])
+
+    # A new metric re-scores the cached explanations without explaining again.
+    config["metrics"] = config["metrics"] + ["sparseness"]
+    fourth = run_benchmark(config, n_jobs=1, cache_dir=tmp_path)
+    assert CALLS["n"] == 0
+    assert (fourth.table["status"] == "ok").all()
+    assert "sparseness" in set(fourth.table["metric"])
+
+
+def test_no_cache_recomputes(tmp_path):
+    config = _config(explainers={"counting": {"name": CountingAblation}}, seeds=[0])
+    run_benchmark(config, cache_dir=None)
+    run_benchmark(config, cache_dir=None)
+    assert CALLS["n"] == 2
+    assert not os.listdir(tmp_path)
+
+
+def test_failures_and_skips_are_recorded():
+    config = _config(seeds=[0], metrics=[
+        "feature_agreement", {"name": "neg_complexity", "params": {"not_a_param": 1}}])
+    del config["dataset"]
+    config["datasets"] = {
+        "with_gt": {"name": "make_linear_attribution", "params": {"n_samples": 100}},
+        "no_gt": {"name": "sklearn_xai.datasets.load_diabetes"},
+    }
+    results = run_benchmark(config)
+    table = results.table.set_index(["dataset", "explainer", "metric"])
+    skipped = table.loc[("no_gt", "ablation", "feature_agreement")]
+    assert skipped["status"] == "skipped"
+    assert "ground_truth" in skipped["error"]
+    assert table.loc[("with_gt", "ablation", "feature_agreement"), "status"] == "ok"
+    broken = results.table[results.table["metric"] == "neg_complexity"]
+    assert (broken["status"] == "error").all()
+    assert broken["error"].str.contains("not_a_param").all()
+
+
+def test_cell_level_error_does_not_stop_the_run():
+    config = _config(models={"lr": "linear_regression",
+                             "bad": {"name": "linear_regression",
+                                     "params": {"no_such_param": 1}}}, seeds=[0])
+    results = run_benchmark(config)
+    bad = results.table[results.table["model"] == "bad"]
+    assert (bad["status"] == "error").all() and bad["error"].str.contains("no_such_param").all()
+    assert (results.table.loc[results.table["model"] == "lr", "status"] == "ok").all()
+
+
+def test_threading_and_loky_give_the_same_table(tmp_path):
+    config = _config(seeds=[0, 1])
+    threaded = run_benchmark(config, n_jobs=2, backend="threading").table
+    # Worker processes share the cell and fitted-model caches.
+    loky = run_benchmark(config, n_jobs=2, backend="loky", cache_dir=tmp_path).table
+    assert len(os.listdir(tmp_path / "cells")) == 4
+    pd.testing.assert_frame_equal(threaded[VALUE_COLUMNS], loky[VALUE_COLUMNS])
+
+
+def test_dask_backend_gives_the_same_table():
+    distributed = pytest.importorskip("dask.distributed")
+    config = _config(seeds=[0])
+    reference = run_benchmark(config, n_jobs=1).table
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        table = run_benchmark(config, backend="dask").table
+    pd.testing.assert_frame_equal(reference[VALUE_COLUMNS], table[VALUE_COLUMNS])
+
+
+def test_dask_missing_gives_a_clear_error():
+    try:
+        import distributed  # noqa: F401
+        pytest.skip("dask.distributed is installed")
+    except ImportError:
+        pass
+    with pytest.raises(ImportError, match="sklearn-xai\\[dask\\]"):
+        run_benchmark(_config(seeds=[0]), backend="dask")
+
+
+def test_spec_validation():
+    with pytest.raises(ValueError, match="Unknown explainer 'NoSuchExplainer'"):
+        run_benchmark(_config(explainers=["NoSuchExplainer"]))
+    with pytest.raises(ValueError, match="not an explanation scorer"):
+        run_benchmark(_config(metrics=["no_such_metric"]))
+    with pytest.raises(ValueError, match="Unknown benchmark config keys"):
+        BenchmarkSpec.from_dict({**_config(), "sedes": [1]})
+    with pytest.raises(ValueError, match="labelled 'FeatureAblation'"):
+        BenchmarkSpec.from_dict(_config(explainers=["FeatureAblation", "FeatureAblation"]))
+    with pytest.raises(ValueError, match="seeds"):
+        BenchmarkSpec.from_dict(_config(seeds=[]))
+    with pytest.raises(ValueError, match="n_explain"):
+        BenchmarkSpec.from_dict(_config(n_explain=0))
+    with pytest.raises(ValueError, match="neither a preset"):
+        run_benchmark("no_such_preset_or_file")
+    with pytest.raises(ValueError, match="backend"):
+        run_benchmark(_config(seeds=[0]), backend="spark")
+
+
+def test_component_resolution():
+    assert isinstance(resolve_component("mlp", "model", seed=3), MLPRegressor)
+    clf = resolve_component({"name": "mlp", "params": {"max_iter": 5}}, "model", seed=3,
+                            task="classification")
+    assert isinstance(clf, MLPClassifier) and clf.random_state == 3 and clf.max_iter == 5
+    with pytest.raises(ValueError, match="classification only"):
+        resolve_component("logistic_regression", "model")
+    explainer = resolve_component(
+        {"name": "FeatureAblation", "params": {"masker": MEAN}}, "explainer")
+    assert isinstance(explainer.masker, BaselineMasker) and explainer.masker.value == "mean"
+    dotted = resolve_component("sklearn.tree.DecisionTreeRegressor", "model", seed=1)
+    assert dotted.random_state == 1
+    with pytest.raises(ValueError, match="dataset provides no 'distribution'"):
+        resolve_component({"name": "FeatureAblation",
+                           "params": {"masker": "@distribution"}}, "explainer", context={})
+
+
+class WarningAblation(FeatureAblation):
+    def _explain(self, X, f, target_index, rngs):
+        import warnings
+
+        warnings.warn("attributions look odd", UserWarning)
+        return super()._explain(X, f, target_index, rngs)
+
+
+def test_warnings_are_recorded_and_cached(tmp_path):
+    config = _config(explainers={"warn": {"name": WarningAblation}}, seeds=[0])
+    first = run_benchmark(config, cache_dir=tmp_path).table
+    assert first["warnings"].str.contains("UserWarning: attributions look odd").all()
+    second = run_benchmark(config, cache_dir=tmp_path).table
+    assert second["cached"].all()
+    assert (second["warnings"] == first["warnings"]).all()
