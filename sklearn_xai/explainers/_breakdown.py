@@ -84,6 +84,16 @@ class BreakDown(BaseExplainer):
         self.batch_size = batch_size
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # Random only through a stochastic masker.
+        tags.non_deterministic = (
+            self.random_state is None
+            and self.masker is not None
+            and not self.masker.is_deterministic
+        )
+        return tags
+
     def _fit_explainer(self, X, y):
         masker = BaselineMasker("zero") if self.masker is None else self.masker
         self.masker_ = clone(masker).fit(X)
