@@ -87,6 +87,12 @@ def _write_api(srcdir):
             fh.write(text)
 
 
+def _rst_escape(text):
+    """Escape characters that reStructuredText reads as markup (|a| is a
+    substitution)."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
+
+
 def _write_metric_table(srcdir):
     from sklearn_xai.metrics import metric_specs
 
@@ -112,7 +118,7 @@ def _write_metric_table(srcdir):
             f"     - {'yes' if spec.per_instance else 'no'}",
             f"     - {', '.join(spec.requires) or '–'}",
             f"     - {spec.seed or '–'}",
-            f"     - {spec.description or '–'}",
+            f"     - {_rst_escape(spec.description) or '–'}",
         ]
     os.makedirs(os.path.join(srcdir, "generated"), exist_ok=True)
     with open(os.path.join(srcdir, "generated", "metric_table.rst"), "w") as fh:

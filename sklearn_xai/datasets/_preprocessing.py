@@ -160,9 +160,9 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
 
     Attributes
     ----------
-    correlation_ : ndarray of shape (n_features_in_, n_features_in_)
+    correlation_ : ndarray of shape (n_features, n_features)
         Absolute correlations (NaN where undefined).
-    support_ : ndarray of bool of shape (n_features_in_,)
+    support_ : ndarray of bool of shape (n_features,)
         Kept features.
     n_features_in_ : int
     feature_names_in_ : ndarray of str

@@ -233,6 +233,17 @@ def _age_group(age, threshold=25):
                     f"age >= {threshold}").astype(object)
 
 
+def _age_options(column):
+    """The ``"age"`` sensitive option: age groups of ``column``."""
+    return {"age": (lambda f: _age_group(f[column]), (column,))}
+
+
+def _column_options(*columns):
+    """Sensitive options whose groups are the values of a text column."""
+    return {column: (lambda f, column=column: f[column].astype(str), (column,))
+            for column in columns}
+
+
 def _categorize(frame, levels=None, ordered=False):
     """Text columns to the ``category`` dtype (documented or sorted levels,
     ``ordered`` for ordinal scales); columns that already are categorical
@@ -453,10 +464,7 @@ def load_german_credit(*, return_X_y=False, as_frame=False, sensitive="sex",
                   as_frame=as_frame, return_X_y=return_X_y)
 
 
-_ADULT_SENSITIVE = {
-    "sex": (lambda f: f["sex"].astype(str), ("sex",)),
-    "race": (lambda f: f["race"].astype(str), ("race",)),
-}
+_ADULT_SENSITIVE = _column_options("sex", "race")
 
 _ADULT_DESCR = """\
 Adult (UCI Census Income)
@@ -683,10 +691,7 @@ def load_diabetes(*, return_X_y=False, as_frame=False, scaled=True):
 # Path loaders (never download)
 # ---------------------------------------------------------------------------
 
-_COMPAS_SENSITIVE = {
-    "race": (lambda f: f["race"].astype(str), ("race",)),
-    "sex": (lambda f: f["sex"].astype(str), ("sex",)),
-}
+_COMPAS_SENSITIVE = _column_options("race", "sex")
 
 
 @validate_params(
@@ -844,10 +849,6 @@ def load_heloc(path=None, *, return_X_y=False, as_frame=False):
                   target_names=["Bad", "Good"], sensitive=None,
                   sensitive_name=None, descr=descr, as_frame=as_frame,
                   return_X_y=return_X_y)
-
-
-def _age_options(column):
-    return {"age": (lambda f: _age_group(f[column]), (column,))}
 
 
 @validate_params(

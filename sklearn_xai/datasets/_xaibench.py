@@ -397,10 +397,30 @@ def _descr(kind, mixture, params):
     )
 
 
-def _make_additive(kind, distribution, *, n_samples, weights, noise, task,
-                   psi_variant, gt_value, xai_bench_batch_norm, shuffle,
-                   random_state, return_X_y, as_frame, parameters):
-    """Shared core of the six XAI-Bench generators."""
+def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, task,
+                   gt_value, xai_bench_batch_norm, shuffle, random_state, return_X_y,
+                   as_frame, weights=None, psi_variant="paper", mean=0.0,
+                   component_weights=None, component_means=None):
+    """Shared core of the six XAI-Bench generators.
+
+    ``kind`` is the label function (``"linear"`` uses ``weights``, the others
+    ``psi_variant``) and ``features`` the feature distribution
+    (``"gaussian"`` uses ``mean``, ``"mixture"`` ``component_weights`` and
+    ``component_means``).
+    """
+    parameters = dict(n_samples=n_samples)
+    if kind == "linear":
+        weights = parameters["weights"] = _default_weights(weights, n_features)
+    if features == "mixture":
+        distribution = _mixture(n_features, component_weights, component_means,
+                                rho, cov)
+        parameters.update(component_weights=distribution.weights,
+                          component_means=distribution.means, rho=rho,
+                          cov=distribution.covs[0])
+    else:
+        distribution = _gaussian(n_features, mean, rho, cov)
+        parameters.update(mean=distribution.mean, rho=rho, cov=distribution.cov)
+    parameters["random_state"] = random_state
     rng = _generator(random_state)
     d = distribution.n_features
     psis, offset = _psi_functions(kind, d, weights, psi_variant, task)
@@ -600,15 +620,12 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
     >>> data.ground_truth_mask[0].tolist()
     [True, True, True, True, False]
     """
-    weights = _default_weights(weights, n_features)
-    dist = _gaussian(n_features, mean, rho, cov)
     return _make_additive(
-        "linear", dist, n_samples=n_samples, weights=weights, noise=noise, task=task,
-        psi_variant="paper", gt_value=gt_value,
-        xai_bench_batch_norm=xai_bench_batch_norm, shuffle=shuffle,
-        random_state=random_state, return_X_y=return_X_y, as_frame=as_frame,
-        parameters=dict(n_samples=n_samples, weights=weights, mean=dist.mean,
-                        rho=rho, cov=dist.cov, random_state=random_state),
+        "linear", "gaussian", n_samples=n_samples, n_features=n_features,
+        weights=weights, mean=mean, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
+        as_frame=as_frame,
     )
 
 
@@ -644,14 +661,12 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
     >>> X.shape, abs(round(float(y.mean()), 10)), round(float(y.std()), 10)
     ((100, 5), 0.0, 1.0)
     """
-    dist = _gaussian(n_features, mean, rho, cov)
     return _make_additive(
-        "piecewise_constant", dist, n_samples=n_samples, weights=None, noise=noise,
-        task=task, psi_variant=psi_variant, gt_value=gt_value,
-        xai_bench_batch_norm=xai_bench_batch_norm, shuffle=shuffle,
-        random_state=random_state, return_X_y=return_X_y, as_frame=as_frame,
-        parameters=dict(n_samples=n_samples, mean=dist.mean, rho=rho, cov=dist.cov,
-                        random_state=random_state),
+        "piecewise_constant", "gaussian", n_samples=n_samples, n_features=n_features,
+        psi_variant=psi_variant, mean=mean, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
+        as_frame=as_frame,
     )
 
 
@@ -688,14 +703,12 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
     >>> bool(abs(data.label_function(data.X[:1])[0] - data.label_function(data.X)[0]) < 1e-12)
     True
     """
-    dist = _gaussian(n_features, mean, rho, cov)
     return _make_additive(
-        "nonlinear_additive", dist, n_samples=n_samples, weights=None, noise=noise,
-        task=task, psi_variant=psi_variant, gt_value=gt_value,
-        xai_bench_batch_norm=xai_bench_batch_norm, shuffle=shuffle,
-        random_state=random_state, return_X_y=return_X_y, as_frame=as_frame,
-        parameters=dict(n_samples=n_samples, mean=dist.mean, rho=rho, cov=dist.cov,
-                        random_state=random_state),
+        "nonlinear_additive", "gaussian", n_samples=n_samples, n_features=n_features,
+        psi_variant=psi_variant, mean=mean, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
+        as_frame=as_frame,
     )
 
 
@@ -730,16 +743,13 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
     >>> bool(abs((data.X.mean(axis=1) > 0).mean() - 0.5) < 0.05)
     True
     """
-    weights = _default_weights(weights, n_features)
-    dist = _mixture(n_features, component_weights, component_means, rho, cov)
     return _make_additive(
-        "linear", dist, n_samples=n_samples, weights=weights, noise=noise, task=task,
-        psi_variant="paper", gt_value=gt_value,
-        xai_bench_batch_norm=xai_bench_batch_norm, shuffle=shuffle,
-        random_state=random_state, return_X_y=return_X_y, as_frame=as_frame,
-        parameters=dict(n_samples=n_samples, weights=weights,
-                        component_weights=dist.weights, component_means=dist.means,
-                        rho=rho, cov=dist.covs[0], random_state=random_state),
+        "linear", "mixture", n_samples=n_samples, n_features=n_features,
+        weights=weights, component_weights=component_weights,
+        component_means=component_means, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
+        as_frame=as_frame,
     )
 
 
@@ -771,15 +781,13 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
     >>> data.X.shape, data.distribution.n_components
     ((100, 5), 2)
     """
-    dist = _mixture(n_features, component_weights, component_means, rho, cov)
     return _make_additive(
-        "piecewise_constant", dist, n_samples=n_samples, weights=None, noise=noise,
-        task=task, psi_variant=psi_variant, gt_value=gt_value,
-        xai_bench_batch_norm=xai_bench_batch_norm, shuffle=shuffle,
-        random_state=random_state, return_X_y=return_X_y, as_frame=as_frame,
-        parameters=dict(n_samples=n_samples, component_weights=dist.weights,
-                        component_means=dist.means, rho=rho, cov=dist.covs[0],
-                        random_state=random_state),
+        "piecewise_constant", "mixture", n_samples=n_samples, n_features=n_features,
+        psi_variant=psi_variant, component_weights=component_weights,
+        component_means=component_means, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
+        as_frame=as_frame,
     )
 
 
@@ -814,15 +822,13 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
     >>> bool(np.ptp(resid) < 1e-8)  # efficiency: sum = h(x) - E[h(X)]
     True
     """
-    dist = _mixture(n_features, component_weights, component_means, rho, cov)
     return _make_additive(
-        "nonlinear_additive", dist, n_samples=n_samples, weights=None, noise=noise,
-        task=task, psi_variant=psi_variant, gt_value=gt_value,
-        xai_bench_batch_norm=xai_bench_batch_norm, shuffle=shuffle,
-        random_state=random_state, return_X_y=return_X_y, as_frame=as_frame,
-        parameters=dict(n_samples=n_samples, component_weights=dist.weights,
-                        component_means=dist.means, rho=rho, cov=dist.covs[0],
-                        random_state=random_state),
+        "nonlinear_additive", "mixture", n_samples=n_samples, n_features=n_features,
+        psi_variant=psi_variant, component_weights=component_weights,
+        component_means=component_means, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
+        as_frame=as_frame,
     )
 
 

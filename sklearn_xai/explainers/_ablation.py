@@ -1,9 +1,9 @@
 """Feature ablation (occlusion): remove one feature at a time."""
 
 import numpy as np
-from sklearn.base import clone
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._shapley import _fit_masker
 from sklearn_xai.masking._base import BaseMasker
 from sklearn_xai.masking._baseline import BaselineMasker
 
@@ -54,8 +54,8 @@ class FeatureAblation(BaseExplainer):
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 3.0]])
     >>> y = X @ [2.0, -1.0]
     >>> ex = FeatureAblation(LinearRegression(), masker=BaselineMasker("mean"))
-    >>> ex.fit(X, y).transform([[2.0, 2.0]]).round(6)
-    array([[ 2., -2.]])
+    >>> ex.fit(X, y).transform([[2.0, 2.0]]).round(6)  # w * (x - mean)
+    array([[ 2.      , -0.666667]])
     """
 
     _parameter_constraints = {
@@ -72,8 +72,7 @@ class FeatureAblation(BaseExplainer):
         self.batch_size = batch_size
 
     def _fit_explainer(self, X, y):
-        masker = BaselineMasker("zero") if self.masker is None else self.masker
-        self.masker_ = clone(masker).fit(X)
+        self.masker_ = _fit_masker(self.masker, BaselineMasker("zero"), X)
 
     def _explain(self, X, f, target_index, rngs):
         d = X.shape[1]

@@ -1,9 +1,9 @@
 """BreakDown: contributions along a greedy step-down path (pyBreakDown; XAI-Bench)."""
 
 import numpy as np
-from sklearn.base import clone
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._shapley import _fit_masker
 from sklearn_xai.masking._base import BaseMasker
 from sklearn_xai.masking._baseline import BaselineMasker
 
@@ -95,8 +95,7 @@ class BreakDown(BaseExplainer):
         return tags
 
     def _fit_explainer(self, X, y):
-        masker = BaselineMasker("zero") if self.masker is None else self.masker
-        self.masker_ = clone(masker).fit(X)
+        self.masker_ = _fit_masker(self.masker, BaselineMasker("zero"), X)
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape

@@ -40,11 +40,16 @@ def _row_blocks(n_rows, rows_per_instance, n_features, batch_size=None):
     return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
-def _repeat_target(target_index, block, n_per_row):
-    """Class column of every perturbed row of a block (``None`` for regression)."""
-    if target_index is None:
-        return None
-    return np.repeat(np.asarray(target_index)[block], n_per_row)
+def _evaluate_block(f, Z, target_index, block):
+    """Explained output at the perturbations ``Z`` (b, N, d) of a block of rows.
+
+    One model call for the whole block; every perturbed row is scored on the
+    class column of the row it perturbs (``target_index`` is None for
+    regression).  Returns a float64 array of shape (b, N).
+    """
+    b, N, d = Z.shape
+    t = None if target_index is None else np.repeat(np.asarray(target_index)[block], N)
+    return np.asarray(f(Z.reshape(b * N, d), t), dtype=np.float64).reshape(b, N)
 
 
 def _weighted_ridge(Z, y, w, alpha):
@@ -399,9 +404,7 @@ class LocalLinearSurrogate(BaseExplainer):
             )
             noise[:, 0] = 0.0
             Z = Xb[:, None, :] + self.std * noise
-            b = len(Xb)
-            y = f(Z.reshape(b * N, d), _repeat_target(target_index, block, N))
-            y = np.asarray(y, dtype=np.float64).reshape(b, N)
+            y = _evaluate_block(f, Z, target_index, block)
             dist2 = np.sum((Z - Xb[:, None, :]) ** 2, axis=2)
             weights = np.sqrt(np.exp(-dist2 / width**2))
             A[block], _ = _weighted_ridge(Z, y, weights, self.alpha)
@@ -530,11 +533,9 @@ class CaptumLime(BaseExplainer):
             Xb = X[block]
             masks = np.stack([rng.random((S, d)) < 0.5 for rng in rngs[block]])
             Z = np.where(masks, Xb[:, None, :], self.baseline_)
-            b = len(Xb)
-            y = f(Z.reshape(b * S, d), _repeat_target(target_index, block, S))
-            y = np.asarray(y, dtype=np.float64).reshape(b, S)
+            y = _evaluate_block(f, Z, target_index, block)
             sim = self._similarity(Xb, Z)
-            for r in range(b):
+            for r in range(len(Xb)):
                 lasso.fit(masks[r].astype(np.float64), y[r], sample_weight=sim[r])
                 A[block.start + r] = lasso.coef_
         return A

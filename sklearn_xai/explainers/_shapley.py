@@ -85,6 +85,24 @@ def _fit_masker(masker, default, X):
     return clone(default if masker is None else masker).fit(X)
 
 
+def _values_with_ends(explainer, f, X, Z, target_index, rngs):
+    """``v_x(empty)``, ``v_x(full)`` and ``v_x(S)`` of per-row coalitions ``Z``.
+
+    The empty and full coalitions are put in front of ``Z`` (n, m, d) so that
+    every value of a row comes from one masker call.  Returns ``v_empty``
+    (n,), ``v_full`` (n,) and ``values`` (n, m).
+    """
+    n, _, d = Z.shape
+    ends = np.zeros((2, d), dtype=bool)
+    ends[1] = True
+    keep = np.concatenate([np.broadcast_to(ends, (n, 2, d)), Z], axis=1)
+    values = explainer.masker_.evaluate(
+        f, X, keep, target_index=target_index,
+        batch_size=_block_rows(explainer.batch_size), rngs=rngs,
+    )
+    return values[:, 0], values[:, 1], values[:, 2:]
+
+
 def _check_n_features(explainer, d):
     if d > explainer.max_features:
         raise ValueError(
@@ -316,8 +334,6 @@ class KernelSHAP(BaseExplainer):
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         m = self._budget(d)
-        ends = np.zeros((2, d), dtype=bool)
-        ends[1] = True
         if d == 1:
             Z = np.zeros((n, 0, d), dtype=bool)
             weights = np.ones(0)
@@ -328,15 +344,8 @@ class KernelSHAP(BaseExplainer):
         else:
             Z = np.stack([self._sample(rng, d, m) for rng in rngs])
             weights = np.ones(m)
-        keep = np.concatenate([np.broadcast_to(ends, (n, 2, d)), Z], axis=1)
-        values = self.masker_.evaluate(
-            f, X, keep, target_index=target_index,
-            batch_size=_block_rows(self.batch_size), rngs=rngs,
-        )
-        v_empty = values[:, 0]
-        return _constrained_wls(
-            Z, weights, values[:, 2:] - v_empty[:, None], values[:, 1] - v_empty
-        )
+        v_empty, v_full, values = _values_with_ends(self, f, X, Z, target_index, rngs)
+        return _constrained_wls(Z, weights, values - v_empty[:, None], v_full - v_empty)
 
 
 class ShapleyValueSampling(BaseExplainer):
@@ -426,21 +435,14 @@ class ShapleyValueSampling(BaseExplainer):
         steps = np.arange(1, d)
         # Intermediate coalitions: first k features of each ordering, 0<k<d.
         inner = position[:, :, None, :] < steps[None, None, :, None]  # (n,m,d-1,d)
-        ends = np.zeros((2, d), dtype=bool)
-        ends[1] = True
-        keep = np.concatenate(
-            [np.broadcast_to(ends, (n, 2, d)), inner.reshape(n, m * (d - 1), d)],
-            axis=1,
-        )
-        values = self.masker_.evaluate(
-            f, X, keep, target_index=target_index,
-            batch_size=_block_rows(self.batch_size), rngs=rngs,
+        v_empty, v_full, values = _values_with_ends(
+            self, f, X, inner.reshape(n, m * (d - 1), d), target_index, rngs
         )
         path = np.concatenate(
             [
-                np.broadcast_to(values[:, None, :1], (n, m, 1)),
-                values[:, 2:].reshape(n, m, d - 1),
-                np.broadcast_to(values[:, None, 1:2], (n, m, 1)),
+                np.broadcast_to(v_empty[:, None, None], (n, m, 1)),
+                values.reshape(n, m, d - 1),
+                np.broadcast_to(v_full[:, None, None], (n, m, 1)),
             ],
             axis=2,
         )  # (n, m, d+1): value after k features entered

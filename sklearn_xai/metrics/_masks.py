@@ -178,7 +178,7 @@ _MASK_DOC = """    ground_truth : array-like of shape (n_samples, n_pixels) or (
     prefer_skip_nested_validation=True,
 )
 def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
-    """Mask precision (XAI-TRIS): share of the mask among the top-|G| pixels.
+    """Mask precision (XAI-TRIS): share of the mask among the top-K pixels (K = mask size).
 
     With ``K = |G|`` the number of mask pixels, ``S`` is the set of the ``K``
     pixels of largest ``|a|`` *among the pixels with non-zero attribution*
@@ -217,7 +217,7 @@ def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
     prefer_skip_nested_validation=True,
 )
 def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
-    """Relevance rank accuracy: share of the mask among the top-|G| pixels.
+    """Relevance rank accuracy: share of the mask among the top-K pixels (K = mask size).
 
     ``|T_K(a) ∩ G| / K`` with ``K = |G|`` and ``T_K`` the ``K`` pixels of
     largest magnitude (ties by lower index).  Equal to
@@ -425,7 +425,7 @@ for _f in (mask_precision, relevance_rank_accuracy, relevance_mass_accuracy,
 
 _REGISTERED = [
     ("mask_precision", mask_precision, "XAI-TRIS",
-     "Share of the mask among the top-|G| non-zero pixels."),
+     "Share of the mask among the top-K non-zero pixels (K = mask size)."),
     ("emd_score", emd_score, "XAI-TRIS",
      "1 - earth mover's distance between the map and the mask, normalised."),
     ("mask_roc_auc", mask_roc_auc, "",
@@ -433,7 +433,7 @@ _REGISTERED = [
     ("relevance_mass_accuracy", relevance_mass_accuracy, "",
      "Share of the attribution mass inside the mask."),
     ("relevance_rank_accuracy", relevance_rank_accuracy, "",
-     "Share of the mask among the top-|G| pixels."),
+     "Share of the mask among the top-K pixels (K = mask size)."),
 ]
 for _name, _func, _seed, _desc in _REGISTERED:
     register_metric(
