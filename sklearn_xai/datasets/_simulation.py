@@ -52,8 +52,9 @@ _COPY_RETURNS = """\
         :class:`~sklearn.preprocessing.StandardScaler` fitted on all real
         rows; ``X_real``, ``y_real`` the standardised real training rows;
         ``X_test``, ``y_test`` the standardised held-out real rows (None
-        without ``test_size``); ``train_indices``, ``test_indices`` into the
-        real rows; ``ground_truth`` and ``ground_truth_mask`` are None;
+        without ``test_size``); ``real_train_indices``, ``real_test_indices``
+        into the real rows (named so that they are not mistaken for a split of
+        the simulated ``X``); ``ground_truth`` and ``ground_truth_mask`` are None;
         ``feature_names``, ``feature_info``, ``DESCR``, ``parameters``.
     (X, y) : tuple if ``return_X_y`` is True."""
 
@@ -93,7 +94,7 @@ def _gaussian_copy(X, y, *, n_samples, n_neighbors, test_size, split_random_stat
         return_X_y=return_X_y, as_frame=as_frame,
         label_model=knn, scaler=scaler, X_real=Xs[train], y_real=y[train],
         X_test=Xs[test] if len(test) else None, y_test=y[test] if len(test) else None,
-        train_indices=np.sort(train), test_indices=np.sort(test),
+        real_train_indices=np.sort(train), real_test_indices=np.sort(test),
     )
     return result
 

@@ -21,11 +21,17 @@ behaviour as named options (SPEC Appendix A7-A13): ``use_abs``,
 import hashlib
 import numbers
 import pickle
+import weakref
 from collections import OrderedDict
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    validate_params,
+)
 
 from sklearn_xai.datasets._distributions import _BaseDistribution
 from sklearn_xai.datasets._shapley import exact_shapley_values
@@ -263,12 +269,47 @@ def _conditional_mean_imputer(distribution, masker, value, random_state):
     return impute_with_masker
 
 
-def _require_training(X_train, y_train, attributions_train):
-    if X_train is None or y_train is None or attributions_train is None:
+# explainer -> ((fit id, X_train digest), attributions); weak so that fitted
+# explainers are not kept alive.  Several ROAR scorers of one search share it.
+_TRAIN_ATTRIBUTION_CACHE = weakref.WeakKeyDictionary()
+
+
+def _training_attributions(X_train, y_train, attributions_train, explainer, name):
+    """``attributions_train``, or ``explainer.explain(X_train)`` (memoised per
+    fitted explainer and training set), with errors naming what to bind."""
+    missing = [k for k, v in (("X_train", X_train), ("y_train", y_train)) if v is None]
+    if missing:
+        args = ", ".join(f"{k}=..." for k in missing)
         raise ValueError(
-            "ROAR metrics retrain the model: pass X_train=, y_train= and "
-            "attributions_train= (the explainer's attributions of every training row)."
+            f"{name} retrains the model and needs its training data: pass {args} "
+            f"(in a search, bind them to the scorer: get_scorer({name!r}, "
+            "X_train=X_train, y_train=y_train, distribution=...))."
         )
+    if attributions_train is not None:
+        return attributions_train
+    if explainer is None:
+        raise ValueError(
+            f"{name} removes each training row's features in its own order: pass "
+            "attributions_train= (the explainer's attributions of X_train) or "
+            "explainer= (a fitted explainer; its scorer passes it automatically)."
+        )
+    fit_id = getattr(explainer, "_sklearn_xai_fit_id", None)
+    key = (fit_id, _digest(np.asarray(
+        X_train.to_numpy() if hasattr(X_train, "to_numpy") else X_train)))
+    try:
+        cached = _TRAIN_ATTRIBUTION_CACHE.get(explainer)
+    except TypeError:  # unhashable explainer
+        cached = None
+    if fit_id is not None and cached is not None and cached[0] == key:
+        return cached[1]
+    A_train = np.asarray(explainer.explain(X_train), dtype=np.float64)
+    A_train.setflags(write=False)
+    if fit_id is not None:
+        try:
+            _TRAIN_ATTRIBUTION_CACHE[explainer] = (key, A_train)
+        except TypeError:
+            pass
+    return A_train
 
 
 def _check_roar_inputs(X, X_train, y_train, attributions_train, distribution, masker):
@@ -351,10 +392,12 @@ def _roar_curves(estimator, X, attributions, *, X_train, y_train, attributions_t
 
 
 def _roar_faith(estimator, X, attributions, *, add, X_train, y_train,
-                attributions_train, distribution, masker, value, use_abs,
+                attributions_train, explainer, distribution, masker, value, use_abs,
                 empty_value, xai_bench_roar_bugs, nan_policy, random_state, target,
                 output, batch_size):
-    _require_training(X_train, y_train, attributions_train)
+    name = "roar_faith_plus" if add else "roar_faith_minus"
+    attributions_train = _training_attributions(X_train, y_train, attributions_train,
+                                                explainer, name)
     A = check_attributions(attributions)
     A_tr = check_attributions(attributions_train, name="attributions_train")
     order_x, order_tr = magnitude_order(A), magnitude_order(A_tr)
@@ -391,14 +434,15 @@ def _roar_faith(estimator, X, attributions, *, add, X_train, y_train,
     else:
         weights = np.take_along_axis(A, order_x, axis=1)  # rank order, like delta
     weights = np.abs(weights) if use_abs else weights
-    return _row_pearson(delta, weights, nan_policy=nan_policy,
-                        what="roar_faith_plus" if add else "roar_faith_minus")
+    return _row_pearson(delta, weights, nan_policy=nan_policy, what=name)
 
 
 def _roar_mono(estimator, X, attributions, *, ascending, X_train, y_train,
-               attributions_train, distribution, masker, value, avg, random_state,
-               target, output, batch_size):
-    _require_training(X_train, y_train, attributions_train)
+               attributions_train, explainer, distribution, masker, value, avg,
+               random_state, target, output, batch_size):
+    attributions_train = _training_attributions(
+        X_train, y_train, attributions_train, explainer,
+        "roar_mono_minus" if ascending else "roar_mono_plus")
     A = check_attributions(attributions)
     A_tr = check_attributions(attributions_train, name="attributions_train")
     d = A.shape[1]
@@ -516,6 +560,7 @@ _ROAR = {
     "X_train": ["array-like", None],
     "y_train": ["array-like", None],
     "attributions_train": ["array-like", None],
+    "explainer": [HasMethods(["explain"]), None],
 }
 _ROAR_FAITH = {**{k: v for k, v in _FAITH.items() if k != "n_samples"}, **_ROAR,
                "xai_bench_roar_bugs": ["boolean"]}
@@ -574,12 +619,20 @@ _DOC_MONO = """    empty_value : {"expected", "explained_mean"}, default="expect
         feature ``j`` at position ``j + 1`` of the curve (so the test runs in
         feature-index order).  Only for reproducing its tables."""
 _DOC_ROAR = """    X_train : array-like of shape (n_train, n_features)
-        Training rows the model is refitted on (imputed at each step).
+        Training rows the model is refitted on (imputed at each step), in the
+        model's input space.  Required; in a search bind it to the scorer:
+        ``get_scorer("roar_faith_minus", X_train=X_train, y_train=y_train,
+        distribution=...)``.
     y_train : array-like of shape (n_train,)
-        Their targets.
-    attributions_train : array-like of shape (n_train, n_features)
+        Their targets.  Required.
+    attributions_train : array-like of shape (n_train, n_features), default=None
         The explainer's attributions of the training rows; each row's
-        features are removed in its own order.
+        features are removed in its own order.  Computed as
+        ``explainer.explain(X_train)`` when not given.
+    explainer : fitted explainer, default=None
+        Explains ``X_train`` when ``attributions_train`` is not given (its
+        explanation scorer passes it; the attributions are memoised per fitted
+        explainer and training set, so several ROAR scorers share them).
     distribution : MultivariateGaussian or GaussianMixture, default=None
         Removed features are replaced by their exact conditional mean given
         the kept ones (``value="observational"``) or by their mean
@@ -794,8 +847,8 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
 
 @validate_params(_ROAR_FAITH, prefer_skip_nested_validation=True)
 def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
-                     attributions_train=None, distribution=None, masker=None,
-                     value="observational", use_abs=True, empty_value="expected",
+                     attributions_train=None, explainer=None, distribution=None,
+                     masker=None, value="observational", use_abs=True, empty_value="expected",
                      xai_bench_roar_bugs=False, nan_policy="omit",
                      random_state=None, target="predicted", output="auto",
                      batch_size=None):
@@ -835,8 +888,8 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     """
     return _roar_faith(estimator, X, attributions, add=False, X_train=X_train,
                        y_train=y_train, attributions_train=attributions_train,
-                       distribution=distribution, masker=masker, value=value,
-                       use_abs=use_abs, empty_value=empty_value,
+                       explainer=explainer, distribution=distribution, masker=masker,
+                       value=value, use_abs=use_abs, empty_value=empty_value,
                        xai_bench_roar_bugs=xai_bench_roar_bugs, nan_policy=nan_policy,
                        random_state=random_state, target=target, output=output,
                        batch_size=batch_size)
@@ -844,8 +897,8 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 @validate_params(_ROAR_FAITH, prefer_skip_nested_validation=True)
 def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
-                    attributions_train=None, distribution=None, masker=None,
-                    value="observational", use_abs=True, empty_value="expected",
+                    attributions_train=None, explainer=None, distribution=None,
+                    masker=None, value="observational", use_abs=True, empty_value="expected",
                     xai_bench_roar_bugs=False, nan_policy="omit", random_state=None,
                     target="predicted", output="auto", batch_size=None):
     """ROAR faithfulness by addition (XAI-Bench roar-faith+).
@@ -884,8 +937,8 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     """
     return _roar_faith(estimator, X, attributions, add=True, X_train=X_train,
                        y_train=y_train, attributions_train=attributions_train,
-                       distribution=distribution, masker=masker, value=value,
-                       use_abs=use_abs, empty_value=empty_value,
+                       explainer=explainer, distribution=distribution, masker=masker,
+                       value=value, use_abs=use_abs, empty_value=empty_value,
                        xai_bench_roar_bugs=xai_bench_roar_bugs, nan_policy=nan_policy,
                        random_state=random_state, target=target, output=output,
                        batch_size=batch_size)
@@ -893,8 +946,8 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 @validate_params(_ROAR_MONO, prefer_skip_nested_validation=True)
 def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
-                    attributions_train=None, distribution=None, masker=None,
-                    value="observational", avg=True, random_state=None,
+                    attributions_train=None, explainer=None, distribution=None,
+                    masker=None, value="observational", avg=True, random_state=None,
                     target="predicted", output="auto", batch_size=None):
     """ROAR monotonicity, least important first (XAI-Bench roar-mono−).
 
@@ -929,15 +982,16 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     """
     return _roar_mono(estimator, X, attributions, ascending=True, X_train=X_train,
                       y_train=y_train, attributions_train=attributions_train,
-                      distribution=distribution, masker=masker, value=value, avg=avg,
+                      explainer=explainer, distribution=distribution, masker=masker,
+                      value=value, avg=avg,
                       random_state=random_state, target=target, output=output,
                       batch_size=batch_size)
 
 
 @validate_params(_ROAR_MONO, prefer_skip_nested_validation=True)
 def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
-                   attributions_train=None, distribution=None, masker=None,
-                   value="observational", avg=True, random_state=None,
+                   attributions_train=None, explainer=None, distribution=None,
+                   masker=None, value="observational", avg=True, random_state=None,
                    target="predicted", output="auto", batch_size=None):
     """ROAR monotonicity, most important first (XAI-Bench roar-mono+).
 
@@ -972,7 +1026,8 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     """
     return _roar_mono(estimator, X, attributions, ascending=False, X_train=X_train,
                       y_train=y_train, attributions_train=attributions_train,
-                      distribution=distribution, masker=masker, value=value, avg=avg,
+                      explainer=explainer, distribution=distribution, masker=masker,
+                      value=value, avg=avg,
                       random_state=random_state, target=target, output=output,
                       batch_size=batch_size)
 
@@ -1154,13 +1209,13 @@ _REGISTERED = [
      "Fraction of steps where adding features in ascending |a| matters more."),
     ("mono_plus", mono_plus, True, ("distribution",),
      "Fraction of steps where adding features in descending |a| matters less."),
-    ("roar_faith_minus", roar_faith_minus, True, ("distribution",),
+    ("roar_faith_minus", roar_faith_minus, True, ("distribution", "explainer"),
      "faith- with the model retrained after removing each ranked feature."),
-    ("roar_faith_plus", roar_faith_plus, True, ("distribution",),
+    ("roar_faith_plus", roar_faith_plus, True, ("distribution", "explainer"),
      "faith+ with the model retrained on each ranked feature alone."),
-    ("roar_mono_minus", roar_mono_minus, True, ("distribution",),
+    ("roar_mono_minus", roar_mono_minus, True, ("distribution", "explainer"),
      "mono- with the model retrained at every step."),
-    ("roar_mono_plus", roar_mono_plus, True, ("distribution",),
+    ("roar_mono_plus", roar_mono_plus, True, ("distribution", "explainer"),
      "mono+ with the model retrained at every step."),
     ("shapley_corr", shapley_corr, True, ("distribution",),
      "Correlation with the exact Shapley values of the model."),

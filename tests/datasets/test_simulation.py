@@ -52,7 +52,7 @@ def test_wine_simulation_holds_out_like_xai_bench():
     data = make_wine_simulation(X, y, random_state=0)
     Xs = (X - X.mean(0)) / X.std(0)
     train, test = train_test_split(np.arange(len(X)), test_size=0.05, random_state=7)
-    np.testing.assert_array_equal(data.test_indices, np.sort(test))
+    np.testing.assert_array_equal(data.real_test_indices, np.sort(test))
     np.testing.assert_allclose(data.X_test, Xs[test])
     np.testing.assert_allclose(data.distribution.mean, Xs[train].mean(0))
     np.testing.assert_allclose(data.distribution.cov, np.cov(Xs[train].T))

@@ -515,7 +515,8 @@ def test_registry_entries():
                  "roar_mono_minus", "shapley_corr", "neg_shapley_mse"]:
         spec = get_metric_spec(name)
         assert spec.kind == "model"
-        assert spec.requires == ("distribution",)
+        expected = ("distribution", "explainer") if name.startswith("roar_") else ("distribution",)
+        assert spec.requires == expected
         assert spec.greater_is_better == (name != "neg_shapley_mse")
     assert get_metric_spec("neg_shapley_mse").func is shapley_mse
 
