@@ -13,6 +13,8 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from sklearn_xai.utils._random import RowStreams
+
 __all__ = ["GaussianNoisePerturber"]
 
 
@@ -74,12 +76,12 @@ class GaussianNoisePerturber(BaseEstimator):
     --------
     >>> import numpy as np
     >>> from sklearn_xai.masking import GaussianNoisePerturber
-    >>> from sklearn_xai.utils import row_generators
+    >>> from sklearn_xai.utils import RowStreams
     >>> X = np.array([[0.0, 1.0, 5.0], [1.0, 3.0, 7.0]])
     >>> p = GaussianNoisePerturber(std=0.1).fit(X)
     >>> p.binary_mask_.tolist(), p.scale_.round(3).tolist()
     ([True, False, False], [0.0, 0.1, 0.1])
-    >>> Z = p.perturb(X, [True, False, True], 4, row_generators(0, [0, 1]))
+    >>> Z = p.perturb(X, [True, False, True], 4, RowStreams(0, [0, 1]))
     >>> Z.shape
     (2, 4, 3)
     >>> bool(np.all(Z[:, :, [0, 2]] == X[:, None, [0, 2]]))  # fixed features
@@ -179,6 +181,11 @@ class GaussianNoisePerturber(BaseEstimator):
         d = self.n_features_in_
         n_groups = len(self.onehot_groups_)
         n_flip = d if self.binary_mask_.any() else 0
+        if isinstance(rngs, RowStreams):
+            gauss = rngs.normal((n_samples, d), stream=0)
+            unif = rngs.uniform((n_samples, n_flip), stream=1)
+            group_u = rngs.uniform((n_samples, n_groups), stream=2)
+            return gauss, unif, group_u
         gauss = np.empty((len(rngs), n_samples, d))
         unif = np.empty((len(rngs), n_samples, n_flip))
         group_u = np.empty((len(rngs), n_samples, n_groups))
@@ -231,9 +238,12 @@ class GaussianNoisePerturber(BaseEstimator):
             row the same random draws are used for every mask.
         n_samples : int
             Number of perturbed copies per row (and mask).
-        rngs : list of numpy.random.Generator
-            One generator per row (see :func:`sklearn_xai.utils.row_generators`);
-            row ``i``'s copies depend only on ``X[i]`` and ``rngs[i]``.
+        rngs : RowStreams or list of numpy.random.Generator
+            The rows' random streams: a :class:`sklearn_xai.utils.RowStreams`
+            (vectorised, fast: Gaussian noise from stream 0, flips from
+            stream 1, one-hot moves from stream 2) or one generator per row
+            (:func:`sklearn_xai.utils.row_generators`); row ``i``'s copies
+            depend only on ``X[i]`` and its stream.
 
         Returns
         -------
@@ -253,8 +263,9 @@ class GaussianNoisePerturber(BaseEstimator):
             raise ValueError(f"n_samples must be a positive int; got {n_samples!r}.")
         if rngs is None or len(rngs) != n:
             raise ValueError(
-                f"rngs must hold one numpy Generator per row ({n}); build them with "
-                "sklearn_xai.utils.row_generators(random_state, row_keys(X))."
+                f"rngs must be a RowStreams over the {n} rows or hold one numpy "
+                f"Generator per row ({n}); build them with "
+                "sklearn_xai.utils.RowStreams(random_state, row_keys(X))."
             )
         fixed = np.asarray(keep_fixed_mask)
         if fixed.dtype != bool:

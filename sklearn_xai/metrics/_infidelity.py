@@ -3,11 +3,17 @@
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._faithfulness import _block_slices, _row_rngs
+from sklearn_xai.metrics._faithfulness import (
+    _blocks_with_x,
+    _given_target,
+    _row_streams,
+    _select,
+    validate_params,
+)
 from sklearn_xai.metrics._pgi import _check_perturber
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._output import ExplainedOutput
@@ -120,10 +126,10 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
         Use ``|f(x) - f(x - I)|``; ``None`` does so only for regression
         outputs under ``perturbation="beexai"``.
     random_state : int, RandomState instance or None, default=None
-        Seeds the perturbations: row ``i`` draws
-        ``z = rngs[i].standard_normal((n_perturbations, d))`` from
-        ``row_generators(random_state, row_keys(X))``, so scores do not
-        depend on batch size or row order.
+        Seeds the perturbations: the rows draw
+        ``z = row_normal(random_state, row_keys(X), (n_perturbations, d))``
+        (:func:`sklearn_xai.utils.row_normal`), so scores do not depend on
+        batch size or row order.
     target : "predicted", int or label, default="predicted"
         Explained class; with ``"predicted"`` it is fixed at the original row.
     output : {"auto", "proba", "decision", "predict"}, default="auto"
@@ -157,18 +163,19 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     if absolute is None:
         absolute = perturbation == "beexai" and f.output == "predict"
-    t = f.target_index(X)
-    fx = f(X, t)
-    rngs = _row_rngs(X, random_state)
+    streams = _row_streams(X, random_state)
     scores = np.empty(n)
-    for sl in _block_slices(n, N, d, batch_size):
-        z = np.empty((len(rngs[sl]), N, d))
-        for i, rng in enumerate(rngs[sl]):
-            rng.standard_normal(out=z[i])
-        I, Z = _perturbation(perturbation, X[sl], z, scale)
-        c = Z.shape[0]
-        tz = None if t is None else np.repeat(t[sl], N)
-        delta = fx[sl, None] - f(Z.reshape(c * N, d), tz).reshape(c, N)
+    perturbations = {}
+
+    def build(sl):
+        I, Z = _perturbation(perturbation, X[sl], streams[sl].normal((N, d)), scale)
+        perturbations["I"] = I
+        return Z
+
+    for sl, t, raw_x, raw_z in _blocks_with_x(f, X, N, batch_size, build,
+                                              _given_target(f, X)):
+        I = perturbations.pop("I")
+        delta = _select(raw_x, t)[:, None] - _select(raw_z, t)
         if absolute:
             delta = np.abs(delta)
         ia = np.einsum("cnd,cd->cn", I, A[sl])

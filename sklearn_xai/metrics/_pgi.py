@@ -4,14 +4,17 @@ import numbers
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.metrics._faithfulness import (
-    _block_slices,
-    _row_rngs,
+    _blocks_with_x,
+    _given_target,
+    _row_streams,
+    _select,
     _top_k_keep,
+    validate_params,
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._output import ExplainedOutput
@@ -59,22 +62,23 @@ def _prediction_gap(estimator, X, attributions, *, perturb_top, k, auc, perturbe
     A = check_attributions(attributions, n_samples=n, n_features=d)
     perturber = _check_perturber(perturber, X, GaussianNoisePerturber())
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    t = f.target_index(X)
     K = resolve_k(k, d)
     ks = list(range(1, K + 1)) if auc else [K]
     # fixed = features that keep their value: all but the top-k for PGI.
     fixed = _top_k_keep(A, ks, order_by=order_by, rounding="ceil",
                         keep_top=not perturb_top)
-    rngs = _row_rngs(X, random_state, seed_policy)
-    fx = f(X, t)
+    streams = _row_streams(X, random_state, seed_policy)
     m = len(ks)
     gaps = np.empty((n, m))
-    for sl in _block_slices(n, m * n_samples, d, batch_size):
-        Z = perturber.perturb(X[sl], fixed[sl], n_samples, rngs[sl])
-        c = Z.shape[0]
-        tz = None if t is None else np.repeat(t[sl], m * n_samples)
-        vals = f(Z.reshape(c * m * n_samples, d), tz).reshape(c, m, n_samples)
-        gaps[sl] = np.abs(fx[sl, None, None] - vals).mean(axis=2)
+
+    def build(sl):
+        return perturber.perturb(X[sl], fixed[sl], n_samples, streams[sl])
+
+    for sl, t, raw_x, raw_z in _blocks_with_x(f, X, m * n_samples, batch_size, build,
+                                              _given_target(f, X)):
+        fx = _select(raw_x, t)
+        vals = _select(raw_z, t).reshape(-1, m, n_samples)
+        gaps[sl] = np.abs(fx[:, None, None] - vals).mean(axis=2)
     return _auc_over_k(gaps) if auc else gaps[:, 0]
 
 

@@ -19,16 +19,19 @@ from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
     StrOptions,
-    validate_params,
 )
 from sklearn.utils.validation import check_array
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._faithfulness import _block_slices
+from sklearn_xai.metrics._faithfulness import (
+    _block_slices,
+    _raw_scores,
+    validate_params,
+)
 from sklearn_xai.metrics._pgi import _check_perturber
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._output import ExplainedOutput, model_input_dtype
-from sklearn_xai.utils._random import row_generators, row_keys
+from sklearn_xai.utils._random import RowStreams, row_keys
 from sklearn_xai.utils._validation import check_attributions
 
 __all__ = [
@@ -231,14 +234,15 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
     perturber = _check_perturber(
         perturber, X, GaussianNoisePerturber(std=1e-5, sigma_scale="absolute"))
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    t = f.target_index(X)
-    labels = _class_labels(f, t)
-    raw_x = f._raw(X)
+    raw_x = _raw_scores(f, X)
     if f.output == "predict":
         raw_x = raw_x.reshape(n, 1)
-        cls_x = None
+        cls_x = t = None
     else:
         cls_x = raw_x.argmax(axis=1)
+        t = cls_x if isinstance(f.target, str) and f.target == "predicted" \
+            else f.target_index(X)
+    labels = _class_labels(f, t)
     if kind == "input":
         rho = None
     elif kind == "output":
@@ -248,16 +252,16 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
     else:
         rho = _hidden_representation(estimator, batch_size)
     keys = row_keys(X)
-    rngs = row_generators(random_state, keys)
+    streams = RowStreams(random_state, keys)
     scores = np.full(n, -np.inf)
     n_kept = np.zeros(n, dtype=np.intp)
     n_valid = np.zeros(n, dtype=np.intp)
     no_fix = np.zeros(d, dtype=bool)
     for sl in _block_slices(n, n_samples, d, batch_size):
-        Z = perturber.perturb(X[sl], no_fix, n_samples, rngs[sl])
+        Z = perturber.perturb(X[sl], no_fix, n_samples, streams[sl])
         c = Z.shape[0]
         Zf = Z.reshape(c * n_samples, d)
-        raw = f._raw(Zf).reshape(c * n_samples, -1)
+        raw = _raw_scores(f, Zf).reshape(c * n_samples, -1)
         owner = np.repeat(np.arange(sl.start, sl.start + c), n_samples)
         same = np.ones(c * n_samples, dtype=bool)
         if cls_x is not None:
@@ -351,9 +355,9 @@ _STAB_DOC = """    estimator : fitted estimator
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_samples, [rngs[i]])``
-        with ``rngs = row_generators(random_state, row_keys(X))``, so scores do
-        not depend on batch size or row order.
+        ``perturber.perturb(X[i:i+1], no feature fixed, n_samples,
+        streams[i:i+1])`` with ``streams = RowStreams(random_state,
+        row_keys(X))``, so scores do not depend on batch size or row order.
     target : "predicted", int or label, default="predicted"
         Explained class; with ``"predicted"`` it is the class predicted at
         ``x``.
@@ -615,9 +619,9 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         Explain the neighbours of row ``i`` with row ``i``'s random stream
         (common random numbers) or with their own.
     random_state : int, RandomState instance or None, default=None
-        Seeds the noise: row ``i`` draws
-        ``rngs[i].uniform(-1, 1, (N, d)) * r`` from
-        ``row_generators(random_state, row_keys(X))``.
+        Seeds the noise: the rows draw ``(2 u - 1) * r`` with
+        ``u = row_uniform(random_state, row_keys(X), (N, d))``
+        (:func:`sklearn_xai.utils.row_uniform`).
     target : "predicted", int or label, default="predicted"
         Explained class; with ``"predicted"`` it is the class predicted at
         ``x``.
@@ -669,11 +673,14 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     labels = _class_labels(f, f.target_index(X))
     keys = row_keys(X)
-    rngs = row_generators(random_state, keys)
+    streams = RowStreams(random_state, keys)
     diff = np.empty((n, N))
     noise_sq = np.empty((n, N))
     for sl in _block_slices(n, N, d, batch_size):
-        delta = np.stack([rng.uniform(-1.0, 1.0, (N, d)) for rng in rngs[sl]]) * r
+        delta = streams[sl].uniform((N, d))
+        delta *= 2.0
+        delta -= 1.0
+        delta *= r
         c = delta.shape[0]
         Z = (X[sl, None, :] + sign * delta).reshape(c * N, d)
         owner = np.repeat(np.arange(sl.start, sl.start + c), N)

@@ -1,7 +1,16 @@
 """Utilities shared by explainers, maskers and metrics."""
 
 from sklearn_xai.utils._output import ExplainedOutput, explained_output, model_input_dtype
-from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
+from sklearn_xai.utils._random import (
+    RowStreams,
+    row_generators,
+    row_integers,
+    row_keys,
+    row_normal,
+    row_permutations,
+    row_uniform,
+    seed_entropy,
+)
 from sklearn_xai.utils._validation import (
     check_attributions,
     check_reference,
@@ -12,6 +21,7 @@ from sklearn_xai.utils._validation import (
 
 __all__ = [
     "ExplainedOutput",
+    "RowStreams",
     "check_attributions",
     "check_reference",
     "dense_rank",
@@ -20,6 +30,10 @@ __all__ = [
     "model_input_dtype",
     "resolve_k",
     "row_generators",
+    "row_integers",
     "row_keys",
+    "row_normal",
+    "row_permutations",
+    "row_uniform",
     "seed_entropy",
 ]

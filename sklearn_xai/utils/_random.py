@@ -1,21 +1,60 @@
 """Per-row random streams.
 
-Every stochastic explainer and metric draws the random numbers of row ``i`` from
-a generator that depends only on ``random_state`` and on a *key* of that row, so
-the attributions of a row do not depend on which other rows share its batch, on
-the batch size, or on the row order (SPEC section 1.7).
+Every stochastic explainer and metric draws the random numbers of row ``i``
+from a stream that depends only on ``random_state`` and on a *key* of that
+row, so the attributions (or scores) of a row do not depend on which other
+rows share its batch, on the batch size, or on the row order (SPEC section
+1.7).
 
 By default the key of a row is a hash of its values (so a row explained alone,
 in a batch, or after shuffling receives the same draws).  Stability metrics
 pass explicit keys to give a row and its neighbours common random numbers.
+
+Two implementations of the same contract live here:
+
+* :func:`row_generators` gives one :class:`numpy.random.Generator` per row
+  (a ``SeedSequence`` spawned from ``(random_state, key)``).  It is the
+  interface of :meth:`BaseExplainer._explain` and of stochastic maskers, and
+  costs tens of microseconds per row to build.
+* :class:`RowStreams` (and :func:`row_uniform`, :func:`row_normal`,
+  :func:`row_integers`, :func:`row_permutations`) draws for all rows at once
+  from a counter-based generator: draw ``j`` of row ``i`` in stream ``s`` is
+  ``mix(base(seed, key_i, s) + (j + 1) * γ)``, with ``mix`` the SplitMix64
+  finaliser and ``γ`` the golden-ratio increment.  Each row's draws are
+  thus a SplitMix64 sequence started at a hashed position; nothing is
+  computed per row in Python, so metrics that need a few draws for many rows
+  pay almost nothing for randomness.  Uniforms have 52 random bits; normals
+  come from the polar method on pairs of uniforms, or, for many draws per
+  row, from a PCG64 generator whose state is hashed from the row.  The two
+  implementations give different (equally valid) numbers.
 """
 
-import hashlib
 import numbers
 
 import numpy as np
 
-__all__ = ["row_keys", "row_generators", "seed_entropy"]
+__all__ = [
+    "RowStreams",
+    "row_generators",
+    "row_integers",
+    "row_keys",
+    "row_normal",
+    "row_permutations",
+    "row_uniform",
+    "seed_entropy",
+]
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15  # 2**64 / golden ratio, odd (SplitMix64 increment)
+_M1, _M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64 finaliser
+# Fractional bits of sqrt(2), sqrt(3), sqrt(5): salts of keys, streams, retries.
+_KEY_SALT, _STREAM_SALT, _RETRY_SALT = (
+    0x6A09E667F3BCC909, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B)
+_U_GAMMA, _U_M1, _U_M2 = np.uint64(_GAMMA), np.uint64(_M1), np.uint64(_M2)
+_U30, _U27, _U31, _U12 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(12)
+_U_ONE = np.uint64(0x3FF0000000000000)  # exponent bits of 1.0
+_BLOCK = 1 << 14  # words hashed per block (temporaries stay in cache)
+_PCG_MIN_DRAWS = 512  # normals per row from which a per-row PCG64 is faster
 
 
 def seed_entropy(random_state):
@@ -54,7 +93,12 @@ def seed_entropy(random_state):
 
 
 def row_keys(X):
-    """Content keys of the rows of ``X``: a 63-bit hash of each row's bytes.
+    """Content keys of the rows of ``X``: a 63-bit hash of each row's values.
+
+    The hash chains the SplitMix64 finaliser over the 64-bit patterns of a
+    row's values, vectorised over rows (one pass per feature), so keying
+    costs a few numpy operations per feature, not a Python call per row.
+    ``-0.0`` and ``0.0`` get the same key.
 
     Parameters
     ----------
@@ -63,15 +107,26 @@ def row_keys(X):
     Returns
     -------
     keys : ndarray of shape (n_samples,), dtype int64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils import row_keys
+    >>> k = row_keys(np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 2.0], [-0.0, 0.0]]))
+    >>> bool(k[0] == k[2]), bool(k[0] == k[1]), bool(k[3] == row_keys([[0.0, 0.0]])[0])
+    (True, False, True)
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    # -0.0 and 0.0 are the same value: normalise before hashing.
-    X = X + 0.0
-    keys = np.empty(X.shape[0], dtype=np.int64)
-    for i, row in enumerate(X):
-        digest = hashlib.blake2b(row.tobytes(), digest_size=8).digest()
-        keys[i] = int.from_bytes(digest, "little") >> 1
-    return keys
+    X = np.ascontiguousarray(np.asarray(X, dtype=np.float64) + 0.0)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D to key its rows, got shape {X.shape}.")
+    bits = X.view(np.uint64)
+    h = np.full(X.shape[0], np.uint64(_KEY_SALT ^ X.shape[1]), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(X.shape[1]):
+            h += _U_GAMMA
+            h ^= bits[:, j]
+            _mix(h)
+    return (h >> np.uint64(1)).astype(np.int64)
 
 
 def row_generators(random_state, keys):
@@ -87,9 +142,512 @@ def row_generators(random_state, keys):
     Returns
     -------
     generators : list of numpy.random.Generator
+
+    See Also
+    --------
+    RowStreams : The same contract, vectorised over rows (much cheaper when
+        each row needs few draws).
     """
     entropy = seed_entropy(random_state)
     return [
         np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(int(k),)))
         for k in np.asarray(keys, dtype=np.int64)
     ]
+
+
+# ------------------------------------------------------- counter-based streams
+def _mix_int(z):
+    """SplitMix64 finaliser of a Python int (64-bit wrap-around)."""
+    z &= _MASK64
+    z = ((z ^ (z >> 30)) * _M1) & _MASK64
+    z = ((z ^ (z >> 27)) * _M2) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _mix(z):
+    """SplitMix64 finaliser of a uint64 array, in place (returns ``z``)."""
+    z ^= z >> _U30
+    z *= _U_M1
+    z ^= z >> _U27
+    z *= _U_M2
+    z ^= z >> _U31
+    return z
+
+
+def _seed64(entropy):
+    """Fold an arbitrarily large non-negative int into 64 well-mixed bits."""
+    h = _mix_int(_GAMMA)
+    while True:
+        h = _mix_int(h ^ (entropy & _MASK64)) + _GAMMA
+        entropy >>= 64
+        if not entropy:
+            return _mix_int(h)
+
+
+def _shape(size):
+    if size is None:
+        return ()
+    if isinstance(size, numbers.Integral):
+        return (int(size),)
+    return tuple(int(s) for s in size)
+
+
+class RowStreams:
+    """Vectorised per-row random streams keyed by ``(random_state, key)``.
+
+    Row ``i`` of every draw depends only on the seed, on ``keys[i]``, on the
+    ``stream`` number and on the requested ``size``, never on the other
+    keys, their number or their order; different keys (and different
+    streams of one key) give independent draws.  A :class:`RowStreams`
+    indexed by a slice or an index array keeps its seed, so drawing block by
+    block gives the same numbers as drawing for all rows at once.
+
+    Parameters
+    ----------
+    random_state : None, int, RandomState or Generator
+        The seed shared by all rows, resolved once with :func:`seed_entropy`
+        (``None``: fresh entropy; a ``RandomState``/``Generator`` is advanced
+        once).
+    keys : array-like of int, shape (n_rows,)
+        One key per row (see :func:`row_keys`); negative keys are taken
+        modulo 2**64.
+
+    Notes
+    -----
+    Draw ``j`` (flat index into ``size``) of row ``i`` in stream ``s`` is
+    ``mix(b_is + (j + 1) γ)`` with ``b_is = mix(mix(key_i γ + c) ^ h(seed,
+    s))``, ``mix`` the SplitMix64 finaliser and ``γ = 0x9E3779B97F4A7C15``:
+    each row's draws are a SplitMix64 sequence (which passes BigCrush) started
+    at a pseudo-random 64-bit position, so two rows' sequences overlap with
+    probability about ``n_draws / 2**64``.  The cost is a handful of numpy
+    operations per array, independent of the number of rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils import RowStreams
+    >>> streams = RowStreams(0, [10, 11, 12])
+    >>> z = streams.normal((4, 2))
+    >>> z.shape
+    (3, 4, 2)
+    >>> bool(np.all(RowStreams(0, [12, 10]).normal((4, 2)) == z[[2, 0]]))
+    True
+    >>> bool(np.all(streams[1:].normal((4, 2)) == z[1:]))
+    True
+    """
+
+    def __init__(self, random_state, keys):
+        self.seed = _seed64(seed_entropy(random_state))
+        keys = np.asarray(keys)
+        if keys.ndim != 1 or (keys.size and not np.issubdtype(keys.dtype, np.integer)):
+            raise ValueError(
+                "keys must be a 1-D array of integers, one per row; got "
+                f"{keys.dtype} array of shape {keys.shape}."
+            )
+        k = keys.astype(np.uint64)  # two's complement for negative keys
+        k *= _U_GAMMA
+        k += np.uint64(_KEY_SALT)
+        self._hkeys = _mix(k)
+
+    @classmethod
+    def _from_hashed(cls, seed, hkeys):
+        self = cls.__new__(cls)
+        self.seed, self._hkeys = seed, hkeys
+        return self
+
+    def __len__(self):
+        return self._hkeys.shape[0]
+
+    def __getitem__(self, index):
+        """Streams of a subset of the rows (slice, int array or boolean mask)."""
+        sub = self._hkeys[index]
+        if sub.ndim != 1:
+            raise IndexError("index RowStreams with a slice or a 1-D index array.")
+        return RowStreams._from_hashed(self.seed, sub)
+
+    def __repr__(self):
+        return f"RowStreams(n_rows={len(self)})"
+
+    # ----------------------------------------------------------------- draws
+    def _bases(self, stream):
+        """Start of each row's SplitMix64 sequence in ``stream``, (n_rows,)."""
+        if isinstance(stream, bool) or not isinstance(stream, numbers.Integral) \
+                or stream < 0:
+            raise ValueError(f"stream must be a non-negative int; got {stream!r}.")
+        salt = _mix_int(self.seed ^ _mix_int((int(stream) + 1) * _STREAM_SALT))
+        return _mix(self._hkeys ^ np.uint64(salt))
+
+    def _fill(self, n_words, stream, out, convert):
+        """Hash ``n_words`` counters per row, block by block, into ``out``.
+
+        ``convert(z, out_block, start)`` turns a block of raw words
+        (rows, n_words) starting at row ``start`` into output values.
+        Blocks hold about ``_BLOCK`` words so that every pass over them stays
+        in cache.  Returns the rows' sequence starts (n_rows,).
+        """
+        base = self._bases(stream)
+        counters = np.arange(1, n_words + 1, dtype=np.uint64)
+        counters *= _U_GAMMA
+        step = max(1, _BLOCK // max(n_words, 1))
+        scratch = np.empty((min(step, len(base)), n_words), dtype=np.uint64)
+        for start in range(0, len(base), step):
+            b = base[start : start + step]
+            z = scratch[: len(b)]
+            np.add(b[:, None], counters[None, :], out=z)
+            convert(_mix(z), out[start : start + len(b)], start)
+        return base
+
+    def bits(self, size=(), *, stream=0):
+        """Raw 64-bit draws, shape ``(n_rows, *size)``, dtype uint64.
+
+        Parameters
+        ----------
+        size : int or tuple of int, default=()
+            Draws per row.
+        stream : int, default=0
+            Independent sub-stream number (use different numbers for
+            different kinds of draws of one row).
+
+        Returns
+        -------
+        bits : ndarray of shape (n_rows, *size), dtype uint64
+        """
+        shape = _shape(size)
+        m = _n_draws(shape)
+        out = np.empty((len(self), m), dtype=np.uint64)
+        self._fill(m, stream, out, _copy_words)
+        return out.reshape((len(self),) + shape)
+
+    def uniform(self, size=(), *, stream=0):
+        """Uniform draws in ``[0, 1)`` (multiples of ``2**-52``).
+
+        Parameters
+        ----------
+        size : int or tuple of int, default=()
+        stream : int, default=0
+
+        Returns
+        -------
+        u : ndarray of shape (n_rows, *size), float64
+        """
+        shape = _shape(size)
+        m = _n_draws(shape)
+        out = np.empty((len(self), m))
+        self._fill(m, stream, out, _to_uniform)
+        return out.reshape((len(self),) + shape)
+
+    def normal(self, size=(), *, stream=0):
+        """Standard normal draws.
+
+        Fewer than ``_PCG_MIN_DRAWS`` (512) draws per row: Marsaglia's polar
+        method on the hashed uniforms.  Pair ``p`` of a row takes two uniforms
+        ``v`` in ``[-1, 1)`` from draws ``p`` and ``P + p`` (``P`` pairs) and
+        keeps them if ``0 < |v|^2 < 1``; a rejected pair is redrawn from retry
+        sub-streams of the same row (attempt ``a`` hashes the same counters
+        from a start salted by ``a``).  More draws per row: numpy's ziggurat
+        sampler on a PCG64 generator whose 128-bit state and increment are
+        four hashed words of the row (about a microsecond per row, then
+        numpy's speed).  Either way the result depends only on the seed, the
+        row's key, ``stream`` and ``size``.
+
+        Parameters
+        ----------
+        size : int or tuple of int, default=()
+        stream : int, default=0
+
+        Returns
+        -------
+        z : ndarray of shape (n_rows, *size), float64
+        """
+        shape = _shape(size)
+        m = _n_draws(shape)
+        if m >= _PCG_MIN_DRAWS:
+            out = np.empty((len(self), m))
+            words = self.bits(4, stream=stream).tolist()
+            bit_generator = np.random.PCG64(0)
+            generator = np.random.Generator(bit_generator)
+            for row, (w0, w1, w2, w3) in zip(out, words):
+                bit_generator.state = {
+                    "bit_generator": "PCG64",
+                    "state": {"state": (w0 << 64) | w1, "inc": (w2 << 64) | w3 | 1},
+                    "has_uint32": 0,
+                    "uinteger": 0,
+                }
+                generator.standard_normal(out=row)
+            return out.reshape((len(self),) + shape)
+        n_pairs = (m + 1) // 2
+        out = np.empty((len(self), 2 * n_pairs))
+        rejected = []
+
+        def polar(z, block, start):
+            rejected.append(_polar_block(z, block) + start * n_pairs)
+
+        base = self._fill(2 * n_pairs, stream, out, polar)
+        if rejected:
+            _polar_retry(base, np.concatenate(rejected), out)
+        if 2 * n_pairs != m:
+            out = out[:, :m].copy()
+        return out.reshape((len(self),) + shape)
+
+    def integers(self, high, size=(), *, stream=0):
+        """Uniform integers in ``[0, high)``.
+
+        ``floor(u * high)`` of a 52-bit uniform ``u``: the probability of
+        each value is exact to within ``high * 2**-52``.
+
+        Parameters
+        ----------
+        high : int or array-like of int
+            Exclusive upper bound(s) in ``[1, 2**52]``; an array broadcasts
+            against ``(n_rows, *size)``.
+        size : int or tuple of int, default=()
+        stream : int, default=0
+
+        Returns
+        -------
+        k : ndarray of shape (n_rows, *size), int64
+        """
+        high = np.asarray(high)
+        if high.size == 0 or not np.issubdtype(high.dtype, np.integer) \
+                or high.min() < 1 or high.max() > 2**52:
+            raise ValueError(
+                f"high must hold integers in [1, 2**52]; got {high!r}."
+            )
+        u = self.uniform(size, stream=stream)
+        u *= high
+        return u.astype(np.int64)
+
+    def permutations(self, n_items, size=(), *, n_chosen=None, stream=0):
+        """Uniformly random (partial) permutations of ``range(n_items)``.
+
+        A vectorised Fisher–Yates shuffle stopped after ``n_chosen`` swaps:
+        the first ``n_chosen`` entries are a uniformly random ordered sample
+        without replacement (so ``n_chosen=s`` draws a random subset of
+        size ``s``).
+
+        Parameters
+        ----------
+        n_items : int
+            Number of items to permute.
+        size : int or tuple of int, default=()
+            Independent permutations per row.
+        n_chosen : int or None, default=None
+            Length of the returned prefix; ``None`` is ``n_items``.
+        stream : int, default=0
+
+        Returns
+        -------
+        perm : ndarray of shape (n_rows, *size, n_chosen), intp
+        """
+        n_items = int(n_items)
+        n_chosen = n_items if n_chosen is None else int(n_chosen)
+        if n_items < 1 or not 0 <= n_chosen <= n_items:
+            raise ValueError(
+                "Need n_items >= 1 and 0 <= n_chosen <= n_items; got "
+                f"n_items={n_items}, n_chosen={n_chosen}."
+            )
+        shape = _shape(size)
+        n_perm = len(self) * _n_draws(shape)
+        n_swaps = min(n_chosen, n_items - 1)
+        # Step j swaps position j with j + k_j, k_j uniform in [0, n_items - j).
+        k = self.integers(np.arange(n_items, n_items - n_swaps, -1),
+                          shape + (n_swaps,), stream=stream)
+        k = np.ascontiguousarray(k.reshape(n_perm, n_swaps).T)
+        # Item-major layout: position j of every permutation is one
+        # contiguous row, and swaps are flat takes and puts.
+        perm = np.empty((n_items, n_perm), dtype=np.intp)
+        perm[...] = np.arange(n_items)[:, None]
+        flat = perm.reshape(-1)
+        cols = np.arange(n_perm)
+        for j in range(n_swaps):
+            other = (k[j] + j) * n_perm + cols
+            held = perm[j].copy()
+            perm[j] = flat[other]
+            flat[other] = held
+        return np.ascontiguousarray(perm[:n_chosen].T).reshape(
+            (len(self),) + shape + (n_chosen,))
+
+
+def _n_draws(shape):
+    m = int(np.prod(shape, dtype=np.int64))
+    if m < 0 or any(s < 0 for s in shape):
+        raise ValueError(f"size must hold non-negative ints; got {shape}.")
+    return m
+
+
+def _copy_words(z, out, base=None):
+    np.copyto(out, z)
+
+
+def _to_uniform(z, out, base=None):
+    """Raw words -> uniforms in [0, 1) with 52 random mantissa bits."""
+    z >>= _U12
+    z |= _U_ONE  # a float in [1, 2)
+    np.subtract(z.view(np.float64), 1.0, out=out)
+
+
+def _polar_block(z, out):
+    """Raw words (rows, 2P) -> standard normals by the polar method.
+
+    Pair ``p`` of a row is made of its words ``p`` and ``P + p``.  Returns
+    the flat (row * P + p) indices of the rejected pairs, left at 0.
+    """
+    _to_uniform(z, out)
+    out *= 2.0
+    out -= 1.0  # uniform in [-1, 1), as _to_unit_interval
+    n_pairs = out.shape[1] // 2
+    x, y = out[:, :n_pairs], out[:, n_pairs:]
+    sq = x * x
+    sq += y * y
+    bad = sq >= 1.0
+    bad |= sq == 0.0
+    sq[bad] = 1.0  # factor 0 until redrawn
+    factor = np.log(sq)
+    factor *= -2.0
+    factor /= sq
+    np.sqrt(factor, out=factor)
+    x *= factor
+    y *= factor
+    return np.flatnonzero(bad)
+
+
+def _polar_retry(base, rejected, out):
+    """Redraw rejected pairs, attempt ``a = 1, 2, ...`` hashing the pair's
+    counters from the row's start salted by ``a``, until all are accepted."""
+    n_pairs = out.shape[1] // 2
+    flat = out.reshape(-1)
+    rows, idx = np.divmod(rejected, n_pairs)
+    counters = [(idx.astype(np.uint64) + np.uint64(1 + offset)) * _U_GAMMA
+                for offset in (0, n_pairs)]
+    starts = base[rows]
+    attempt = 0
+    while rows.size:
+        attempt += 1
+        salted = _mix(starts ^ np.uint64(_mix_int(attempt * _RETRY_SALT)))
+        x, y = (_to_unit_interval(_mix(c + salted)) for c in counters)
+        sq = x * x + y * y
+        ok = (sq < 1.0) & (sq > 0.0)
+        sq = sq[ok]
+        factor = np.sqrt(-2.0 * np.log(sq) / sq)
+        pos = rows[ok] * (2 * n_pairs) + idx[ok]
+        flat[pos] = x[ok] * factor
+        flat[pos + n_pairs] = y[ok] * factor
+        keep = ~ok
+        rows, idx, starts = rows[keep], idx[keep], starts[keep]
+        counters = [c[keep] for c in counters]
+
+
+def _to_unit_interval(z):
+    """Raw words -> uniforms in [-1, 1)."""
+    u = np.empty(z.shape)
+    _to_uniform(z, u)
+    u *= 2.0
+    u -= 1.0
+    return u
+
+
+def row_uniform(random_state, keys, size=(), *, stream=0):
+    """Uniform draws in ``[0, 1)`` per row: ``RowStreams(random_state,
+    keys).uniform(size, stream=stream)``.
+
+    Parameters
+    ----------
+    random_state : None, int, RandomState or Generator
+    keys : array-like of int, shape (n_rows,)
+    size : int or tuple of int, default=()
+    stream : int, default=0
+
+    Returns
+    -------
+    u : ndarray of shape (n_rows, *size)
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils import row_uniform
+    >>> u = row_uniform(0, [1, 2], 3)
+    >>> u.shape, bool(((u >= 0) & (u < 1)).all())
+    ((2, 3), True)
+    """
+    return RowStreams(random_state, keys).uniform(size, stream=stream)
+
+
+def row_normal(random_state, keys, size=(), *, stream=0):
+    """Standard normal draws per row: ``RowStreams(random_state,
+    keys).normal(size, stream=stream)``.
+
+    Parameters
+    ----------
+    random_state : None, int, RandomState or Generator
+    keys : array-like of int, shape (n_rows,)
+    size : int or tuple of int, default=()
+    stream : int, default=0
+
+    Returns
+    -------
+    z : ndarray of shape (n_rows, *size)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils import row_normal
+    >>> z = row_normal(0, [5, 6], (1000, 2))
+    >>> bool(np.all(row_normal(0, [6], (1000, 2))[0] == z[1]))
+    True
+    """
+    return RowStreams(random_state, keys).normal(size, stream=stream)
+
+
+def row_integers(random_state, keys, high, size=(), *, stream=0):
+    """Uniform integers in ``[0, high)`` per row: ``RowStreams(random_state,
+    keys).integers(high, size, stream=stream)``.
+
+    Parameters
+    ----------
+    random_state : None, int, RandomState or Generator
+    keys : array-like of int, shape (n_rows,)
+    high : int or array-like of int
+    size : int or tuple of int, default=()
+    stream : int, default=0
+
+    Returns
+    -------
+    k : ndarray of shape (n_rows, *size), int64
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils import row_integers
+    >>> k = row_integers(0, [1, 2, 3], 6, 10)
+    >>> k.shape, bool(((k >= 0) & (k < 6)).all())
+    ((3, 10), True)
+    """
+    return RowStreams(random_state, keys).integers(high, size, stream=stream)
+
+
+def row_permutations(random_state, keys, n_items, size=(), *, n_chosen=None,
+                     stream=0):
+    """Random (partial) permutations per row: ``RowStreams(random_state,
+    keys).permutations(n_items, size, n_chosen=n_chosen, stream=stream)``.
+
+    Parameters
+    ----------
+    random_state : None, int, RandomState or Generator
+    keys : array-like of int, shape (n_rows,)
+    n_items : int
+    size : int or tuple of int, default=()
+    n_chosen : int or None, default=None
+    stream : int, default=0
+
+    Returns
+    -------
+    perm : ndarray of shape (n_rows, *size, n_chosen), intp
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils import row_permutations
+    >>> p = row_permutations(0, [1, 2], 5, 3)
+    >>> p.shape, bool(np.all(np.sort(p, axis=-1) == np.arange(5)))
+    ((2, 3, 5), True)
+    """
+    return RowStreams(random_state, keys).permutations(
+        n_items, size, n_chosen=n_chosen, stream=stream)

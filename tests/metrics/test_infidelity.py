@@ -7,7 +7,8 @@ from sklearn.neural_network import MLPRegressor
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.metrics._infidelity import infidelity
 from sklearn_xai.metrics._registry import get_metric_spec
-from sklearn_xai.utils import row_generators, row_keys
+from sklearn_xai.utils import row_keys
+from sklearn_xai.utils._random import row_normal
 
 W = np.array([3.0, -2.0, 1.0, 0.5])
 
@@ -153,10 +154,9 @@ def test_agrees_with_captum_on_the_same_draws(normalize):
     N, sigma = 30, 0.1
     s = infidelity(model, Xe, A, n_perturbations=N, normalize=normalize,
                    random_state=7)
-    # The documented draws: row i uses rngs[i].standard_normal((N, d)) * σ_j.
+    # The documented draws: row_normal(random_state, row_keys(X), (N, d)) * σ_j.
     scale = sigma * Xe.std(axis=0)
-    noise = np.concatenate([g.standard_normal((N, 4)) * scale
-                            for g in row_generators(7, row_keys(Xe))])
+    noise = (row_normal(7, row_keys(Xe), (N, 4)) * scale).reshape(-1, 4)
 
     def perturb(inputs):
         I = torch.as_tensor(noise, dtype=inputs.dtype)

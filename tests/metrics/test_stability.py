@@ -16,7 +16,8 @@ from sklearn_xai.metrics._stability import (
     relative_output_stability,
     relative_representation_stability,
 )
-from sklearn_xai.utils import row_generators, row_keys
+from sklearn_xai.utils import row_keys
+from sklearn_xai.utils._random import RowStreams, row_uniform
 
 W = np.array([3.0, -2.0, 1.0, 0.5])
 
@@ -46,9 +47,9 @@ def _pert(sigma):
 def _neighbours(X, pert, n_samples, seed):
     """The documented neighbourhood of each row."""
     pert = pert.fit(X)
-    rngs = row_generators(seed, row_keys(X))
+    streams = RowStreams(seed, row_keys(X))
     return np.stack([pert.perturb(X[i:i + 1], np.zeros(X.shape[1], bool), n_samples,
-                                  [rngs[i]])[0] for i in range(len(X))])
+                                  streams[i:i + 1])[0] for i in range(len(X))])
 
 
 # ------------------------------------------------------------------ RIS/ROS
@@ -267,8 +268,9 @@ def test_ris_is_scale_invariant(linear):
 
 # ---------------------------------------------------------- max-sensitivity
 def _uniform_draws(X, N, r, seed):
-    rngs = row_generators(seed, row_keys(X))
-    return np.stack([g.uniform(-1.0, 1.0, (N, X.shape[1])) for g in rngs]) * r
+    u = np.stack([row_uniform(seed, row_keys(X[i:i + 1]), (N, X.shape[1]))[0]
+                  for i in range(len(X))])
+    return (2.0 * u - 1.0) * r
 
 
 def test_max_sensitivity_matches_a_brute_force_loop(linear):

@@ -1,0 +1,133 @@
+"""Per-row random streams: reproducibility, batch invariance, independence
+and the distribution of the vectorised draws (RowStreams)."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sklearn_xai.utils import row_generators, row_keys
+from sklearn_xai.utils._random import (
+    RowStreams,
+    _mix,
+    _mix_int,
+    row_integers,
+    row_normal,
+    row_permutations,
+    row_uniform,
+)
+
+KEYS = np.arange(400) * 7 + 3
+
+
+def test_splitmix64_finaliser_matches_the_reference_values():
+    # SplitMix64 outputs for state 0 (Vigna's splitmix64.c): mix(k * gamma).
+    gamma = 0x9E3779B97F4A7C15
+    out = [_mix_int(k * gamma & (2**64 - 1)) for k in (1, 2, 3)]
+    assert out == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    # The vectorised finaliser agrees with the scalar one.
+    z = np.array([k * gamma & (2**64 - 1) for k in (1, 2, 3)], dtype=np.uint64)
+    assert [int(v) for v in _mix(z)] == out
+    b = RowStreams(5, [1, 2, 3]).bits(4, stream=2)
+    assert b.dtype == np.uint64 and b.shape == (3, 4)
+
+
+@pytest.mark.parametrize("draw", [
+    lambda s: s.uniform((6, 3)),
+    lambda s: s.normal((5, 3)),
+    lambda s: s.normal((30, 20)),  # >= 512 draws per row: per-row PCG64
+    lambda s: s.integers(7, (6, 3)),
+    lambda s: s.permutations(9, 4, n_chosen=3),
+    lambda s: s.bits(5),
+])
+def test_rows_do_not_depend_on_batch_order_or_slicing(draw):
+    keys = np.array([11, 5, 42, 7, 2**62 + 1])
+    full = draw(RowStreams(3, keys))
+    perm = np.array([3, 0, 4, 1, 2])
+    np.testing.assert_array_equal(draw(RowStreams(3, keys[perm])), full[perm])
+    np.testing.assert_array_equal(draw(RowStreams(3, keys[2:3])), full[2:3])
+    np.testing.assert_array_equal(draw(RowStreams(3, keys)[1:4]), full[1:4])
+    np.testing.assert_array_equal(draw(RowStreams(3, keys)[[4, 0]]), full[[4, 0]])
+    # Same key twice -> same draws; another seed -> different draws.
+    twice = draw(RowStreams(3, [42, 42]))
+    np.testing.assert_array_equal(twice[0], twice[1])
+    assert not np.array_equal(draw(RowStreams(4, keys)), full)
+
+
+def test_random_state_forms_and_streams():
+    a = row_uniform(7, [1, 2], 5)
+    np.testing.assert_array_equal(a, RowStreams(7, [1, 2]).uniform(5))
+    assert not np.array_equal(a, row_uniform(7, [1, 2], 5, stream=1))
+    # A RandomState / Generator is consumed once, reproducibly.
+    np.testing.assert_array_equal(row_uniform(np.random.RandomState(0), [1], 3),
+                                  row_uniform(np.random.RandomState(0), [1], 3))
+    assert not np.array_equal(row_uniform(None, [1], 3), row_uniform(None, [1], 3))
+    # Large seeds (SeedSequence entropy is 128-bit) and negative keys work.
+    RowStreams(2**100 + 3, [-1, 0]).normal(2)
+    with pytest.raises(ValueError, match="keys"):
+        RowStreams(0, [[1, 2]])
+    with pytest.raises(ValueError, match="stream"):
+        RowStreams(0, [1]).uniform(2, stream=-1)
+    with pytest.raises(ValueError, match="high"):
+        RowStreams(0, [1]).integers(0, 2)
+
+
+def test_uniform_and_normal_moments():
+    u = row_uniform(0, KEYS, 500).ravel()
+    assert u.min() >= 0.0 and u.max() < 1.0
+    assert abs(u.mean() - 0.5) < 0.003 and abs(u.var() - 1 / 12) < 0.001
+    assert stats.kstest(u, "uniform").pvalue > 1e-3
+    z = row_normal(1, KEYS, 501).ravel()  # odd size: one pair is cut
+    assert abs(z.mean()) < 0.01 and abs(z.std() - 1.0) < 0.01
+    assert abs(stats.skew(z)) < 0.03 and abs(stats.kurtosis(z)) < 0.06
+    assert stats.kstest(z, "norm").pvalue > 1e-3
+    # Tails: P(|Z| > 3) = 0.0027.
+    assert abs((np.abs(z) > 3).mean() - 0.0027) < 0.0006
+    # Many draws per row (the per-row PCG64 path).
+    big = row_normal(1, KEYS[:100], 2000)
+    zb = big.ravel()
+    assert abs(zb.mean()) < 0.01 and abs(zb.std() - 1.0) < 0.01
+    assert stats.kstest(zb, "norm").pvalue > 1e-3
+    r = np.corrcoef(big)[np.triu_indices(100, 1)]
+    assert abs(r.mean()) < 0.002 and abs(r.std() * np.sqrt(2000) - 1.0) < 0.08
+
+
+def test_draws_are_uncorrelated_across_rows_positions_and_streams():
+    z = row_normal(2, KEYS, 200)  # (400, 200)
+    # Row means and lag-1 correlation within a row.
+    assert abs(stats.pearsonr(z[:, :-1].ravel(), z[:, 1:].ravel())[0]) < 0.01
+    # Correlation between consecutive keys (the openxai policy uses 0..n-1).
+    zk = row_normal(2, np.arange(400), 200)
+    r = np.corrcoef(zk)[np.triu_indices(400, 1)]
+    # Under independence the correlations are ~N(0, 1/200).
+    assert abs(r.mean()) < 0.002 and abs(r.std() * np.sqrt(200) - 1.0) < 0.05
+    # Pairs within the polar method and between streams.
+    n = zk.shape[1] // 2
+    assert abs(stats.pearsonr(zk[:, :n].ravel(), zk[:, n:].ravel())[0]) < 0.01
+    other = row_normal(2, np.arange(400), 200, stream=1)
+    assert abs(stats.pearsonr(zk.ravel(), other.ravel())[0]) < 0.01
+
+
+def test_integers_and_permutations_are_uniform():
+    k = row_integers(3, KEYS, 6, 300).ravel()
+    counts = np.bincount(k, minlength=6)
+    assert k.min() >= 0 and k.max() < 6
+    assert stats.chisquare(counts).pvalue > 1e-3
+    p = row_permutations(4, KEYS, 4, 30)  # 12000 permutations of 4 items
+    assert np.all(np.sort(p, axis=-1) == np.arange(4))
+    codes = (p * 4 ** np.arange(4)).sum(axis=-1).ravel()
+    _, freq = np.unique(codes, return_counts=True)
+    assert freq.size == 24 and stats.chisquare(freq).pvalue > 1e-3
+    # Subsets of size 2 of 5 items: the 10 pairs are equally likely, and the
+    # prefix is a sample without replacement.
+    sub = np.sort(row_permutations(5, KEYS, 5, 25, n_chosen=2), axis=-1)
+    assert np.all(sub[..., 0] < sub[..., 1])
+    _, freq = np.unique(sub[..., 0] * 5 + sub[..., 1], return_counts=True)
+    assert freq.size == 10 and stats.chisquare(freq).pvalue > 1e-3
+
+
+def test_row_generators_still_give_numpy_generators():
+    keys = row_keys(np.array([[0.0, 1.0], [-0.0, 1.0], [2.0, 3.0]]))
+    assert keys[0] == keys[1] != keys[2]
+    g = row_generators(0, keys)
+    assert all(isinstance(r, np.random.Generator) for r in g)
+    assert g[0].random() == g[1].random()
