@@ -71,7 +71,14 @@ def _prepare(estimator, X, attributions, masker, target, output, batch_size):
         raise ValueError(f"X must be 2-D, got shape {X.shape}.")
     A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    masker = check_masker(masker, X, default=BaselineMasker("zero"))
+    if masker is None:
+        # The default zero baseline needs no statistics: build it fitted
+        # rather than paying for data validation on every call.
+        masker = BaselineMasker("zero")
+        masker.baseline_ = np.zeros(X.shape[1])
+        masker.n_features_in_ = X.shape[1]
+    else:
+        masker = check_masker(masker, X)
     return X, A, f, masker
 
 

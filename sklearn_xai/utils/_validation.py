@@ -32,13 +32,25 @@ def check_attributions(attributions, *, n_samples=None, n_features=None, name="a
     """
     if hasattr(attributions, "to_numpy"):
         attributions = attributions.to_numpy()
-    A = check_array(
-        attributions,
-        dtype=np.float64,
-        ensure_all_finite=True,
-        input_name=name,
-        ensure_min_features=1,
-    )
+    if (
+        isinstance(attributions, np.ndarray)
+        and attributions.ndim == 2
+        and attributions.dtype == np.float64
+        and attributions.size > 0
+        and np.isfinite(attributions).all()
+    ):
+        # Fast path for the common case (a float64 matrix from an explainer):
+        # check_array would only re-check what is checked here, at a cost
+        # comparable to a small model call.
+        A = attributions
+    else:
+        A = check_array(
+            attributions,
+            dtype=np.float64,
+            ensure_all_finite=True,
+            input_name=name,
+            ensure_min_features=1,
+        )
     if n_samples is not None and A.shape[0] != n_samples:
         raise ValueError(
             f"{name} has {A.shape[0]} rows but X has {n_samples}; pass one "
