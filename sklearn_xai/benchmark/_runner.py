@@ -7,14 +7,19 @@ scores every metric on them (timed).  A cell is a pure function of its spec:
 its result is stored in one file named by a hash of the spec, so an
 interrupted run resumes where it stopped and a rerun computes nothing.  The
 attributions are stored with the scores, so adding a metric to a benchmark
-re-scores cached explanations instead of recomputing them.
+re-scores cached explanations instead of recomputing them.  The exact
+Shapley references of ``shapley_corr`` / ``neg_shapley_mse`` are computed
+once per (dataset, model, seed) before the cells and shared by their
+explainers.
 
 Cells run through :class:`joblib.Parallel`, whose backend (loky processes,
 threads, or a Dask cluster) the caller chooses.
 """
 
 import contextlib
+import inspect
 import os
+import tempfile
 import threading
 import time
 import traceback
@@ -121,12 +126,16 @@ def _prepare(dataset_spec, model_spec, seed):
     model.fit(X[train], y[train])
     fit_time = time.perf_counter() - start
     score = float(model.score(X[test], y[test]))
-    meta = {key: None if bunch.get(key) is None else np.asarray(bunch[key])[explained]
-            for key in ("ground_truth", "sensitive")}
+    # Per-row arrays of the Bunch (ground truths, masks, sensitive groups),
+    # restricted to the explained rows.
+    rows = {key: np.asarray(value)[explained] for key, value in bunch.items()
+            if key not in ("X", "y") and isinstance(value, np.ndarray)
+            and value.ndim >= 1 and len(value) == len(y)}
+    meta = {key: rows.get(key) for key in ("ground_truth", "sensitive")}
     context = {k: v for k, v in bunch.items() if k not in ("X", "y", "DESCR")}
     return {
         "X_train": X[train], "y_train": y[train], "X_explain": X[explained],
-        "metadata": meta, "context": context, "model": model,
+        "metadata": meta, "rows": rows, "context": context, "model": model,
         "model_score": score, "model_fit_time": fit_time, "task": task,
     }
 
@@ -167,20 +176,92 @@ def _needs_training_attributions(metric):
     return _accepts(metric, "attributions_train")
 
 
+def _model_reference(prepared):
+    """OpenXAI's linear-model reference of the explained rows
+    (:func:`~sklearn_xai.metrics.linear_model_reference`); for the
+    two-class :class:`~sklearn_xai.models.LogisticNetClassifier` the same
+    ``±(W_1 - W_0)`` from its linear layer."""
+    from sklearn_xai.metrics import linear_model_reference
+
+    model, X = prepared["model"], prepared["X_explain"]
+    if hasattr(model, "coef_"):
+        return linear_model_reference(model, X)
+    layer = getattr(getattr(model, "module_", None), "linear", None)
+    weight = None if layer is None else layer.weight.detach().cpu().numpy()
+    if weight is None or weight.shape != (2, X.shape[1]):
+        raise TypeError(
+            f"{type(model).__name__} has no linear coefficients: '@linear_model_reference' "
+            "needs a linear model (LinearRegression, LogisticRegression, "
+            "LogisticNetClassifier with two classes)."
+        )
+    w = np.asarray(weight[1] - weight[0], dtype=np.float64)
+    sign = np.where(model.predict(X) == model.classes_[1], 1.0, -1.0)
+    return sign[:, None] * w
+
+
+# Row references a metric's ``ground_truth`` can name besides the Bunch's
+# per-row arrays: computed from the fitted model.
+_DERIVED_REFERENCES = {"linear_model_reference": _model_reference}
+
+
+def _metadata_overrides(params, registry_spec, prepared):
+    """Metadata (``ground_truth``, ``sensitive``) a metric's params redirect:
+    ``"@key"`` names a per-row array of the dataset's Bunch (restricted to
+    the explained rows, e.g. ``"@ground_truth_mask"``) or a reference derived
+    from the model (``"@linear_model_reference"``).  Returns the overrides
+    and the reason to skip the metric (a model the reference does not
+    apply to), or None."""
+    overrides = {}
+    for key in registry_spec.metadata:
+        if key not in params:
+            continue
+        value = params[key]
+        if not (isinstance(value, str) and value.startswith("@")):
+            raise ValueError(
+                f"The metric's {key} must name a per-row array of the dataset as "
+                f"'@key' (e.g. '@ground_truth_mask'); got {type(value).__name__}."
+            )
+        name = value[1:]
+        if name in _DERIVED_REFERENCES:
+            try:
+                overrides[key] = _DERIVED_REFERENCES[name](prepared)
+            except TypeError as exc:
+                return None, str(exc)
+        elif prepared["rows"].get(name) is not None:
+            overrides[key] = prepared["rows"][name]
+        else:
+            raise ValueError(
+                f"{key}={value!r}: the dataset has no per-row array {name!r} (available: "
+                f"{sorted(prepared['rows']) + sorted(_DERIVED_REFERENCES)})."
+            )
+    return overrides, None
+
+
+def _add_image_shape(params, obj, context):
+    """Give the dataset's ``image_shape`` to a component that takes one."""
+    if context.get("image_shape") is not None and "image_shape" not in params \
+            and _accepts(obj, "image_shape"):
+        params["image_shape"] = tuple(context["image_shape"])
+    return params
+
+
 def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
                    train_attributions=None):
     """Keyword arguments of a metric's scorer, or (None, reason) to skip it."""
     from sklearn_xai.masking import BaseMasker, check_masker
 
     params = {k: _resolve_value(v, "masker", seed, prepared["context"])
-              for k, v in metric_spec["params"].items()}
+              for k, v in metric_spec["params"].items()
+              if k not in registry_spec.metadata}
     for key, value in params.items():
         if isinstance(value, BaseMasker):
             params[key] = check_masker(value, prepared["X_train"])
     func = registry_spec.func
+    _add_image_shape(params, func, prepared["context"])
     requires = registry_spec.requires
     for key in ("ground_truth", "sensitive"):
-        if key in requires and prepared["metadata"][key] is None:
+        if key in requires and prepared["metadata"][key] is None \
+                and key not in metric_spec["params"]:
             return None, f"the dataset provides no {key}"
     if "distribution" in requires and "distribution" not in params \
             and "masker" not in params:
@@ -224,8 +305,11 @@ def _summarise(scores, nan_policy, name):
             "scores": scores}
 
 
-def _score_metric(metric_spec, prepared, explainer, explanation, seed):
-    """One metric of one cell: status, value, per-row scores, time."""
+def _score_metric(metric_spec, prepared, explainer, explanation, seed, reference=None):
+    """One metric of one cell: status, value, per-row scores, time.
+
+    ``reference`` is the metric's precomputed exact Shapley reference (shared
+    by every explainer of the cell's dataset, model and seed), or None."""
     from sklearn_xai.metrics import ExplanationScorer, get_scorer
 
     name = metric_spec["name"]
@@ -240,6 +324,8 @@ def _score_metric(metric_spec, prepared, explainer, explanation, seed):
         if reason is not None:
             result.update(status="skipped", error=reason)
             return result
+        if reference is not None:
+            kwargs["reference"] = reference
         scorer = get_scorer(name, **kwargs)
         if not isinstance(scorer, ExplanationScorer):
             raise TypeError(f"{name!r} gives no per-row scores; the runner needs an "
@@ -248,6 +334,12 @@ def _score_metric(metric_spec, prepared, explainer, explanation, seed):
         wrapper = _Precomputed(explainer, X, explanation["attributions"])
         metadata = {k: v for k, v in prepared["metadata"].items()
                     if k in registry_spec.metadata}
+        overrides, reason = _metadata_overrides(metric_spec["params"], registry_spec,
+                                                prepared)
+        if reason is not None:
+            result.update(status="skipped", error=reason)
+            return result
+        metadata.update(overrides)
         start = time.perf_counter()
         scores = scorer.per_row(wrapper, X, **metadata)
         result["time"] = time.perf_counter() - start
@@ -294,7 +386,13 @@ def _write_cache(path, content):
 
 def _explain(task, prepared):
     """Fit the explainer on the training rows and explain the held-out rows."""
-    explainer = resolve_component(task["explainer"], "explainer", seed=task["seed"],
+    spec = task["explainer"]
+    if isinstance(spec, dict) and (isinstance(spec["name"], str)
+                                   or inspect.isclass(spec["name"])):
+        obj = _lookup(spec["name"], "explainer")
+        spec = {**spec, "params": _add_image_shape(dict(spec["params"]), obj,
+                                                   prepared["context"])}
+    explainer = resolve_component(spec, "explainer", seed=task["seed"],
                                   context=prepared["context"])
     if "estimator" in explainer.get_params(deep=False):
         explainer.set_params(estimator=FrozenEstimator(prepared["model"]))
@@ -322,11 +420,14 @@ def _recorded_warnings(sink):
     sink.extend(text if n == 1 else f"{text} (x{n})" for text, n in counts.items())
 
 
-def _run_cell(task, cache_dir, prepare):
-    """Compute (or load) one cell.  Never raises: errors are recorded."""
+def _run_cell(task, cache_dir, prepare, references=None):
+    """Compute (or load) one cell.  Never raises: errors are recorded.
+
+    ``references``: reference key -> precomputed exact Shapley values of
+    the cell's explained rows (:func:`_compute_references`)."""
     caught = []
     with _recorded_warnings(caught):
-        out, to_cache = _compute_cell(task, cache_dir, prepare)
+        out, to_cache = _compute_cell(task, cache_dir, prepare, references or {})
     if out["computed"]:
         out["warnings"] = list(dict.fromkeys(out["warnings"] + caught))
     if to_cache is not None:
@@ -335,15 +436,27 @@ def _run_cell(task, cache_dir, prepare):
     return out
 
 
-def _compute_cell(task, cache_dir, prepare):
-    """The cell's output, and (path, content) to cache or None."""
-    path = None if cache_dir is None else os.path.join(cache_dir, "cells",
-                                                       _cell_key(task) + ".pkl")
-    cached = _read_cache(path) or {}
-    results = dict(cached.get("metrics", {}))
+def _cell_path(task, cache_dir):
+    return None if cache_dir is None else os.path.join(cache_dir, "cells",
+                                                      _cell_key(task) + ".pkl")
+
+
+def _missing_metrics(task, cached):
+    """Labels -> specs of the task's metrics the cached cell lacks, and the
+    cache keys of all its metrics."""
+    results = cached.get("metrics", {})
     keys = {label: _metric_key(spec) for label, spec in task["metrics"].items()}
     missing = {label: spec for label, spec in task["metrics"].items()
                if keys[label] not in results}
+    return missing, keys
+
+
+def _compute_cell(task, cache_dir, prepare, references):
+    """The cell's output, and (path, content) to cache or None."""
+    path = _cell_path(task, cache_dir)
+    cached = _read_cache(path) or {}
+    results = dict(cached.get("metrics", {}))
+    missing, keys = _missing_metrics(task, cached)
     out = {"task": task, "computed": False, "status": "ok", "error": "",
            "warnings": list(cached.get("warnings", []))}
     if not missing and "explanation" in cached:
@@ -374,8 +487,10 @@ def _compute_cell(task, cache_dir, prepare):
                 explainer.explain(prepared["X_train"]), dtype=np.float64)
             explanation["explain_train_time"] = time.perf_counter() - start
         for label, spec in missing.items():
+            reference = references.get(_reference_key(spec)) if _uses_reference(spec) \
+                else None
             results[keys[label]] = _score_metric(spec, prepared, explainer, explanation,
-                                                 task["seed"])
+                                                 task["seed"], reference)
     except Exception as exc:
         out.update(status="error", error=_format_error(exc), explanation=None,
                    metrics={})
@@ -387,6 +502,74 @@ def _compute_cell(task, cache_dir, prepare):
     # Metric errors are not cached, so a rerun retries them.
     keep = {k: v for k, v in results.items() if v["status"] != "error"}
     return out, (path, {"task": task, "explanation": explanation, "metrics": keep})
+
+
+# ------------------------------------------------------- shared references
+def _uses_reference(metric_spec):
+    """Whether a metric compares with exact Shapley values it would compute
+    itself (``shapley_corr``, ``neg_shapley_mse``): those take a precomputed
+    ``reference``, which the runner computes once per dataset, model, seed."""
+    if "reference" in metric_spec["params"]:
+        return False
+    try:
+        func = get_metric_spec(metric_spec["name"]).func
+    except ValueError:
+        return False
+    return _accepts(func, "reference")
+
+
+def _reference_params(params):
+    """The parameters of a metric that define its reference."""
+    from sklearn_xai.metrics import exact_shapley_reference
+
+    keep = set(inspect.signature(exact_shapley_reference).parameters) - {"estimator", "X"}
+    return {k: v for k, v in params.items() if k in keep}
+
+
+def _reference_key(metric_spec):
+    return joblib.hash(_reference_params(metric_spec["params"]))
+
+
+def _compute_references(dataset, model, seed, metric_specs, prepare):
+    """Exact Shapley references of one (dataset, model, seed), one per
+    distinct reference setting: key -> (n_explain, d) array.  A reference
+    that fails is left out; the metrics then compute (and report) it."""
+    from sklearn_xai.metrics import exact_shapley_reference
+
+    out = {}
+    try:
+        prepared = prepare(dataset, model, seed)
+    except Exception:  # the cells report the error
+        return out
+    for key, metric_spec in metric_specs.items():
+        registry_spec = get_metric_spec(metric_spec["name"])
+        kwargs, reason = _metric_kwargs(metric_spec, registry_spec, prepared, None, seed)
+        if reason is not None:
+            continue
+        try:
+            out[key] = exact_shapley_reference(prepared["model"], prepared["X_explain"],
+                                               **_reference_params(kwargs))
+        except Exception:
+            continue
+    return out
+
+
+def _reference_groups(tasks, cache_dir):
+    """Group key -> (dataset, model, seed, {reference key: metric spec}) of
+    the references the cells still to compute need, and each task's group
+    key (None when it needs none)."""
+    groups, task_groups = {}, []
+    for task in tasks:
+        missing, _ = _missing_metrics(task, _read_cache(_cell_path(task, cache_dir)) or {})
+        needed = {_reference_key(s): s for s in missing.values() if _uses_reference(s)}
+        if not needed:
+            task_groups.append(None)
+            continue
+        key = joblib.hash((task["dataset"], task["model"], task["seed"]))
+        group = groups.setdefault(key, (task["dataset"], task["model"], task["seed"], {}))
+        group[3].update(needed)
+        task_groups.append(key)
+    return groups, task_groups
 
 
 def _tasks(spec):
@@ -424,19 +607,17 @@ def _backend(backend, n_jobs):
             "pip install 'sklearn-xai[dask]' (or 'dask[distributed]'), or use "
             "backend='loky' or 'threading'."
         ) from None
-    try:
-        distributed.get_client()
-        client = None
-    except ValueError:  # no running client: start a local one for this run
-        workers = None if n_jobs is None or n_jobs < 0 else n_jobs
-        client = distributed.Client(n_workers=workers, threads_per_worker=1,
-                                    dashboard_address=None)
-    try:
+    with contextlib.ExitStack() as stack:
+        try:
+            distributed.get_client()
+        except ValueError:  # no running client: a local cluster for this run only
+            workers = None if n_jobs is None or n_jobs < 0 else n_jobs
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, host="127.0.0.1",
+                dashboard_address=None))
+            stack.enter_context(distributed.Client(cluster))
         with joblib.parallel_config(backend="dask"):
             yield
-    finally:
-        if client is not None:
-            client.close()
 
 
 def _as_spec(benchmark):
@@ -445,9 +626,9 @@ def _as_spec(benchmark):
     if isinstance(benchmark, dict):
         return BenchmarkSpec.from_dict(benchmark)
     if isinstance(benchmark, (str, os.PathLike)):
-        from sklearn_xai.benchmark._presets import PRESETS, get_preset
+        from sklearn_xai.benchmark._presets import PRESETS, get_preset, is_preset
 
-        if str(benchmark) in PRESETS:
+        if is_preset(benchmark):
             return get_preset(str(benchmark))
         if os.path.exists(benchmark):
             return load_config(benchmark)
@@ -475,7 +656,8 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     backend : {"loky", "threading", "sequential", "dask"}, default=None
         joblib backend; ``None`` uses the active ``joblib.parallel_config``
         (loky by default).  ``"dask"`` needs ``dask.distributed`` and uses the
-        running client, or starts a local cluster of ``n_jobs`` workers.
+        running client, or starts a loopback cluster of ``n_jobs`` worker
+        processes for this run and shuts it down afterwards.
     cache_dir : str or path-like, default=None
         Folder of the per-cell cache (and of the fitted models shared by a
         cell's explainers).  With a cache, an interrupted run resumes and a
@@ -509,16 +691,29 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     if cache_dir is not None:
         cache_dir = os.fspath(cache_dir)
         os.makedirs(os.path.join(cache_dir, "cells"), exist_ok=True)
-        prepare = joblib.Memory(os.path.join(cache_dir, "fits"), verbose=0).cache(_prepare)
-    else:
-        prepare = _prepare
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
     outputs = []
-    with _backend(backend, n_jobs):
+    groups, task_groups = _reference_groups(tasks, cache_dir)
+    with contextlib.ExitStack() as stack:
+        # The fitted model of a (dataset, model, seed) is shared by its
+        # explainers' cells through a joblib.Memory: in the cache folder, or
+        # in a folder that lives for this run only.
+        fits = os.path.join(cache_dir, "fits") if cache_dir is not None else \
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="sklearn_xai_fits_"))
+        prepare = joblib.Memory(fits, verbose=0).cache(_prepare)
+        stack.enter_context(_backend(backend, n_jobs))
+        # The exact Shapley references are shared by every explainer of a
+        # (dataset, model, seed): compute each once, before the cells.
+        computed = joblib.Parallel(n_jobs=n_jobs)(
+            joblib.delayed(_compute_references)(*group, prepare)
+            for group in groups.values())
+        references = dict(zip(groups, computed))
         parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
-        cells = parallel(joblib.delayed(_run_cell)(task, cache_dir, prepare) for task in tasks)
+        cells = parallel(joblib.delayed(_run_cell)(task, cache_dir, prepare,
+                                                   references.get(group))
+                         for task, group in zip(tasks, task_groups))
         with tqdm(total=len(tasks), disable=not verbose, desc=spec.name, unit="cell") as bar:
             for out in cells:
                 outputs.append(out)

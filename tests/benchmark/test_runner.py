@@ -173,15 +173,40 @@ def test_threading_and_loky_give_the_same_table(tmp_path):
     pd.testing.assert_frame_equal(threaded[VALUE_COLUMNS], loky[VALUE_COLUMNS])
 
 
+def _no_dask_client_left(distributed):
+    with pytest.raises(ValueError):
+        distributed.get_client()
+
+
 def test_dask_backend_gives_the_same_table():
-    distributed = pytest.importorskip("dask.distributed")
-    config = _config(seeds=[0])
+    distributed = pytest.importorskip("distributed")
+    config = _config(seeds=[0, 1])
+    # Sequential = loky is checked in test_threading_and_loky_give_the_same_table.
     reference = run_benchmark(config, n_jobs=1).table
+    # An in-process cluster (no ports, no worker processes) the caller owns.
     with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+                                  dashboard_address=None) as cluster, \
             distributed.Client(cluster):
         table = run_benchmark(config, backend="dask").table
     pd.testing.assert_frame_equal(reference[VALUE_COLUMNS], table[VALUE_COLUMNS])
+    _no_dask_client_left(distributed)
+
+
+@pytest.mark.slow
+def test_dask_backend_starts_and_stops_its_own_cluster():
+    distributed = pytest.importorskip("distributed")
+    import multiprocessing
+
+    config = _config(seeds=[0, 1])
+    reference = run_benchmark(config, n_jobs=1).table
+    before = {p.pid for p in multiprocessing.active_children()}
+    # No running client: the runner starts a loopback cluster of 2 worker
+    # processes for this run and shuts it down afterwards.
+    table = run_benchmark(config, n_jobs=2, backend="dask").table
+    pd.testing.assert_frame_equal(reference[VALUE_COLUMNS], table[VALUE_COLUMNS])
+    _no_dask_client_left(distributed)
+    left = {p.pid for p in multiprocessing.active_children() if p.is_alive()} - before
+    assert not left
 
 
 def test_dask_missing_gives_a_clear_error():
@@ -245,3 +270,90 @@ def test_warnings_are_recorded_and_cached(tmp_path):
     second = run_benchmark(config, cache_dir=tmp_path).table
     assert second["cached"].all()
     assert (second["warnings"] == first["warnings"]).all()
+
+
+def _image_data(n_samples=60, random_state=None):
+    """Two-class 3x3 images whose label is the sign of pixel 4 (the mask)."""
+    rng = np.random.default_rng(random_state)
+    X = rng.normal(size=(n_samples, 9))
+    mask = np.zeros((n_samples, 9), dtype=bool)
+    mask[:, 4] = True
+    return {"X": X, "y": (X[:, 4] > 0).astype(int), "ground_truth_mask": mask,
+            "image_shape": (3, 3)}
+
+
+def test_image_shape_and_row_references_reach_explainers_and_metrics():
+    config = {
+        "dataset": {"name": f"{__name__}._image_data", "params": {}},
+        "models": ["logistic_regression"],
+        "explainers": {"input": "InputBaseline", "sobel": "SobelBaseline"},
+        "metrics": {
+            "precision": {"name": "mask_precision",
+                          "params": {"ground_truth": "@ground_truth_mask"}},
+            "fa_lr": {"name": "feature_agreement",
+                      "params": {"k": 1, "ground_truth": "@linear_model_reference"}},
+            "missing": {"name": "mask_precision", "params": {"ground_truth": "@nothing"}},
+        },
+        "seeds": [0], "n_explain": 10,
+    }
+    table = run_benchmark(config).table.set_index(["explainer", "metric"])
+    # InputBaseline attributes the input itself: pixel 4 is in its top-1
+    # only when it has the largest |x| of the row -- computed by hand.
+    bunch = _image_data(60, random_state=0)
+    _, test = train_test_split(np.arange(60), test_size=0.25, random_state=0,
+                               stratify=bunch["y"])
+    X = bunch["X"][test[:10]]
+    expected = (np.abs(X).argmax(axis=1) == 4).mean()
+    assert table.loc[("input", "precision"), "value"] == pytest.approx(expected)
+    assert table.loc[("input", "fa_lr"), "status"] == "ok"
+    assert table.loc[("sobel", "precision"), "status"] == "ok"  # needed image_shape
+    assert table.loc[("input", "missing"), "status"] == "error"
+    assert "no per-row array 'nothing'" in table.loc[("input", "missing"), "error"]
+
+
+def test_exact_shapley_reference_is_computed_once_per_model_and_seed(monkeypatch):
+    from sklearn_xai.metrics import _xaibench
+
+    calls = []
+    original = _xaibench.exact_shapley_values
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_xaibench, "exact_shapley_values", counting)
+    monkeypatch.setattr(_xaibench, "_REFERENCE_CACHE_SIZE", 0)  # no metric-level memo
+    _xaibench._REFERENCE_CACHE.clear()
+    config = {
+        "dataset": {"name": "make_gaussian_piecewise_constant",
+                    "params": {"n_samples": 200, "n_features": 3}},
+        "models": {"tree": {"name": "decision_tree", "params": {"max_depth": 3}}},
+        "explainers": {"random": "RandomExplainer",
+                       "shap": {"name": "ExactShapley", "params": {"masker": {
+                           "name": "MarginalMasker", "params": {"background": 20}}}},
+                       "ablation": {"name": "FeatureAblation", "params": {"masker": MEAN}}},
+        "metrics": {"corr": {"name": "shapley_corr", "params": {"n_samples": 50}},
+                    "mse": {"name": "neg_shapley_mse", "params": {"n_samples": 50}},
+                    "corr_200": {"name": "shapley_corr", "params": {"n_samples": 200}}},
+        "seeds": [0, 1], "n_explain": 8,
+    }
+    table = run_benchmark(config, n_jobs=1).table
+    assert (table["status"] == "ok").all()
+    # Two seeds x two reference settings (50 and 200 draws), not x 3 explainers.
+    assert len(calls) == 2 * 2
+    # The shared reference gives the metric's own value, computed by hand.
+    from sklearn_xai.datasets import make_gaussian_piecewise_constant
+    from sklearn_xai.metrics import shapley_corr
+    from sklearn.tree import DecisionTreeRegressor
+
+    bunch = make_gaussian_piecewise_constant(n_samples=200, n_features=3, random_state=1)
+    train, test = train_test_split(np.arange(200), test_size=0.25, random_state=1)
+    model = DecisionTreeRegressor(max_depth=3, random_state=1).fit(bunch.X[train],
+                                                                   bunch.y[train])
+    X = bunch.X[test[:8]]
+    A = FeatureAblation(FrozenEstimator(model), masker=BaselineMasker("mean")).fit(
+        bunch.X[train]).explain(X)
+    want = shapley_corr(model, X, A, distribution=bunch.distribution, n_samples=50,
+                        random_state=1)
+    got = table.set_index(["explainer", "metric", "seed"]).loc[("ablation", "corr", 1)]
+    assert got["value"] == pytest.approx(np.nanmean(want))

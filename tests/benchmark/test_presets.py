@@ -1,0 +1,121 @@
+import numpy as np
+import pytest
+
+from sklearn_xai.benchmark import get_preset, list_presets, resolve_component, run_benchmark
+from sklearn_xai.benchmark._presets import PRESETS, is_preset, preprocessed, two_draws
+from sklearn_xai.datasets import make_gaussian_piecewise_constant, make_gaussian_linear
+
+REPRODUCTIONS = ["xaibench_table_metrics", "xaibench_table_metrics_code",
+                 "xaibench_rho_sweep", "openxai_synthetic", "xaitris_8x8", "beexai_real"]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("quick", [False, True])
+def test_every_preset_resolves_every_component(name, quick):
+    if quick and name not in REPRODUCTIONS:
+        pytest.skip("no quick variant")
+    spec = get_preset(name, quick=quick)
+    assert spec.name == name + ("_quick" if quick else "")
+    spec.validate_names()
+    context = {"distribution": make_gaussian_linear(20, random_state=0).distribution,
+               "image_shape": (8, 8)}
+    for label, explainer in spec.explainers.items():
+        resolve_component(explainer, "explainer", seed=0, context=context)
+    for label, model in spec.models.items():
+        built = []
+        for task in ("regression", "classification"):
+            try:
+                built.append(resolve_component(model, "model", seed=0, task=task))
+            except ValueError as exc:
+                assert "only" in str(exc)
+        assert built
+    # The docstring cites what the preset reproduces and flags heavy runs.
+    doc = PRESETS[name].__doc__
+    if name in REPRODUCTIONS:
+        assert "SPEC 5." in doc and "Run time" in doc
+
+
+def test_preset_names():
+    assert set(REPRODUCTIONS) <= set(list_presets())
+    assert is_preset("openxai_synthetic_quick") and is_preset("default")
+    assert not is_preset("default_quick") and not is_preset("nothing")
+    with pytest.raises(ValueError, match="no quick variant"):
+        get_preset("default", quick=True)
+    with pytest.raises(ValueError, match="Unknown preset"):
+        get_preset("nothing_quick")
+
+
+def test_two_draws_are_the_generators_independent_draws():
+    data = two_draws("make_gaussian_piecewise_constant", n_train=30, n_test=7,
+                     random_state=3, rho=0.5, xai_bench_batch_norm=True)
+    seeds = np.random.SeedSequence(3).generate_state(2)
+    train = make_gaussian_piecewise_constant(30, rho=0.5, xai_bench_batch_norm=True,
+                                             random_state=int(seeds[0]))
+    test = make_gaussian_piecewise_constant(7, rho=0.5, xai_bench_batch_norm=True,
+                                            random_state=int(seeds[1]))
+    np.testing.assert_array_equal(data["X"], np.vstack([train.X, test.X]))
+    np.testing.assert_array_equal(data["y"], np.concatenate([train.y, test.y]))
+    np.testing.assert_array_equal(data["ground_truth"][30:], test.ground_truth)
+    assert data["train_indices"].tolist() == list(range(30))
+    assert data["test_indices"].tolist() == list(range(30, 37))
+
+
+def test_preprocessed_fits_on_training_rows_only():
+    data = preprocessed("load_diamonds", max_samples=500, random_state=0)
+    y, train = data["y"], data["train_indices"]
+    assert data["X"].shape == (500, 9) and len(data["test_indices"]) == 100
+    assert y[train].min() == 0.0 and y[train].max() == 1.0
+    assert not set(train) & set(data["test_indices"])
+    german = preprocessed("load_german_credit", random_state=0)
+    # Stratified 80/20 split keeps the class balance.
+    assert abs(german["y"][german["train_indices"]].mean()
+               - german["y"][german["test_indices"]].mean()) < 0.01
+
+
+def _ok(table):
+    return table.set_index(["dataset", "model", "explainer", "metric"])
+
+
+@pytest.mark.slow
+def test_xaibench_quick_runs_end_to_end():
+    table = run_benchmark("xaibench_table_metrics_quick").table
+    assert (table["status"] == "ok").all(), table.loc[table["status"] != "ok", "error"]
+    t = _ok(table)["value"]
+    # Exact Shapley values (marginal masker) agree with the ground truth on
+    # independent features; the random control does not.
+    assert t[("piecewise_constant", "mlp", "shap", "shapley_corr")] > 0.9
+    assert abs(t[("piecewise_constant", "mlp", "random", "shapley_corr")]) < 0.9
+
+
+@pytest.mark.slow
+def test_openxai_quick_runs_end_to_end():
+    table = run_benchmark("openxai_synthetic_quick").table
+    errors = table[table["status"] == "error"]
+    assert errors.empty, errors["error"].unique()
+    t = _ok(table)
+    # The LR-coefficient reference is only defined for the LR ...
+    skipped = table[table["status"] == "skipped"]
+    assert set(skipped["model"]) == {"ann"} and skipped["metric"].str.endswith("_lr").all()
+    # ... and the gradient of a logistic model's logit is its coefficient
+    # vector, so Grad and IG (no input multiplication) agree with it exactly.
+    for explainer in ("grad", "ig"):
+        assert t.loc[("synthetic", "lr", explainer, "feature_agreement_lr"), "value"] == \
+            pytest.approx(1.0)
+    assert t.loc[("synthetic", "lr", "random", "feature_agreement_lr"), "value"] < 0.9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["xaitris_8x8_quick", "beexai_real_quick",
+                                  "xaibench_table_metrics_code_quick",
+                                  "xaibench_rho_sweep_quick"])
+def test_other_quick_presets_run_end_to_end(name):
+    table = run_benchmark(name, n_jobs=2).table
+    errors = table[table["status"] == "error"]
+    if name == "beexai_real_quick":
+        # Gradient explainers need a differentiable model: XGBoost fails, recorded.
+        assert set(errors["model"]) <= {"xgboost"}
+        assert set(errors["explainer"]) <= {"deeplift", "ig", "saliency"}
+        assert (table.loc[table["model"] == "mlp", "status"] == "ok").all()
+    else:
+        assert errors.empty, errors["error"].unique()
+    assert (table["status"] == "ok").any()
