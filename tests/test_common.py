@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.base import is_classifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_xai.compose import ExplainedModel
@@ -34,6 +35,7 @@ from sklearn_xai.explainers import (
     TreeContributions,
 )
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
+from sklearn_xai.metrics import check_scoring
 from sklearn_xai.models import BEExAIMLPRegressor, LogisticNetClassifier
 from sklearn_xai.utils.discovery import all_explainers
 
@@ -143,3 +145,38 @@ def test_explainer_in_classifier_explained_model():
     em = ExplainedModel(LogisticRegression(), FeatureAblation()).fit(X, y)
     assert em.transform(X).shape == X.shape
     assert set(em.classes_) == {0, 1}
+
+
+EXPLAINER_INSTANCES = [
+    est for est, _ in INSTANCES
+    if not isinstance(est, ExplainedModel) and est.get_params().get("estimator") is not None
+]
+
+
+@pytest.mark.parametrize(
+    "explainer", EXPLAINER_INSTANCES, ids=lambda est: type(est).__name__
+)
+def test_every_explainer_in_explained_model_grid_search(explainer):
+    """Every explainer drops into ExplainedModel and GridSearchCV, tuning the
+    model through the meta-estimator and scoring explanations by name."""
+    from sklearn.base import clone
+    from sklearn.model_selection import GridSearchCV
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 3)
+    y = X @ [1.0, -2.0, 0.5] + 0.1 * rng.randn(60)
+    model = clone(explainer.estimator)
+    if is_classifier(model):
+        y = (y > 0).astype(int)
+    params = model.get_params()
+    name = next(p for p in ("max_epochs", "fit_intercept", "n_estimators") if p in params)
+    values = {"max_epochs": [2, 3], "fit_intercept": [True, False], "n_estimators": [2, 3]}
+    grid = {f"model__{name}": values[name]}
+    search = GridSearchCV(
+        ExplainedModel(model, clone(explainer).set_params(estimator=None)),
+        grid, scoring=check_scoring(["sparseness", "neg_complexity"]),
+        refit="sparseness", cv=2,
+    ).fit(X, y)
+    A = search.best_estimator_.explain(X[:5])
+    assert A.shape == (5, 3) and np.isfinite(A).all()
+    assert np.isfinite(search.cv_results_["mean_test_neg_complexity"]).all()
