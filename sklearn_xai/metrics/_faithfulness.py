@@ -12,6 +12,7 @@ from sklearn import get_config
 from sklearn.utils._param_validation import (
     Interval,
     StrOptions,
+    make_constraint,
     validate_parameter_constraints,
 )
 
@@ -48,15 +49,28 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation=True
     def decorator(func):
         func._skl_parameter_constraints = parameter_constraints
         sig = inspect.signature(func)
+        # Constraint objects are built once; a value that satisfies none of its
+        # constraints is handed to scikit-learn, which raises its usual error.
+        compiled = {
+            name: [make_constraint(c) for c in constraints]
+            for name, constraints in parameter_constraints.items()
+            if constraints != "no_validation"
+        }
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             if not get_config()["skip_parameter_validation"]:
                 bound = sig.bind(*args, **kwargs)
                 bound.apply_defaults()
-                validate_parameter_constraints(
-                    parameter_constraints, bound.arguments,
-                    caller_name=func.__qualname__)
+                arguments = bound.arguments
+                if not all(
+                    any(c.is_satisfied_by(arguments[name]) for c in constraints)
+                    for name, constraints in compiled.items()
+                    if name in arguments
+                ):
+                    validate_parameter_constraints(
+                        parameter_constraints, arguments,
+                        caller_name=func.__qualname__)
             return func(*args, **kwargs)
 
         return wrapper
@@ -217,7 +231,7 @@ def _insertion_keep(A, order_by):
     n, d = A.shape
     order = magnitude_order(A, order_by=order_by)
     rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(d)[None, :].repeat(n, 0), axis=1)
+    rank[np.arange(n)[:, None], order] = np.arange(d)
     return rank[:, None, :] < np.arange(d + 1)[None, :, None]
 
 
@@ -239,7 +253,7 @@ def _top_k_keep(A, ratios, *, order_by, rounding, keep_top):
     n, d = A.shape
     order = magnitude_order(A, order_by=order_by)
     rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(d)[None, :].repeat(n, 0), axis=1)
+    rank[np.arange(n)[:, None], order] = np.arange(d)
     ks = np.array([resolve_k(r, d, rounding=rounding) for r in ratios])
     top = rank[:, None, :] < ks[None, :, None]
     return top if keep_top else ~top
