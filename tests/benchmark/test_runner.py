@@ -1,7 +1,9 @@
 import os
+import sys
 
 import numpy as np
 import pandas as pd
+
 import pytest
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression
@@ -209,12 +211,10 @@ def test_dask_backend_starts_and_stops_its_own_cluster():
     assert not left
 
 
-def test_dask_missing_gives_a_clear_error():
-    try:
-        import distributed  # noqa: F401
-        pytest.skip("dask.distributed is installed")
-    except ImportError:
-        pass
+def test_dask_missing_gives_a_clear_error(monkeypatch):
+    # A None entry in sys.modules makes ``import distributed`` raise ImportError,
+    # as on a machine without the dask extra.
+    monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(ImportError, match="sklearn-xai\\[dask\\]"):
         run_benchmark(_config(seeds=[0]), backend="dask")
 
