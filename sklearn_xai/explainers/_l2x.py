@@ -228,13 +228,7 @@ class L2X(BaseExplainer):
     def _targets(self, X):
         """Training targets (n, n_outputs) and whether they are probabilities."""
         f = self._output()
-        if f.output == "predict":
-            return np.asarray(f(X), dtype=np.float64)[:, None], False
-        n = X.shape[0]
-        Y = np.column_stack(
-            [f(X, np.full(n, k, dtype=np.intp)) for k in range(f.n_outputs)]
-        )
-        return Y, f.output == "proba"
+        return f.all_outputs(X), f.output == "proba"
 
     def _fit_explainer(self, X, y):
         import torch

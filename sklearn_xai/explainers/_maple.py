@@ -119,14 +119,7 @@ class MAPLE(BaseExplainer):
         self.random_state = random_state
 
     def _fit_explainer(self, X, y):
-        f = self._output()
-        if f.output == "predict":
-            Y = np.asarray(f(X), dtype=np.float64)[:, None]
-        else:
-            n = X.shape[0]
-            Y = np.column_stack(
-                [f(X, np.full(n, k, dtype=np.intp)) for k in range(f.n_outputs)]
-            )
+        Y = self._output().all_outputs(X)
         seed = seed_entropy(self.random_state) % (2**32)
         self.forest_ = RandomForestRegressor(
             n_estimators=self.n_estimators,

@@ -226,6 +226,30 @@ class ExplainedOutput:
             )
         return idx.astype(np.intp)
 
+    def all_outputs(self, Z):
+        """The explained output for every class at once.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, n_features)
+
+        Returns
+        -------
+        values : ndarray of shape (m, n_outputs), float64
+            One column per class (``predict_proba`` or the decision function,
+            two columns for a binary decision), or one column for
+            ``output="predict"``; the model is called once per batch.
+        """
+        raw = self._raw(Z)
+        if raw.ndim == 1:
+            return raw[:, None]
+        if self.output == "predict" and raw.shape[1] != 1:
+            raise ValueError(
+                "Multi-output regressors are not supported: the explained "
+                "output must be one scalar per row."
+            )
+        return raw
+
     # ------------------------------------------------------------------- call
     def __call__(self, Z, target_index=None):
         """Scalar output for each row of ``Z``.

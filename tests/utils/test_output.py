@@ -89,3 +89,12 @@ def test_inputs_cast_to_model_dtype():
     f = explained_output(model)
     out = f(X, f.target_index(X))
     assert out.dtype == np.float64 and np.all(out >= 0.5)
+
+
+def test_all_outputs_one_call(clf3):
+    X, clf = clf3
+    f = explained_output(clf)
+    np.testing.assert_allclose(f.all_outputs(X[:7]), clf.predict_proba(X[:7]))
+    assert f.n_calls == 1 and f.n_evaluations == 7
+    reg = LinearRegression().fit(X, X.sum(1))
+    np.testing.assert_allclose(explained_output(reg).all_outputs(X[:3]), X[:3].sum(1)[:, None])
