@@ -75,7 +75,15 @@ class BaselineMasker(BaseMasker):
         return 1
 
     def _impute(self, X, keep, rngs):
-        Z = np.where(keep, X[:, None, :], self.baseline_)
+        # x * keep + b * ~keep is exact (one term is 0) and two to three
+        # times faster than np.where's broadcast; only non-finite x needs
+        # the select (inf * 0 is NaN).
+        if np.isfinite(X).all():
+            Z = np.multiply(X[:, None, :], keep)
+            if self.baseline_.any():
+                Z += np.multiply(~keep, self.baseline_)
+        else:
+            Z = np.where(keep, X[:, None, :], self.baseline_)
         return Z[:, :, None, :]
 
 

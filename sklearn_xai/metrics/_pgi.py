@@ -71,8 +71,9 @@ def _prediction_gap(estimator, X, attributions, *, perturb_top, k, auc, perturbe
     m = len(ks)
     gaps = np.empty((n, m))
 
-    def build(sl):
-        return perturber.perturb(X[sl], fixed[sl], n_samples, streams[sl])
+    def build(sl, out):
+        out[...] = perturber.perturb(X[sl], fixed[sl], n_samples, streams[sl]
+                                     ).reshape(out.shape)
 
     for sl, t, raw_x, raw_z in _blocks_with_x(f, X, m * n_samples, batch_size, build,
                                               _given_target(f, X)):

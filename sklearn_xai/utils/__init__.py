@@ -17,6 +17,7 @@ from sklearn_xai.utils._validation import (
     dense_rank,
     magnitude_order,
     resolve_k,
+    top_k_mask,
 )
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "row_permutations",
     "row_uniform",
     "seed_entropy",
+    "top_k_mask",
 ]

@@ -161,7 +161,7 @@ class ExplainedOutput:
             n_out = len(getattr(self.estimator, "classes_", [])) or 1
             shape = (0, n_out) if self.output != "predict" else (0,)
             return np.empty(shape)
-        return np.concatenate(outs, axis=0)
+        return outs[0] if len(outs) == 1 else np.concatenate(outs, axis=0)
 
     @property
     def n_outputs(self):

@@ -166,6 +166,53 @@ def magnitude_order(attributions, *, order_by="abs"):
     return np.argsort(key, axis=1, kind="stable")
 
 
+def top_k_mask(attributions, k, *, order_by="abs"):
+    """Boolean mask of the ``k`` most important features of each row.
+
+    The same set as the first ``k`` entries of :func:`magnitude_order` (ties
+    broken by lower index), found with a partition instead of a full sort.
+
+    Parameters
+    ----------
+    attributions : ndarray of shape (n_samples, n_features)
+    k : int
+        Number of features kept, in ``[0, n_features]``.
+    order_by : {"abs", "signed"}, default="abs"
+
+    Returns
+    -------
+    mask : bool ndarray of shape (n_samples, n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils import top_k_mask
+    >>> top_k_mask(np.array([[0.5, -2.0, 0.5, 0.0]]), 2).tolist()
+    [[True, True, False, False]]
+    """
+    if order_by == "abs":
+        key = np.abs(attributions)
+    elif order_by == "signed":
+        key = np.asarray(attributions, dtype=np.float64)
+    else:
+        raise ValueError(f"order_by must be 'abs' or 'signed', got {order_by!r}.")
+    n, d = key.shape
+    k = int(k)
+    if k <= 0 or k >= d:
+        return np.full((n, d), k >= d)
+    kth = np.partition(key, d - k, axis=1)[:, d - k, None]  # k-th largest
+    top = key >= kth
+    over = np.flatnonzero(top.sum(axis=1) > k)
+    if over.size:  # ties at the k-th largest: keep the lowest-indexed ones
+        sub, cut = key[over], kth[over]
+        fixed = sub > cut
+        ties = sub == cut
+        fixed |= ties & (np.cumsum(ties, axis=1)
+                         <= k - fixed.sum(axis=1, keepdims=True))
+        top[over] = fixed
+    return top
+
+
 def dense_rank(attributions):
     """Dense ranks of magnitudes per row: 1 = largest, ties share a rank.
 

@@ -154,9 +154,11 @@ def test_agrees_with_captum_on_the_same_draws(normalize):
     N, sigma = 30, 0.1
     s = infidelity(model, Xe, A, n_perturbations=N, normalize=normalize,
                    random_state=7)
-    # The documented draws: row_normal(random_state, row_keys(X), (N, d)) * σ_j.
+    # The documented draws: row_normal(random_state, row_keys(X), (N, d),
+    # dtype=float32) * σ_j.
     scale = sigma * Xe.std(axis=0)
-    noise = (row_normal(7, row_keys(Xe), (N, 4)) * scale).reshape(-1, 4)
+    z = row_normal(7, row_keys(Xe), (N, 4), dtype=np.float32)
+    noise = (z * scale).reshape(-1, 4)
 
     def perturb(inputs):
         I = torch.as_tensor(noise, dtype=inputs.dtype)
