@@ -95,6 +95,12 @@ class BaseExplainer(
     _stochastic : bool
         ``True`` if :meth:`_explain` consumes random numbers; it then receives
         one generator per row, keyed by the row (SPEC 1.7).
+    _shares_row_keys : bool
+        ``True`` (default) if :meth:`explain` honours ``row_keys`` (common
+        random numbers between a row and its neighbours in stability
+        metrics).  ``False`` when the randomness *is* the explanation (the
+        random control): each row is then always keyed by its own values, so
+        a neighbour gets an independent draw.
     """
 
     _parameter_constraints: dict = {
@@ -106,6 +112,7 @@ class BaseExplainer(
     }
     _requires_estimator = True
     _stochastic = False
+    _shares_row_keys = True
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y=None, **fit_params):
@@ -176,7 +183,8 @@ class BaseExplainer(
             Keys of the per-row random streams; by default a hash of each row,
             so a row gets the same draws whatever its batch or position.
             Stability metrics pass the key of the original row to explain its
-            neighbours with common random numbers.
+            neighbours with common random numbers.  Ignored by explainers
+            whose randomness is the explanation (:class:`RandomExplainer`).
         return_n_evaluations : bool, default=False
             Also return the number of model rows evaluated.
 
@@ -192,7 +200,10 @@ class BaseExplainer(
         t = None if f is None else f.target_index(X)
         rngs = None
         if self._stochastic:
-            keys = _row_keys(X) if row_keys is None else np.asarray(row_keys)
+            if row_keys is None or not self._shares_row_keys:
+                keys = _row_keys(X)
+            else:
+                keys = np.asarray(row_keys)
             if keys.shape != (X.shape[0],):
                 raise ValueError(
                     f"row_keys must have one key per row, shape ({X.shape[0]},); "

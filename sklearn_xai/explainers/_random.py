@@ -65,6 +65,9 @@ class RandomExplainer(BaseExplainer):
     }
     _requires_estimator = False
     _stochastic = True
+    # Common random numbers would give a neighbour the very same random
+    # attributions and make the control look perfectly stable.
+    _shares_row_keys = False
 
     def __init__(self, estimator=None, *, distribution="normal", scale=1.0,
                  reference=None, random_state=None):
