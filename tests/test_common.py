@@ -6,7 +6,7 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.base import is_classifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sklearn_xai.compose import ExplainedModel
+from sklearn_xai.compose import ExplainedModel, TransformedExplainer
 from xgboost import XGBRegressor
 
 from sklearn_xai.explainers import (
@@ -94,6 +94,11 @@ def _instances():
     yield (
         SmoothGrad(BEExAIMLPRegressor(max_epochs=3, early_stopping=False, random_state=0),
                    n_samples=5, random_state=0),
+        {},
+    )
+    yield TransformedExplainer(FeatureAblation(LinearRegression()), func="abs"), {}
+    yield (
+        TransformedExplainer(RandomExplainer(random_state=0), func=np.negative),
         {},
     )
     yield (

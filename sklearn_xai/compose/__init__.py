@@ -1,5 +1,6 @@
 """Meta-estimators combining models and explainers."""
 
 from sklearn_xai.compose._explained_model import ExplainedModel
+from sklearn_xai.compose._transformed import TransformedExplainer
 
-__all__ = ["ExplainedModel"]
+__all__ = ["ExplainedModel", "TransformedExplainer"]

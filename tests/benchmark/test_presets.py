@@ -6,7 +6,8 @@ from sklearn_xai.benchmark._presets import PRESETS, is_preset, preprocessed, two
 from sklearn_xai.datasets import make_gaussian_piecewise_constant, make_gaussian_linear
 
 REPRODUCTIONS = ["xaibench_table_metrics", "xaibench_table_metrics_code",
-                 "xaibench_rho_sweep", "openxai_synthetic", "xaitris_8x8", "beexai_real"]
+                 "xaibench_rho_sweep", "openxai_synthetic", "xaitris_8x8", "beexai_real",
+                 "beexai_table5"]
 
 
 # Every preset, plus the quick variant of each reproduction preset.
@@ -109,12 +110,13 @@ def test_openxai_quick_runs_end_to_end():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["xaitris_8x8_quick", "beexai_real_quick",
+                                  "beexai_table5_quick",
                                   "xaibench_table_metrics_code_quick",
                                   "xaibench_rho_sweep_quick"])
 def test_other_quick_presets_run_end_to_end(name):
     table = run_benchmark(name, n_jobs=2).table
     errors = table[table["status"] == "error"]
-    if name == "beexai_real_quick":
+    if name in ("beexai_real_quick", "beexai_table5_quick"):
         # Gradient explainers need a differentiable model: XGBoost fails, recorded.
         assert set(errors["model"]) <= {"xgboost"}
         assert set(errors["explainer"]) <= {"deeplift", "ig", "saliency"}
@@ -122,3 +124,18 @@ def test_other_quick_presets_run_end_to_end(name):
     else:
         assert errors.empty, errors["error"].unique()
     assert (table["status"] == "ok").any()
+
+
+def test_beexai_table5_scores_absolute_attributions():
+    """Diamonds / XGBoost quick run: BEExAI's regression switches are set."""
+    spec = get_preset("beexai_table5", quick=True)
+    spec = {"datasets": spec.datasets, "models": {"xgboost": "xgboost"},
+            "explainers": {k: spec.explainers[k] for k in ("random", "shap")},
+            "metrics": {k: spec.metrics[k] for k in ("neg_auc_tp", "sparseness")},
+            "seeds": [0], "n_explain": 5, "test_size": 0.2}
+    results = run_benchmark(spec, n_jobs=1)
+    assert (results.table["status"] == "ok").all(), results.table["error"].tolist()
+    shap = resolve_component(spec["explainers"]["shap"], "explainer", seed=0)
+    assert shap.func == "abs" and type(shap.explainer).__name__ == "ShapleyValueSampling"
+    assert get_preset("beexai_table5").metrics["neg_auc_tp"]["params"]["variant"] == \
+        "beexai_regression"

@@ -1,0 +1,82 @@
+import numpy as np
+import pytest
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LinearRegression
+
+from sklearn_xai.benchmark import run_benchmark
+from sklearn_xai.compose import TransformedExplainer
+from sklearn_xai.explainers import FeatureAblation, LocalLinearSurrogate, RandomExplainer
+from sklearn_xai.metrics import faithfulness_correlation
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 4))
+    model = LinearRegression().fit(X, X @ [2.0, -1.0, 0.5, -3.0])
+    return X, model
+
+
+def test_abs_of_the_inner_attributions(data):
+    X, model = data
+    inner = FeatureAblation(FrozenEstimator(model)).fit(X)
+    ex = TransformedExplainer(FeatureAblation(), func="abs",
+                              estimator=FrozenEstimator(model)).fit(X)
+    A = inner.transform(X[:10])
+    assert (A < 0).any()
+    np.testing.assert_array_equal(ex.transform(X[:10]), np.abs(A))
+    B, n = ex.explain(X[:10], return_n_evaluations=True)
+    np.testing.assert_array_equal(B, np.abs(A))
+    assert n == inner.explain(X[:10], return_n_evaluations=True)[1] > 0
+    assert ex.estimator_.estimator is model and ex.n_features_in_ == 4
+
+
+def test_row_keys_and_target_are_forwarded(data):
+    X, model = data
+    lime = LocalLinearSurrogate(FrozenEstimator(model), n_samples=30, random_state=0)
+    ex = TransformedExplainer(lime, func=np.negative).fit(X)
+    inner = ex.explainer_
+    keys = [5, 5, 6]
+    np.testing.assert_array_equal(ex.explain(X[:3], row_keys=keys),
+                                  -inner.explain(X[:3], row_keys=keys))
+    assert not np.array_equal(ex.explain(X[:3], row_keys=keys), ex.explain(X[:3]))
+
+
+def test_bad_parameters(data):
+    X, model = data
+    with pytest.raises(ValueError, match="takes no estimator parameter"):
+        TransformedExplainer(_NoEstimator(), estimator=model).fit(X)
+    bad = TransformedExplainer(FeatureAblation(FrozenEstimator(model)),
+                               func=lambda A: A.sum(axis=1)).fit(X)
+    with pytest.raises(ValueError, match="func must return an array of the "):
+        bad.transform(X[:2])
+    with pytest.raises(Exception, match="func"):
+        TransformedExplainer(FeatureAblation(), func="square").fit(X)
+
+
+class _NoEstimator(RandomExplainer):
+    def __init__(self, random_state=None):
+        self.random_state = random_state
+
+    def get_params(self, deep=True):
+        return {"random_state": self.random_state}
+
+
+def test_metrics_and_runner_take_it(data):
+    X, model = data
+    ex = TransformedExplainer(FeatureAblation(FrozenEstimator(model))).fit(X)
+    s = faithfulness_correlation(model, X[:5], ex.transform(X[:5]), random_state=0,
+                                 absolute=True)
+    assert s.shape == (5,)
+    benchmark = {
+        "datasets": {"lin": {"name": "make_gaussian_linear",
+                             "params": {"n_samples": 200, "n_features": 4}}},
+        "models": ["linear_regression"],
+        "explainers": {"abs_ablation": {
+            "name": "sklearn_xai.compose.TransformedExplainer",
+            "params": {"explainer": {"name": "FeatureAblation"}, "func": "abs"}}},
+        "metrics": ["sparseness"],
+        "seeds": [0], "n_explain": 10,
+    }
+    table = run_benchmark(benchmark, n_jobs=1).table
+    assert (table["status"] == "ok").all(), table["error"].tolist()
