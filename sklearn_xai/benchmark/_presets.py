@@ -585,7 +585,9 @@ def beexai_real(quick=False):
     baselines; the gradient methods fail, recorded, on XGBoost).  Metrics:
     faithfulness correlation, infidelity, max-sensitivity, comprehensiveness
     and sufficiency (30 %), insertion monotonicity, AUC-TP, complexity,
-    sparseness, in their BEExAI variants.  Published Diamonds values
+    sparseness, in their BEExAI variants.  Attributions stay signed on
+    every dataset (BEExAI takes absolute values for regression: see
+    :func:`beexai_table5` for its Diamonds table).  Published Diamonds values
     (SPEC 5.4): e.g. FaithCorr NN LIME 0.728, SVS 0.884, KernelSHAP 0.773;
     Complexity NN LIME 0.081.  Adult is subsampled to 10 000 rows and 1000
     test rows are explained (BEExAI: a 1000-row stratified sample).
