@@ -527,7 +527,8 @@ def xaitris_8x8(quick=False):
     (with 2000 images and 100 epochs most networks stayed at chance level).
 
     Run time: heavy (24 trained networks per seed, the CNNs about 80 s
-    each on one core).  ``quick=True``: the
+    each on one core; measured: 15 minutes with ``n_jobs=2``).
+    ``quick=True``: the
     XOR scenario on the white background, 200 images, the MLP, 2 epochs, 5
     explained images.
     """
