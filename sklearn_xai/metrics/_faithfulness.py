@@ -19,7 +19,7 @@ from sklearn.utils._param_validation import (
 from sklearn_xai.masking._base import check_masker
 from sklearn_xai.masking._baseline import BaselineMasker
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._output import BLOCK_ENTRIES, ExplainedOutput
 from sklearn_xai.utils._random import RowStreams, row_generators, row_keys, seed_entropy
 from sklearn_xai.utils._validation import (
     check_attributions,
@@ -37,8 +37,10 @@ __all__ = [
 ]
 
 # Upper bound on the number of float64 entries of one block of model inputs
-# when no batch_size is given (32 MiB): one model call per block of rows.
-_BLOCK_ENTRIES = 2**22
+# when no batch_size is given: one model call per block of rows, of the size
+# ExplainedOutput uses (moderate blocks keep the model's own intermediate
+# arrays in cache).
+_BLOCK_ENTRIES = BLOCK_ENTRIES
 
 
 def validate_params(parameter_constraints, *, prefer_skip_nested_validation=True):
