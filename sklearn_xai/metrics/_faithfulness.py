@@ -616,6 +616,7 @@ def auc_tp(estimator, X, attributions, *, masker=None, order_by="abs",
       changed; lower is better).  ``variant="beexai_regression"`` follows
       BEExAI's code: ``P_t = MSE_t``, ``P <- P + 0.01 mean(P)``, ``1 / P``,
       min–max normalised, ``trapz / d``.
+
     With a multi-draw masker (marginal, conditional) the ablated output is
     the mean over draws (of the probability vector for classifiers).
 

@@ -325,7 +325,7 @@ class RowStreams:
 
         Returns
         -------
-        bits : ndarray of shape (n_rows, *size), dtype uint64
+        bits : ndarray of shape (n_rows, \\*size), dtype uint64
         """
         shape = _shape(size)
         m = _n_draws(shape)
@@ -343,7 +343,7 @@ class RowStreams:
 
         Returns
         -------
-        u : ndarray of shape (n_rows, *size), float64
+        u : ndarray of shape (n_rows, \\*size), float64
         """
         shape = _shape(size)
         m = _n_draws(shape)
@@ -376,7 +376,7 @@ class RowStreams:
 
         Returns
         -------
-        z : ndarray of shape (n_rows, *size), of the requested dtype
+        z : ndarray of shape (n_rows, \\*size), of the requested dtype
         """
         dtype = np.dtype(dtype)
         if dtype not in (np.float64, np.float32):
@@ -427,7 +427,7 @@ class RowStreams:
 
         Returns
         -------
-        k : ndarray of shape (n_rows, *size), int64
+        k : ndarray of shape (n_rows, \\*size), int64
         """
         high = np.asarray(high)
         if high.size == 0 or not np.issubdtype(high.dtype, np.integer) \
@@ -463,7 +463,7 @@ class RowStreams:
 
         Returns
         -------
-        perm : ndarray of shape (n_rows, *size, n_chosen), intp
+        perm : ndarray of shape (n_rows, \\*size, n_chosen), intp
         """
         n_items = int(n_items)
         n_chosen = n_items if n_chosen is None else int(n_chosen)
@@ -636,7 +636,7 @@ def row_uniform(random_state, keys, size=(), *, stream=0):
 
     Returns
     -------
-    u : ndarray of shape (n_rows, *size)
+    u : ndarray of shape (n_rows, \\*size)
 
     Examples
     --------
@@ -662,7 +662,7 @@ def row_normal(random_state, keys, size=(), *, stream=0, dtype=np.float64):
 
     Returns
     -------
-    z : ndarray of shape (n_rows, *size)
+    z : ndarray of shape (n_rows, \\*size)
 
     Examples
     --------
@@ -689,7 +689,7 @@ def row_integers(random_state, keys, high, size=(), *, stream=0):
 
     Returns
     -------
-    k : ndarray of shape (n_rows, *size), int64
+    k : ndarray of shape (n_rows, \\*size), int64
 
     Examples
     --------
@@ -717,7 +717,7 @@ def row_permutations(random_state, keys, n_items, size=(), *, n_chosen=None,
 
     Returns
     -------
-    perm : ndarray of shape (n_rows, *size, n_chosen), intp
+    perm : ndarray of shape (n_rows, \\*size, n_chosen), intp
 
     Examples
     --------
