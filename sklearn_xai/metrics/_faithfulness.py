@@ -93,6 +93,17 @@ def validate_params(parameter_constraints, *, prefer_skip_nested_validation=True
     return decorator
 
 
+# Parameters every model-based metric takes, with their constraints.
+_BASE_PARAMS = {
+    "estimator": [object],
+    "X": ["array-like"],
+    "attributions": ["array-like"],
+    "target": [object],
+    "output": [StrOptions({"auto", "proba", "decision", "predict"})],
+    "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+}
+
+
 def _prepare(estimator, X, attributions, masker, target, output, batch_size):
     """Validated inputs shared by the model-based metrics."""
     X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
@@ -313,17 +324,12 @@ def _removal_scores(estimator, X, attributions, *, ratio, masker, order_by, roun
 
 
 _COMMON_PARAMS = {
-    "estimator": [object],
-    "X": ["array-like"],
-    "attributions": ["array-like"],
+    **_BASE_PARAMS,
     "ratio": [Interval(numbers.Real, 0, 1, closed="right"), "array-like"],
     "masker": [None, object],
     "order_by": [StrOptions({"abs", "signed"})],
     "rounding": [StrOptions({"floor", "ceil"})],
     "absolute": ["boolean", None],
-    "target": [object],
-    "output": [StrOptions({"auto", "proba", "decision", "predict"})],
-    "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
 }
 
 _PARAM_DOC = """    estimator : fitted estimator

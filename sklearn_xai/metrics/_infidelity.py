@@ -8,6 +8,7 @@ from sklearn.utils.validation import check_array
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.metrics._faithfulness import (
+    _BASE_PARAMS,
     _blocks_with_x,
     _given_target,
     _row_streams,
@@ -65,9 +66,7 @@ _CHUNK_ENTRIES = 2**15
 
 @validate_params(
     {
-        "estimator": [object],
-        "X": ["array-like"],
-        "attributions": ["array-like"],
+        **_BASE_PARAMS,
         "perturbation": [StrOptions({"gaussian", "xai_bench", "beexai"})],
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -77,9 +76,6 @@ _CHUNK_ENTRIES = 2**15
         "normalize": ["boolean"],
         "absolute": ["boolean", None],
         "random_state": ["random_state"],
-        "target": [object],
-        "output": [StrOptions({"auto", "proba", "decision", "predict"})],
-        "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
     },
     prefer_skip_nested_validation=True,
 )

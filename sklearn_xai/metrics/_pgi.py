@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.metrics._faithfulness import (
+    _BASE_PARAMS,
     _blocks_with_x,
     _given_target,
     _row_streams,
@@ -84,9 +85,7 @@ def _prediction_gap(estimator, X, attributions, *, perturb_top, k, auc, perturbe
 
 
 _PARAMS = {
-    "estimator": [object],
-    "X": ["array-like"],
-    "attributions": ["array-like"],
+    **_BASE_PARAMS,
     "k": [Interval(numbers.Integral, -1, None, closed="left"),
           Interval(numbers.Real, 0, 1, closed="right")],
     "auc": ["boolean"],
@@ -95,9 +94,6 @@ _PARAMS = {
     "seed_policy": [StrOptions({"row", "openxai"})],
     "random_state": ["random_state"],
     "order_by": [StrOptions({"abs", "signed"})],
-    "target": [object],
-    "output": [StrOptions({"auto", "proba", "decision", "predict"})],
-    "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
 }
 
 _DOC = """    estimator : fitted estimator

@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_array
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.metrics._faithfulness import (
+    _BASE_PARAMS,
     _block_slices,
     _raw_scores,
     validate_params,
@@ -296,9 +297,7 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
 
 
 _STAB_PARAMS = {
-    "estimator": [object],
-    "X": ["array-like"],
-    "attributions": ["array-like"],
+    **_BASE_PARAMS,
     "explainer": [HasMethods(["explain"])],
     "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
     "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -310,9 +309,6 @@ _STAB_PARAMS = {
     "nan_policy": [StrOptions({"omit", "zero", "raise"})],
     "return_details": ["boolean"],
     "random_state": ["random_state"],
-    "target": [object],
-    "output": [StrOptions({"auto", "proba", "decision", "predict"})],
-    "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
 }
 
 _STAB_DOC = """    estimator : fitted estimator
@@ -550,9 +546,7 @@ def _mean_pairwise_distance(X):
 
 @validate_params(
     {
-        "estimator": [object],
-        "X": ["array-like"],
-        "attributions": ["array-like"],
+        **_BASE_PARAMS,
         "explainer": [HasMethods(["explain"])],
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "radius": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -563,9 +557,6 @@ def _mean_pairwise_distance(X):
         "beexai_batch_bug": ["boolean"],
         "explainer_rng": [StrOptions({"common", "independent"})],
         "random_state": ["random_state"],
-        "target": [object],
-        "output": [StrOptions({"auto", "proba", "decision", "predict"})],
-        "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
     },
     prefer_skip_nested_validation=True,
 )

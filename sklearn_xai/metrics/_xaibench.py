@@ -38,6 +38,7 @@ from sklearn_xai.datasets._shapley import exact_shapley_values
 from sklearn_xai.masking._base import check_masker
 from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
 from sklearn_xai.masking._conditional import ConditionalMasker
+from sklearn_xai.metrics._faithfulness import _BASE_PARAMS
 from sklearn_xai.metrics._ground_truth import (
     _positions,
     _row_pearson,
@@ -539,17 +540,12 @@ def _reference(estimator, X, attributions, *, reference, distribution, masker,
 
 # ------------------------------------------------------------ public metrics
 _MODEL = {
-    "estimator": [object],
-    "X": ["array-like"],
-    "attributions": ["array-like"],
+    **_BASE_PARAMS,
     "distribution": [None, object],
     "masker": [None, object],
     "value": [StrOptions({"observational", "interventional"})],
     "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
     "random_state": ["random_state"],
-    "target": [object],
-    "output": [StrOptions({"auto", "proba", "decision", "predict"})],
-    "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
 }
 _NAN = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
 _FAITH = {**_MODEL, **_NAN, "use_abs": ["boolean"],
