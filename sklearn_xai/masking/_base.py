@@ -81,7 +81,7 @@ class BaseMasker(BaseEstimator, metaclass=ABCMeta):
             )
         return keep
 
-    def impute(self, X, keep, *, rngs=None):
+    def impute(self, X, keep, *, rngs=None, check_input=True):
         """Inputs the model sees when only the features in ``keep`` are known.
 
         Parameters
@@ -93,11 +93,18 @@ class BaseMasker(BaseEstimator, metaclass=ABCMeta):
         rngs : list of numpy.random.Generator, optional
             One generator per row (see :mod:`sklearn_xai.utils`); required by
             stochastic maskers.
+        check_input : bool, default=True
+            Validate the masker's state and the inputs.  Callers that already
+            did (a fitted masker, float64 ``X`` with the fitted number of
+            features, a boolean ``keep`` of shape (n_rows, n_coalitions,
+            n_features)) may pass ``False`` to save the checks on every call.
 
         Returns
         -------
         Z : ndarray of shape (n_rows, n_coalitions, n_draws, n_features)
         """
+        if not check_input:
+            return self._impute(X, keep, rngs)
         check_is_fitted(self)
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:

@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import (
 
 from sklearn_xai.masking._base import check_masker
 from sklearn_xai.masking._baseline import BaselineMasker
+from sklearn_xai.metrics._ground_truth import _positions
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._output import BLOCK_ENTRIES, ExplainedOutput
 from sklearn_xai.utils._random import RowStreams, row_generators, row_keys, seed_entropy
@@ -214,10 +215,6 @@ def _blocks_with_x(f, X, per_row, batch_size, build, given_target=None):
         yield sl, t, raw_x, raw_z
 
 
-def _impute_checked(masker):
-    return lambda X, keep, rngs: masker.impute(X, keep, rngs=rngs)
-
-
 def _masked_scores(f, masker, X, keep, batch_size, rngs, raw=False):
     """Scores at ``X`` and of its masked copies, averaged over the draws.
 
@@ -234,15 +231,14 @@ def _masked_scores(f, masker, X, keep, batch_size, rngs, raw=False):
     t_all = None if f.output == "predict" else np.empty(n, dtype=np.intp)
     fx = values = None
 
-    # The masker was checked by _prepare and keep is a (n, m, d) boolean
-    # array built here: skip impute()'s per-call validation.
-    checked = keep.dtype == bool and keep.ndim == 3 and (
-        masker.is_deterministic or rngs is not None)
-    impute = masker._impute if checked else _impute_checked(masker)
+    # _prepare checked the masker and X; keep is built here.  A stochastic
+    # masker without generators goes through the checks (and their error).
+    check = not (keep.dtype == bool and keep.ndim == 3
+                 and (masker.is_deterministic or rngs is not None))
 
     def build(sl, out):
-        out[...] = impute(X[sl], keep[sl], rngs[sl] if stochastic else None
-                          ).reshape(out.shape)
+        out[...] = masker.impute(X[sl], keep[sl], rngs=rngs[sl] if stochastic else None,
+                                 check_input=check).reshape(out.shape)
 
     for sl, t, raw_x, raw_z in _blocks_with_x(f, X, m * b, batch_size, build, given):
         if b > 1:
@@ -271,11 +267,8 @@ def _pearson_rows(u, v):
 
 def _insertion_keep(A, order_by):
     """Keep masks (n, d + 1, d): step ``t`` keeps the top-``t`` features."""
-    n, d = A.shape
-    order = magnitude_order(A, order_by=order_by)
-    rank = np.empty_like(order)
-    rank[np.arange(n)[:, None], order] = np.arange(d)
-    return rank[:, None, :] < np.arange(d + 1)[None, :, None]
+    rank = _positions(magnitude_order(A, order_by=order_by))
+    return rank[:, None, :] < np.arange(A.shape[1] + 1)[None, :, None]
 
 
 def _warn_nan(scores, what):
@@ -293,16 +286,11 @@ def _warn_nan(scores, what):
 
 def _top_k_keep(A, ratios, *, order_by, rounding, keep_top):
     """Coalitions (n, len(ratios), d): keep the top-k (or all but the top-k)."""
-    n, d = A.shape
-    ks = [resolve_k(r, d, rounding=rounding) for r in ratios]
-    if len(ks) == 1:  # a partition per k beats one full sort
+    ks = [resolve_k(r, A.shape[1], rounding=rounding) for r in ratios]
+    if len(ks) == 1:  # one cut: a partition beats a full sort
         top = top_k_mask(A, ks[0], order_by=order_by)[:, None, :]
-    elif len(ks) == 2:
-        top = np.stack([top_k_mask(A, k, order_by=order_by) for k in ks], axis=1)
     else:
-        order = magnitude_order(A, order_by=order_by)
-        rank = np.empty_like(order)
-        rank[np.arange(n)[:, None], order] = np.arange(d)
+        rank = _positions(magnitude_order(A, order_by=order_by))
         top = rank[:, None, :] < np.array(ks)[None, :, None]
     return top if keep_top else ~top
 

@@ -93,3 +93,16 @@ def test_check_masker():
         check_masker("zero", X)
     with pytest.raises(ValueError, match="not fitted"):
         check_masker(BaselineMasker())
+
+
+def test_impute_without_checks_gives_the_same_rows():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(6, 3))
+    keep = rng.random((6, 4, 3)) < 0.5
+    for masker in (BaselineMasker("mean").fit(X), BaselineMasker(2.5).fit(X)):
+        np.testing.assert_array_equal(masker.impute(X, keep, check_input=False),
+                                      masker.impute(X, keep))
+    # Non-finite values keep the select semantics (inf * 0 would be NaN).
+    X[0, 1] = np.inf
+    Z = BaselineMasker("zero").fit(X[1:]).impute(X, keep, check_input=False)
+    assert np.all(Z[0, :, 0, 1] == np.where(keep[0, :, 1], np.inf, 0.0))

@@ -131,3 +131,21 @@ def test_row_generators_still_give_numpy_generators():
     g = row_generators(0, keys)
     assert all(isinstance(r, np.random.Generator) for r in g)
     assert g[0].random() == g[1].random()
+
+
+def test_sparse_partial_shuffle_equals_the_plain_fisher_yates():
+    # The sparse prefix shuffle must give exactly what swapping in a full
+    # array gives for the same offsets (reference: a per-permutation loop).
+    from sklearn_xai.utils._random import _sparse_shuffle
+
+    rng = np.random.default_rng(0)
+    for n_items, n_swaps in [(20, 4), (5, 3), (3, 2), (50, 9), (7, 1)]:
+        k = np.stack([rng.integers(0, n_items - j, size=300) for j in range(n_swaps)])
+        expected = np.empty((300, n_swaps), dtype=np.intp)
+        for p in range(300):
+            perm = list(range(n_items))
+            for j in range(n_swaps):
+                o = j + k[j, p]
+                perm[j], perm[o] = perm[o], perm[j]
+            expected[p] = perm[:n_swaps]
+        np.testing.assert_array_equal(_sparse_shuffle(k), expected)
