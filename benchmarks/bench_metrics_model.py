@@ -30,8 +30,8 @@ from sklearn.neural_network import MLPClassifier
 
 from sklearn_xai.explainers import FeatureAblation
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
+from sklearn_xai.utils._output import BLOCK_ENTRIES as _BLOCK_ENTRIES
 from sklearn_xai.metrics._faithfulness import (
-    _BLOCK_ENTRIES,
     auc_tp,
     comprehensiveness,
     faithfulness_correlation,

@@ -53,8 +53,8 @@ sphinx_gallery_conf = {
 
 warnings.filterwarnings("ignore", category=UserWarning, message=".*non-interactive.*")
 
-SUBPACKAGES = ["compose", "explainers", "masking", "metrics", "datasets", "models",
-               "benchmark", "utils"]
+SUBPACKAGES = ["base", "compose", "explainers", "masking", "metrics", "datasets",
+               "distributions", "models", "benchmark", "utils"]
 
 
 def _write_api(srcdir):
@@ -106,7 +106,7 @@ def _write_metric_table(srcdir):
         "     - orientation",
         "     - per row",
         "     - needs",
-        "     - seed",
+        "     - source",
         "     - description",
     ]
     for spec in metric_specs():
@@ -117,7 +117,7 @@ def _write_metric_table(srcdir):
             f"     - {'↑' if spec.greater_is_better else '↓'}",
             f"     - {'yes' if spec.per_instance else 'no'}",
             f"     - {', '.join(spec.requires) or '–'}",
-            f"     - {spec.seed or '–'}",
+            f"     - {spec.source or '–'}",
             f"     - {_rst_escape(spec.description) or '–'}",
         ]
     os.makedirs(os.path.join(srcdir, "generated"), exist_ok=True)

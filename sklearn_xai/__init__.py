@@ -4,6 +4,7 @@ scikit-learn way.
 Subpackages
 -----------
 datasets    generators with known ground truth and offline loaders
+distributions  feature distributions with exact conditionals
 explainers  fit/transform estimators returning attribution matrices
 masking     how features are removed or perturbed
 metrics     explanation metrics, scorers and the scorer-name registry
@@ -19,6 +20,7 @@ __all__ = [
     "benchmark",
     "compose",
     "datasets",
+    "distributions",
     "explainers",
     "masking",
     "metrics",

@@ -6,10 +6,18 @@ model it explains and learns what the explanation needs from ``X``;
 ``(n_samples, n_features)`` with one signed attribution per input feature.
 A model that is already fitted is passed wrapped in
 :class:`sklearn.frozen.FrozenEstimator`: it is then never refitted nor copied.
+
+What an explainer can do is declared in its tags, the scikit-learn way:
+``__sklearn_tags__`` returns :class:`Tags` (scikit-learn's tags plus an
+``explainer_tags`` field holding :class:`ExplainerTags`), read with
+:func:`get_explainer_tags`.
 """
 
+import dataclasses
+import inspect
 import itertools
 import numbers
+import warnings
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
@@ -22,8 +30,8 @@ from sklearn.base import (
     clone,
 )
 from sklearn.exceptions import NotFittedError
+from sklearn.utils import Tags as _SklearnTags
 from sklearn.utils import get_tags
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
@@ -31,11 +39,169 @@ from sklearn.utils.metadata_routing import (
 )
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._estimators import is_frozen
+from sklearn_xai.utils._output import ExplainedOutput, check_single_output_target
 from sklearn_xai.utils._random import row_generators
 from sklearn_xai.utils._random import row_keys as _row_keys
+from sklearn_xai.utils._sklearn import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    validate_estimator_params,
+)
 
-__all__ = ["BaseExplainer", "is_explainer"]
+__all__ = [
+    "BaseExplainer",
+    "ExplainerTags",
+    "Tags",
+    "get_explainer_tags",
+    "is_explainer",
+]
+
+
+@dataclasses.dataclass(slots=True)
+class ExplainerTags:
+    """What an explainer needs and does, declared in ``__sklearn_tags__``.
+
+    The base class reads these tags to decide whether ``fit`` needs a model
+    and whether ``explain`` draws per-row random streams; the common tests and
+    :func:`~sklearn_xai.utils.discovery.all_explainers` filter explainers by
+    them.  An explainer sets the fields that differ from the defaults::
+
+        def __sklearn_tags__(self):
+            tags = super().__sklearn_tags__()
+            tags.explainer_tags.stochastic = True
+            tags.non_deterministic = self.random_state is None
+            return tags
+
+    Parameters
+    ----------
+    requires_estimator : bool, default=True
+        Whether ``fit`` needs a model.  ``False`` for model-ignorant controls
+        (random attributions, image filters), which are fitted without one
+        and never call it.
+    model_agnostic : bool, default=True
+        Whether the explainer explains any model through its outputs alone
+        (``predict``, ``predict_proba``, ``decision_function``).  ``False``
+        for model-specific explainers (gradients of a torch network, tree
+        paths) and for model-ignorant controls, which explain no model.
+    differentiable : bool, default=False
+        Whether the model must be a differentiable torch model (see
+        :func:`~sklearn_xai.explainers.differentiable_model`).
+    stochastic : bool, default=False
+        Whether ``explain`` consumes random numbers.  It then receives one
+        generator per row, keyed by the row (see :ref:`def-random-streams`),
+        and ``random_state`` makes the attributions reproducible.  May depend
+        on the parameters (a masker-based explainer is stochastic when its
+        masker is).
+    shares_row_keys : bool, default=True
+        Whether ``explain`` honours ``row_keys`` (common random numbers
+        between a row and its neighbours in stability metrics).  ``False``
+        when the randomness *is* the explanation (the random control): each
+        row is then always keyed by its own values, so a neighbour gets an
+        independent draw.  Only meaningful for stochastic explainers.
+
+    Examples
+    --------
+    >>> from sklearn_xai.base import get_explainer_tags
+    >>> from sklearn_xai.explainers import KernelSHAP
+    >>> tags = get_explainer_tags(KernelSHAP())
+    >>> tags.stochastic, tags.model_agnostic, tags.differentiable
+    (True, True, False)
+    """
+
+    requires_estimator: bool = True
+    model_agnostic: bool = True
+    differentiable: bool = False
+    stochastic: bool = False
+    shares_row_keys: bool = True
+
+
+@dataclasses.dataclass(slots=True)
+class Tags(_SklearnTags):
+    """scikit-learn's :class:`sklearn.utils.Tags` with an ``explainer_tags`` field.
+
+    Returned by every explainer's ``__sklearn_tags__`` (and so by
+    :func:`sklearn.utils.get_tags`), in the way imbalanced-learn adds
+    ``sampler_tags``: scikit-learn's checks see ordinary tags.
+
+    Parameters
+    ----------
+    explainer_tags : ExplainerTags or None, default=None
+        The explainer's capabilities (``None`` for other estimators).
+    **sklearn_tags
+        The fields of :class:`sklearn.utils.Tags`.
+    """
+
+    explainer_tags: ExplainerTags | None = None
+
+    @classmethod
+    def from_sklearn(cls, tags, explainer_tags):
+        """These tags with ``explainer_tags`` added.
+
+        Parameters
+        ----------
+        tags : sklearn.utils.Tags
+        explainer_tags : ExplainerTags
+
+        Returns
+        -------
+        tags : Tags
+        """
+        fields = {f.name: getattr(tags, f.name)
+                  for f in dataclasses.fields(_SklearnTags)}
+        return cls(**fields, explainer_tags=explainer_tags)
+
+
+def get_explainer_tags(explainer):
+    """The :class:`ExplainerTags` of an explainer.
+
+    Parameters
+    ----------
+    explainer : explainer instance or class
+        A class is described by its default-constructed instance (tags that
+        depend on parameters take their default values).
+
+    Returns
+    -------
+    tags : ExplainerTags
+
+    Raises
+    ------
+    TypeError
+        If ``explainer`` is not a sklearn_xai explainer.
+
+    Examples
+    --------
+    >>> from sklearn_xai.base import get_explainer_tags
+    >>> from sklearn_xai.explainers import RandomExplainer, Saliency
+    >>> get_explainer_tags(RandomExplainer).requires_estimator
+    False
+    >>> get_explainer_tags(Saliency()).differentiable
+    True
+    """
+    if isinstance(explainer, type):
+        if not issubclass(explainer, BaseExplainer) or inspect.isabstract(explainer):
+            raise TypeError(
+                f"{explainer.__name__} is not a concrete sklearn_xai explainer class."
+            )
+        explainer = explainer()
+    tags = getattr(get_tags(explainer), "explainer_tags", None)
+    if tags is None:
+        raise TypeError(
+            f"{type(explainer).__name__} is not a sklearn_xai explainer: its tags "
+            "have no explainer_tags (subclass sklearn_xai.base.BaseExplainer)."
+        )
+    return tags
+
+
+# Class attributes that declared the tags before ExplainerTags: still read
+# (with a FutureWarning for classes outside sklearn_xai) for one release.
+_LEGACY_TAG_ATTRIBUTES = {
+    "_requires_estimator": "requires_estimator",
+    "_stochastic": "stochastic",
+    "_shares_row_keys": "shares_row_keys",
+}
 
 
 _FIT_IDS = itertools.count()
@@ -47,8 +213,79 @@ def mark_fitted(obj):
     obj._sklearn_xai_fit_id = next(_FIT_IDS)
 
 
-def _is_frozen(estimator):
-    return type(estimator).__name__ == "FrozenEstimator"
+def _non_numeric_columns(X):
+    """Columns of ``X`` holding text (strings, string categories), as
+    (names, dtypes): those whose conversion to float raises a ValueError.
+
+    Only called after a conversion failed, so its cost does not matter.
+    """
+    if hasattr(X, "columns") and hasattr(X, "dtypes"):  # pandas / polars
+        bad = []
+        for position, name in enumerate(X.columns):
+            column = X.iloc[:, position] if hasattr(X, "iloc") else X[name]
+            try:
+                np.asarray(column, dtype=np.float64)
+            except ValueError:
+                bad.append((name, str(column.dtype)))
+            except TypeError:  # other objects: numpy's own error is clear
+                pass
+        return bad
+    try:
+        X = np.asarray(X)
+    except (TypeError, ValueError):
+        return []
+    if X.ndim != 2 or X.dtype.kind not in "OSUM":
+        return []
+    bad = []
+    for j in range(X.shape[1]):
+        try:
+            np.asarray(X[:, j], dtype=np.float64)
+        except ValueError:
+            bad.append((j, str(X.dtype)))
+        except TypeError:
+            pass
+    return bad
+
+
+def validate_X(explainer, X, *, reset):
+    """``validate_data(explainer, X, dtype=float64)``, naming text columns.
+
+    Explainers perturb and average features, so every feature must be a
+    number.  When ``X`` has string, categorical or date columns, the error
+    names them and says how to encode them, instead of numpy's
+    ``could not convert string to float``.
+
+    Parameters
+    ----------
+    explainer : estimator
+        The estimator validating ``X`` (``n_features_in_`` and
+        ``feature_names_in_`` are set or checked on it).
+    X : array-like of shape (n_samples, n_features)
+    reset : bool
+        ``True`` in ``fit``, ``False`` afterwards.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features), float64
+    """
+    try:
+        return validate_data(explainer, X, dtype=np.float64, reset=reset)
+    except ValueError as exc:  # a TypeError (non-number objects) stays as is
+        bad = _non_numeric_columns(X)
+        if not bad:
+            raise
+        names = [name for name, _ in bad]
+        dtypes = sorted({dtype for _, dtype in bad})
+        where = "column(s)" if hasattr(X, "columns") else "column(s) at position(s)"
+        raise ValueError(
+            f"X has non-numeric {where} {names} (dtype {', '.join(dtypes)}), but "
+            f"{type(explainer).__name__} needs numeric features. Encode them first, "
+            "e.g. with sklearn_xai.datasets.openxai_preprocessor() (one-hot) or "
+            "beexai_preprocessor() (ordinal codes), or a "
+            "sklearn.compose.ColumnTransformer with a OneHotEncoder / "
+            "OrdinalEncoder, then fit the model and the explainer on the "
+            "encoded columns."
+        ) from exc
 
 
 def fit_model(estimator, X, y=None, **fit_params):
@@ -56,7 +293,7 @@ def fit_model(estimator, X, y=None, **fit_params):
 
     Raises a clear error for a frozen model that was never fitted.
     """
-    if _is_frozen(estimator):
+    if is_frozen(estimator):
         try:
             check_is_fitted(estimator.estimator)
         except NotFittedError:
@@ -81,26 +318,18 @@ class BaseExplainer(
     OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin, BaseEstimator,
     metaclass=ABCMeta,
 ):
-    """Base class for explainers (see DESIGN.md, "Explainers").
+    """Base class for explainers.
+
+    An explainer returns one signed attribution row per explained row (see
+    :ref:`def-attributions` in the user guide).
 
     Subclasses define ``__init__`` with ``estimator`` first, their
     hyperparameters keyword-only, then the common ``target``, ``output``,
     ``batch_size`` and ``random_state`` they use, and implement
-    :meth:`_explain` (and optionally :meth:`_fit_explainer`).
-
-    Class attributes
-    ----------------
-    _requires_estimator : bool
-        ``False`` for model-ignorant explainers (random, image filters).
-    _stochastic : bool
-        ``True`` if :meth:`_explain` consumes random numbers; it then receives
-        one generator per row, keyed by the row (SPEC 1.7).
-    _shares_row_keys : bool
-        ``True`` (default) if :meth:`explain` honours ``row_keys`` (common
-        random numbers between a row and its neighbours in stability
-        metrics).  ``False`` when the randomness *is* the explanation (the
-        random control): each row is then always keyed by its own values, so
-        a neighbour gets an independent draw.
+    :meth:`_explain` (and optionally :meth:`_fit_explainer` and
+    :meth:`_fit_estimator`).  What the explainer needs and does (a model, a
+    differentiable model, random numbers) is declared in
+    ``__sklearn_tags__`` through :class:`ExplainerTags`.
     """
 
     _parameter_constraints: dict = {
@@ -110,9 +339,31 @@ class BaseExplainer(
         "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
     }
-    _requires_estimator = True
-    _stochastic = False
-    _shares_row_keys = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        legacy = sorted(set(_LEGACY_TAG_ATTRIBUTES) & set(vars(cls)))
+        if legacy and not cls.__module__.startswith("sklearn_xai."):
+            warnings.warn(
+                f"{cls.__name__} declares {legacy}: these class attributes are "
+                "deprecated and will be ignored in a future release. Set "
+                "tags.explainer_tags.<field> in __sklearn_tags__ instead (see "
+                "sklearn_xai.base.ExplainerTags).",
+                FutureWarning,
+                stacklevel=2,
+            )
+
+    @property
+    def explained_estimator_(self):
+        """The fitted model whose output is explained (``estimator_``).
+
+        Together with :meth:`explain` it forms the protocol explanation
+        scorers rely on: anything with both (an explainer, an
+        :class:`~sklearn_xai.compose.ExplainedModel`) can be scored.
+        ``None`` for a model-ignorant explainer fitted without a model.
+        """
+        check_is_fitted(self)
+        return self.estimator_
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y=None, **fit_params):
@@ -133,11 +384,11 @@ class BaseExplainer(
         self : object
             The fitted explainer.
         """
-        self._validate_params()
+        validate_estimator_params(self)
         X_model = X
-        X = validate_data(self, X, dtype=np.float64, reset=True)
+        X = validate_X(self, X, reset=True)
         if self.estimator is None:
-            if self._requires_estimator:
+            if get_explainer_tags(self).requires_estimator:
                 raise ValueError(
                     f"{type(self).__name__} needs a model: pass estimator=<model> "
                     "(wrap an already fitted model in "
@@ -145,22 +396,29 @@ class BaseExplainer(
                 )
             self.estimator_ = None
         else:
-            if get_config().get("enable_metadata_routing", False):
-                routed = process_routing(self, "fit", **fit_params)
-                model_params = routed.estimator.fit
-            else:
-                model_params = fit_params
-            self.estimator_ = fit_model(self.estimator, X_model, y, **model_params)
+            self.estimator_ = self._fit_estimator(X_model, y, **fit_params)
         self._fit_explainer(X, None if y is None else np.asarray(y))
         mark_fitted(self)
         return self
+
+    def _fit_estimator(self, X, y, **fit_params):
+        """Hook: the fitted model to explain (``estimator`` is not None).
+
+        By default a clone of ``estimator`` fitted on ``(X, y)`` with the
+        (routed) ``fit_params``, or ``estimator`` itself when it is a
+        ``FrozenEstimator``.  ``X`` is the input as given (not validated), so
+        a Pipeline sees its DataFrame columns.
+        """
+        if get_config().get("enable_metadata_routing", False):
+            fit_params = process_routing(self, "fit", **fit_params).estimator.fit
+        return fit_model(self.estimator, X, y, **fit_params)
 
     def _fit_explainer(self, X, y):
         """Hook: learn background statistics from the validated training rows."""
 
     # ------------------------------------------------------------- explain
     def _output(self, target=None):
-        if self.estimator_ is None or not self._requires_estimator:
+        if self.estimator_ is None or not get_explainer_tags(self).requires_estimator:
             return None
         return ExplainedOutput(
             self.estimator_,
@@ -195,12 +453,19 @@ class BaseExplainer(
             Only if ``return_n_evaluations=True``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = validate_X(self, X, reset=False)
         f = self._output(target)
         t = None if f is None else f.target_index(X)
+        if f is not None and t is None:
+            # One output per row (a regressor): a class target is an error
+            # whatever plays the explained output's part.
+            check_single_output_target(
+                getattr(self, "target", None) if target is None else target,
+                self.estimator_, output=getattr(f, "output", "predict"))
         rngs = None
-        if self._stochastic:
-            if row_keys is None or not self._shares_row_keys:
+        tags = get_explainer_tags(self)
+        if tags.stochastic:
+            if row_keys is None or not tags.shares_row_keys:
                 keys = _row_keys(X)
             else:
                 keys = np.asarray(row_keys)
@@ -264,15 +529,19 @@ class BaseExplainer(
         return router
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
+        tags = Tags.from_sklearn(super().__sklearn_tags__(), ExplainerTags())
         tags.input_tags.allow_nan = False
         tags.transformer_tags.preserves_dtype = ["float64"]
         tags.target_tags.required = False
-        tags.non_deterministic = self._stochastic and getattr(
+        # Tags declared by the deprecated class attributes (one release).
+        for attribute, field in _LEGACY_TAG_ATTRIBUTES.items():
+            value = getattr(self, attribute, None)
+            if value is not None:
+                setattr(tags.explainer_tags, field, bool(value))
+        tags.non_deterministic = tags.explainer_tags.stochastic and getattr(
             self, "random_state", None
         ) is None
         return tags
-
 
 
 def is_explainer(obj):

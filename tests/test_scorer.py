@@ -162,3 +162,89 @@ def test_cross_validate_without_routing_has_clear_error(data):
     with pytest.raises(ValueError, match="Metadata routing is off"):
         cross_validate(em, X, y, scoring=check_scoring(["feature_agreement"]),
                        error_score="raise")
+
+
+class _Duck:
+    """Neither an explainer nor an ExplainedModel: only the protocol."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    @property
+    def explained_estimator_(self):
+        return self.inner.explained_estimator_
+
+    def explain(self, X, **params):
+        return self.inner.explain(X, **params)
+
+
+def test_scorers_recognise_the_explanation_protocol(data):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_xai.metrics import comprehensiveness
+
+    X, y, G = data
+    ex = FeatureAblation(LinearRegression(), masker=BaselineMasker("mean")).fit(X, y)
+    em = ExplainedModel(LinearRegression(),
+                        FeatureAblation(masker=BaselineMasker("mean"))).fit(X, y)
+    assert ex.explained_estimator_ is ex.estimator_
+    assert em.explained_estimator_ is em.model_
+    scorer = get_scorer("feature_agreement", k=2)
+    expected = feature_agreement(G, ex.transform(X), k=2).mean()
+    for est in (ex, em, _Duck(ex), _Duck(em)):
+        assert scorer(est, X, ground_truth=G) == pytest.approx(expected)
+
+    # A Pipeline ending in an explainer explains the transformed rows.
+    scaler = StandardScaler().fit(X)
+    inner = FeatureAblation(LinearRegression(), masker=BaselineMasker("mean"))
+    inner.fit(scaler.transform(X), y)
+    pipe = Pipeline([("scaler", scaler), ("explainer", inner)])
+    expected = feature_agreement(G, inner.transform(scaler.transform(X)), k=2).mean()
+    assert scorer(pipe, X, ground_truth=G) == pytest.approx(expected)
+
+    # Model-based metrics get the explainer's output (read from explainer_).
+    labels = (y > np.median(y)).astype(int)
+    em = ExplainedModel(LogisticRegression(), FeatureAblation(output="decision"))
+    em.fit(X, labels)
+    A = em.explain(X)
+    expected = comprehensiveness(em.model_, X, A, output="decision").mean()
+    assert get_scorer("comprehensiveness")(em, X) == pytest.approx(expected)
+    assert expected != pytest.approx(comprehensiveness(em.model_, X, A).mean())
+
+    with pytest.raises(AttributeError):  # unfitted: no explained model yet
+        scorer(ExplainedModel(LinearRegression(), FeatureAblation()), X, ground_truth=G)
+
+
+def test_score_attributions_equals_scoring_the_explainer():
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_xai.explainers import FeatureAblation
+    from sklearn_xai.masking import BaselineMasker
+    from sklearn_xai.metrics import get_scorer
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(40, 4)
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    model = FrozenEstimator(LogisticRegression().fit(X, y))
+    explainer = FeatureAblation(model, masker=BaselineMasker("mean"), target=1).fit(X, y)
+    A = explainer.explain(X[:10])
+    # The masker is fitted on the training rows (a metric never fits it on the
+    # rows it scores).
+    masker = BaselineMasker("mean").fit(X)
+    for name, kwargs in (("comprehensiveness", {"masker": masker}),
+                         ("neg_ris", {"n_perturbations": 5, "random_state": 0})):
+        scorer = get_scorer(name, **kwargs)
+        np.testing.assert_array_equal(
+            scorer.score_attributions(explainer.explained_estimator_, X[:10], A,
+                                      explainer=explainer),
+            scorer.per_row(explainer, X[:10]))
+    # target=1 came from the explainer: without it the default target differs.
+    scorer = get_scorer("comprehensiveness", masker=masker)
+    assert not np.array_equal(scorer.score_attributions(model, X[:10], A),
+                              scorer.per_row(explainer, X[:10]))
+    with pytest.raises(ValueError, match="pass the fitted explainer"):
+        get_scorer("neg_ris").score_attributions(model, X[:10], A)
+    with pytest.raises(ValueError, match="one row per row of X"):
+        scorer.score_attributions(model, X[:10], A[:5])

@@ -61,15 +61,15 @@ results.table[["model", "explainer", "metric", "seed", "value", "greater_is_bett
 
 # %%
 # The leaderboard aggregates over seeds, ranks the explainers per metric and
-# tests each against the random baseline (one-sided Wilcoxon signed-rank on
+# tests each against the random control (one-sided Wilcoxon signed-rank on
 # per-row scores, Holm-corrected).  A rerun loads every cell from the cache.
 rerun = run_benchmark(benchmark, n_jobs=1, cache_dir=cache)
 print(f"cells computed by the rerun: {rerun.n_computed} of {rerun.n_cells}")
 board = rerun.leaderboard()
-print(format_leaderboard(board, fmt="text", baseline=rerun.baseline))
+print(format_leaderboard(board, fmt="text", control=rerun.control))
 
 # %%
 # Mean ± std over seeds for the MLP; hatched bars would mark explainers not
 # significantly better than random.
 fig = plot_leaderboard(board, dataset="gaussian_linear", model="mlp",
-                       baseline=rerun.baseline)
+                       control=rerun.control)

@@ -133,7 +133,7 @@ print(costs.to_string())
 # significance marks compare every explainer with the random control on the
 # per-row scores (one-sided Wilcoxon signed-rank test, Holm-corrected).
 board = results.leaderboard()
-print(format_leaderboard(board, fmt="text", baseline=results.baseline))
+print(format_leaderboard(board, fmt="text", control=results.control))
 
 # %%
 # Without ground truth the metrics disagree, and they inherit the choice of

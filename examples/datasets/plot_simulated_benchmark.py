@@ -124,9 +124,9 @@ print("held-out R^2 of the models:", scores.to_dict())
 # correlated).  Monotonicity separates the explainers little on these data:
 # no explainer is significantly better than random on ``mono_minus``.
 board = results.leaderboard()
-print(format_leaderboard(board, fmt="text", baseline=results.baseline))
+print(format_leaderboard(board, fmt="text", control=results.control))
 
 # %%
 fig = plot_leaderboard(board, dataset="diabetes_copy", model="xgboost",
-                       baseline=results.baseline)
+                       control=results.control)
 plt.show()

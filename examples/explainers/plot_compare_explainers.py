@@ -87,7 +87,7 @@ print(f"{len(explainers)} explainers in {time.perf_counter() - start:.1f} s; "
 # Explainers are sorted by their first metric; the marks test each against
 # the random control on the 50 per-row scores.
 board = results.leaderboard()
-print(format_leaderboard(board, fmt="text", baseline=results.baseline))
+print(format_leaderboard(board, fmt="text", control=results.control))
 
 # %%
 # Scores and cost side by side: the time to explain the 50 rows, the time

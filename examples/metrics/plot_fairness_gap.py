@@ -3,7 +3,7 @@
 Do explanations serve both groups equally well? (fairness)
 ==========================================================
 
-OpenXAI's fairness analysis (SPEC 4.5) splits a per-row explanation metric
+OpenXAI's fairness analysis (:ref:`def-group-gap`) splits a per-row explanation metric
 by a sensitive attribute and compares the group means.  Here a logistic
 regression is trained on German credit, its occlusion (feature ablation)
 explanations are scored with PGI (the prediction gap when the top features
@@ -36,7 +36,10 @@ model = make_pipeline(MinMaxScaler(), LogisticRegression())
 explained = ExplainedModel(model, FeatureAblation(masker=BaselineMasker("mean")))
 explained.fit(X_train, y_train)
 
-scorer = get_scorer("neg_group_gap", metric="pgi", n_samples=50, random_state=0)
+# The perturbation noise is scaled by the training rows' spread (``X_train``),
+# never by the rows being scored.
+scorer = get_scorer("neg_group_gap", metric="pgi", n_samples=50, random_state=0,
+                    X_train=X_train)
 report = scorer.group_report(explained, X_test, sensitive=sex_test)
 for group, mean, se, count in zip(report.groups, report.means,
                                   report.standard_errors, report.counts):

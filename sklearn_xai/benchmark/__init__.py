@@ -4,12 +4,12 @@ A benchmark is a grid of datasets x models x explainers x metrics x seeds
 (:class:`BenchmarkSpec`, or a YAML/JSON config, or a preset).
 :func:`run_benchmark` runs its cells in parallel with a per-cell disk cache;
 :class:`BenchmarkResults` holds the tidy table and builds leaderboards with a
-paired significance test against the random baseline; :func:`write_report`
+paired significance test against the random control; :func:`write_report`
 writes Markdown/HTML tables and figures.  The ``sklearn-xai`` command line
-wraps all of it.
+wraps all of it.  The presets live in :mod:`sklearn_xai.benchmark.presets`,
+one module per source system.
 """
 
-from sklearn_xai.benchmark._presets import get_preset, list_presets
 from sklearn_xai.benchmark._report import (
     format_leaderboard,
     plot_leaderboard,
@@ -21,17 +21,21 @@ from sklearn_xai.benchmark._results import (
     metric_display_name,
     rank_frequencies,
     significance_vs_baseline,
+    significance_vs_control,
 )
-from sklearn_xai.benchmark._runner import run_benchmark
+from sklearn_xai.benchmark._runner import BenchmarkInterrupted, run_benchmark
 from sklearn_xai.benchmark._spec import (
     MODEL_ALIASES,
     BenchmarkSpec,
     load_config,
+    register_component,
     resolve_component,
 )
+from sklearn_xai.benchmark.presets import get_preset, list_presets
 
 __all__ = [
     "MODEL_ALIASES",
+    "BenchmarkInterrupted",
     "BenchmarkResults",
     "BenchmarkSpec",
     "format_leaderboard",
@@ -42,8 +46,10 @@ __all__ = [
     "metric_display_name",
     "plot_leaderboard",
     "rank_frequencies",
+    "register_component",
     "resolve_component",
     "run_benchmark",
     "significance_vs_baseline",
+    "significance_vs_control",
     "write_report",
 ]

@@ -12,6 +12,7 @@
 import argparse
 import os
 import sys
+import tempfile
 
 __all__ = ["main"]
 
@@ -37,7 +38,7 @@ def _parser():
     run.add_argument("--no-cache", action="store_true",
                      help="recompute every cell (no read or write of the cell cache)")
     run.add_argument("--alpha", type=float, default=0.05,
-                     help="level of the test against the random baseline (default 0.05)")
+                     help="level of the test against the random control (default 0.05)")
     run.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     lst = sub.add_parser("list", help="list presets, explainers, metrics, generators...")
@@ -45,8 +46,9 @@ def _parser():
                      help=f"any of {', '.join(_LISTS)} (default: everything)")
     rep = sub.add_parser("report", help="rebuild the report of saved results")
     rep.add_argument("directory", help="a folder written by 'sklearn-xai run'")
-    rep.add_argument("--alpha", type=float, default=0.05)
-    rep.add_argument("--no-figures", action="store_true")
+    rep.add_argument("--alpha", type=float, default=0.05,
+                     help="level of the test against the random control (default 0.05)")
+    rep.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     return parser
 
 
@@ -64,10 +66,10 @@ def _first_line(obj):
 
 
 def _list(what, out):
-    from sklearn_xai.benchmark._presets import list_presets
+    from sklearn_xai.benchmark.presets import list_presets
     from sklearn_xai.benchmark._spec import MODEL_ALIASES, _package_names
     from sklearn_xai.metrics import get_scorer_names
-    from sklearn_xai.metrics._registry import metric_specs
+    from sklearn_xai.metrics import metric_specs
 
     unknown = sorted(set(what or ()) - set(_LISTS))
     if unknown:
@@ -103,39 +105,91 @@ def _list(what, out):
     return 0
 
 
+def _component(row):
+    """Where a failed score's error came from, for the grouped summary."""
+    where = row.get("failed_in", "") if hasattr(row, "get") else ""
+    if where == "model":
+        return f"dataset {row['dataset']!r} / model {row['model']!r}"
+    if where == "metric":
+        return f"metric {row['metric']!r}"
+    return f"explainer {row['explainer']!r}"
+
+
+def _grouped(frame, key):
+    """(label, error, n_scores, n_cells) per distinct (label, error)."""
+    cells = ["dataset", "model", "explainer", "seed"]
+    frame = frame.assign(_label=[key(row) for _, row in frame.iterrows()])
+    out = []
+    for (label, error), group in frame.groupby(["_label", "error"], sort=False):
+        out.append((label, error, len(group), len(group.drop_duplicates(cells))))
+    return sorted(out, key=lambda g: (-g[2], g[0]))
+
+
 def _show(results, alpha, paths, out):
+    """Print the leaderboard, then the failures grouped by (component,
+    error) and the not-applicable skips apart from them.  Returns the number
+    of failed scores."""
     from sklearn_xai.benchmark._report import format_leaderboard
 
-    ok = results.table["status"] == "ok"
+    table = results.table
+    ok = table["status"] == "ok"
     if ok.any():
         board = results.leaderboard(alpha=alpha)
-        print(format_leaderboard(board, fmt="markdown", baseline=results.baseline,
+        print(format_leaderboard(board, fmt="markdown", control=results.control,
                                  alpha=alpha), file=out)
-    errors = results.table[results.table["status"] == "error"]
+    skipped = table[table["status"] == "skipped"]
+    if len(skipped):
+        print(f"\n{len(skipped)} of {len(table)} scores skipped as not applicable:",
+              file=out)
+        for label, error, n, _ in _grouped(skipped, lambda r: f"metric {r['metric']!r}"):
+            print(f"  {label}: {error} (x{n})", file=out)
+    errors = table[table["status"] == "error"]
     if len(errors):
-        print(f"\n{len(errors)} scores failed, e.g.:", file=out)
-        for _, row in errors.drop_duplicates("error").head(5).iterrows():
-            print(f"  {row['dataset']}/{row['model']}/{row['explainer']}/"
-                  f"{row['metric']} seed {row['seed']}: {row['error']}", file=out)
+        print(f"\n{len(errors)} of {len(table)} scores FAILED:", file=out)
+        for label, error, n, n_cells in _grouped(errors, _component):
+            print(f"  {label}: {error} (x{n} scores in {n_cells} cells)", file=out)
+        print("Details are in the results table (columns status, error, failed_in); "
+              "a rerun retries the failures.", file=out)
     if paths:
         print(f"\nReport: {paths['report_md']}  (and report.html, results.csv)", file=out)
+    return len(errors)
+
+
+def _check_output(directory):
+    """Create the output folder now and check it is writable, so a long run
+    never fails at the end for want of a place to write."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".sklearn_xai_write_test"):
+            pass
+    except OSError as exc:
+        raise ValueError(
+            f"cannot write the output folder {directory!r} ({exc.strerror or exc}); "
+            "choose another with --out DIR."
+        ) from None
 
 
 def _run(args, out):
     from sklearn_xai.benchmark._report import write_report
-    from sklearn_xai.benchmark._runner import _as_spec, run_benchmark
+    from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _as_spec, run_benchmark
 
     spec = _as_spec(args.benchmark)
+    spec.validate_names()
     directory = args.out or os.path.join(DEFAULT_OUT, spec.name)
+    _check_output(directory)
     cache_dir = None if args.no_cache else os.path.join(directory, "cache")
-    results = run_benchmark(spec, n_jobs=args.n_jobs, backend=args.backend,
-                            cache_dir=cache_dir, verbose=0 if args.quiet else 1)
+    try:
+        results = run_benchmark(spec, n_jobs=args.n_jobs, backend=args.backend,
+                                cache_dir=cache_dir, verbose=0 if args.quiet else 1)
+    except BenchmarkInterrupted as exc:
+        print(f"sklearn-xai run: {exc}", file=sys.stderr)
+        return 130
     paths = write_report(results, directory, alpha=args.alpha, figures=not args.no_figures)
     print(f"{spec.name}: {results.n_cells} cells ({results.n_computed} computed, "
           f"{results.n_cells - results.n_computed} from the cache) in "
           f"{results.wall_time:.1f} s\n", file=out)
-    _show(results, args.alpha, paths, out)
-    return 0
+    n_failed = _show(results, args.alpha, paths, out)
+    return 1 if n_failed else 0
 
 
 def _report(args, out):
@@ -145,8 +199,7 @@ def _report(args, out):
     results = BenchmarkResults.load(args.directory)
     paths = write_report(results, args.directory, alpha=args.alpha,
                          figures=not args.no_figures)
-    _show(results, args.alpha, paths, out)
-    return 0
+    return 1 if _show(results, args.alpha, paths, out) else 0
 
 
 def main(argv=None):
@@ -160,8 +213,10 @@ def main(argv=None):
     Returns
     -------
     status : int
-        0 on success, 1 on a usage or configuration error (reported on
-        stderr).
+        0 on success; 1 on a configuration or input error (one line on
+        stderr, nothing computed) or when any score of the run failed (the
+        failures are listed, grouped by component and error); 130 when
+        interrupted (rerun the same command to resume from the cache).
     """
     import matplotlib
 
@@ -174,9 +229,12 @@ def main(argv=None):
         if args.command == "run":
             return _run(args, out)
         return _report(args, out)
-    except (ValueError, TypeError, FileNotFoundError, ImportError) as exc:
+    except (ValueError, TypeError, OSError, ImportError) as exc:
         print(f"sklearn-xai {args.command}: error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"sklearn-xai {args.command}: interrupted.", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

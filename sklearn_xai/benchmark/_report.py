@@ -8,7 +8,11 @@ import re
 import numpy as np
 import pandas as pd
 
-from sklearn_xai.benchmark._results import metric_display_name
+from sklearn_xai.benchmark._results import (
+    _DEPRECATED,
+    _renamed_control,
+    metric_display_name,
+)
 
 __all__ = ["format_leaderboard", "plot_leaderboard", "write_report"]
 
@@ -16,20 +20,26 @@ NOT_BETTER_MARK = "†"
 _FORMATS = ("markdown", "html", "text")
 
 
-def _note(baseline, alpha, bold):
+def _note(control, alpha, bold):
     best = "; best explainer per metric in bold" if bold else ""
-    if baseline is None:
-        return f"Mean ± std over seeds{best}. No random baseline: no significance test."
+    if control is None:
+        return f"Mean ± std over seeds{best}. No random control: no significance test."
     return (f"Mean ± std over seeds{best}. "
-            f"{NOT_BETTER_MARK} = not significantly better than the `{baseline}` "
-            f"baseline (one-sided paired Wilcoxon signed-rank test over seeds x "
+            f"{NOT_BETTER_MARK} = not significantly better than the `{control}` "
+            f"control (one-sided paired Wilcoxon signed-rank test over seeds x "
             f"explained rows, Holm-corrected across explainers, alpha = {alpha}).")
+
+
+def _beats(row):
+    """The row's test outcome (``beats_baseline`` in boards saved before the
+    control was renamed)."""
+    return row.get("beats_control", row.get("beats_baseline", pd.NA))
 
 
 def _cell_text(row, digits, bold):
     text = f"{row['mean']:.{digits}f} ± {row['std']:.{digits}f}" if np.isfinite(row["std"]) \
         else f"{row['mean']:.{digits}f}"
-    beats = row["beats_baseline"]
+    beats = _beats(row)
     if not pd.isna(beats) and not bool(beats):
         text += f" {NOT_BETTER_MARK}"
     if bold and row["rank"] == 1:
@@ -37,7 +47,7 @@ def _cell_text(row, digits, bold):
     return text
 
 
-def _wide_tables(board, digits, bold, baseline):
+def _wide_tables(board, digits, bold, control):
     """One wide frame (explainers x metrics) per (dataset, model)."""
     tables = []
     for (dataset, model), group in board.groupby(["dataset", "model"], sort=False):
@@ -50,7 +60,7 @@ def _wide_tables(board, digits, bold, baseline):
         wide = wide.reindex(index=list(dict.fromkeys(group["explainer"])),
                             columns=list(dict.fromkeys(cells["column"])))
         wide = wide.fillna("–")
-        wide.index = [f"{e} (baseline)" if e == baseline else e for e in wide.index]
+        wide.index = [f"{e} (control)" if e == control else e for e in wide.index]
         wide.index.name = "explainer"
         wide.columns.name = None
         tables.append((dataset, model, wide))
@@ -68,7 +78,8 @@ def _markdown(frame):
         return "\n".join(lines)
 
 
-def format_leaderboard(board, *, fmt="markdown", baseline=None, alpha=0.05, digits=3):
+def format_leaderboard(board, *, fmt="markdown", control=None, alpha=0.05, digits=3,
+                       baseline=_DEPRECATED):
     """Leaderboard tables as text: one table per (dataset, model), explainers
     as rows and metrics (natural orientation, with an arrow) as columns.
 
@@ -77,11 +88,16 @@ def format_leaderboard(board, *, fmt="markdown", baseline=None, alpha=0.05, digi
     board : DataFrame
         A leaderboard (:func:`leaderboard`).
     fmt : {"markdown", "html", "text"}, default="markdown"
-    baseline : str, default=None
-        Label of the baseline explainer (marked in the table).
+    control : str, default=None
+        Label of the control explainer (marked "(control)" in the table).
     alpha : float, default=0.05
         Level quoted in the note.
     digits : int, default=3
+    baseline : str or None
+        Deprecated alias of ``control``.
+
+        .. deprecated:: 0.1
+           Renamed ``control``; removed in the next release.
 
     Returns
     -------
@@ -102,12 +118,13 @@ def format_leaderboard(board, *, fmt="markdown", baseline=None, alpha=0.05, digi
     b          0.500 ± 0.000
     a          2.000 ± 1.000
     <BLANKLINE>
-    Mean ± std over seeds. No random baseline: no significance test.
+    Mean ± std over seeds. No random control: no significance test.
     """
+    control = _renamed_control(control, baseline, "format_leaderboard")
     if fmt not in _FORMATS:
         raise ValueError(f"fmt must be one of {_FORMATS}, got {fmt!r}.")
     parts = []
-    for dataset, model, wide in _wide_tables(board, digits, fmt != "text", baseline):
+    for dataset, model, wide in _wide_tables(board, digits, fmt != "text", control):
         title = f"{dataset} / {model}"
         if fmt == "markdown":
             parts.append(f"### {title}\n\n{_markdown(wide)}\n")
@@ -117,15 +134,16 @@ def format_leaderboard(board, *, fmt="markdown", baseline=None, alpha=0.05, digi
             parts.append(f"<h3>{html.escape(title)}</h3>\n{body}\n")
         else:
             parts.append(f"{title}\n{wide.to_string()}\n")
-    note = _note(baseline, alpha, fmt != "text")
+    note = _note(control, alpha, fmt != "text")
     parts.append(f"<p>{html.escape(note)}</p>" if fmt == "html" else note)
     return "\n".join(parts)
 
 
-def plot_leaderboard(board, *, dataset=None, model=None, baseline=None, error="std"):
+def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="std",
+                     baseline=_DEPRECATED):
     """Bar chart of a leaderboard: one panel per metric, one bar per explainer,
     error bars over seeds; explainers not significantly better than the
-    baseline are hatched.
+    control are hatched.
 
     Parameters
     ----------
@@ -133,10 +151,15 @@ def plot_leaderboard(board, *, dataset=None, model=None, baseline=None, error="s
         A leaderboard (:func:`leaderboard`).
     dataset, model : str, default=None
         Which (dataset, model) to plot; required when the board has several.
-    baseline : str, default=None
-        Baseline label (drawn in grey).
+    control : str, default=None
+        Label of the control explainer (drawn in grey).
     error : {"std", "se", "row_se"}, default="std"
         Column used for the error bars.
+    baseline : str or None
+        Deprecated alias of ``control``.
+
+        .. deprecated:: 0.1
+           Renamed ``control``; removed in the next release.
 
     Returns
     -------
@@ -144,6 +167,7 @@ def plot_leaderboard(board, *, dataset=None, model=None, baseline=None, error="s
     """
     import matplotlib.pyplot as plt
 
+    control = _renamed_control(control, baseline, "plot_leaderboard")
     if error not in ("std", "se", "row_se"):
         raise ValueError(f"error must be 'std', 'se' or 'row_se', got {error!r}.")
     sub = board
@@ -168,11 +192,12 @@ def plot_leaderboard(board, *, dataset=None, model=None, baseline=None, error="s
         rows = sub[sub["metric"] == metric].set_index("explainer").reindex(explainers)
         rows = rows.dropna(subset=["mean"])
         x = np.arange(len(rows))
-        bar_colors = ["0.6" if e == baseline else colors(explainers.index(e) % 10)
+        bar_colors = ["0.6" if e == control else colors(explainers.index(e) % 10)
                       for e in rows.index]
         bars = ax.bar(x, rows["mean"], yerr=rows[error].fillna(0), capsize=3,
                       color=bar_colors, edgecolor="black", linewidth=0.5)
-        for bar, beats in zip(bars, rows["beats_baseline"]):
+        for bar, (_, row) in zip(bars, rows.iterrows()):
+            beats = _beats(row)
             if not pd.isna(beats) and not bool(beats):
                 bar.set_hatch("//")
         ax.set_xticks(x, rows.index, rotation=45, ha="right", fontsize=8)
@@ -198,7 +223,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True):
     results : BenchmarkResults
     directory : str or path-like
     alpha : float, default=0.05
-        Level of the significance test against the baseline.
+        Level of the significance test against the random control.
     figures : bool, default=True
         Also draw the bar charts.
 
@@ -215,8 +240,8 @@ def write_report(results, directory, *, alpha=0.05, figures=True):
     title = (results.spec or {}).get("name", "benchmark")
     if ok.any():
         board = results.leaderboard(alpha=alpha)
-        md = format_leaderboard(board, fmt="markdown", baseline=results.baseline, alpha=alpha)
-        body_html = format_leaderboard(board, fmt="html", baseline=results.baseline,
+        md = format_leaderboard(board, fmt="markdown", control=results.control, alpha=alpha)
+        body_html = format_leaderboard(board, fmt="html", control=results.control,
                                        alpha=alpha)
     else:
         board = None
@@ -239,7 +264,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True):
         os.makedirs(fig_dir, exist_ok=True)
         for (dataset, model), _ in board.groupby(["dataset", "model"], sort=False):
             fig = plot_leaderboard(board, dataset=dataset, model=model,
-                                   baseline=results.baseline)
+                                   control=results.control)
             name = f"{_slug(dataset)}__{_slug(model)}.png"
             path = os.path.join(fig_dir, name)
             fig.savefig(path, dpi=100)

@@ -1,9 +1,10 @@
 """Benchmark results: one tidy table, per-row scores, and their aggregation
 into leaderboards (mean, spread, ranks, rank frequencies, and a paired test of
-every explainer against the random baseline)."""
+every explainer against the random control)."""
 
 import json
 import os
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -14,13 +15,36 @@ __all__ = [
     "metric_display_name",
     "rank_frequencies",
     "significance_vs_baseline",
+    "significance_vs_control",
 ]
+
+
+class _Deprecated:
+    """Default of a deprecated ``baseline=`` argument (None is a valid value)."""
+
+    def __repr__(self):
+        return "<deprecated>"
+
+
+_DEPRECATED = _Deprecated()
+
+
+def _renamed_control(control, baseline, where):
+    """``control``, or the value given under its deprecated name ``baseline``."""
+    if baseline is _DEPRECATED:
+        return control
+    warnings.warn(f"{where}: 'baseline' was renamed 'control' (the random control every "
+                  "explainer is tested against) and will be removed in the next release.",
+                  FutureWarning, stacklevel=3)
+    if control is not None:
+        raise ValueError(f"{where}: give 'control' only; 'baseline' is its deprecated name.")
+    return baseline
 
 TABLE_COLUMNS = [
     "dataset", "model", "explainer", "explainer_class", "metric", "metric_name", "seed",
     "value", "greater_is_better", "se", "n_rows", "n_nan", "explain_time",
     "metric_time", "n_evaluations", "model_score", "explainer_fit_time",
-    "model_fit_time", "status", "error", "warnings", "cached",
+    "model_fit_time", "status", "error", "failed_in", "warnings", "cached",
 ]
 PER_ROW_COLUMNS = ["dataset", "model", "explainer", "metric", "seed", "row", "value"]
 _GROUP = ["dataset", "model", "metric"]
@@ -63,6 +87,9 @@ def _cell_rows(out):
     for metric, metric_spec in task["metrics"].items():
         res = out["metrics"].get(metric, {})
         status = res.get("status", out["status"]) if out["status"] == "ok" else "error"
+        failed_in = ("" if status != "error"
+                     else out.get("failed_in", "explainer") if out["status"] == "error"
+                     else "metric")
         row = {
             **labels,
             "explainer_class": explanation.get("explainer_class", _class_name(task["explainer"])),
@@ -77,6 +104,7 @@ def _cell_rows(out):
             "explainer_fit_time": explanation.get("explainer_fit_time", np.nan),
             "model_fit_time": explanation.get("model_fit_time", np.nan),
             "status": status, "error": res.get("error", "") or out["error"],
+            "failed_in": failed_in,
             "warnings": " | ".join(out.get("warnings", [])),
             "cached": not out["computed"],
         }
@@ -134,19 +162,19 @@ def _paired_p_value(diff, test):
     return float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
 
 
-def _pairs(values, explainer, baseline, on):
-    """Baseline-aligned values of one explainer (inner join on ``on``)."""
+def _pairs(values, explainer, control, on):
+    """Control-aligned values of one explainer (inner join on ``on``)."""
     a = values[values["explainer"] == explainer].set_index(on)["value"]
-    b = values[values["explainer"] == baseline].set_index(on)["value"]
+    b = values[values["explainer"] == control].set_index(on)["value"]
     joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
     return joined["a"].to_numpy(dtype=float), joined["b"].to_numpy(dtype=float)
 
 
-def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
-    """Paired one-sided test of each explainer against a baseline explainer.
+def significance_vs_control(table, per_row=None, *, control, test="wilcoxon"):
+    """Paired one-sided test of each explainer against a control explainer.
 
     For each (dataset, model, metric), each explainer's scores are paired
-    with the baseline's on the same explained rows and seeds (per-row scores
+    with the control's on the same explained rows and seeds (per-row scores
     when available, else the per-seed values) and the differences, oriented
     so that positive means better, are tested for a positive shift.  p-values
     are Holm-corrected across the explainers of a (dataset, model, metric).
@@ -157,7 +185,7 @@ def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
         The tidy results table (:attr:`BenchmarkResults.table`).
     per_row : DataFrame, default=None
         Per-row scores (:attr:`BenchmarkResults.per_row`).
-    baseline : str
+    control : str
         Label of the control explainer (the random one).
     test : {"wilcoxon", "ttest"}, default="wilcoxon"
         Wilcoxon signed-rank test (default) or paired t-test.
@@ -167,13 +195,28 @@ def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
     significance : DataFrame
         Columns dataset, model, metric, explainer, n_pairs, paired_over
         ("rows" or "seeds"), p_value, p_holm.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import significance_vs_control
+    >>> table = pd.DataFrame({
+    ...     "dataset": "d", "model": "m", "metric": "x", "greater_is_better": True,
+    ...     "status": "ok", "explainer": ["random"] * 6 + ["shap"] * 6,
+    ...     "seed": list(range(6)) * 2,
+    ...     "value": [0.1, 0.2, 0.0, 0.1, 0.3, 0.2, 0.8, 0.9, 0.7, 0.9, 0.8, 1.0]})
+    >>> sig = significance_vs_control(table, control="random")
+    >>> sig[["explainer", "n_pairs", "paired_over"]].to_numpy().tolist()
+    [['shap', 6, 'seeds']]
+    >>> round(float(sig["p_value"].iloc[0]), 4)
+    0.0156
     """
     if test not in ("wilcoxon", "ttest"):
         raise ValueError(f"test must be 'wilcoxon' or 'ttest', got {test!r}.")
     ok = table[table["status"] == "ok"]
-    if baseline not in set(ok["explainer"]):
+    if control not in set(ok["explainer"]):
         raise ValueError(
-            f"The baseline explainer {baseline!r} has no results; explainers: "
+            f"The control explainer {control!r} has no results; explainers: "
             f"{sorted(set(table['explainer']))}."
         )
     orientation = _orientation(table)
@@ -186,15 +229,15 @@ def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
         rows = row_groups.get((dataset, model, metric))
         ps, block = [], []
         for explainer in group["explainer"].unique():
-            if explainer == baseline:
+            if explainer == control:
                 continue
             over = "rows"
             a = np.array([])
             if rows is not None and len(rows):
-                a, b = _pairs(rows, explainer, baseline, ["seed", "row"])
+                a, b = _pairs(rows, explainer, control, ["seed", "row"])
             if a.size == 0:
                 over = "seeds"
-                a, b = _pairs(group, explainer, baseline, ["seed"])
+                a, b = _pairs(group, explainer, control, ["seed"])
             diff = sign * (a - b)
             p = _paired_p_value(diff, test)
             ps.append(p)
@@ -207,6 +250,35 @@ def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
     columns = ["dataset", "model", "metric", "explainer", "n_pairs", "paired_over",
                "p_value", "p_holm"]
     return pd.DataFrame.from_records(records, columns=columns)
+
+
+def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
+    """Paired one-sided test of each explainer against the control explainer.
+
+    .. deprecated:: 0.1
+       Renamed :func:`significance_vs_control` (``baseline=`` is its
+       ``control=``); removed in the next release.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The tidy results table.
+    per_row : DataFrame, default=None
+        Per-row scores.
+    baseline : str
+        Label of the control explainer.
+    test : {"wilcoxon", "ttest"}, default="wilcoxon"
+        Wilcoxon signed-rank test (default) or paired t-test.
+
+    Returns
+    -------
+    significance : DataFrame
+        As :func:`significance_vs_control`.
+    """
+    warnings.warn("significance_vs_baseline(baseline=...) was renamed "
+                  "significance_vs_control(control=...) and will be removed in the next "
+                  "release.", FutureWarning, stacklevel=2)
+    return significance_vs_control(table, per_row, control=baseline, test=test)
 
 
 # ------------------------------------------------------------ bootstrap
@@ -250,18 +322,19 @@ def _bootstrap_columns(ok, per_row, keys, n_bootstrap, confidence, random_state)
 
 
 # ------------------------------------------------------------ leaderboard
-def leaderboard(table, per_row=None, *, baseline=None, alpha=0.05, ddof=0,
-                test="wilcoxon", n_bootstrap=1000, confidence=0.95, random_state=0):
+def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
+                test="wilcoxon", n_bootstrap=1000, confidence=0.95, random_state=0,
+                baseline=_DEPRECATED):
     """Aggregate a results table into a leaderboard.
 
     One row per (dataset, model, metric, explainer): the mean over seeds of
     the per-seed values (each the mean over explained rows), their standard
     deviation and standard error ``std / sqrt(n_seeds)``, the mean per-row
-    standard error (SPEC 1.6, ``ddof=0``), a bootstrap interval of the mean,
+    standard error (``ddof=0``, as OpenXAI), a bootstrap interval of the mean,
     the rank of the explainer among those of its (dataset, model, metric) in
     the metric's orientation (1 = best; means equal to 12 decimals tie and
-    share the best rank), mean costs, and, when a baseline is given, the
-    paired test against it (:func:`significance_vs_baseline`).
+    share the best rank), mean costs, and, when a control is given, the
+    paired test against it (:func:`significance_vs_control`).
 
     Parameters
     ----------
@@ -269,10 +342,11 @@ def leaderboard(table, per_row=None, *, baseline=None, alpha=0.05, ddof=0,
         The tidy results table.
     per_row : DataFrame, default=None
         Per-row scores, for the significance test and the bootstrap interval.
-    baseline : str, default=None
-        Label of the control explainer; ``None`` skips the test.
+    control : str, default=None
+        Label of the control explainer (the random one); ``None`` skips the
+        test.
     alpha : float, default=0.05
-        Level of the Holm-corrected test: ``beats_baseline`` is
+        Level of the Holm-corrected test: ``beats_control`` is
         ``p_holm < alpha``.
     ddof : int, default=0
         Delta degrees of freedom of the standard deviation over seeds (0, as
@@ -281,16 +355,24 @@ def leaderboard(table, per_row=None, *, baseline=None, alpha=0.05, ddof=0,
     n_bootstrap : int, default=1000
         Bootstrap resamples of the interval ``ci_low``, ``ci_high`` of the
         mean: explained rows are resampled within each seed (the row-sampling
-        uncertainty of SPEC 1.6); seeds are resampled for metrics without
+        uncertainty); seeds are resampled for metrics without
         per-row scores.  0 skips it.
     confidence : float, default=0.95
         Coverage of the percentile bootstrap interval.
     random_state : int, default=0
         Seed of the bootstrap.
+    baseline : str or None
+        Deprecated alias of ``control``.
+
+        .. deprecated:: 0.1
+           Renamed ``control``; removed in the next release.
 
     Returns
     -------
     board : DataFrame
+        With the columns of the test: ``p_value``, ``p_holm`` and
+        ``beats_control`` (NA for the control and when no control is
+        given).
 
     Examples
     --------
@@ -304,6 +386,7 @@ def leaderboard(table, per_row=None, *, baseline=None, alpha=0.05, ddof=0,
     >>> board[["explainer", "mean", "std", "rank"]].to_numpy().tolist()
     [['a', 2.0, 1.0, 1], ['b', 0.0, 0.0, 2]]
     """
+    control = _renamed_control(control, baseline, "leaderboard")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
     ok = table[table["status"] == "ok"].copy()
@@ -344,9 +427,9 @@ def leaderboard(table, per_row=None, *, baseline=None, alpha=0.05, ddof=0,
         board["ci_low"] = board["ci_high"] = np.nan
     board["p_value"] = np.nan
     board["p_holm"] = np.nan
-    board["beats_baseline"] = pd.array([pd.NA] * len(board), dtype="boolean")
-    if baseline is not None:
-        sig = significance_vs_baseline(ok, per_row, baseline=baseline, test=test)
+    board["beats_control"] = pd.array([pd.NA] * len(board), dtype="boolean")
+    if control is not None:
+        sig = significance_vs_control(ok, per_row, control=control, test=test)
         if len(sig):
             merged = board[keys].merge(sig[keys + ["p_value", "p_holm"]], on=keys, how="left")
             board["p_value"] = merged["p_value"].to_numpy()
@@ -354,7 +437,7 @@ def leaderboard(table, per_row=None, *, baseline=None, alpha=0.05, ddof=0,
             tested = ~np.isnan(board["p_holm"].to_numpy())
             beats = pd.array(board["p_holm"].to_numpy() < alpha, dtype="boolean")
             beats[~tested] = pd.NA
-            board["beats_baseline"] = beats
+            board["beats_control"] = beats
     # Spec order (first appearance) for datasets, models and metrics.
     order = {k: {v: i for i, v in enumerate(dict.fromkeys(ok[k]))} for k in _GROUP}
     sort_keys = pd.DataFrame({k: board[k].map(order[k]) for k in _GROUP})
@@ -414,16 +497,25 @@ class BenchmarkResults:
         ``n_evaluations`` (model rows evaluated by the explanation),
         ``model_score`` (the model's ``score`` on the held-out rows),
         ``status`` ("ok", "skipped" with the reason in ``error``, or "error"
-        with the error message), ``warnings`` (those the cell raised, when
-        not run by the threading backend) and ``cached``.
+        with the error message), ``failed_in`` (the step that failed:
+        "model" for drawing the data or fitting the model, "explainer" or
+        "metric"; empty unless ``status`` is "error"), ``warnings`` (those
+        the cell raised, when not run by the threading backend) and
+        ``cached``.
     per_row : DataFrame, default=None
         Per-row scores: dataset, model, explainer, metric, seed, row, value.
     spec : dict, default=None
         The benchmark spec (:meth:`BenchmarkSpec.to_dict`).
-    baseline : str, default=None
-        Label of the random baseline explainer.
+    control : str, default=None
+        Label of the control explainer (the random one) every explainer is
+        tested against.
     wall_time : float, default=None
         Wall-clock seconds of the run.
+    baseline : str or None
+        Deprecated alias of ``control``.
+
+        .. deprecated:: 0.1
+           Renamed ``control``; removed in the next release.
 
     Attributes
     ----------
@@ -433,12 +525,24 @@ class BenchmarkResults:
         Cells computed by this run (not loaded from the cache).
     """
 
-    def __init__(self, table, per_row=None, *, spec=None, baseline=None, wall_time=None):
+    def __init__(self, table, per_row=None, *, spec=None, control=None, wall_time=None,
+                 baseline=_DEPRECATED):
         self.table = table
         self.per_row = per_row if per_row is not None else pd.DataFrame(columns=PER_ROW_COLUMNS)
         self.spec = spec
-        self.baseline = baseline
+        self.control = _renamed_control(control, baseline, "BenchmarkResults")
         self.wall_time = wall_time
+
+    @property
+    def baseline(self):
+        """Deprecated alias of :attr:`control`.
+
+        .. deprecated:: 0.1
+           Renamed ``control``; removed in the next release.
+        """
+        warnings.warn("BenchmarkResults.baseline was renamed control and will be removed "
+                      "in the next release.", FutureWarning, stacklevel=2)
+        return self.control
 
     @classmethod
     def from_cells(cls, spec, outputs, wall_time=None):
@@ -452,7 +556,7 @@ class BenchmarkResults:
         per_row = (pd.concat(per_row, ignore_index=True) if per_row
                    else pd.DataFrame(columns=PER_ROW_COLUMNS))
         return cls(table, per_row, spec=_jsonable(spec.to_dict()),
-                   baseline=spec.baseline_label(), wall_time=wall_time)
+                   control=spec.control_label(), wall_time=wall_time)
 
     @property
     def n_cells(self):
@@ -471,8 +575,8 @@ class BenchmarkResults:
     def leaderboard(self, *, alpha=0.05, ddof=0, test="wilcoxon", n_bootstrap=1000,
                     confidence=0.95, random_state=0):
         """The leaderboard (:func:`leaderboard`) with the significance test
-        against the random baseline when the benchmark has one."""
-        return leaderboard(self.table, self.per_row, baseline=self.baseline, alpha=alpha,
+        against the random control when the benchmark has one."""
+        return leaderboard(self.table, self.per_row, control=self.control, alpha=alpha,
                            ddof=ddof, test=test, n_bootstrap=n_bootstrap,
                            confidence=confidence, random_state=random_state)
 
@@ -511,13 +615,16 @@ class BenchmarkResults:
             self.leaderboard().to_csv(paths["leaderboard"], index=False)
         paths["benchmark"] = os.path.join(directory, "benchmark.json")
         with open(paths["benchmark"], "w", encoding="utf-8") as fh:
-            json.dump({"spec": self.spec, "baseline": self.baseline,
+            json.dump({"spec": self.spec, "control": self.control,
                        "wall_time": self.wall_time}, fh, indent=2, default=repr)
         return paths
 
     @classmethod
     def load(cls, directory):
         """Read results written by :meth:`save`.
+
+        Results saved before the control was renamed (a ``"baseline"`` key
+        in ``benchmark.json``) are read too.
 
         Parameters
         ----------
@@ -535,7 +642,7 @@ class BenchmarkResults:
                 f"{directory} first."
             )
         table = pd.read_csv(path, dtype={"error": object, "warnings": object})
-        for col in ("error", "warnings"):
+        for col in ("error", "failed_in", "warnings"):
             if col in table:
                 table[col] = table[col].fillna("").astype(str)
         per_path = os.path.join(directory, "per_row.csv")
@@ -545,13 +652,14 @@ class BenchmarkResults:
         if os.path.exists(meta_path):
             with open(meta_path, encoding="utf-8") as fh:
                 meta = json.load(fh)
-        return cls(table, per_row, spec=meta.get("spec"), baseline=meta.get("baseline"),
+        control = meta["control"] if "control" in meta else meta.get("baseline")
+        return cls(table, per_row, spec=meta.get("spec"), control=control,
                    wall_time=meta.get("wall_time"))
 
     def __repr__(self):
         n_err = int((self.table["status"] == "error").sum())
         return (f"BenchmarkResults({self.n_cells} cells, {len(self.table)} scores, "
-                f"{n_err} errors, baseline={self.baseline!r})")
+                f"{n_err} errors, control={self.control!r})")
 
 
 def _jsonable(obj):

@@ -27,25 +27,52 @@ import warnings
 
 import joblib
 import numpy as np
+from sklearn.exceptions import NotFittedError
 from sklearn.frozen import FrozenEstimator
 from sklearn.model_selection import train_test_split
 from sklearn.utils.multiclass import type_of_target
 
-from sklearn_xai.base import BaseExplainer
-from sklearn_xai.metrics._registry import get_metric_spec
+from sklearn_xai.benchmark._cache import read_cell, write_cell
+from sklearn_xai.metrics import ROW_METADATA, get_metric_spec
 from sklearn_xai.benchmark._spec import (
     BenchmarkSpec,
     _accepts,
     _lookup,
+    bind_registered,
     _resolve_value,
     load_config,
     resolve_component,
 )
 
-__all__ = ["run_benchmark"]
+__all__ = ["BenchmarkInterrupted", "run_benchmark"]
 
-# Bump when the content of a cached cell changes meaning.
-CACHE_VERSION = 1
+
+class BenchmarkInterrupted(KeyboardInterrupt):
+    """Raised by :func:`run_benchmark` when it is interrupted (Ctrl-C).
+
+    Every cell finished before the interrupt is in the cache (when there is
+    one), so running the same benchmark with the same ``cache_dir`` again
+    resumes where it stopped.
+
+    Attributes
+    ----------
+    n_done : int
+        Cells finished before the interrupt.
+    n_total : int
+        Cells of the benchmark.
+    cache_dir : str or None
+        Where the finished cells are cached (None: they are lost).
+    """
+
+    def __init__(self, n_done, n_total, cache_dir):
+        self.n_done, self.n_total, self.cache_dir = n_done, n_total, cache_dir
+        resume = ("rerun the same command to resume" if cache_dir is not None
+                  else "nothing was cached, so a rerun starts over")
+        super().__init__(f"interrupted after {n_done} of {n_total} cells; {resume}.")
+
+# Bump when the content of a cached cell changes meaning.  Version 2: cells
+# are .npz files read without pickle (version 1 cells, .pkl, are ignored).
+CACHE_VERSION = 2
 _BACKENDS = ("loky", "threading", "sequential", "dask")
 
 
@@ -131,7 +158,7 @@ def _prepare(dataset_spec, model_spec, seed):
     rows = {key: np.asarray(value)[explained] for key, value in bunch.items()
             if key not in ("X", "y") and isinstance(value, np.ndarray)
             and value.ndim >= 1 and len(value) == len(y)}
-    meta = {key: rows.get(key) for key in ("ground_truth", "sensitive")}
+    meta = {key: rows.get(key) for key in ROW_METADATA}
     context = {k: v for k, v in bunch.items() if k not in ("X", "y", "DESCR")}
     return {
         "X_train": X[train], "y_train": y[train], "X_explain": X[explained],
@@ -141,39 +168,13 @@ def _prepare(dataset_spec, model_spec, seed):
 
 
 # ----------------------------------------------------------------- metrics
-class _Precomputed(BaseExplainer):
-    """Hands a scorer the attributions the runner already computed (and
-    timed), and delegates any other explanation (stability neighbours) to the
-    real explainer."""
-
-    _requires_estimator = False
-
-    def __init__(self, explainer=None, X=None, attributions=None):
-        self.explainer = explainer
-        self.X = X
-        self.attributions = attributions
-        self.estimator_ = explainer.estimator_
-        for name in ("target", "output"):
-            if hasattr(explainer, name):
-                setattr(self, name, getattr(explainer, name))
-
-    def explain(self, X, **kwargs):
-        if X is self.X and not kwargs:
-            return self.attributions
-        return self.explainer.explain(X, **kwargs)
-
-    def _explain(self, X, f, target_index, rngs):  # pragma: no cover - never called
-        raise RuntimeError("_Precomputed only returns precomputed attributions.")
-
-
-def _needs_training_attributions(metric):
-    """ROAR-type metrics retrain the model on the explained training rows."""
-    if isinstance(metric, str):
-        try:
-            metric = get_metric_spec(metric).func
-        except ValueError:
-            return False
-    return _accepts(metric, "attributions_train")
+def _requirements(name):
+    """What the registry says metric ``name`` requires (empty for a name
+    that is not a registered metric: the cell reports that error)."""
+    try:
+        return get_metric_spec(name).requires
+    except ValueError:
+        return ()
 
 
 def _model_reference(prepared):
@@ -238,7 +239,8 @@ def _metadata_overrides(params, registry_spec, prepared):
 
 
 def _add_image_shape(params, obj, context):
-    """Give the dataset's ``image_shape`` to a component that takes one."""
+    """Give the dataset's ``image_shape`` to an explainer that takes one
+    (metrics declare it in their registry entry, see :func:`_metric_kwargs`)."""
     if context.get("image_shape") is not None and "image_shape" not in params \
             and _accepts(obj, "image_shape"):
         params["image_shape"] = tuple(context["image_shape"])
@@ -246,38 +248,60 @@ def _add_image_shape(params, obj, context):
 
 
 def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
-                   train_attributions=None):
-    """Keyword arguments of a metric's scorer, or (None, reason) to skip it."""
-    from sklearn_xai.masking import BaseMasker, check_masker
+                   train_attributions=None, reference=None):
+    """Keyword arguments of a metric's scorer, or (None, reason) to skip it.
+
+    The parameters of the benchmark spec, then whatever the registry entry
+    requires that they do not give: from the dataset (distribution, image
+    shape; metadata is routed, only checked here), the training split, the
+    cell (explainer, training attributions, shared Shapley ``reference``)
+    and its ``seed``.
+    """
+    from sklearn.base import clone
+    from sklearn.utils.validation import check_is_fitted
+
+    from sklearn_xai.masking import BaseMasker, GaussianNoisePerturber, check_masker
 
     params = {k: _resolve_value(v, "masker", seed, prepared["context"])
               for k, v in metric_spec["params"].items()
               if k not in registry_spec.metadata}
+    # Maskers and perturbers learn their statistics from the training rows,
+    # never from the scored rows (a row's score must not depend on its batch).
     for key, value in params.items():
         if isinstance(value, BaseMasker):
             params[key] = check_masker(value, prepared["X_train"])
-    func = registry_spec.func
-    _add_image_shape(params, func, prepared["context"])
-    requires = registry_spec.requires
-    for key in ("ground_truth", "sensitive"):
-        if key in requires and prepared["metadata"][key] is None \
-                and key not in metric_spec["params"]:
-            return None, f"the dataset provides no {key}"
-    if "distribution" in requires and "distribution" not in params \
-            and "masker" not in params:
-        distribution = prepared["context"].get("distribution")
-        if distribution is None:
-            return None, ("the dataset provides no distribution (give the metric a "
-                          "masker in its params)")
-        params["distribution"] = distribution
-    if _needs_training_attributions(func):
-        for key in ("X_train", "y_train"):
-            params.setdefault(key, prepared[key])
-        params.setdefault("attributions_train", train_attributions)
-    if "explainer" in requires and "explainer" not in params:
-        params["explainer"] = explainer
-    if "random_state" not in params and _accepts(func, "random_state"):
-        params["random_state"] = seed
+        elif isinstance(value, GaussianNoisePerturber):
+            try:
+                check_is_fitted(value)
+            except NotFittedError:
+                params[key] = clone(value).fit(prepared["X_train"])
+    context = prepared["context"]
+    for need in registry_spec.requires:
+        if need in ROW_METADATA:  # routed to the scorer, not bound
+            if prepared["metadata"][need] is None and need not in metric_spec["params"]:
+                return None, f"the dataset provides no {need}"
+        elif need == "distribution":
+            if "distribution" not in params and "masker" not in params:
+                if context.get("distribution") is None:
+                    return None, ("the dataset provides no distribution (give the "
+                                  "metric a masker in its params)")
+                params["distribution"] = context["distribution"]
+        elif need in ("training_rows", "training_data"):
+            params.setdefault("X_train", prepared["X_train"])
+            if need == "training_data":  # retrains on explained training rows
+                params.setdefault("y_train", prepared["y_train"])
+                params.setdefault("attributions_train", train_attributions)
+        elif need == "explainer":
+            params.setdefault("explainer", explainer)
+        elif need == "image_shape":
+            if context.get("image_shape") is not None:
+                params.setdefault("image_shape", tuple(context["image_shape"]))
+        elif need == "random_state":
+            params.setdefault("random_state", seed)
+        elif need == "reference":
+            if reference is not None:
+                params["reference"] = reference
+        # "masker": given in the params (fitted above) or the metric's default.
     return params, None
 
 
@@ -320,18 +344,15 @@ def _score_metric(metric_spec, prepared, explainer, explanation, seed, reference
         registry_spec = get_metric_spec(name)
         result["greater_is_better"] = bool(registry_spec.greater_is_better)
         kwargs, reason = _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
-                                        explanation.get("attributions_train"))
+                                        explanation.get("attributions_train"), reference)
         if reason is not None:
             result.update(status="skipped", error=reason)
             return result
-        if reference is not None:
-            kwargs["reference"] = reference
         scorer = get_scorer(name, **kwargs)
         if not isinstance(scorer, ExplanationScorer):
             raise TypeError(f"{name!r} gives no per-row scores; the runner needs an "
                             "explanation metric from sklearn_xai.metrics.")
         X = prepared["X_explain"]
-        wrapper = _Precomputed(explainer, X, explanation["attributions"])
         metadata = {k: v for k, v in prepared["metadata"].items()
                     if k in registry_spec.metadata}
         overrides, reason = _metadata_overrides(metric_spec["params"], registry_spec,
@@ -341,7 +362,9 @@ def _score_metric(metric_spec, prepared, explainer, explanation, seed, reference
             return result
         metadata.update(overrides)
         start = time.perf_counter()
-        scores = scorer.per_row(wrapper, X, **metadata)
+        model = getattr(explainer, "explained_estimator_", prepared["model"])
+        scores = scorer.score_attributions(model, X, explanation["attributions"],
+                                           explainer=explainer, **metadata)
         result["time"] = time.perf_counter() - start
         result.update(_summarise(scores, metric_spec.get("nan_policy", "omit"), name))
     except Exception as exc:  # recorded, never fatal
@@ -370,18 +393,11 @@ def _metric_key(metric_spec):
 
 
 def _read_cache(path):
-    if path is None or not os.path.exists(path):
-        return None
-    try:
-        return joblib.load(path)
-    except Exception:  # a truncated file from a killed run: recompute
-        return None
+    return read_cell(path)
 
 
 def _write_cache(path, content):
-    tmp = f"{path}.{os.getpid()}.{id(content)}.tmp"
-    joblib.dump(content, tmp)
-    os.replace(tmp, path)  # atomic: a killed run never leaves a half file
+    write_cell(path, content)
 
 
 def _explain(task, prepared):
@@ -420,11 +436,34 @@ def _recorded_warnings(sink):
     sink.extend(text if n == 1 else f"{text} (x{n})" for text, n in counts.items())
 
 
-def _run_cell(task, cache_dir, prepare, references=None):
+def _watch_parent(main_pid):
+    """In a worker process started by the run's main process, a daemon
+    thread that ends the worker as soon as the main process is gone (killed
+    with SIGKILL, say), so that workers never outlive their run."""
+    global _WATCHING
+    if _WATCHING or os.getpid() == main_pid or os.getppid() != main_pid:
+        return
+    _WATCHING = True
+
+    def watch():
+        while os.getppid() == main_pid:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sklearn_xai-parent-watch", daemon=True).start()
+
+
+_WATCHING = False
+
+
+def _run_cell(task, cache_dir, prepare, references=None, main_pid=None):
     """Compute (or load) one cell.  Never raises: errors are recorded.
 
     ``references``: reference key -> precomputed exact Shapley values of
-    the cell's explained rows (:func:`_compute_references`)."""
+    the cell's explained rows (:func:`_compute_references`).  ``main_pid``:
+    the run's main process (a worker process exits when it dies)."""
+    if main_pid is not None:
+        _watch_parent(main_pid)
     caught = []
     with _recorded_warnings(caught):
         out, to_cache = _compute_cell(task, cache_dir, prepare, references or {})
@@ -436,16 +475,47 @@ def _run_cell(task, cache_dir, prepare, references=None):
     return out
 
 
+class _FitStore:
+    """The data and fitted model of a (dataset, model, seed), computed once
+    and shared by the cells of that fit through files in ``folder``, a
+    private temporary folder that lives for one run only.  A fit that cannot
+    be stored (an object pickle cannot write) is simply not shared."""
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def __call__(self, dataset, model, seed, key):
+        path = os.path.join(self.folder, f"{key}.joblib")
+        if os.path.exists(path):
+            try:
+                return joblib.load(path)  # written by this run, in its own folder
+            except Exception:  # noqa: BLE001 - another worker is writing it
+                pass
+        prepared = _prepare(dataset, model, seed)
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            joblib.dump(prepared, tmp)
+            os.replace(tmp, path)
+        except Exception:  # noqa: BLE001
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
+        return prepared
+
+
+def _indexed(index, *args):
+    return index, _run_cell(*args)
+
+
 def _cell_path(task, cache_dir):
     return None if cache_dir is None else os.path.join(cache_dir, "cells",
-                                                      _cell_key(task) + ".pkl")
+                                                      task["key"] + ".npz")
 
 
 def _missing_metrics(task, cached):
     """Labels -> specs of the task's metrics the cached cell lacks, and the
     cache keys of all its metrics."""
     results = cached.get("metrics", {})
-    keys = {label: _metric_key(spec) for label, spec in task["metrics"].items()}
+    keys = task["metric_keys"]
     missing = {label: spec for label, spec in task["metrics"].items()
                if keys[label] not in results}
     return missing, keys
@@ -464,8 +534,10 @@ def _compute_cell(task, cache_dir, prepare, references):
                    metrics={label: results[keys[label]] for label in task["metrics"]})
         return out, None
     out["computed"] = True
+    stage = "model"  # data drawing and model fitting are one cached step
     try:
-        prepared = prepare(task["dataset"], task["model"], task["seed"])
+        prepared = prepare(task["dataset"], task["model"], task["seed"], task["fit_key"])
+        stage = "explainer"
         explainer, fit_time = _explain(task, prepared)
         explanation = cached.get("explanation")
         if explanation is None:
@@ -480,20 +552,20 @@ def _compute_cell(task, cache_dir, prepare, references):
                 "explainer_class": type(explainer).__name__,
             }
         if "attributions_train" not in explanation and any(
-                _needs_training_attributions(spec["name"]) for spec in missing.values()):
+                "training_data" in _requirements(spec["name"])
+                for spec in missing.values()):
             # ROAR metrics retrain on explained training rows: explain them once.
             start = time.perf_counter()
             explanation["attributions_train"] = np.asarray(
                 explainer.explain(prepared["X_train"]), dtype=np.float64)
             explanation["explain_train_time"] = time.perf_counter() - start
         for label, spec in missing.items():
-            reference = references.get(_reference_key(spec)) if _uses_reference(spec) \
-                else None
+            reference = references.get(task["reference_keys"].get(label))
             results[keys[label]] = _score_metric(spec, prepared, explainer, explanation,
                                                  task["seed"], reference)
     except Exception as exc:
         out.update(status="error", error=_format_error(exc), explanation=None,
-                   metrics={})
+                   metrics={}, failed_in=stage)
         return out, None
     out.update(explanation=explanation,
                metrics={label: results[keys[label]] for label in task["metrics"]})
@@ -501,7 +573,7 @@ def _compute_cell(task, cache_dir, prepare, references):
         return out, None
     # Metric errors are not cached, so a rerun retries them.
     keep = {k: v for k, v in results.items() if v["status"] != "error"}
-    return out, (path, {"task": task, "explanation": explanation, "metrics": keep})
+    return out, (path, {"explanation": explanation, "metrics": keep})
 
 
 # ------------------------------------------------------- shared references
@@ -509,13 +581,8 @@ def _uses_reference(metric_spec):
     """Whether a metric compares with exact Shapley values it would compute
     itself (``shapley_corr``, ``neg_shapley_mse``): those take a precomputed
     ``reference``, which the runner computes once per dataset, model, seed."""
-    if "reference" in metric_spec["params"]:
-        return False
-    try:
-        func = get_metric_spec(metric_spec["name"]).func
-    except ValueError:
-        return False
-    return _accepts(func, "reference")
+    return ("reference" not in metric_spec["params"]
+            and "reference" in _requirements(metric_spec["name"]))
 
 
 def _reference_params(params):
@@ -530,7 +597,7 @@ def _reference_key(metric_spec):
     return joblib.hash(_reference_params(metric_spec["params"]))
 
 
-def _compute_references(dataset, model, seed, metric_specs, prepare):
+def _compute_references(dataset, model, seed, fit_key, metric_specs, prepare):
     """Exact Shapley references of one (dataset, model, seed), one per
     distinct reference setting: key -> (n_explain, d) array.  A reference
     that fails is left out; the metrics then compute (and report) it."""
@@ -538,7 +605,7 @@ def _compute_references(dataset, model, seed, metric_specs, prepare):
 
     out = {}
     try:
-        prepared = prepare(dataset, model, seed)
+        prepared = prepare(dataset, model, seed, fit_key)
     except Exception:  # the cells report the error
         return out
     for key, metric_spec in metric_specs.items():
@@ -561,13 +628,14 @@ def _reference_groups(tasks, cache_dir):
     groups, task_groups = {}, []
     for task in tasks:
         missing, _ = _missing_metrics(task, _read_cache(_cell_path(task, cache_dir)) or {})
-        needed = {_reference_key(s): s for s in missing.values() if _uses_reference(s)}
+        needed = {task["reference_keys"][label]: s for label, s in missing.items()
+                  if label in task["reference_keys"]}
         if not needed:
             task_groups.append(None)
             continue
-        key = joblib.hash((task["dataset"], task["model"], task["seed"]))
-        group = groups.setdefault(key, (task["dataset"], task["model"], task["seed"], {}))
-        group[3].update(needed)
+        key = task["fit_key"]
+        group = groups.setdefault(key, (task["dataset"], task["model"], task["seed"], key, {}))
+        group[4].update(needed)
         task_groups.append(key)
     return groups, task_groups
 
@@ -579,9 +647,23 @@ def _tasks(spec):
         dataset = {**spec.datasets[d], "test_size": test_size, "n_explain": n_explain}
         tasks.append({
             "labels": {"dataset": d, "model": m, "explainer": e, "seed": s},
-            "dataset": dataset, "model": spec.models[m], "explainer": spec.explainers[e],
-            "metrics": spec.metrics, "seed": s,
+            "dataset": bind_registered(dataset, "dataset"),
+            "model": bind_registered(spec.models[m], "model"),
+            "explainer": bind_registered(spec.explainers[e], "explainer"),
+            "metrics": {label: {**metric, "params": bind_registered(metric["params"], "masker",
+                                                                top=False)}
+                        for label, metric in spec.metrics.items()},
+            "seed": s,
         })
+        task = tasks[-1]
+        # Keys are computed here, in the main process: a worker may not be
+        # able to hash objects defined in the main script.
+        task["key"] = _cell_key(task)
+        task["fit_key"] = joblib.hash((task["dataset"], task["model"], s))
+        task["metric_keys"] = {label: _metric_key(m) for label, m in task["metrics"].items()}
+        task["reference_keys"] = {label: _reference_key(m)
+                                  for label, m in task["metrics"].items()
+                                  if _uses_reference(m)}
     return tasks
 
 
@@ -626,7 +708,7 @@ def _as_spec(benchmark):
     if isinstance(benchmark, dict):
         return BenchmarkSpec.from_dict(benchmark)
     if isinstance(benchmark, (str, os.PathLike)):
-        from sklearn_xai.benchmark._presets import PRESETS, get_preset, is_preset
+        from sklearn_xai.benchmark.presets import PRESETS, get_preset, is_preset
 
         if is_preset(benchmark):
             return get_preset(str(benchmark))
@@ -690,7 +772,13 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     tasks = _tasks(spec)
     if cache_dir is not None:
         cache_dir = os.fspath(cache_dir)
-        os.makedirs(os.path.join(cache_dir, "cells"), exist_ok=True)
+        try:
+            os.makedirs(os.path.join(cache_dir, "cells"), exist_ok=True)
+        except OSError as exc:
+            raise ValueError(
+                f"cache_dir={cache_dir!r} cannot be created ({exc.strerror or exc}); "
+                "give a folder you can write, or cache_dir=None."
+            ) from None
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
@@ -698,11 +786,11 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     groups, task_groups = _reference_groups(tasks, cache_dir)
     with contextlib.ExitStack() as stack:
         # The fitted model of a (dataset, model, seed) is shared by its
-        # explainers' cells through a joblib.Memory: in the cache folder, or
-        # in a folder that lives for this run only.
-        fits = os.path.join(cache_dir, "fits") if cache_dir is not None else \
-            stack.enter_context(tempfile.TemporaryDirectory(prefix="sklearn_xai_fits_"))
-        prepare = joblib.Memory(fits, verbose=0).cache(_prepare)
+        # explainers' cells through a joblib.Memory in a private folder that
+        # lives for this run only (created readable by its owner alone):
+        # nothing pickled is ever read back from the results folder.
+        fits = stack.enter_context(tempfile.TemporaryDirectory(prefix="sklearn_xai_fits_"))
+        prepare = _FitStore(fits)
         stack.enter_context(_backend(backend, n_jobs))
         # The exact Shapley references are shared by every explainer of a
         # (dataset, model, seed): compute each once, before the cells.
@@ -710,14 +798,20 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
             joblib.delayed(_compute_references)(*group, prepare)
             for group in groups.values())
         references = dict(zip(groups, computed))
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator")
-        cells = parallel(joblib.delayed(_run_cell)(task, cache_dir, prepare,
-                                                   references.get(group))
-                         for task, group in zip(tasks, task_groups))
-        with tqdm(total=len(tasks), disable=not verbose, desc=spec.name, unit="cell") as bar:
-            for out in cells:
-                outputs.append(out)
-                bar.update(1)
+        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        main_pid = os.getpid()
+        cells = parallel(joblib.delayed(_indexed)(i, task, cache_dir, prepare,
+                                                  references.get(group), main_pid)
+                         for i, (task, group) in enumerate(zip(tasks, task_groups)))
+        try:
+            with tqdm(total=len(tasks), disable=not verbose, desc=spec.name,
+                      unit="cell") as bar:
+                for out in cells:
+                    outputs.append(out)
+                    bar.update(1)
+        except KeyboardInterrupt:
+            raise BenchmarkInterrupted(len(outputs), len(tasks), cache_dir) from None
+    outputs = [out for _, out in sorted(outputs, key=lambda pair: pair[0])]
     wall_time = time.perf_counter() - start
     from sklearn_xai.benchmark._results import BenchmarkResults
 

@@ -8,19 +8,37 @@ normalises such declarations (:class:`BenchmarkSpec`) and turns the names into
 objects (:func:`resolve_component`).
 """
 
+import difflib
 import importlib
 import inspect
 import json
 import numbers
 import os
-from dataclasses import asdict, dataclass, field
+import warnings
+from dataclasses import InitVar, asdict, dataclass, field
+
+from sklearn.base import BaseEstimator
 
 __all__ = [
     "MODEL_ALIASES",
     "BenchmarkSpec",
     "load_config",
+    "register_component",
     "resolve_component",
 ]
+
+_KINDS = ("dataset", "model", "explainer", "masker")
+
+# Components registered from Python (register_component): kind -> name -> object.
+_REGISTERED = {kind: {} for kind in _KINDS}
+
+# Top-level packages whose modules a config file may import a dotted path
+# from.  Importing a module runs its code, so a config file (which may come
+# from anyone) may only name modules of these installed libraries, and only
+# objects that are estimator classes or sklearn_xai / scikit-learn data
+# generators.  Anything else is registered from Python first.
+_TRUSTED_ROOTS = ("sklearn", "sklearn_xai", "xgboost", "lightgbm", "catboost", "skorch",
+                  "imblearn")
 
 # Short model names.  A pair is (regressor, classifier): the runner picks by
 # the dataset's target.  Values are dotted import paths.
@@ -83,14 +101,187 @@ def _package_names(kind):
     if kind == "dataset":
         from sklearn_xai import datasets
 
+        # Generators, loaders and the factories that fix the split
+        # (two_draws, minmax_scaled, preprocessed).
         return {n: getattr(datasets, n) for n in datasets.__all__
-                if n.startswith(("make_", "load_"))}
+                if n.startswith(("make_", "load_"))
+                or getattr(getattr(datasets, n), "__module__", "")
+                == "sklearn_xai.datasets._splits"}
     if kind == "model":
         from sklearn_xai import models
 
         return {n: getattr(models, n) for n in models.__all__
                 if inspect.isclass(getattr(models, n)) and hasattr(getattr(models, n), "fit")}
     raise ValueError(f"Unknown component kind {kind!r}.")
+
+
+def register_component(obj, *, kind, name=None):
+    """Make a component of your own usable by name in benchmark configs.
+
+    A YAML or JSON config names its components; to keep a config file from
+    running arbitrary code, a dotted import path in it may only name an
+    estimator class of scikit-learn, sklearn_xai, xgboost, lightgbm,
+    catboost, skorch or imbalanced-learn, or a data generator of sklearn_xai
+    or scikit-learn.  Everything else (your own explainer, model or dataset
+    function) is registered from Python first, then named in the config by
+    its registered name or its dotted path.  Specs built in Python
+    (:class:`BenchmarkSpec`, a dict given to :func:`run_benchmark`) may use
+    any object without registering it.
+
+    Parameters
+    ----------
+    obj : class or callable
+        An estimator class (kinds ``"model"``, ``"explainer"``,
+        ``"masker"``) or a function returning a Bunch with ``X`` and ``y``
+        (kind ``"dataset"``).
+    kind : {"dataset", "model", "explainer", "masker"}
+    name : str, default=None
+        The name configs use; defaults to ``obj.__name__``.  It may not
+        shadow a component of sklearn_xai.
+
+    Returns
+    -------
+    obj : class or callable
+        ``obj`` itself, so this also works as a decorator through
+        :func:`functools.partial`.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn_xai.benchmark import register_component
+    >>> class MyRidge(Ridge):
+    ...     pass
+    >>> register_component(MyRidge, kind="model")
+    <class 'sklearn_xai.benchmark._spec.MyRidge'>
+    """
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}.")
+    if not callable(obj):
+        raise TypeError(f"obj must be a class or a function, got {type(obj).__name__}.")
+    if kind != "dataset" and not _is_estimator_class(obj):
+        raise TypeError(
+            f"A {kind} must be an estimator class (with fit and get_params); got "
+            f"{getattr(obj, '__name__', obj)!r}."
+        )
+    name = getattr(obj, "__name__", None) if name is None else name
+    if not isinstance(name, str) or not name or "." in name:
+        raise ValueError(f"name must be a non-empty str without dots, got {name!r}.")
+    if name in _package_names(kind) or (kind == "model" and name in MODEL_ALIASES):
+        raise ValueError(
+            f"{name!r} already names a {kind} of sklearn_xai; register yours under "
+            "another name (name=...)."
+        )
+    _REGISTERED[kind][name] = obj
+    return obj
+
+
+def _is_estimator_class(obj):
+    return inspect.isclass(obj) and hasattr(obj, "fit") and hasattr(obj, "get_params")
+
+
+def _dotted_path(obj):
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    return f"{module}.{qualname}" if module and qualname else None
+
+
+def _registered_by_path(path, kind):
+    return next((obj for obj in _REGISTERED[kind].values() if _dotted_path(obj) == path), None)
+
+
+def _config_name_problem(name, kind):
+    """Why a config file may not name ``name`` as a ``kind`` (None if it may).
+
+    Bare names are looked up in fixed tables and are always safe to resolve;
+    a dotted path is imported only from a trusted library, and must then be
+    an estimator class (or a data generator for datasets)."""
+    if not isinstance(name, str):
+        return f"{name!r} is not a name"
+    if "." not in name or _registered_by_path(name, kind) is not None:
+        return None
+    how = (f"register it from Python with sklearn_xai.benchmark.register_component("
+           f"obj, kind={kind!r}) and name it in the config by its registered name, or "
+           "build the spec in Python")
+    root = name.split(".", 1)[0]
+    if root not in _TRUSTED_ROOTS:
+        return (f"{name!r} is not in a library a config file may import from "
+                f"({', '.join(_TRUSTED_ROOTS)}); {how}")
+    try:
+        obj = _import_path(name)
+    except ValueError as exc:
+        return str(exc).rstrip(".")
+    if kind == "dataset":
+        public = {**_package_names("dataset")}
+        if (obj in public.values()) or (
+                getattr(obj, "__module__", "").startswith("sklearn.datasets")
+                and getattr(obj, "__name__", "").startswith("make_")):
+            return None
+        return (f"{name!r} is not a data generator or loader of sklearn_xai.datasets or "
+                f"a scikit-learn make_* generator; {how}")
+    if not _is_estimator_class(obj):
+        return f"{name!r} is not an estimator class (with fit and get_params); {how}"
+    return None
+
+
+def bind_registered(value, kind, *, top=True):
+    """``value`` with every component named by a registered name (or its
+    dotted path) replaced by the registered object itself.
+
+    Registrations live in the process that made them; worker processes
+    (loky, Dask) receive the objects, not the names."""
+    if _is_component(value) or (top and isinstance(value, dict) and "name" in value):
+        name = value["name"]
+        if isinstance(name, str):
+            found = (_registered_by_path(name, kind) if "." in name
+                     else _REGISTERED[kind].get(name))
+            if found is None and kind in ("explainer", "masker"):
+                other = "masker" if kind == "explainer" else "explainer"
+                found = (_registered_by_path(name, other) if "." in name
+                         else _REGISTERED[other].get(name))
+            if found is not None and not (name in _package_names(kind)):
+                name = found
+        nested = "masker" if kind in ("explainer", "masker") else kind
+        params = {k: bind_registered(v, nested, top=False)
+                  for k, v in (value.get("params") or {}).items()}
+        return {**value, "name": name, "params": params}
+    if isinstance(value, list):
+        return [bind_registered(v, kind, top=False) for v in value]
+    if isinstance(value, dict):
+        return {k: bind_registered(v, kind, top=False) for k, v in value.items()}
+    return value
+
+
+def check_config_components(spec):
+    """Every problem with the component names of a spec read from a file.
+
+    Walks the datasets, models, explainers and metric parameters (nested
+    component specs included) and returns a list of messages, one per name
+    a config file may not use."""
+    problems = []
+
+    def walk(value, kind, where):
+        if _is_component(value):
+            problem = _config_name_problem(value["name"], kind)
+            if problem:
+                problems.append(f"{where}: {problem}.")
+            nested = "masker" if kind in ("explainer", "masker") else kind
+            for key, v in (value.get("params") or {}).items():
+                walk(v, nested, f"{where}.params.{key}")
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, kind, f"{where}[{i}]")
+        elif isinstance(value, dict):
+            for key, v in value.items():
+                walk(v, kind, f"{where}.{key}")
+
+    for group, kind in (("datasets", "dataset"), ("models", "model"),
+                        ("explainers", "explainer")):
+        for label, component in getattr(spec, group).items():
+            comp = {k: component[k] for k in ("name", "params")}
+            walk(comp, kind, f"{group}[{label!r}]")
+    for label, metric in spec.metrics.items():
+        for key, v in metric["params"].items():
+            walk(v, "masker", f"metrics[{label!r}].params.{key}")
+    return problems
 
 
 def _lookup(name, kind, task=None):
@@ -114,11 +305,20 @@ def _lookup(name, kind, task=None):
             )
         return _import_path(path)
     if "." in name:
-        return _import_path(name)
+        registered = _registered_by_path(name, kind)
+        return registered if registered is not None else _import_path(name)
     kinds = {"explainer": ("explainer", "masker"), "masker": ("masker", "explainer")}
     for k in kinds.get(kind, (kind,)):
-        found = _package_names(k).get(name)
+        found = _package_names(k).get(name, _REGISTERED[k].get(name))
         if found is not None:
+            return found
+    if kind == "explainer":
+        # Renamed explainers keep resolving (with their FutureWarning on
+        # construction) for one release.
+        from sklearn_xai import explainers
+
+        found = getattr(explainers, name, None)
+        if inspect.isclass(found) and issubclass(found, BaseEstimator):
             return found
     hint = {
         "explainer": "sklearn_xai.utils.discovery.all_explainers()",
@@ -208,6 +408,14 @@ def resolve_component(spec, kind, *, seed=None, task=None, context=None):
     spec = _normalise_component(spec, kind)
     obj = _lookup(spec["name"], kind, task=task)
     params = {k: _resolve_value(v, kind, seed, context) for k, v in spec["params"].items()}
+    if hasattr(obj, "get_params") and not inspect.isclass(obj):
+        # An (unfitted) estimator instance in a spec: a clone of it, with the
+        # spec's params set on top, so cells never share a fitted object.
+        component = clone(obj)
+        if seed is not None and "random_state" not in params and \
+                component.get_params(deep=False).get("random_state", 0) is None:
+            params["random_state"] = seed
+        return component.set_params(**params) if params else component
     if seed is not None and "random_state" not in params and _accepts(obj, "random_state"):
         params["random_state"] = seed
     try:
@@ -276,6 +484,16 @@ def _normalise_group(value, what, keys=_COMPONENT_KEYS):
     return out
 
 
+class _Deprecated:
+    """Default of BenchmarkSpec's deprecated ``baseline`` (None is a valid value)."""
+
+    def __repr__(self):
+        return "<deprecated>"
+
+
+_DEPRECATED = _Deprecated()
+
+
 @dataclass
 class BenchmarkSpec:
     """A benchmark: datasets x models x explainers x metrics x seeds.
@@ -304,7 +522,7 @@ class BenchmarkSpec:
     metrics : dict, list or str
         Scorer names (:func:`~sklearn_xai.metrics.get_scorer_names`) with
         optional ``params`` bound to the scorer and ``nan_policy``
-        (``"omit"``, ``"zero"``, ``"raise"``; SPEC 1.6).
+        (``"omit"``, ``"zero"``, ``"raise"``; see :ref:`def-nan-policy`).
     seeds : list of int, default=(0, 1, 2)
         One run per seed: data draw, split, model, explainer and metric
         randomness all follow it.
@@ -313,11 +531,19 @@ class BenchmarkSpec:
         Bunch provides ``train_indices`` / ``test_indices``.
     n_explain : int or None, default=100
         Number of held-out rows explained and scored (``None``: all).
-    baseline : str or None, default="auto"
-        Label of the control explainer significance is tested against;
-        ``"auto"`` picks the one :class:`~sklearn_xai.explainers.RandomExplainer`.
+    control : str or None, default="auto"
+        Label of the control explainer every explainer is tested against
+        (the benchmark's random control); ``"auto"`` picks the one
+        :class:`~sklearn_xai.explainers.RandomExplainer`, ``None`` skips the
+        test.
     name : str, default="benchmark"
     description : str, default=""
+    baseline : str or None
+        Deprecated alias of ``control`` (also as a config file key).
+
+        .. deprecated:: 0.1
+           ``baseline`` was renamed ``control``; it will be removed in the
+           next release.
 
     Examples
     --------
@@ -339,11 +565,22 @@ class BenchmarkSpec:
     seeds: list = field(default_factory=lambda: [0, 1, 2])
     test_size: float = 0.25
     n_explain: object = 100
-    baseline: object = "auto"
+    control: object = "auto"
     name: str = "benchmark"
     description: str = ""
+    baseline: InitVar[object] = _DEPRECATED
 
-    def __post_init__(self):
+    def __post_init__(self, baseline):
+        if baseline is not _DEPRECATED:
+            warnings.warn(
+                "BenchmarkSpec's 'baseline' was renamed 'control' (the random control "
+                "every explainer is tested against) and will be removed in the next "
+                "release; use control=... (or 'control:' in a config file).",
+                FutureWarning, stacklevel=3,
+            )
+            if self.control != "auto":
+                raise ValueError("Give 'control' only: 'baseline' is its deprecated name.")
+            self.control = baseline
         self.datasets = _normalise_group(self.datasets, "dataset", _DATASET_KEYS)
         self.models = _normalise_group(self.models, "model")
         self.explainers = _normalise_group(self.explainers, "explainer")
@@ -409,18 +646,51 @@ class BenchmarkSpec:
         component is given by name)."""
         return asdict(self)
 
-    def baseline_label(self):
-        """Label of the control explainer, or None."""
-        if self.baseline != "auto":
-            if self.baseline is not None and self.baseline not in self.explainers:
+    def control_label(self):
+        """Label of the control explainer, or None.
+
+        Returns
+        -------
+        label : str or None
+            ``control`` when given; with ``control="auto"`` the label of the
+            one :class:`~sklearn_xai.explainers.RandomExplainer`, or None
+            when there is none or several.
+
+        Examples
+        --------
+        >>> from sklearn_xai.benchmark import BenchmarkSpec
+        >>> spec = BenchmarkSpec(datasets="make_linear_attribution",
+        ...                      models="linear_regression",
+        ...                      explainers={"random": "RandomExplainer",
+        ...                                  "ablation": "FeatureAblation"},
+        ...                      metrics="feature_agreement")
+        >>> spec.control_label()
+        'random'
+        """
+        if self.control != "auto":
+            if self.control is not None and self.control not in self.explainers:
                 raise ValueError(
-                    f"baseline {self.baseline!r} is not an explainer label; labels: "
+                    f"control {self.control!r} is not an explainer label; labels: "
                     f"{sorted(self.explainers)}."
                 )
-            return self.baseline
+            return self.control
         randoms = [label for label, e in self.explainers.items()
                    if _label_of(e) == "RandomExplainer"]
         return randoms[0] if len(randoms) == 1 else None
+
+    def baseline_label(self):
+        """Label of the control explainer, or None.
+
+        .. deprecated:: 0.1
+           Renamed :meth:`control_label`; removed in the next release.
+
+        Returns
+        -------
+        label : str or None
+        """
+        warnings.warn("BenchmarkSpec.baseline_label() was renamed control_label() and "
+                      "will be removed in the next release.", FutureWarning, stacklevel=2)
+        return self.control_label()
 
     def cells(self):
         """All (dataset, model, explainer, seed) label tuples, explainer-major
@@ -434,23 +704,165 @@ class BenchmarkSpec:
         return ds.get("test_size", self.test_size), ds.get("n_explain", self.n_explain)
 
     def validate_names(self):
-        """Resolve every component name once, so a typo fails before any cell runs."""
+        """Check every component before any cell runs, and report all
+        problems at once.
+
+        Each name must resolve (a dataset, model, explainer, masker or scorer
+        name), and each component's ``params`` must bind to its signature:
+        an unknown parameter is reported with its component's path and the
+        closest valid names, a missing required one by name.
+
+        Raises
+        ------
+        ValueError
+            Listing every problem found.
+        """
+        problems = []
         for label, ds in self.datasets.items():
-            _lookup(ds["name"], "dataset")
+            where = f"datasets[{label!r}]"
+            obj = _try_lookup(ds["name"], "dataset", where, problems)
+            if obj is not None:
+                problems += _params_problems([obj], ds["params"], where,
+                                             supplied=("random_state",))
         for label, m in self.models.items():
-            if not (isinstance(m["name"], str) and m["name"] in MODEL_ALIASES):
-                _lookup(m["name"], "model")
+            where = f"models[{label!r}]"
+            if isinstance(m["name"], str) and m["name"] in MODEL_ALIASES:
+                candidates = [_import_path(p) for p in MODEL_ALIASES[m["name"]] if p]
+            else:
+                obj = _try_lookup(m["name"], "model", where, problems)
+                candidates = [] if obj is None else [obj]
+            if candidates:
+                problems += _params_problems(candidates, m["params"], where,
+                                             supplied=("random_state",))
+                problems += _nested_problems(m["params"], "model", where)
         for label, e in self.explainers.items():
-            _lookup(e["name"], "explainer")
+            where = f"explainers[{label!r}]"
+            obj = _try_lookup(e["name"], "explainer", where, problems)
+            if obj is not None:
+                problems += _params_problems(
+                    [obj], e["params"], where,
+                    supplied=("random_state", "estimator", "image_shape"))
+                problems += _nested_problems(e["params"], "masker", where)
         from sklearn_xai.metrics import get_scorer_names
+        from sklearn_xai.metrics import get_metric_spec
 
         names = get_scorer_names()
         for label, m in self.metrics.items():
+            where = f"metrics[{label!r}]"
             if m["name"] not in names:
-                raise ValueError(
-                    f"Metric {label!r}: {m['name']!r} is not an explanation scorer; "
-                    f"valid names: {names}."
+                close = difflib.get_close_matches(str(m["name"]), names, n=3)
+                hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+                problems.append(
+                    f"{where}: {m['name']!r} is not an explanation scorer.{hint} "
+                    "(`sklearn-xai list metrics` lists them.)"
                 )
+                continue
+            params = dict(m["params"])
+            if m["name"] == "neg_group_gap":
+                inner = params.pop("metric", "pgi")
+                for key in ("statistic", "groups"):
+                    params.pop(key, None)
+                metric = m["name"] if inner == "neg_group_gap" else inner
+            else:
+                metric = m["name"]
+            try:
+                metric_spec = get_metric_spec(metric)
+            except ValueError:  # a scorer registered from Python, or an unknown inner
+                metric_spec = None
+            if metric_spec is not None:
+                # Per-row metadata ("@key" redirections) is routed, not bound.
+                params = {k: v for k, v in params.items() if k not in metric_spec.metadata}
+                problems += _params_problems(
+                    [metric_spec.func], params, where, check_missing=False,
+                    positional=_POSITIONAL[metric_spec.kind])
+            problems += _nested_problems(params, "masker", where)
+        if problems:
+            raise ValueError(
+                f"The benchmark {self.name!r} has {len(problems)} problem(s):\n  - "
+                + "\n  - ".join(problems)
+            )
+
+
+def _spec_baseline(self):
+    """Deprecated alias of :attr:`control`."""
+    warnings.warn("BenchmarkSpec.baseline was renamed control and will be removed in "
+                  "the next release.", FutureWarning, stacklevel=2)
+    return self.control
+
+
+# Set after the dataclass is built: ``baseline`` is also its deprecated
+# init-only argument.
+BenchmarkSpec.baseline = property(_spec_baseline)
+
+
+# Positional arguments of each metric family (filled by the scorer).
+_POSITIONAL = {"reference": 2, "model": 3, "attributions": 1}
+
+
+def _try_lookup(name, kind, where, problems):
+    try:
+        return _lookup(name, kind)
+    except ValueError as exc:
+        problems.append(f"{where}: {exc}")
+        return None
+
+
+def _nested_problems(params, kind, where):
+    """Problems of component specs nested in ``params`` (an explainer's masker)."""
+    problems = []
+    for key, value in params.items():
+        if _is_component(value) and not hasattr(value["name"], "get_params"):
+            sub = f"{where}.params.{key}"
+            obj = _try_lookup(value["name"], kind, sub, problems)
+            if obj is not None:
+                nested = _normalise_component(value, kind)
+                problems += _params_problems([obj], nested["params"], sub,
+                                             supplied=("random_state",))
+                problems += _nested_problems(nested["params"], kind, sub)
+    return problems
+
+
+def _params_problems(candidates, params, where, *, supplied=(), positional=0,
+                     check_missing=True):
+    """Unknown (with close matches) and missing required parameters of a
+    component, given the objects it may resolve to (both estimators of a
+    model alias: a parameter is unknown when no candidate takes it)."""
+    names, required, open_ended = set(), None, False
+    label = None
+    for obj in candidates:
+        if hasattr(obj, "get_params") and not inspect.isclass(obj):
+            names |= set(obj.get_params(deep=False))
+            required = set() if required is None else required
+            label = label or type(obj).__name__
+            continue
+        try:
+            sig = inspect.signature(obj)
+        except (TypeError, ValueError):
+            return []
+        label = label or getattr(obj, "__name__", str(obj))
+        plist = list(sig.parameters.values())[positional:]
+        if any(p.kind is p.VAR_KEYWORD for p in plist):
+            open_ended = True
+        keyword = [p for p in plist if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        names |= {p.name for p in keyword}
+        req = {p.name for p in keyword if p.default is p.empty}
+        required = req if required is None else required & req
+    if not candidates:
+        return []
+    problems = []
+    if not open_ended:
+        for key in params:
+            if key in names:
+                continue
+            close = difflib.get_close_matches(key, sorted(names), n=3, cutoff=0.6)
+            hint = (f"did you mean {' or '.join(map(repr, close))}?" if close
+                    else f"valid parameters: {sorted(names)}.")
+            problems.append(f"{where}: {label} has no parameter {key!r}; {hint}")
+    if check_missing and required:
+        missing = sorted(required - set(params) - set(supplied))
+        if missing:
+            problems.append(f"{where}: {label} needs the parameter(s) {missing}.")
+    return problems
 
 
 def _check_split(test_size, n_explain, where):
@@ -478,6 +890,16 @@ def load_config(path):
     Returns
     -------
     spec : BenchmarkSpec
+
+    Raises
+    ------
+    ValueError
+        When the file names a component a config may not name: a dotted
+        import path must be an estimator class of scikit-learn, sklearn_xai,
+        xgboost, lightgbm, catboost, skorch or imbalanced-learn, or a data
+        generator of sklearn_xai or scikit-learn; anything else is
+        registered from Python first (:func:`register_component`).  Nothing
+        outside those libraries is imported while checking.
     """
     path = os.fspath(path)
     with open(path, encoding="utf-8") as fh:
@@ -491,6 +913,13 @@ def load_config(path):
     if isinstance(config, dict) and "name" not in config:
         config = {**config, "name": os.path.splitext(os.path.basename(path))[0]}
     try:
-        return BenchmarkSpec.from_dict(config)
+        spec = BenchmarkSpec.from_dict(config)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
+    problems = check_config_components(spec)
+    if problems:
+        raise ValueError(
+            f"{path}: a config file may not name these components:\n  - "
+            + "\n  - ".join(problems)
+        )
+    return spec

@@ -12,7 +12,6 @@ from sklearn.base import (
 )
 from sklearn.frozen import FrozenEstimator
 from sklearn.utils import get_tags
-from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.metadata_routing import (
     MetadataRouter,
     MethodMapping,
@@ -21,11 +20,14 @@ from sklearn.utils.metadata_routing import (
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_xai.base import BaseExplainer, _is_frozen, fit_model, mark_fitted
+from sklearn_xai.base import BaseExplainer, fit_model, mark_fitted
+from sklearn_xai.metrics import ROW_METADATA, get_scorer
+from sklearn_xai.utils._estimators import is_frozen
+from sklearn_xai.utils._sklearn import HasMethods, validate_estimator_params
 
 __all__ = ["ExplainedModel"]
 
-_ROUTED_ONLY = ("ground_truth", "sensitive")
+_ROUTED_ONLY = ROW_METADATA
 
 
 def _model_has(attr):
@@ -117,7 +119,7 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
         -------
         self : ExplainedModel
         """
-        self._validate_params()
+        validate_estimator_params(self)
         if get_config().get("enable_metadata_routing", False):
             routed = process_routing(self, "fit", **fit_params)
             model_params, explainer_params = routed.model.fit, routed.explainer.fit
@@ -132,7 +134,7 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
                 )
             model_params, explainer_params = fit_params, {}
         self.model_ = fit_model(self.model, X, y, **model_params)
-        frozen = self.model_ if _is_frozen(self.model_) else FrozenEstimator(self.model_)
+        frozen = self.model_ if is_frozen(self.model_) else FrozenEstimator(self.model_)
         explainer = clone(self.explainer).set_params(estimator=frozen)
         self.explainer_ = explainer.fit(X, y, **explainer_params)
         self.n_features_in_ = self.explainer_.n_features_in_
@@ -172,6 +174,16 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
         check_is_fitted(self)
         return self.model_.classes_
 
+    @property
+    def explained_estimator_(self):
+        """The fitted model whose output is explained (``model_``).
+
+        With :meth:`explain` it is the protocol explanation scorers use, the
+        same as an explainer's ``explained_estimator_``.
+        """
+        check_is_fitted(self)
+        return self.model_
+
     # ------------------------------------------------------------ explain
     def transform(self, X):
         """Attribution matrix of ``X`` (see the explainer's ``transform``).
@@ -195,8 +207,6 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
 
     # -------------------------------------------------------------- score
     def _scorer(self):
-        from sklearn_xai.metrics._scorer import get_scorer
-
         if self.scoring is None:
             return None
         return get_scorer(self.scoring)

@@ -12,11 +12,11 @@ from sklearn.base import (
     MetaEstimatorMixin,
     OneToOneFeatureMixin,
     TransformerMixin,
-    _fit_context,
     clone,
 )
-from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted
+
+from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fit_context
 
 __all__ = ["TransformedExplainer"]
 
@@ -81,7 +81,7 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
         self.func = func
         self.estimator = estimator
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, **fit_params):
         """Fit a clone of the explainer.
 

@@ -1,8 +1,8 @@
-"""Data generators with known ground truth, their exact distributions, exact
-Shapley values, fidelity checks of simulated data, offline loaders of real
-tabular datasets and the seeds' preprocessing pipelines."""
+"""Data generators with known ground truth, their exact distributions
+(re-exported from :mod:`sklearn_xai.distributions`), exact Shapley values, fidelity checks of simulated data, offline loaders of real
+tabular datasets, the seeds' preprocessing pipelines and the dataset
+factories that fix a benchmark's training and explained rows."""
 
-from sklearn_xai.datasets._distributions import GaussianMixture, MultivariateGaussian
 from sklearn_xai.datasets._preprocessing import (
     CorrelationFilter,
     DatetimeFeatures,
@@ -46,6 +46,7 @@ from sklearn_xai.datasets._simulation import (
     marginal_divergence,
     target_divergence,
 )
+from sklearn_xai.datasets._splits import minmax_scaled, preprocessed, two_draws
 from sklearn_xai.datasets._synthgauss import make_synthgauss
 from sklearn_xai.datasets._tetrominoes import make_tetrominoes
 from sklearn_xai.datasets._xaibench import (
@@ -57,6 +58,9 @@ from sklearn_xai.datasets._xaibench import (
     make_mixture_nonlinear_additive,
     make_mixture_piecewise_constant,
 )
+# The distributions live in sklearn_xai.distributions; re-exported here,
+# where the generators that return them are.
+from sklearn_xai.distributions import GaussianMixture, MultivariateGaussian
 
 __all__ = [
     "ADULT_COLUMNS",
@@ -88,6 +92,7 @@ __all__ = [
     "load_wine",
     "load_wine_quality",
     "minmax_scale_target",
+    "minmax_scaled",
     "openxai_preprocessor",
     "openxai_split",
     "GaussianMixture",
@@ -106,5 +111,7 @@ __all__ = [
     "make_tetrominoes",
     "make_wine_simulation",
     "marginal_divergence",
+    "preprocessed",
     "target_divergence",
+    "two_draws",
 ]

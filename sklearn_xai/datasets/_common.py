@@ -1,9 +1,9 @@
-"""Helpers shared by the ``make_*`` generators (SPEC 2.0 contract)."""
+"""Helpers shared by the ``make_*`` generators (their common Bunch contract)."""
 
 import numpy as np
 from sklearn.utils import Bunch
 
-from sklearn_xai.datasets._distributions import MultivariateGaussian, _equicorrelated_cov
+from sklearn_xai.distributions import MultivariateGaussian
 from sklearn_xai.utils._random import seed_entropy
 
 __all__ = []
@@ -35,7 +35,7 @@ def _gaussian(n_features, mean, rho, cov):
             f"shape {mean.shape}."
         )
     if cov is None:
-        cov = _equicorrelated_cov(n_features, rho)
+        cov = MultivariateGaussian.equicorrelated(n_features, rho).cov
     else:
         if rho != 0:
             raise ValueError(

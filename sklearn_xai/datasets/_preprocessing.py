@@ -1,5 +1,4 @@
-"""OpenXAI's and BEExAI's preprocessing as scikit-learn pipelines (SPEC 5.2,
-5.4, 6).
+"""OpenXAI's and BEExAI's preprocessing as scikit-learn pipelines.
 
 Both are :class:`~sklearn.compose.ColumnTransformer` based, so they are
 fitted on training rows only, keep feature names through
@@ -12,6 +11,7 @@ import numbers
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.compose import ColumnTransformer
 from sklearn.feature_selection import SelectorMixin
@@ -26,8 +26,15 @@ from sklearn.preprocessing import (
     RobustScaler,
     StandardScaler,
 )
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from sklearn_xai.utils._sklearn import (
+    Interval,
+    StrOptions,
+    validate_estimator_params,
+    validate_params,
+)
 
 __all__ = [
     "CorrelationFilter",
@@ -119,9 +126,10 @@ class _ColumnSelector:
                 )
             elif self.kind == "categorical":
                 chosen = categorical[j]
-            else:
-                many = pd.Series(column(j)).nunique(dropna=True) > 2
-                chosen = categorical[j] and many == (self.kind == "categorical_many")
+            else:  # count levels of categorical columns only
+                chosen = bool(categorical[j]) and (
+                    pd.Series(column(j)).nunique(dropna=True) > 2
+                ) == (self.kind == "categorical_many")
             if chosen:
                 keep.append(name)
         return keep
@@ -143,12 +151,13 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
     a constant feature correlates with nothing). A pair is "correlated" when
     ``|r| > threshold``.
 
-    - ``strategy="greedy"`` (default, [T]): scan the features in order and
+    - ``strategy="greedy"`` (default): scan the features in order and
       keep a feature unless it is correlated with a feature already kept.
       Every kept pair then has ``|r| <= threshold`` (the paper's "keep only
       features with a cross-correlation lower than a given threshold") and a
       feature is only dropped because of a feature that stays.
-    - ``strategy="beexai"`` ([C], ``DataCleaner.remove_correlated_features``):
+    - ``strategy="beexai"`` (BEExAI's code,
+      ``DataCleaner.remove_correlated_features``):
       drop feature ``j`` if it is correlated with *any* earlier feature, even
       one that is itself dropped, so chains lose more features.
 
@@ -200,7 +209,7 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
         -------
         self : CorrelationFilter
         """
-        self._validate_params()
+        validate_estimator_params(self)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         with np.errstate(invalid="ignore", divide="ignore"):
             corr = np.array(pd.DataFrame(X).corr().abs(), dtype=np.float64)
@@ -288,7 +297,7 @@ class DatetimeFeatures(TransformerMixin, BaseEstimator):
         -------
         self : DatetimeFeatures
         """
-        self._validate_params()
+        validate_estimator_params(self)
         if not hasattr(X, "columns"):
             validate_data(self, X, dtype="numeric", ensure_all_finite="allow-nan")
             self.datetime_columns_, self.date_parts_ = [], {}
@@ -394,6 +403,75 @@ class DatetimeFeatures(TransformerMixin, BaseEstimator):
 # Pipelines
 # ---------------------------------------------------------------------------
 
+_OWNER = "openxai_preprocessor / beexai_preprocessor"
+
+
+def _check_table(X, *, fit):
+    """Reject what the preprocessors cannot take, with sklearn's wording and
+    the fix: sparse, empty, or other than 2-D ``X``.  NaN passes (missing)."""
+    if sp.issparse(X):
+        raise TypeError(
+            f"Sparse data was passed for X, but {_OWNER} take dense data (a "
+            "DataFrame or a 2-D array): their scalers and column selection need "
+            "dense columns. Use X.toarray() to convert it to a dense numpy array."
+        )
+    shape = X.shape if hasattr(X, "shape") else np.shape(np.asarray(X, dtype=object))
+    if len(shape) != 2:
+        raise ValueError(
+            f"Expected 2D array, got {len(shape)}D array instead (X of shape "
+            f"{tuple(shape)}); {_OWNER} take X of shape (n_samples, n_features). "
+            "Reshape your data either using array.reshape(-1, 1) if your data has "
+            "a single feature or array.reshape(1, -1) if it contains a single sample."
+        )
+    if shape[0] == 0:
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape={tuple(shape)}) while a minimum "
+            f"of 1 is required by {_OWNER}. Pass at least one row of X."
+        )
+    if fit and shape[1] == 0:
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={tuple(shape)}) while a minimum "
+            f"of 1 is required by {_OWNER}. Pass at least one column of X."
+        )
+
+
+def _allows_nan(transformer):
+    if isinstance(transformer, str):  # "passthrough" / "drop"
+        return True
+    if isinstance(transformer, Pipeline):
+        return all(_allows_nan(step) for _, step in transformer.steps)
+    try:
+        return get_tags(transformer).input_tags.allow_nan
+    except (AttributeError, TypeError):  # a transformer without sklearn tags
+        return False
+
+
+class _TableTransformer(ColumnTransformer):
+    """The :class:`~sklearn.compose.ColumnTransformer` of the preprocessors.
+
+    It first checks that ``X`` is a dense, non-empty 2-D table (an error
+    naming ``X`` and the fix, instead of an ``IndexError`` from the column
+    selectors or ColumnTransformer's "X does not contain any features" on
+    1-D input), and declares ``allow_nan`` when all its transformers pass
+    missing values through, as sklearn's scalers and encoders do.
+    """
+
+    def fit_transform(self, X, y=None, **params):
+        _check_table(X, fit=True)
+        return super().fit_transform(X, y, **params)
+
+    def transform(self, X, **params):
+        check_is_fitted(self)
+        _check_table(X, fit=False)
+        return super().transform(X, **params)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = all(
+            _allows_nan(transformer) for _, transformer, _ in self.transformers)
+        return tags
+
+
 _CATEGORICAL_FEATURES = [StrOptions({"auto"}), "array-like"]
 
 
@@ -411,10 +489,10 @@ def openxai_preprocessor(*, categorical_features="auto", drop=None,
 
     OpenXAI one-hot encodes the qualitative attributes (German credit: every
     level; Adult, COMPAS: ``drop_first``) and min-max scales every feature to
-    [0, 1] using the training rows (SPEC 5.2). One-hot columns are 0/1
-    already and are not rescaled. OpenXAI's code fits separate scalers on
-    the train and the test split ([C] pitfall); this pipeline, fitted on the
-    training rows, applies the training scaling to test rows ([P]).
+    [0, 1] using the training rows. One-hot columns are 0/1 already and are
+    not rescaled. OpenXAI's code fits separate scalers on the train and the
+    test split (a pitfall); this pipeline, fitted on the training rows,
+    applies the training scaling to test rows (as the paper describes).
 
     Parameters
     ----------
@@ -434,6 +512,15 @@ def openxai_preprocessor(*, categorical_features="auto", drop=None,
     preprocessor : ColumnTransformer
         Numeric columns (min-max scaled) first, then the one-hot columns,
         named ``<column>_<level>`` (``verbose_feature_names_out=False``).
+        It takes a dense, non-empty 2-D ``X`` (a DataFrame or an array; a
+        sparse, empty or 1-D ``X`` raises an error saying how to convert
+        it) and passes NaN through as a missing value: NaN stays NaN in its
+        scaled column, and a missing category is a level of its own.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------
@@ -447,7 +534,7 @@ def openxai_preprocessor(*, categorical_features="auto", drop=None,
     1  1.0    0.0    1.0
     2  0.5    1.0    0.0
     """
-    return ColumnTransformer(
+    return _TableTransformer(
         [
             ("numeric", MinMaxScaler(),
              _ColumnSelector("numeric", categorical_features)),
@@ -500,7 +587,7 @@ def beexai_preprocessor(*, scaler="quantile_uniform", categorical_encoder="ordin
                         categorical_features="auto", datetime_features="auto",
                         correlation_threshold=None, correlation_strategy="greedy",
                         random_state=None):
-    """BEExAI's preprocessing as a scikit-learn pipeline (SPEC 5.4).
+    """BEExAI's preprocessing as a scikit-learn pipeline.
 
     Steps, as BEExAI's ``Preprocessor``, ``DataCleaner`` and ``Scaler``:
 
@@ -519,7 +606,7 @@ def beexai_preprocessor(*, scaler="quantile_uniform", categorical_encoder="ordin
     a uniform quantile transform of all inputs, no correlation filter; its
     min-max target scaling is :func:`minmax_scale_target`.
 
-    Differences from BEExAI's code ([T]): fitted on training rows as any
+    Differences from BEExAI's code: fitted on training rows as any
     scikit-learn transformer (BEExAI also fits on the training split); the
     correlation filter only sees the scaled numeric columns (BEExAI's sees
     every numeric column of the raw frame, including binary ones); output
@@ -553,7 +640,14 @@ def beexai_preprocessor(*, scaler="quantile_uniform", categorical_encoder="ordin
     preprocessor : Pipeline
         Steps ``"datetime"`` (unless ``datetime_features=None``) and
         ``"columns"`` (a ColumnTransformer with branches ``"numeric"``,
-        ``"categorical"`` and ``"unscaled"``).
+        ``"categorical"`` and ``"unscaled"``).  Input as for
+        :func:`openxai_preprocessor`: a dense, non-empty 2-D ``X``, NaN
+        passed through as a missing value (an ordinal code of NaN).
+
+    References
+    ----------
+    .. [1] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
+       Evaluate Explainable AI", 2024.
 
     Examples
     --------
@@ -591,7 +685,7 @@ def beexai_preprocessor(*, scaler="quantile_uniform", categorical_encoder="ordin
                                           sparse_output=False),
              _ColumnSelector("categorical", categorical_features)),
         ]
-    columns = ColumnTransformer(
+    columns = _TableTransformer(
         [("numeric", numeric, _ColumnSelector("numeric_scaled", categorical_features)),
          *categorical,
          ("unscaled", "passthrough",
@@ -660,8 +754,7 @@ def minmax_scale_target(y_train, *y_other, feature_range=(0, 1)):
 
     BEExAI scales regression targets to [0, 1] with a ``MinMaxScaler`` fitted
     on the training targets, so models and every metric work on the scaled
-    target (SPEC 5.4). Train the model on the returned values to reproduce
-    it.
+    target. Train the model on the returned values to reproduce it.
 
     With :class:`sklearn.compose.TransformedTargetRegressor`
     (``TransformedTargetRegressor(regressor, transformer=MinMaxScaler())``)

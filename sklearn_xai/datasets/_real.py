@@ -1,7 +1,6 @@
 """Real tabular datasets, offline.
 
-Three kinds of loaders, all returning the same :class:`~sklearn.utils.Bunch`
-(SPEC 6):
+Three kinds of loaders, all returning the same :class:`~sklearn.utils.Bunch`:
 
 - vendored data shipped in ``sklearn_xai/datasets/data`` (German credit,
   Adult, Diamonds; provenance and licences in ``data/PROVENANCE.md``);
@@ -32,7 +31,8 @@ import numpy as np
 import pandas as pd
 from sklearn import datasets as _skdatasets
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import StrOptions, validate_params
+
+from sklearn_xai.utils._sklearn import StrOptions, validate_params
 
 __all__ = [
     "load_german_credit",

@@ -1,14 +1,27 @@
-"""Exact Shapley values by enumeration of all coalitions (SPEC 3.2.4, 4.1.9)."""
+"""Exact Shapley values by enumeration of all coalitions (see :ref:`def-shapley`
+in the user guide).
 
-import math
+The value function is a masker's (:meth:`~sklearn_xai.masking.BaseMasker.evaluate`);
+``value=`` / ``distribution=`` / ``background=`` / ``baseline=`` are shorthands
+that build the corresponding masker.
+"""
+
 import numbers
 
 import numpy as np
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_array
 
-from sklearn_xai.datasets._distributions import _affine_params, _BaseDistribution
+from sklearn_xai.distributions import BaseDistribution
+from sklearn_xai.masking import (
+    BaselineMasker,
+    ConditionalMasker,
+    MarginalMasker,
+    check_masker,
+)
 from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
+from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
+from sklearn_xai.utils._validation import affine_params
 
 __all__ = ["exact_shapley_values"]
 
@@ -21,42 +34,8 @@ _VALUE_ALIASES = {
 }
 
 
-def _all_coalitions(n_features):
-    """Boolean masks of all ``2**d`` coalitions; row ``k`` has bit ``j`` of ``k``."""
-    codes = np.arange(2**n_features)
-    return ((codes[:, None] >> np.arange(n_features)) & 1).astype(bool)
-
-
-def _shapley_from_values(values, n_features):
-    """Shapley values from the value of every coalition.
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_rows, 2**n_features)
-        ``values[:, k]`` is ``v(S)`` for the coalition whose bit ``j`` is set
-        when feature ``j`` belongs to ``S``.
-
-    Returns
-    -------
-    phi : ndarray of shape (n_rows, n_features)
-        ``phi_j = sum_{S not containing j} |S|! (d-|S|-1)! / d! (v(S+j) - v(S))``.
-    """
-    d = n_features
-    codes = np.arange(2**d)
-    sizes = _all_coalitions(d).sum(axis=1)
-    weights = np.array(
-        [math.factorial(s) * math.factorial(d - s - 1) / math.factorial(d) for s in range(d)]
-    )
-    phi = np.empty((values.shape[0], d))
-    for j in range(d):
-        bit = 1 << j
-        without = codes[(codes & bit) == 0]
-        phi[:, j] = (values[:, without | bit] - values[:, without]) @ weights[sizes[without]]
-    return phi
-
-
-def _check_imputation(value, distribution, background, baseline, n_features):
-    """Validate the value-function inputs; return (kind, payload)."""
+def _value_masker(value, distribution, background, baseline, n_samples, n_features):
+    """The fitted masker of the ``value=`` shorthand; returns (kind, masker)."""
     if value not in _VALUE_ALIASES:
         raise ValueError(
             "value must be 'observational' (alias 'conditional'), 'interventional' "
@@ -64,9 +43,9 @@ def _check_imputation(value, distribution, background, baseline, n_features):
         )
     value = _VALUE_ALIASES[value]
     if distribution is not None:
-        if not isinstance(distribution, _BaseDistribution):
+        if not isinstance(distribution, BaseDistribution):
             raise TypeError(
-                "distribution must be a sklearn_xai.datasets distribution "
+                "distribution must be a sklearn_xai.distributions distribution "
                 "(MultivariateGaussian or GaussianMixture, e.g. the 'distribution' "
                 f"of a generator's Bunch); got {type(distribution).__name__}."
             )
@@ -88,31 +67,34 @@ def _check_imputation(value, distribution, background, baseline, n_features):
                 f"baseline must be a finite number or {n_features} finite values; "
                 f"got shape {b.shape}."
             )
-        return value, b[None, :]
-    if baseline is not None:
+        masker = BaselineMasker(b)
+    elif baseline is not None:
         raise ValueError(f"baseline= is only used with value='baseline', not {value!r}.")
-    if value == "observational":
+    elif value == "observational":
         if distribution is None or background is not None:
             raise ValueError(
                 "value='observational' needs distribution= (the generator's "
                 "distribution, or MultivariateGaussian.from_data(X_train) as a "
                 "Gaussian approximation for real data) and no background."
             )
-        return value, distribution
-    if (distribution is None) == (background is None):
+        masker = ConditionalMasker(distribution, n_samples=n_samples)
+    elif (distribution is None) == (background is None):
         raise ValueError(
             "value='interventional' needs exactly one of background= (rows whose "
             "values replace the removed features) or distribution= (exact "
             "marginal draws)."
         )
-    if distribution is not None:
-        return value, distribution
-    bg = check_array(background, dtype=np.float64, input_name="background")
-    if bg.shape[1] != n_features:
-        raise ValueError(
-            f"background must have {n_features} columns like X; got {bg.shape[1]}."
-        )
-    return value, bg
+    elif distribution is not None:
+        masker = ConditionalMasker(distribution, n_samples=n_samples,
+                                   value="interventional")
+    else:
+        bg = check_array(background, dtype=np.float64, input_name="background")
+        if bg.shape[1] != n_features:
+            raise ValueError(
+                f"background must have {n_features} columns like X; got {bg.shape[1]}."
+            )
+        masker = MarginalMasker(background=bg)
+    return value, check_masker(masker, n_features=n_features)
 
 
 def exact_shapley_values(
@@ -120,6 +102,7 @@ def exact_shapley_values(
     X,
     distribution=None,
     *,
+    masker=None,
     value="observational",
     background=None,
     baseline=None,
@@ -134,37 +117,51 @@ def exact_shapley_values(
     """Exact Shapley values of a vectorised model by enumerating all coalitions.
 
     ``phi_j(x) = sum_{S ⊆ [d] \\ {j}} |S|! (d-|S|-1)! / d! (v_x(S ∪ {j}) - v_x(S))``
-    with the value function ``v_x`` chosen by ``value`` (SPEC 1.5, 3.2.4):
+    with the value function ``v_x`` of ``masker`` (see
+    :ref:`def-value-function` and :ref:`def-shapley` in the user guide).
+    Without a masker, ``value`` builds one:
 
     - ``"observational"`` (alias ``"conditional"``): ``E[f(X) | X_S = x_S]``
-      under ``distribution``;
+      under ``distribution``
+      (``ConditionalMasker(distribution, n_samples)``);
     - ``"interventional"`` (alias ``"marginal"``): ``mean_z f(x_S ⊕ z_U)``
-      over the rows of ``background``, or ``E_Z[f(x_S ⊕ Z_U)]`` with ``Z``
-      drawn from ``distribution``;
-    - ``"baseline"``: ``f(x_S ⊕ b_U)``.
+      over the rows of ``background`` (``MarginalMasker(background)``), or
+      ``E_Z[f(x_S ⊕ Z_U)]`` with ``Z`` drawn from ``distribution``
+      (``ConditionalMasker(distribution, n_samples,
+      value="interventional")``);
+    - ``"baseline"``: ``f(x_S ⊕ b_U)`` (``BaselineMasker(baseline)``).
 
-    All ``2**d`` coalitions of all rows are evaluated in batched calls of
+    All ``2**d`` coalitions of all rows are evaluated through
+    :meth:`~sklearn_xai.masking.BaseMasker.evaluate`, in batched calls of
     ``f`` of about ``batch_size`` rows each (never one call per row and
     coalition).  ``v_x([d]) = f(x)`` is evaluated once per row.  When ``f``
     is affine (``affine=(w, c)``, or ``f`` exposes ``coef_`` and
-    ``intercept_``) every value is computed in closed form, without calling
-    ``f``.  Monte-Carlo values draw one block of standard normals per row
-    (keyed by the row, SPEC 1.7) shared by all coalitions (common random
-    numbers).
+    ``intercept_``) and the masker knows its expected rows
+    (:meth:`~sklearn_xai.masking.BaseMasker.expected_rows`; every masker of
+    :mod:`sklearn_xai.masking` does), every value is computed in closed
+    form, without calling ``f``.  Stochastic maskers draw one block of
+    random numbers per row (keyed by the row) shared by all its coalitions
+    (common random numbers).
 
     Parameters
     ----------
     f : callable
         ``f(Z) -> (m,)``, or ``f(Z, target_index) -> (m,)`` when
         ``target_index`` is given (e.g. an
-        :class:`~sklearn_xai.utils.ExplainedOutput`).
+        :class:`~sklearn_xai.utils.ExplainedOutput`).  May be None with
+        ``affine``.
     X : array-like of shape (n_rows, n_features)
         The explained rows.
-    distribution : MultivariateGaussian or GaussianMixture, default=None
+    distribution : BaseDistribution, default=None
         Data distribution (observational values, or interventional values
-        without a background).
+        without a background), e.g. a generator's ``bunch.distribution``.
+    masker : BaseMasker, default=None
+        Any :mod:`sklearn_xai.masking` masker defining ``v_x``, fitted on
+        training rows (an unfitted one is accepted only when it learns
+        nothing from data, e.g. ``BaselineMasker("zero")``).  Replaces
+        ``value``, ``distribution``, ``background`` and ``baseline``.
     value : {"observational", "conditional", "interventional", "marginal", "baseline"}, default="observational"
-        The value function.
+        The value function when no masker is given.
     background : array-like of shape (n_background, n_features), default=None
         Background rows of interventional values.
     baseline : float or array-like of shape (n_features,), default=None
@@ -186,7 +183,7 @@ def exact_shapley_values(
         Reproduce XAI-Bench's biased least-squares solution, which adds
         ``v_x(∅) / d`` to every value so that they sum to ``f(x)``.
     random_state : int, RandomState, Generator or None, default=None
-        Seed of the Monte-Carlo draws.
+        Seed of the Monte-Carlo draws of a stochastic masker.
 
     Returns
     -------
@@ -197,21 +194,35 @@ def exact_shapley_values(
           ``attributions.sum(1) == predictions - base_values`` (efficiency);
         - ``n_model_rows``: int, number of rows evaluated by ``f``;
         - ``n_model_calls``: int, number of calls of ``f``;
-        - ``value``: str, the value function used.
+        - ``value``: str, the value function used (``"masker"`` when a
+          masker was given);
+        - ``masker``: the fitted masker.
 
     Raises
     ------
     ValueError
         If ``n_features > max_features`` (use KernelSHAP instead).
 
+    References
+    ----------
+    .. [1] L. S. Shapley, "A value for n-person games", in Contributions to
+       the Theory of Games II, Annals of Mathematics Studies 28, 1953.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn_xai.datasets import MultivariateGaussian, exact_shapley_values
+    >>> from sklearn_xai.masking import BaselineMasker
     >>> dist = MultivariateGaussian(np.zeros(3), np.eye(3))
     >>> f = lambda Z: Z[:, 0] * Z[:, 1] + Z[:, 2]
     >>> res = exact_shapley_values(f, [[1.0, 2.0, 3.0]], value="baseline", baseline=0.0)
     >>> res.attributions.tolist()
+    [[1.0, 1.0, 3.0]]
+    >>> exact_shapley_values(f, [[1.0, 2.0, 3.0]],
+    ...                      masker=BaselineMasker("zero")).attributions.tolist()
     [[1.0, 1.0, 3.0]]
     >>> res = exact_shapley_values(lambda Z: Z @ [1.0, 2.0, 3.0], [[1.0, 1.0, 1.0]],
     ...                            dist, affine=([1.0, 2.0, 3.0], 0.0))
@@ -233,7 +244,18 @@ def exact_shapley_values(
     for name, val in (("n_samples", n_samples), ("batch_size", batch_size)):
         if isinstance(val, bool) or not isinstance(val, numbers.Integral) or val < 1:
             raise ValueError(f"{name} must be a positive int; got {val!r}.")
-    kind, source = _check_imputation(value, distribution, background, baseline, d)
+    if masker is None:
+        kind, masker = _value_masker(value, distribution, background, baseline,
+                                     n_samples, d)
+    else:
+        given = [k for k, v in (("distribution", distribution),
+                                ("background", background),
+                                ("baseline", baseline)) if v is not None]
+        if given:
+            raise ValueError(
+                f"masker= defines the value function; do not pass {given} with it."
+            )
+        kind, masker = "masker", check_masker(masker, n_features=d)
     if target_index is not None:
         target_index = np.asarray(target_index)
         if target_index.shape != (n,):
@@ -242,13 +264,12 @@ def exact_shapley_values(
                 f"{target_index.shape}."
             )
 
-    masks = _all_coalitions(d)
+    masks = all_coalitions(d)
     full = masks.shape[0] - 1
-    values = np.empty((n, masks.shape[0]))
     counter = Bunch(rows=0, calls=0)
 
-    def call(Z, rows):
-        """``f`` on Z (chunked), ``rows`` = explained-row index of each Z row."""
+    def call(Z, t=None):
+        """``f`` on Z in chunks of ``batch_size`` rows, ``t`` the class of each."""
         out = []
         for start in range(0, len(Z), batch_size):
             chunk = Z[start : start + batch_size]
@@ -257,9 +278,9 @@ def exact_shapley_values(
             if target_index is None:
                 res = f(chunk)
             else:
-                res = f(chunk, target_index[rows[start : start + batch_size]])
+                res = f(chunk, t[start : start + batch_size])
             out.append(np.asarray(res, dtype=np.float64).reshape(-1))
-        res = np.concatenate(out)
+        res = np.concatenate(out) if out else np.empty(0)
         if res.shape != (len(Z),):
             raise ValueError(
                 f"f must return one value per row; got {res.size} values for "
@@ -267,21 +288,30 @@ def exact_shapley_values(
             )
         return res
 
-    aff = _affine_params(f, affine, d)
+    values = None
+    aff = affine_params(f, affine, d)
     if aff is not None:
-        w, c = aff
-        for k, mask in enumerate(masks):
-            if kind == "observational" or isinstance(source, _BaseDistribution):
-                expected = source._expected_rows(X, mask, kind == "interventional")
-            else:  # background or baseline: the mean of the imputed values
-                expected = np.where(mask, X, source.mean(axis=0))
-            values[:, k] = expected @ w + c
-    else:
-        values[:, full] = call(X, np.arange(n))
-        _coalition_values(call, X, masks[:full], source, kind, values, n_samples,
-                          batch_size, random_state)
+        expected = masker.expected_rows(X, masks)
+        if expected is not None:
+            w, c = aff
+            values = expected @ w + c
+        elif f is None:
+            raise ValueError(
+                f"{type(masker).__name__} has no closed form for an affine model; "
+                "pass the model itself as f."
+            )
+    if values is None:
+        values = np.empty((n, masks.shape[0]))
+        values[:, full] = call(X, target_index)
+        rngs = None
+        if not masker.is_deterministic:
+            rngs = row_generators(seed_entropy(random_state), row_keys(X))
+        values[:, :full] = masker.evaluate(
+            call, X, masks[:full], target_index=target_index, batch_size=batch_size,
+            rngs=rngs,
+        )
 
-    phi = _shapley_from_values(values, d)
+    phi = shapley_from_values(values, d)
     if xai_bench_efficiency:
         phi = phi + values[:, :1] / d
     return Bunch(
@@ -291,42 +321,5 @@ def exact_shapley_values(
         n_model_rows=counter.rows,
         n_model_calls=counter.calls,
         value=kind,
+        masker=masker,
     )
-
-
-def _coalition_values(call, X, masks, source, kind, values, n_samples, batch_size,
-                      random_state):
-    """Fill ``values[:, :len(masks)]`` with Monte-Carlo / background averages.
-
-    Rows are processed in chunks and coalitions in chunks so that each call
-    of ``f`` holds about ``batch_size`` model rows.
-    """
-    n, d = X.shape
-    from_distribution = isinstance(source, _BaseDistribution)
-    B = n_samples if from_distribution else source.shape[0]
-    per_row = B
-    if n * per_row <= batch_size:
-        row_step = n
-        mask_step = max(1, batch_size // (n * per_row))
-    else:
-        row_step = max(1, batch_size // per_row)
-        mask_step = 1
-    entropy = seed_entropy(random_state) if from_distribution else None
-    keys = row_keys(X) if from_distribution else None
-    for r0 in range(0, n, row_step):
-        Xr = X[r0 : r0 + row_step]
-        r = Xr.shape[0]
-        if from_distribution:
-            Z, u = source._standard_draws(row_generators(entropy, keys[r0 : r0 + r]), B)
-        for m0 in range(0, masks.shape[0], mask_step):
-            chunk = masks[m0 : m0 + mask_step]
-            m = chunk.shape[0]
-            if from_distribution:
-                Zin = np.stack([source._impute(Xr, mask, Z, u, kind == "interventional")
-                                for mask in chunk], axis=1)
-            else:
-                Zin = np.where(chunk[None, :, None, :], Xr[:, None, None, :],
-                               source[None, None])
-            rows = np.repeat(np.arange(r0, r0 + r), m * B)
-            out = call(Zin.reshape(-1, d), rows).reshape(r, m, B).mean(axis=2)
-            values[r0 : r0 + r, m0 : m0 + m] = out

@@ -1,5 +1,5 @@
 """Gaussian copies of real tables with k-NN labels (XAI-Bench's wine
-simulation, SPEC 2.3) and their fidelity checks."""
+simulation, Liu et al. 2021) and their fidelity checks."""
 
 import numbers
 
@@ -10,11 +10,11 @@ from sklearn.base import clone
 from sklearn.model_selection import train_test_split
 from sklearn.neighbors import KNeighborsRegressor
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils._param_validation import HasMethods, Interval, validate_params
 from sklearn.utils.validation import check_array, check_X_y, column_or_1d
 
 from sklearn_xai.datasets._common import _feature_names, _finish, _generator
-from sklearn_xai.datasets._distributions import MultivariateGaussian
+from sklearn_xai.distributions import MultivariateGaussian
+from sklearn_xai.utils._sklearn import HasMethods, Interval, validate_params
 
 __all__ = [
     "explanation_transfer_error",
@@ -109,7 +109,7 @@ def _fill_returns(func):
 def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
                        split_random_state=None, shuffle=True, random_state=None,
                        return_X_y=False, as_frame=False):
-    """Simulate a real table by a Gaussian with k-NN labels (SPEC 2.3).
+    """Simulate a real table by a Gaussian with k-NN labels (XAI-Bench's recipe).
 
     Standardise ``X`` (mean 0, std 1 with ``ddof=0``, fitted on all rows),
     optionally hold out a test part, fit ``N(mu, Sigma)`` (sample mean and
@@ -145,6 +145,12 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
 
 %(returns)s
 
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
     Examples
     --------
     >>> from sklearn.datasets import load_diabetes
@@ -155,7 +161,7 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
     ((500, 10), True)
     """
     descr = (
-        "Gaussian copy of a real table (XAI-Bench recipe, SPEC 2.3): standardised "
+        "Gaussian copy of a real table (XAI-Bench recipe): standardised "
         "features, N(mean, covariance) fitted on the real rows, labels from a "
         f"{n_neighbors}-nearest-neighbour regressor fitted on the real rows."
     )
@@ -172,7 +178,7 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
 def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
                          split_random_state=7, shuffle=True, random_state=None,
                          return_X_y=False, as_frame=False):
-    """XAI-Bench's simulated white-wine data (SPEC 2.3), from user-supplied data.
+    """XAI-Bench's simulated white-wine data, from user-supplied data.
 
     :func:`make_gaussian_copy` with XAI-Bench's settings: 5 % of the real
     rows held out with split seed 7, 1-NN labels.  Pass the UCI white-wine
@@ -205,6 +211,15 @@ def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
 
 %(returns)s
 
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+    .. [2] P. Cortez, A. Cerdeira, F. Almeida, T. Matos and J. Reis,
+       "Modeling wine preferences by data mining from physicochemical
+       properties", Decision Support Systems 47(4), 2009.
+
     Examples
     --------
     >>> from sklearn.datasets import load_wine
@@ -215,7 +230,7 @@ def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
     ((169, 13), (9, 13))
     """
     descr = (
-        "XAI-Bench white-wine simulation (SPEC 2.3): standardised real features, "
+        "XAI-Bench white-wine simulation: standardised real features, "
         "a Gaussian with their mean and covariance, 1-NN quality labels; 5 % of "
         "the real rows held out (seed 7).\nSource: Liu et al., Synthetic "
         "Benchmarks for Scientific Research in Explainable Machine Learning, "
@@ -265,7 +280,7 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, xai_bench_compat=
     base : float, default=2
         Base of the logarithm.
     xai_bench_compat : bool, default=False
-        Reproduce XAI-Bench's statistic instead (SPEC 2.3): fixed edges
+        Reproduce XAI-Bench's statistic instead: fixed edges
         -6.0, -5.9, ..., 5.9, probabilities as counts over the total count,
         and SciPy's Jensen-Shannon *distance* (square root of the divergence,
         natural logarithm, at most ``sqrt(ln 2) ~ 0.83``); ``bins`` and
@@ -274,6 +289,14 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, xai_bench_compat=
     Returns
     -------
     divergence : ndarray of shape (n_features,)
+
+    References
+    ----------
+    .. [1] J. Lin, "Divergence measures based on the Shannon entropy", IEEE
+       Transactions on Information Theory 37(1), 1991.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -322,7 +345,7 @@ def target_divergence(y_real, y_sim, *, bins=None, base=2):
     """Jensen-Shannon divergence between real and simulated targets.
 
     The toolkit's target statistic (XAI-Bench's "target JSD" was in fact
-    computed on the last feature; SPEC 2.3).
+    computed on the last feature).
 
     Parameters
     ----------
@@ -337,6 +360,11 @@ def target_divergence(y_real, y_sim, *, bins=None, base=2):
     Returns
     -------
     divergence : float
+
+    References
+    ----------
+    .. [1] J. Lin, "Divergence measures based on the Shannon entropy", IEEE
+       Transactions on Information Theory 37(1), 1991.
 
     Examples
     --------
@@ -374,7 +402,7 @@ def target_divergence(y_real, y_sim, *, bins=None, base=2):
 def explanation_transfer_error(explainer, X_real, y_real, X_sim, y_sim, X_eval):
     """MSE between explanations of models trained on real and simulated data.
 
-    XAI-Bench's check of a simulation (SPEC 2.3): the same explainer (whose
+    XAI-Bench's check of a simulation: the same explainer (whose
     ``estimator`` is an unfitted model) is fitted once on the real and once
     on the simulated training data -- fitting it trains a clone of the
     model -- and both explain the common rows ``X_eval``; the result is the
@@ -394,6 +422,12 @@ def explanation_transfer_error(explainer, X_real, y_real, X_sim, y_sim, X_eval):
     Returns
     -------
     mse : float
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------

@@ -1,14 +1,15 @@
 """OpenXAI's SynthGauss: clustered Gaussian data with per-cluster sparse
-logistic labels (SPEC 2.4)."""
+logistic labels (Agarwal et al. 2022)."""
 
 import numbers
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from sklearn_xai.datasets._common import _feature_names, _finish
-from sklearn_xai.datasets._distributions import GaussianMixture, _check_rows
+from sklearn_xai.distributions import GaussianMixture
+from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+from sklearn_xai.utils._validation import check_rows as _check_rows
 
 __all__ = ["make_synthgauss"]
 
@@ -117,7 +118,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
                     cov=None, test_size=0.25, variant="openxai_code",
                     min_active_features=0, shuffle=True, random_state=None,
                     return_X_y=False, as_frame=False):
-    """OpenXAI's synthetic Gaussian-cluster classification data (SPEC 2.4).
+    """OpenXAI's synthetic Gaussian-cluster classification data.
 
     ``variant="openxai_code"`` (default) follows the code that produced
     OpenXAI's data: one weight vector ``w ~ U(weight_range)^d`` shared by all
@@ -180,6 +181,11 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
         mixture of the clusters), ``label_function``, ``feature_names``,
         ``feature_info``, ``DESCR``, ``parameters``.
     (X, y) : tuple if ``return_X_y`` is True.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------

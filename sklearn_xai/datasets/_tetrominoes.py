@@ -1,4 +1,4 @@
-"""XAI-TRIS tetromino images (SPEC 2.5).
+"""XAI-TRIS tetromino images (Clark et al. 2024).
 
 Two classes (T and L tetrominoes) embedded in white, smoothed (correlated) or
 user-supplied natural-image backgrounds, with four signal scenarios: additive
@@ -12,10 +12,10 @@ import numbers
 import numpy as np
 from scipy import ndimage
 from sklearn.model_selection import StratifiedShuffleSplit
-from sklearn.utils._param_validation import Interval, Options, StrOptions, validate_params
 
 from sklearn_xai.datasets._common import _finish
 from sklearn_xai.utils._random import seed_entropy
+from sklearn_xai.utils._sklearn import Interval, Options, StrOptions, validate_params
 
 __all__ = ["make_tetrominoes"]
 
@@ -193,7 +193,7 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
                      mask_threshold=0.05, background_images=None, split=None,
                      dtype=np.float32, shuffle=True, random_state=None,
                      return_X_y=False, as_frame=False):
-    """XAI-TRIS tetromino images with ground-truth pixel masks (SPEC 2.5).
+    """XAI-TRIS tetromino images with ground-truth pixel masks.
 
     Class 0 holds a T, class 1 an L tetromino (first and second half of the
     rows before shuffling).  Signal ``P`` (LIN, MULT: the class shape at its
@@ -220,7 +220,7 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
         Side ``L`` of the square images.
     alpha : float, default=None
         Signal-to-noise ratio (default: the published value of the scenario,
-        background and size; see SPEC 2.5).
+        background and size in XAI-TRIS's configuration).
     pattern_scale : int, default=None
         Side in pixels of a tetromino cell (default 1 at 8x8; 8 at 64x64, 4
         for RIGID).
@@ -270,6 +270,12 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
         ``distribution`` and ``label_function`` are None; ``feature_names``,
         ``feature_info``, ``DESCR``, ``parameters``.
     (X, y) : tuple if ``return_X_y`` is True.
+
+    References
+    ----------
+    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
+       benchmarks to quantify false positive post-hoc attribution of feature
+       importance", Machine Learning 113, 2024.
 
     Examples
     --------

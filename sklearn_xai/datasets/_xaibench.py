@@ -1,6 +1,6 @@
 """XAI-Bench generators: Gaussian / mixture features, additive label functions.
 
-SPEC section 2.2.  Features ``X ~ N(mu, Sigma(rho))`` or a Gaussian mixture;
+After Liu et al. (2021).  Features ``X ~ N(mu, Sigma(rho))`` or a Gaussian mixture;
 raw labels ``y_raw = sum_j psi_j(x_j) + eps`` normalised once with the
 training draw's mean and standard deviation (frozen into
 ``label_function``).  The ground truth is the exact Shapley value of the
@@ -12,7 +12,6 @@ import numbers
 
 import numpy as np
 from scipy.special import ndtr
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from sklearn_xai.datasets._common import (
     _check_vector,
@@ -21,8 +20,10 @@ from sklearn_xai.datasets._common import (
     _gaussian,
     _generator,
 )
-from sklearn_xai.datasets._distributions import GaussianMixture, _check_rows
-from sklearn_xai.datasets._shapley import _all_coalitions, _shapley_from_values
+from sklearn_xai.distributions import GaussianMixture
+from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
+from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+from sklearn_xai.utils._validation import check_rows as _check_rows
 
 __all__ = [
     "make_gaussian_linear",
@@ -293,7 +294,9 @@ class _AdditiveLabelFunction:
         return score
 
     def attributions(self, X, value="interventional"):
-        """Exact Shapley values of :meth:`decision_function` (SPEC 2.2.6).
+        """Exact Shapley values of :meth:`decision_function`.
+
+        See :ref:`def-shapley` in the user guide.
 
         Parameters
         ----------
@@ -332,7 +335,7 @@ class _AdditiveLabelFunction:
                 "gt_value='interventional' (closed form) for this many features."
             )
         active = self.ground_truth_mask
-        masks = _all_coalitions(d)
+        masks = all_coalitions(d)
         values = np.empty((X.shape[0], masks.shape[0]))
         for k, mask in enumerate(masks):
             v = comps[:, mask].sum(axis=1)
@@ -345,7 +348,7 @@ class _AdditiveLabelFunction:
                         e = self.psis[j].expectation(means[:, :, pos], var[None, :, pos])
                         v = v + np.sum(weights * e, axis=1)
             values[:, k] = v
-        return _shapley_from_values(values, d) / self.scale
+        return shapley_from_values(values, d) / self.scale
 
 
 class _AffineFunction:
@@ -391,7 +394,7 @@ def _descr(kind, mixture, params):
         f"Task: {params['task']} (regression labels normalised with the frozen "
         "mean and std of this draw's raw labels).\n"
         f"Ground truth: exact {params['gt_value']} Shapley values of the label "
-        "function (SPEC 2.2.6).\n"
+        "function.\n"
         "Source: Liu et al., Synthetic Benchmarks for Scientific Research in "
         "Explainable Machine Learning, NeurIPS Datasets & Benchmarks 2021."
     )
@@ -542,7 +545,7 @@ _DOC_PSI = """\
     psi_variant : {"paper", "xai_bench_code"}, default="paper"
         ``"paper"``: the published label functions; ``"xai_bench_code"``:
         what XAI-Bench's code computes (needed to reproduce its tables; see
-        SPEC 2.2.2-2.2.3)."""
+        :ref:`def-switches-xaibench` in the user guide)."""
 _DOC_WEIGHTS = """\
     weights : array-like of shape (n_features,), default=None
         Coefficients ``w`` (default ``w_j = d - j``, e.g. 4, 3, 2, 1, 0)."""
@@ -550,8 +553,8 @@ _DOC_COMMON = """\
     noise : float, default=0.01
         Standard deviation of the additive label noise ``eps``.
     task : {"regression", "classification"}, default="regression"
-        Classification thresholds the raw score at 0 (XAI-Bench code variant;
-        SPEC 2.2.5); its ground truth explains the latent score.
+        Classification thresholds the raw score at 0 (XAI-Bench code
+        variant); its ground truth explains the latent score.
     gt_value : {"interventional", "observational"}, default="interventional"
         Value function of the ground-truth Shapley values of the label
         function: closed form, or exact enumeration (at most 16 features).
@@ -599,7 +602,7 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
                          gt_value="interventional", xai_bench_batch_norm=False,
                          shuffle=True, random_state=None, return_X_y=False,
                          as_frame=False):
-    """Gaussian features with a linear label (XAI-Bench, SPEC 2.2.1).
+    """Gaussian features with a linear label (XAI-Bench).
 
     ``y = (w'x + eps - m) / s`` with ``m``, ``s`` frozen on this draw.
 
@@ -610,6 +613,12 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
     n_features : int, default=5
         Number of features.
 %(params)s
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -639,7 +648,7 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
                                      xai_bench_batch_norm=False, shuffle=True,
                                      random_state=None, return_X_y=False,
                                      as_frame=False):
-    """Gaussian features with a piecewise-constant label (XAI-Bench, SPEC 2.2.2).
+    """Gaussian features with a piecewise-constant label (XAI-Bench).
 
     Only the first three features matter: ``psi_1`` = +-1 step at 0,
     ``psi_2`` = four levels -2, -1, 1, 2 with breaks -0.5, 0, 0.5,
@@ -652,6 +661,12 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
     n_features : int, default=5
         Number of features.
 %(params)s
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -680,7 +695,7 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
                                      xai_bench_batch_norm=False, shuffle=True,
                                      random_state=None, return_X_y=False,
                                      as_frame=False):
-    """Gaussian features with a non-linear additive label (XAI-Bench, SPEC 2.2.3).
+    """Gaussian features with a non-linear additive label (XAI-Bench).
 
     ``psi_1 = sin``, ``psi_2 = |.|``, ``psi_3 = (.)^2``, ``psi_4 = exp``
     (``exp(-t)`` with ``psi_variant="xai_bench_code"``); later features do
@@ -693,6 +708,12 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
     n_features : int, default=5
         Number of features.
 %(params)s
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -721,7 +742,7 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
                         gt_value="interventional", xai_bench_batch_norm=False,
                         shuffle=True, random_state=None, return_X_y=False,
                         as_frame=False):
-    """Gaussian-mixture features with a linear label (XAI-Bench, SPEC 2.1-2.2).
+    """Gaussian-mixture features with a linear label (XAI-Bench).
 
     Each row draws its own component (XAI-Bench's code drew one component
     per batch).
@@ -733,6 +754,12 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
     n_features : int, default=5
         Number of features.
 %(params)s
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -764,7 +791,7 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
                                     xai_bench_batch_norm=False, shuffle=True,
                                     random_state=None, return_X_y=False,
                                     as_frame=False):
-    """Gaussian-mixture features with the piecewise-constant label (SPEC 2.2.2).
+    """Gaussian-mixture features with the piecewise-constant label (XAI-Bench).
 
     Parameters
     ----------
@@ -773,6 +800,12 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
     n_features : int, default=5
         Number of features.
 %(params)s
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -802,7 +835,7 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
                                     xai_bench_batch_norm=False, shuffle=True,
                                     random_state=None, return_X_y=False,
                                     as_frame=False):
-    """Gaussian-mixture features with the non-linear additive label (SPEC 2.2.3).
+    """Gaussian-mixture features with the non-linear additive label (XAI-Bench).
 
     Parameters
     ----------
@@ -811,6 +844,12 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
     n_features : int, default=5
         Number of features.
 %(params)s
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -851,12 +890,13 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
 def make_linear_attribution(n_samples=1000, n_features=5, *, weights=None, mean=0.0,
                             rho=0.0, cov=None, noise=0.0, shuffle=True,
                             random_state=None, return_X_y=False, as_frame=False):
-    """Linear target with exact per-row attributions (SPEC 2.6).
+    """Linear target with exact per-row attributions.
 
     ``y = w'x + eps`` with Gaussian features; ground truth
     ``g_ij = w_j (x_ij - mu_j)``, the exact Shapley value of ``x -> w'x``
     under every value function when features are independent (and its
-    interventional Shapley value otherwise).
+    interventional Shapley value otherwise; see :ref:`def-shapley` in the
+    user guide).
 
     Parameters
     ----------
@@ -913,7 +953,7 @@ def make_linear_attribution(n_samples=1000, n_features=5, *, weights=None, mean=
                       mean=dist.mean, rho=rho, cov=dist.cov, noise=noise,
                       random_state=random_state)
     descr = (
-        "Linear attribution benchmark (SPEC 2.6): y = w'x + eps with Gaussian "
+        "Linear attribution benchmark: y = w'x + eps with Gaussian "
         "features; ground truth g_ij = w_j (x_ij - mu_j), the exact Shapley value "
         "of the linear model (every value function for independent features, "
         "interventional otherwise)."

@@ -1,6 +1,12 @@
-"""Explainers: fit/transform estimators returning attribution matrices."""
+"""Explainers: fit/transform estimators returning attribution matrices.
 
-from sklearn_xai.explainers._ablation import FeatureAblation
+The deprecated names ``InputBaseline``, ``LaplaceBaseline`` and
+``SobelBaseline`` (renamed :class:`InputAttribution`, :class:`LaplaceFilter`
+and :class:`SobelFilter`) are still importable from here for one release;
+they are not in ``__all__``.
+"""
+
+from sklearn_xai.explainers._ablation import FeatureAblation, LeaveOneCovariateIn
 from sklearn_xai.explainers._breakdown import BreakDown
 from sklearn_xai.explainers._gradients import (
     LRP,
@@ -13,15 +19,22 @@ from sklearn_xai.explainers._gradients import (
     IntegratedGradients,
     Saliency,
     SmoothGrad,
-    differentiable_model,
 )
-from sklearn_xai.explainers._image import InputBaseline, LaplaceBaseline, SobelBaseline
+from sklearn_xai.explainers._image import (
+    InputAttribution,
+    InputBaseline,  # noqa: F401 (deprecated name, importable until 0.2)
+    LaplaceBaseline,  # noqa: F401
+    LaplaceFilter,
+    SobelBaseline,  # noqa: F401
+    SobelFilter,
+)
 from sklearn_xai.explainers._l2x import L2X
 from sklearn_xai.explainers._lime import CaptumLime, LimeTabular, LocalLinearSurrogate
 from sklearn_xai.explainers._maple import MAPLE
 from sklearn_xai.explainers._random import RandomExplainer
 from sklearn_xai.explainers._shapley import ExactShapley, KernelSHAP, ShapleyValueSampling
 from sklearn_xai.explainers._shapr import EmpiricalConditionalSHAP
+from sklearn_xai.explainers._torch import differentiable_model
 from sklearn_xai.explainers._tree import TreeContributions
 
 __all__ = [
@@ -35,13 +48,14 @@ __all__ = [
     "GradientShap",
     "GuidedBackprop",
     "GuidedGradCam",
-    "InputBaseline",
+    "InputAttribution",
     "InputXGradient",
     "IntegratedGradients",
     "KernelSHAP",
     "L2X",
     "LRP",
-    "LaplaceBaseline",
+    "LaplaceFilter",
+    "LeaveOneCovariateIn",
     "LimeTabular",
     "LocalLinearSurrogate",
     "MAPLE",
@@ -49,7 +63,7 @@ __all__ = [
     "Saliency",
     "ShapleyValueSampling",
     "SmoothGrad",
-    "SobelBaseline",
+    "SobelFilter",
     "TreeContributions",
     "differentiable_model",
 ]

@@ -1,20 +1,24 @@
-"""Feature ablation (occlusion): remove one feature at a time."""
+"""One feature at a time: remove it (occlusion) or keep only it.
+
+Both explainers evaluate ``d`` coalitions per row, next to the full or the
+empty one, through the masker's value function ``v_x``:
+:class:`FeatureAblation` removes each feature from the full input,
+:class:`LeaveOneCovariateIn` adds each feature to the empty one.
+"""
 
 import numpy as np
 
-from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._shapley import _fit_masker
-from sklearn_xai.masking._base import BaseMasker
-from sklearn_xai.masking._baseline import BaselineMasker
+from sklearn_xai.explainers._masker_based import _MaskerExplainer
 
-__all__ = ["FeatureAblation"]
+__all__ = ["FeatureAblation", "LeaveOneCovariateIn"]
 
 
-class FeatureAblation(BaseExplainer):
+class FeatureAblation(_MaskerExplainer):
     """Occlusion: the output change when one feature is removed.
 
     ``a_j = f(x) - v_x([d] \\ {j})`` where the value function ``v`` comes
-    from ``masker`` (SPEC 3.2.12): with ``BaselineMasker`` this is
+    from ``masker`` (see :ref:`def-value-function` in the user guide): with
+    ``BaselineMasker`` this is
     ``f(x) - f(x with x_j = b_j)``; with ``MarginalMasker`` the removed
     feature is averaged over background rows.  All ``d`` ablations of a block
     of rows are evaluated in one model call (``batch_size`` bounds it).
@@ -34,6 +38,9 @@ class FeatureAblation(BaseExplainer):
     output : {"auto", "proba", "decision", "predict"}, default="auto"
     batch_size : int or None, default=None
         Maximum number of model rows per call.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the per-row random streams of a stochastic masker (unused by
+        deterministic ones).
 
     Attributes
     ----------
@@ -44,6 +51,15 @@ class FeatureAblation(BaseExplainer):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
+
+    See Also
+    --------
+    LeaveOneCovariateIn : keep one feature at a time instead of removing it.
+
+    References
+    ----------
+    .. [1] M. D. Zeiler and R. Fergus, "Visualizing and Understanding
+       Convolutional Networks", ECCV 2014.
 
     Examples
     --------
@@ -58,27 +74,110 @@ class FeatureAblation(BaseExplainer):
     array([[ 2.      , -0.666667]])
     """
 
-    _parameter_constraints = {
-        **BaseExplainer._parameter_constraints,
-        "masker": [BaseMasker, None],
-    }
-
     def __init__(self, estimator=None, *, masker=None, target="predicted",
-                 output="auto", batch_size=None):
+                 output="auto", batch_size=None, random_state=None):
         self.estimator = estimator
         self.masker = masker
         self.target = target
         self.output = output
         self.batch_size = batch_size
-
-    def _fit_explainer(self, X, y):
-        self.masker_ = _fit_masker(self.masker, BaselineMasker("zero"), X)
+        self.random_state = random_state
 
     def _explain(self, X, f, target_index, rngs):
         d = X.shape[1]
         keep = ~np.eye(d, dtype=bool)
         fx = f(X, target_index)
         values = self.masker_.evaluate(
-            f, X, keep, target_index=target_index, batch_size=self.batch_size
+            f, X, keep, target_index=target_index, batch_size=self.batch_size,
+            rngs=rngs,
         )
         return fx[:, None] - values
+
+
+class LeaveOneCovariateIn(_MaskerExplainer):
+    """Keep one feature at a time: ``a_j = v_x({j}) - v_x(∅)``.
+
+    The counterpart of :class:`FeatureAblation`: each feature is credited
+    with how far knowing it *alone* moves the value function ``v`` of
+    ``masker`` from the fully masked input (see :ref:`def-value-function` in
+    the user guide).  With ``BaselineMasker`` this is
+    ``f(b with b_j = x_j) - f(b)``; with ``MarginalMasker`` the other
+    features are averaged over background rows.  Covert, Lundberg & Lee
+    (2021) call this summary "include individual"; occlusion is "remove
+    individual".
+
+    For a model without interactions both equal the Shapley values of the
+    same masker.  An interaction is missed here and counted once per feature
+    by occlusion: for ``f = x_0 x_1`` and the zero baseline, this explainer
+    gives ``(0, 0)``, occlusion ``(x_0 x_1, x_0 x_1)`` and Shapley
+    ``(x_0 x_1 / 2, x_0 x_1 / 2)``.  The ``d + 1`` coalitions of a block of
+    rows are evaluated in one masker call (``batch_size`` bounds it).
+
+    Parameters
+    ----------
+    estimator : estimator
+        The model to explain (``FrozenEstimator(model)`` for a fitted one).
+    masker : masker, default=None
+        How the other features are removed; ``None`` is
+        ``BaselineMasker("zero")``.  Fitted on the training rows in
+        :meth:`fit`.
+    target : "predicted", int or label, default="predicted"
+        Explained class of a classifier.
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    batch_size : int or None, default=None
+        Maximum number of model rows per call.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the per-row random streams of a stochastic masker (unused by
+        deterministic ones).
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The fitted model.
+    masker_ : masker
+        The fitted masker.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+
+    See Also
+    --------
+    FeatureAblation : remove one feature at a time.
+    ExactShapley : averages the contribution of a feature over all coalitions.
+
+    References
+    ----------
+    .. [1] I. Covert, S. Lundberg and S.-I. Lee, "Explaining by Removing: A
+       Unified Framework for Model Explanation", Journal of Machine Learning
+       Research 22(209), 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.explainers import LeaveOneCovariateIn
+    >>> from sklearn_xai.masking import BaselineMasker
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 3.0]])
+    >>> y = X @ [2.0, -1.0]
+    >>> ex = LeaveOneCovariateIn(LinearRegression(), masker=BaselineMasker("mean"))
+    >>> ex.fit(X, y).transform([[2.0, 2.0]]).round(6)  # w * (x - mean)
+    array([[ 2.      , -0.666667]])
+    """
+
+    def __init__(self, estimator=None, *, masker=None, target="predicted",
+                 output="auto", batch_size=None, random_state=None):
+        self.estimator = estimator
+        self.masker = masker
+        self.target = target
+        self.output = output
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    def _explain(self, X, f, target_index, rngs):
+        d = X.shape[1]
+        keep = np.vstack([np.zeros((1, d), dtype=bool), np.eye(d, dtype=bool)])
+        values = self.masker_.evaluate(
+            f, X, keep, target_index=target_index, batch_size=self.batch_size,
+            rngs=rngs,
+        )
+        return values[:, 1:] - values[:, :1]

@@ -2,17 +2,14 @@
 
 import numpy as np
 
-from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._shapley import _fit_masker
-from sklearn_xai.masking._base import BaseMasker
-from sklearn_xai.masking._baseline import BaselineMasker
+from sklearn_xai.explainers._masker_based import _MaskerExplainer
 
 __all__ = ["BreakDown"]
 
 
-class BreakDown(BaseExplainer):
+class BreakDown(_MaskerExplainer):
     """Break-down attributions: remove features one at a time along a greedy
-    path from the full input (pyBreakDown's "down" direction, SPEC 3.2.15).
+    path from the full input (pyBreakDown's "down" direction).
 
     Starting from ``S = [d]`` (all features kept), each step removes the
     remaining feature ``j`` whose removal keeps the value closest to the
@@ -22,15 +19,16 @@ class BreakDown(BaseExplainer):
     attributions sum to ``f(x) - v_x(∅)``.  ``v`` is the value function of
     ``masker``.
 
-    Attributions are returned in **feature order** (SPEC A32; XAI-Bench
-    returns them in path order, a bug).  Every step evaluates the candidate
+    Attributions are returned in **feature order** (XAI-Bench returns them in
+    path order, a bug; see :ref:`def-switches-xaibench` in the user guide).
+    Every step evaluates the candidate
     removals of all rows of a block in one model call (``batch_size`` bounds
     it), ``d (d + 1) / 2`` value evaluations per row in total.
 
     XAI-Bench's code (after pyBreakDown) replaces a removed feature by the
     values of every training row and averages the predictions:
     ``masker=MarginalMasker(background=X_train)`` reproduces it; the default
-    baseline 0 is SPEC's reading of its ``baseline=0`` argument.
+    baseline 0 is our reading of its ``baseline=0`` argument.
 
     Parameters
     ----------
@@ -58,6 +56,14 @@ class BreakDown(BaseExplainer):
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
 
+    References
+    ----------
+    .. [1] M. Staniak and P. Biecek, "Explanations of Model Predictions with
+       live and breakDown Packages", The R Journal 10(2), 2018.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
     Examples
     --------
     >>> import numpy as np
@@ -69,12 +75,6 @@ class BreakDown(BaseExplainer):
     array([[ 4., -2.]])
     """
 
-    _parameter_constraints = {
-        **BaseExplainer._parameter_constraints,
-        "masker": [BaseMasker, None],
-    }
-    _stochastic = True
-
     def __init__(self, estimator=None, *, masker=None, target="predicted",
                  output="auto", batch_size=None, random_state=None):
         self.estimator = estimator
@@ -84,23 +84,9 @@ class BreakDown(BaseExplainer):
         self.batch_size = batch_size
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # Random only through a stochastic masker.
-        tags.non_deterministic = (
-            self.random_state is None
-            and self.masker is not None
-            and not self.masker.is_deterministic
-        )
-        return tags
-
-    def _fit_explainer(self, X, y):
-        self.masker_ = _fit_masker(self.masker, BaselineMasker("zero"), X)
-
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         rows = np.arange(n)
-        rngs = None if self.masker_.is_deterministic else rngs
         fx = np.asarray(f(X, target_index), dtype=np.float64)
         kept = np.ones((n, d), dtype=bool)
         previous = fx

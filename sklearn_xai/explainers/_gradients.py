@@ -1,25 +1,18 @@
 """Gradient explainers of differentiable torch models (Captum).
 
 Every explainer here differentiates the **same scalar** that every other
-explainer and metric explains (SPEC 1.2): the probability of the target class
+explainer and metric explains (see :ref:`def-explained-output` in the user
+guide): the probability of the target class
 (the module output passed through the net's ``predict_proba`` nonlinearity,
 i.e. the softmax for logits), the logit with ``output="decision"`` (for two
 classes ``±(z_1 - z_0)``, like ``decision_function``), or the prediction of a
 regressor.
 
-What is differentiable (:func:`differentiable_model`):
-
-* a skorch net (its ``module_``), e.g. the estimators of
-  :mod:`sklearn_xai.models`;
-* a :class:`~sklearn.frozen.FrozenEstimator` of one;
-* a :class:`~sklearn.pipeline.Pipeline` whose last step is one of the above
-  and whose earlier steps are affine scalers (``StandardScaler``,
-  ``MinMaxScaler``, ``MaxAbsScaler``, ``RobustScaler``): they are folded into
-  the gradient as an element-wise affine torch layer, so attributions are with
-  respect to the *raw* input columns (chain rule).
-
-Anything else raises a ``TypeError`` naming the model-agnostic explainers.
-Rows are sent to Captum in chunks of ``batch_size`` explained rows; the
+What is differentiable (a skorch net, a FrozenEstimator of one, a Pipeline of
+affine scalers ending in one) and how it becomes that scalar is decided in
+``_torch.py`` (:func:`differentiable_model`); this module holds the Captum
+methods.  Anything else raises a ``TypeError`` naming the model-agnostic
+explainers.  Rows are sent to Captum in chunks of ``batch_size`` explained rows; the
 attributions are float64 ``(n_samples, n_features)`` matrices (images
 flattened row-major).  Stochastic methods (SmoothGrad, GradientSHAP) draw their
 noise from the per-row generators, so results do not depend on the batch size
@@ -30,7 +23,6 @@ import math
 import numbers
 import warnings
 from abc import abstractmethod
-from contextlib import contextmanager
 
 import numpy as np
 import torch
@@ -43,12 +35,17 @@ from captum.attr import InputXGradient as _CaptumInputXGradient
 from captum.attr import IntegratedGradients as _CaptumIntegratedGradients
 from captum.attr import Saliency as _CaptumSaliency
 from captum.attr._utils.lrp_rules import EpsilonRule
-from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, RobustScaler, StandardScaler
-from sklearn.utils._param_validation import Interval, StrOptions
 from torch import nn
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._torch import (
+    Affine,
+    differentiable_model,
+    explained_module,
+    summed_output,
+)
+from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._torch import eval_mode
 
 __all__ = [
     "DeepLift",
@@ -63,195 +60,6 @@ __all__ = [
     "SmoothGrad",
     "differentiable_model",
 ]
-
-_AFFINE_SCALERS = (StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler)
-_MODEL_AGNOSTIC = (
-    "FeatureAblation, KernelSHAP, ExactShapley, ShapleyValueSampling, "
-    "LimeTabular, LocalLinearSurrogate, CaptumLime"
-)
-
-
-# ---------------------------------------------------------------------------
-# Resolving the differentiable model
-# ---------------------------------------------------------------------------
-def _unfreeze(estimator):
-    if type(estimator).__name__ == "FrozenEstimator":
-        return estimator.estimator
-    return estimator
-
-
-def _is_torch_net(estimator):
-    return isinstance(getattr(estimator, "module_", None), nn.Module)
-
-
-class _Affine(nn.Module):
-    """``x * scale + offset`` (then optionally clipped): a fitted scaler."""
-
-    def __init__(self, scale, offset, clip=None):
-        super().__init__()
-        self.register_buffer("scale", torch.as_tensor(scale))
-        self.register_buffer("offset", torch.as_tensor(offset))
-        self.clip = clip
-
-    def forward(self, X):
-        Z = X * self.scale + self.offset
-        if self.clip is not None:
-            Z = torch.clamp(Z, *self.clip)
-        return Z
-
-
-def _scaler_layer(scaler, n_features):
-    """The affine map of a fitted scaler as ``(scale, offset, clip)`` arrays."""
-    scale = np.ones(n_features)
-    offset = np.zeros(n_features)
-    clip = None
-    if isinstance(scaler, StandardScaler):
-        if scaler.scale_ is not None:
-            scale = 1.0 / scaler.scale_
-        if scaler.mean_ is not None and scaler.with_mean:
-            offset = -scaler.mean_ * scale
-    elif isinstance(scaler, RobustScaler):
-        if scaler.scale_ is not None:
-            scale = 1.0 / scaler.scale_
-        if scaler.center_ is not None:
-            offset = -scaler.center_ * scale
-    elif isinstance(scaler, MaxAbsScaler):
-        scale = 1.0 / scaler.scale_
-    else:  # MinMaxScaler
-        scale, offset = scaler.scale_, scaler.min_
-        if scaler.clip:
-            clip = tuple(float(v) for v in scaler.feature_range)
-    return np.asarray(scale, dtype=np.float64), np.asarray(offset, dtype=np.float64), clip
-
-
-def _not_differentiable(estimator, explainer, reason):
-    return TypeError(
-        f"{explainer} needs a differentiable torch model: a skorch net (e.g. "
-        "sklearn_xai.models.MLPNetClassifier), a FrozenEstimator of one, or a "
-        "Pipeline of affine scalers (StandardScaler, MinMaxScaler, MaxAbsScaler, "
-        f"RobustScaler) ending in one; got {type(estimator).__name__} ({reason}). "
-        f"Model-agnostic explainers work with any model: {_MODEL_AGNOSTIC}."
-    )
-
-
-def differentiable_model(estimator, *, explainer="This explainer"):
-    """The torch pieces of a fitted differentiable model.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-        A skorch net, a ``FrozenEstimator`` of one, or a ``Pipeline`` of
-        affine scalers ending in one.
-    explainer : str, default="This explainer"
-        Name used in the error message.
-
-    Returns
-    -------
-    net : skorch.NeuralNet
-        The fitted net whose ``module_`` is differentiated.
-    scalers : list of (scale, offset, clip)
-        The affine maps applied before the net, in order.
-
-    Raises
-    ------
-    TypeError
-        If the model is not differentiable; the message lists the
-        model-agnostic explainers.
-
-    Examples
-    --------
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn_xai.explainers._gradients import differentiable_model
-    >>> try:
-    ...     differentiable_model(LogisticRegression())
-    ... except TypeError as exc:
-    ...     print(str(exc)[:52])
-    This explainer needs a differentiable torch model: a
-    """
-    scalers = []
-    final = _unfreeze(estimator)
-    if isinstance(final, Pipeline):
-        *head, (_, last) = final.steps
-        for name, step in head:
-            step = _unfreeze(step)
-            if step is None or (isinstance(step, str) and step == "passthrough"):
-                continue
-            if not isinstance(step, _AFFINE_SCALERS):
-                raise _not_differentiable(
-                    estimator, explainer,
-                    f"pipeline step {name!r} is a {type(step).__name__}, not an "
-                    "affine scaler",
-                )
-            scalers.append(_scaler_layer(step, step.n_features_in_))
-        final = _unfreeze(last)
-    if not _is_torch_net(final):
-        raise _not_differentiable(
-            estimator, explainer,
-            f"{type(final).__name__} has no torch module_",
-        )
-    return final, scalers
-
-
-class _ExplainedModule(nn.Module):
-    """Raw input → scalers → net module → explained outputs (one per class)."""
-
-    def __init__(self, scalers, module, nonlinearity, mode, dtype):
-        super().__init__()
-        # No empty container: Captum's LRP would take it for a rule-less layer.
-        self.scalers = nn.Sequential(*[
-            _Affine(torch.as_tensor(s, dtype=dtype), torch.as_tensor(o, dtype=dtype), c)
-            for s, o, c in scalers
-        ]) if scalers else None
-        self.module = module
-        self.nonlinearity = nonlinearity
-        self.mode = mode
-
-    def forward(self, X):
-        X = X.reshape(X.shape[0], -1)
-        if self.scalers is not None:
-            X = self.scalers(X)
-        out = self.module(X)
-        out = out[0] if isinstance(out, tuple) else out
-        if self.mode == "decision":
-            out = out.reshape(out.shape[0], -1)
-            if out.shape[1] == 2:  # decision_function: z1 - z0 for classes_[1]
-                diff = out[:, 1:] - out[:, :1]
-                out = torch.cat([-diff, diff], dim=1)
-            return out
-        out = self.nonlinearity(out)
-        return out.reshape(out.shape[0], -1)
-
-
-def _summed(model, target):
-    """Forward function returning the sum of the explained outputs, shape (1,).
-
-    Rows are independent (evaluation mode), so the gradient of the sum is the
-    per-row gradient of each row's own output.  Captum differentiates a
-    per-row output vector one element at a time (``torch.unbind``), which
-    costs ~50 µs of Python per row; one scalar per call removes that.
-    ``target`` is tiled when Captum stacks several copies of the rows
-    (integrated gradients: one block per step).
-    """
-    def forward(X):
-        out = model(X)
-        reps = out.shape[0] // len(target)
-        index = target.repeat(reps) if reps > 1 else target
-        return out.gather(1, index[:, None]).sum().reshape(1)
-
-    return forward
-
-
-@contextmanager
-def _eval_mode(module):
-    """Evaluation mode (no dropout, batch-norm running stats), then restore."""
-    states = [(m, m.training) for m in module.modules()]
-    module.eval()
-    try:
-        yield module
-    finally:
-        for m, training in states:
-            m.train(training)
-
 
 def _check_baseline(baseline, X, *, allow_many, name="baseline"):
     """Baseline rows ``(B, d)`` from "zero", "mean", a scalar or an array."""
@@ -285,6 +93,12 @@ class _GradientExplainer(BaseExplainer):
     _parameter_constraints = {**BaseExplainer._parameter_constraints}
     _baseline_many = False
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.model_agnostic = False
+        tags.explainer_tags.differentiable = True
+        return tags
+
     def _fit_explainer(self, X, y):
         differentiable_model(self.estimator_, explainer=type(self).__name__)
         if "baseline" in self._parameter_constraints:
@@ -299,21 +113,14 @@ class _GradientExplainer(BaseExplainer):
                 f"which have no gradient; use output='proba' or output='decision' "
                 f"with {type(self).__name__}."
             )
-        net, scalers = differentiable_model(self.estimator_, explainer=type(self).__name__)
-        module = net.module_
-        param = next(module.parameters(), None)
-        dtype = torch.float32 if param is None else param.dtype
-        device = torch.device("cpu") if param is None else param.device
-        nonlinearity = net._get_predict_nonlinearity()
-        model = _ExplainedModule(scalers, module, nonlinearity, f.output, dtype)
-        return model.to(device), dtype, device
+        return explained_module(self.estimator_, f.output, explainer=type(self).__name__)
 
     def _explain(self, X, f, target_index, rngs):
         model, dtype, device = self._torch_model(f)
         n = X.shape[0]
         step = self.batch_size or max(n, 1)
         out = np.empty(X.shape, dtype=np.float64)
-        with _eval_mode(model), torch.enable_grad(), warnings.catch_warnings():
+        with eval_mode(model), torch.enable_grad(), warnings.catch_warnings():
             # Captum announces, on every call, the hooks it sets on activations.
             warnings.filterwarnings("ignore", message=".*hooks", category=UserWarning)
             for start in range(0, n, step):
@@ -379,8 +186,8 @@ _EXAMPLE_SETUP = """>>> import numpy as np
 class Saliency(_GradientExplainer):
     __doc__ = f"""Vanilla gradient ``a = ∇_x f(x)`` (Captum ``Saliency``).
 
-    Signed by default, as OpenXAI since March 2024 (SPEC 3.2.2); ``abs=True``
-    gives Captum's default absolute gradient (XAI-TRIS, BEExAI).
+    Signed by default, as OpenXAI since March 2024; ``abs=True`` gives
+    Captum's default absolute gradient (XAI-TRIS, BEExAI).
 
     Parameters
     ----------
@@ -392,6 +199,12 @@ class Saliency(_GradientExplainer):
     {_COMMON_PARAMS.format(extra="")}
 
     {_ATTRIBUTES.format(extra="")}
+
+    References
+    ----------
+    .. [1] K. Simonyan, A. Vedaldi and A. Zisserman, "Deep Inside
+       Convolutional Networks: Visualising Image Classification Models and
+       Saliency Maps", ICLR Workshop 2014.
 
     Examples
     --------
@@ -417,15 +230,16 @@ class Saliency(_GradientExplainer):
         self.batch_size = batch_size
 
     def _attribute(self, model, inputs, target, rngs):
-        A = _CaptumSaliency(_summed(model, target)).attribute(inputs, abs=bool(self.abs))
+        A = _CaptumSaliency(summed_output(model, target)).attribute(
+            inputs, abs=bool(self.abs))
         return A, len(inputs)
 
 
 class InputXGradient(_GradientExplainer):
     __doc__ = f"""Gradient times input ``a = x ⊙ ∇_x f(x)`` (Captum ``InputXGradient``).
 
-    OpenXAI's "itg" (SPEC 3.2.2).  With a pipeline of scalers, ``x`` is the
-    raw input and the gradient includes the scalers (chain rule).
+    OpenXAI's "itg".  With a pipeline of scalers, ``x`` is the raw input and
+    the gradient includes the scalers (chain rule).
 
     Parameters
     ----------
@@ -434,6 +248,12 @@ class InputXGradient(_GradientExplainer):
     {_COMMON_PARAMS.format(extra="")}
 
     {_ATTRIBUTES.format(extra="")}
+
+    References
+    ----------
+    .. [1] A. Shrikumar, P. Greenside, A. Shcherbina and A. Kundaje, "Not
+       Just a Black Box: Learning Important Features Through Propagating
+       Activation Differences", arXiv:1605.01713, 2016.
 
     Examples
     --------
@@ -452,7 +272,7 @@ class InputXGradient(_GradientExplainer):
         self.batch_size = batch_size
 
     def _attribute(self, model, inputs, target, rngs):
-        A = _CaptumInputXGradient(_summed(model, target)).attribute(inputs)
+        A = _CaptumInputXGradient(summed_output(model, target)).attribute(inputs)
         return A, len(inputs)
 
 
@@ -469,7 +289,7 @@ class IntegratedGradients(_GradientExplainer):
     __doc__ = f"""Integrated gradients (Captum ``IntegratedGradients``).
 
     ``IG_j = (x_j - b_j) ∫_0^1 ∂_j f(b + t (x - b)) dt`` by ``n_steps``-point
-    quadrature (SPEC 3.2.3).  Completeness: ``Σ_j IG_j ≈ f(x) - f(b)``.
+    quadrature.  Completeness: ``Σ_j IG_j ≈ f(x) - f(b)``.
     ``multiply_by_inputs=False`` returns the path-averaged gradient only, which
     is what OpenXAI ran under the name IG (its preset also uses
     ``baseline="mean"``).
@@ -489,6 +309,11 @@ class IntegratedGradients(_GradientExplainer):
     {_ATTRIBUTES.format(extra='''
     baseline_ : ndarray of shape (1, n_features)
         The resolved baseline.''')}
+
+    References
+    ----------
+    .. [1] M. Sundararajan, A. Taly and Q. Yan, "Axiomatic Attribution for
+       Deep Networks", ICML 2017.
 
     Examples
     --------
@@ -524,7 +349,7 @@ class IntegratedGradients(_GradientExplainer):
     def _attribute(self, model, inputs, target, rngs):
         # Captum stacks the n_steps scaled copies step by step: the summed
         # forward tiles the targets accordingly.
-        ig = _CaptumIntegratedGradients(_summed(model, target),
+        ig = _CaptumIntegratedGradients(summed_output(model, target),
                                         multiply_by_inputs=self.multiply_by_inputs)
         A = ig.attribute(inputs, baselines=self._baseline_tensor(inputs),
                          n_steps=self.n_steps, method=self.method)
@@ -535,8 +360,8 @@ class DeepLift(_GradientExplainer):
     __doc__ = f"""DeepLIFT, Rescale rule (Captum ``DeepLift``).
 
     Multipliers ``(Δ out / Δ in)`` replace the gradients of the ReLU and
-    max-pool modules, between the input and ``baseline`` (SPEC 3.2.11;
-    XAI-TRIS and BEExAI use the zero baseline and multiply by inputs).
+    max-pool modules, between the input and ``baseline`` (XAI-TRIS and
+    BEExAI use the zero baseline and multiply by inputs).
     The softmax of a classifier is applied as a function, so it is
     differentiated normally, as in XAI-TRIS's networks.
 
@@ -551,6 +376,11 @@ class DeepLift(_GradientExplainer):
 
     {_ATTRIBUTES.format(extra='''
     baseline_ : ndarray of shape (1, n_features)''')}
+
+    References
+    ----------
+    .. [1] A. Shrikumar, P. Greenside and A. Kundaje, "Learning Important
+       Features Through Propagating Activation Differences", ICML 2017.
 
     Examples
     --------
@@ -585,7 +415,7 @@ class GuidedBackprop(_GradientExplainer):
     __doc__ = f"""Guided backpropagation (Captum ``GuidedBackprop``).
 
     Gradient in which every ReLU module passes back only positive gradients
-    at positive inputs (SPEC 3.2.11, XAI-TRIS).
+    at positive inputs (as used by XAI-TRIS).
 
     Parameters
     ----------
@@ -594,6 +424,12 @@ class GuidedBackprop(_GradientExplainer):
     {_COMMON_PARAMS.format(extra="")}
 
     {_ATTRIBUTES.format(extra="")}
+
+    References
+    ----------
+    .. [1] J. T. Springenberg, A. Dosovitskiy, T. Brox and M. Riedmiller,
+       "Striving for Simplicity: The All Convolutional Net", ICLR Workshop
+       2015.
 
     Examples
     --------
@@ -623,7 +459,7 @@ class Deconvolution(GuidedBackprop):
     __doc__ = f"""Deconvolution (Captum ``Deconvolution``).
 
     Gradient in which every ReLU module passes back the positive part of the
-    gradient whatever its input (SPEC 3.2.11, XAI-TRIS).
+    gradient whatever its input (as used by XAI-TRIS).
 
     Parameters
     ----------
@@ -632,6 +468,11 @@ class Deconvolution(GuidedBackprop):
     {_COMMON_PARAMS.format(extra="")}
 
     {_ATTRIBUTES.format(extra="")}
+
+    References
+    ----------
+    .. [1] M. D. Zeiler and R. Fergus, "Visualizing and Understanding
+       Convolutional Networks", ECCV 2014.
 
     Examples
     --------
@@ -646,16 +487,16 @@ class Deconvolution(GuidedBackprop):
 
 # Layer types Captum's LRP has no default rule for but that are affine in
 # evaluation mode: the epsilon rule applies to them as to Linear layers.
-_LRP_AFFINE = (nn.BatchNorm1d, _Affine)
+_LRP_AFFINE = (nn.BatchNorm1d, Affine)
 
 
 class LRP(_GradientExplainer):
     __doc__ = f"""Layer-wise relevance propagation, epsilon rule (Captum ``LRP``).
 
-    Captum's defaults (SPEC 3.2.11): epsilon rule (ε = 1e-9) on linear,
-    convolution and pooling layers, ReLU and dropout passed through.  Batch
-    normalisation (evaluation mode) and folded scalers get the epsilon rule
-    too; other layer types raise Captum's ``TypeError``.
+    Captum's defaults (as used by XAI-TRIS): epsilon rule (ε = 1e-9) on
+    linear, convolution and pooling layers, ReLU and dropout passed through.
+    Batch normalisation (evaluation mode) and folded scalers get the epsilon
+    rule too; other layer types raise Captum's ``TypeError``.
 
     Parameters
     ----------
@@ -664,6 +505,12 @@ class LRP(_GradientExplainer):
     {_COMMON_PARAMS.format(extra="")}
 
     {_ATTRIBUTES.format(extra="")}
+
+    References
+    ----------
+    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
+       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
+       Decisions by Layer-Wise Relevance Propagation", PLOS ONE 10(7), 2015.
 
     Examples
     --------
@@ -698,7 +545,8 @@ class GuidedGradCam(_GradientExplainer):
     __doc__ = f"""Guided Grad-CAM (Captum ``GuidedGradCam``), convolutional nets only.
 
     Guided backpropagation times the Grad-CAM map of the **last**
-    ``torch.nn.Conv2d`` layer, upsampled (nearest) to the image (SPEC 3.2.11).
+    ``torch.nn.Conv2d`` layer, upsampled (nearest) to the image (as used by
+    XAI-TRIS).
     The flattened input is reshaped to ``(1, L, L)`` images, ``L`` from the
     module's ``image_size`` or the square root of ``n_features``.
 
@@ -710,6 +558,12 @@ class GuidedGradCam(_GradientExplainer):
     {_COMMON_PARAMS.format(extra="")}
 
     {_ATTRIBUTES.format(extra="")}
+
+    References
+    ----------
+    .. [1] R. R. Selvaraju, M. Cogswell, A. Das, R. Vedantam, D. Parikh and
+       D. Batra, "Grad-CAM: Visual Explanations from Deep Networks via
+       Gradient-based Localization", ICCV 2017.
 
     Examples
     --------
@@ -769,11 +623,21 @@ def _repeat(tensor, k):
     return torch.repeat_interleave(tensor, k, dim=0)
 
 
-class SmoothGrad(_GradientExplainer):
+class _NoisyGradientExplainer(_GradientExplainer):
+    """Gradient methods that average over random points around the input."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.stochastic = True
+        tags.non_deterministic = self.random_state is None
+        return tags
+
+
+class SmoothGrad(_NoisyGradientExplainer):
     __doc__ = f"""SmoothGrad: mean gradient under Gaussian input noise.
 
     ``a = (1/N) Σ_i ∇_x f(x + ε_i)``, ``ε_i ~ N(0, std² I)`` with ``std`` in
-    input units (SPEC 3.2.2; Captum ``NoiseTunnel(Saliency)`` with
+    input units (Captum ``NoiseTunnel(Saliency)`` with
     ``nt_type="smoothgrad"``, no absolute value).  The noise of each row comes
     from its own random stream, so a row's attributions do not depend on the
     batch size or on the other rows; all ``N`` noisy copies of a chunk of rows
@@ -795,6 +659,11 @@ class SmoothGrad(_GradientExplainer):
 
     {_ATTRIBUTES.format(extra="")}
 
+    References
+    ----------
+    .. [1] D. Smilkov, N. Thorat, B. Kim, F. Viégas and M. Wattenberg,
+       "SmoothGrad: removing noise by adding noise", arXiv:1706.03825, 2017.
+
     Examples
     --------
     {_EXAMPLE_SETUP}
@@ -810,7 +679,6 @@ class SmoothGrad(_GradientExplainer):
         "std": [Interval(numbers.Real, 0, None, closed="left")],
         "abs": ["boolean"],
     }
-    _stochastic = True
 
     def __init__(self, estimator=None, *, n_samples=100, std=0.1, abs=False,
                  target="predicted", output="auto", batch_size=None,
@@ -831,12 +699,12 @@ class SmoothGrad(_GradientExplainer):
         noisy = _repeat(inputs, N) + torch.as_tensor(
             noise.reshape(m * N, d), dtype=inputs.dtype, device=inputs.device
         )
-        G = _CaptumSaliency(_summed(model, _repeat(target, N))).attribute(
+        G = _CaptumSaliency(summed_output(model, _repeat(target, N))).attribute(
             _leaf(noisy), abs=bool(self.abs))
         return G.reshape(m, N, d).mean(dim=1), m * N
 
 
-class GradientShap(_GradientExplainer):
+class GradientShap(_NoisyGradientExplainer):
     __doc__ = f"""GradientSHAP: expected gradients between baselines and noisy inputs.
 
     ``a = E[(x + ε - b) ⊙ ∇f(b + α (x + ε - b))]`` over a baseline ``b``
@@ -863,6 +731,11 @@ class GradientShap(_GradientExplainer):
     {_ATTRIBUTES.format(extra='''
     baseline_ : ndarray of shape (n_baselines, n_features)''')}
 
+    References
+    ----------
+    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
+       Model Predictions", NeurIPS 2017.
+
     Examples
     --------
     {_EXAMPLE_SETUP}
@@ -878,7 +751,6 @@ class GradientShap(_GradientExplainer):
         "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
         "std": [Interval(numbers.Real, 0, None, closed="left")],
     }
-    _stochastic = True
     _baseline_many = True
 
     def __init__(self, estimator=None, *, baseline="zero", n_samples=5, std=0.0,
@@ -907,7 +779,7 @@ class GradientShap(_GradientExplainer):
         delta = X - B[idx]
         points = torch.as_tensor(B[idx] + alpha * delta, dtype=inputs.dtype,
                                  device=inputs.device)
-        G = _CaptumSaliency(_summed(model, _repeat(target, N))).attribute(
+        G = _CaptumSaliency(summed_output(model, _repeat(target, N))).attribute(
             _leaf(points), abs=False)
         A = G.detach().cpu().numpy().astype(np.float64) * delta
         return torch.as_tensor(A.reshape(m, N, d).mean(axis=1)), m * N

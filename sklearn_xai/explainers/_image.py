@@ -1,12 +1,20 @@
-"""Model-ignorant image baselines of XAI-TRIS: edge filters and the input."""
+"""Model-ignorant image controls of XAI-TRIS: edge filters and the input.
 
+XAI-TRIS calls them "baselines"; here they are :class:`SobelFilter`,
+:class:`LaplaceFilter` and :class:`InputAttribution`, since "baseline" names
+the reference input of gradient and removal methods.  The old names
+(``SobelBaseline``, ``LaplaceBaseline``, ``InputBaseline``) still work for
+one release and warn.
+"""
+
+import warnings
 
 import numpy as np
 from scipy import ndimage
 
 from sklearn_xai.base import BaseExplainer
 
-__all__ = ["InputBaseline", "LaplaceBaseline", "SobelBaseline"]
+__all__ = ["InputAttribution", "LaplaceFilter", "SobelFilter"]
 
 
 def _resolve_image_shape(image_shape, n_features):
@@ -29,14 +37,20 @@ def _resolve_image_shape(image_shape, n_features):
     return shape
 
 
-class _ImageBaseline(BaseExplainer):
-    """Shared scaffolding: rows are flattened images (row-major)."""
+class _ImageControl(BaseExplainer):
+    """Shared scaffolding: rows are flattened images (row-major), and the
+    attributions depend on the image alone, never on the model."""
 
     _parameter_constraints = {
         **BaseExplainer._parameter_constraints,
         "image_shape": ["array-like", None],
     }
-    _requires_estimator = False
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.requires_estimator = False
+        tags.explainer_tags.model_agnostic = False  # it explains no model
+        return tags
 
     def _fit_explainer(self, X, y):
         shape = self.image_shape
@@ -56,13 +70,13 @@ class _ImageBaseline(BaseExplainer):
         return self._filter(images).reshape(X.shape)
 
 
-class SobelBaseline(_ImageBaseline):
-    """Sobel filter of the image (XAI-TRIS's model-ignorant edge baseline,
-    SPEC 3.2.14).
+class SobelFilter(_ImageControl):
+    """Sobel filter of the image (XAI-TRIS's model-ignorant edge control).
 
     By default the result is ``scipy.ndimage.sobel(image)`` along the **last
     axis only** (the horizontal derivative, smoothed along the other image
-    axes, reflect mode), as XAI-TRIS computes it (SPEC A25); with
+    axes, reflect mode), as XAI-TRIS's code computes it (see
+    :ref:`def-switches-xaitris` in the user guide); with
     ``magnitude=True`` it is the gradient magnitude
     ``hypot(sobel(image, axis=-1), sobel(image, axis=-2), ...)`` over all image
     axes.  Each row is one flattened (row-major) image; all rows are filtered
@@ -85,12 +99,18 @@ class SobelBaseline(_ImageBaseline):
     estimator_ : estimator or None
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
+       benchmarks to quantify false positive post-hoc attribution of feature
+       importance", Machine Learning 113, 2024.
+
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_xai.explainers import SobelBaseline
+    >>> from sklearn_xai.explainers import SobelFilter
     >>> X = np.array([[0.0, 0.0, 1.0, 1.0] * 4])  # vertical edge, 4 x 4
-    >>> SobelBaseline().fit(X).transform(X).reshape(4, 4)
+    >>> SobelFilter().fit(X).transform(X).reshape(4, 4)
     array([[0., 4., 4., 0.],
            [0., 4., 4., 0.],
            [0., 4., 4., 0.],
@@ -98,7 +118,7 @@ class SobelBaseline(_ImageBaseline):
     """
 
     _parameter_constraints = {
-        **_ImageBaseline._parameter_constraints,
+        **_ImageControl._parameter_constraints,
         "magnitude": ["boolean"],
     }
 
@@ -127,9 +147,9 @@ class SobelBaseline(_ImageBaseline):
         return np.sqrt(squares)
 
 
-class LaplaceBaseline(_ImageBaseline):
+class LaplaceFilter(_ImageControl):
     """Laplace filter of the image (``scipy.ndimage.laplace``, reflect mode;
-    XAI-TRIS, SPEC 3.2.14), all rows filtered in one vectorised call.
+    XAI-TRIS), all rows filtered in one vectorised call.
 
     Parameters
     ----------
@@ -144,13 +164,19 @@ class LaplaceBaseline(_ImageBaseline):
     estimator_ : estimator or None
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
+       benchmarks to quantify false positive post-hoc attribution of feature
+       importance", Machine Learning 113, 2024.
+
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_xai.explainers import LaplaceBaseline
+    >>> from sklearn_xai.explainers import LaplaceFilter
     >>> X = np.zeros((1, 9))
     >>> X[0, 4] = 1.0  # a single bright pixel in a 3 x 3 image
-    >>> LaplaceBaseline().fit(X).transform(X).reshape(3, 3)
+    >>> LaplaceFilter().fit(X).transform(X).reshape(3, 3)
     array([[ 0.,  1.,  0.],
            [ 1., -4.,  1.],
            [ 0.,  1.,  0.]])
@@ -165,9 +191,9 @@ class LaplaceBaseline(_ImageBaseline):
                                axes=tuple(range(1, images.ndim)))
 
 
-class InputBaseline(_ImageBaseline):
+class InputAttribution(_ImageControl):
     """The input itself, normalised to sum to one: ``a = x / sum_j x_j``
-    (XAI-TRIS, SPEC 3.2.14).
+    (XAI-TRIS).
 
     A row whose values sum to zero gets all-zero attributions.
 
@@ -184,11 +210,17 @@ class InputBaseline(_ImageBaseline):
     estimator_ : estimator or None
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
+       benchmarks to quantify false positive post-hoc attribution of feature
+       importance", Machine Learning 113, 2024.
+
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_xai.explainers import InputBaseline
-    >>> InputBaseline().fit([[1.0, 3.0]]).transform([[1.0, 3.0]])
+    >>> from sklearn_xai.explainers import InputAttribution
+    >>> InputAttribution().fit([[1.0, 3.0]]).transform([[1.0, 3.0]])
     array([[0.25, 0.75]])
     """
 
@@ -207,3 +239,55 @@ class InputBaseline(_ImageBaseline):
         total = flat.sum(axis=1, keepdims=True)
         safe = np.where(total == 0.0, 1.0, total)
         return np.where(total == 0.0, 0.0, flat / safe)
+
+
+# ---------------------------------------------------------------------------
+# Deprecated names (renamed in 0.1, removed in 0.2)
+# ---------------------------------------------------------------------------
+class _RenamedExplainer:
+    """Mixin of a deprecated name: constructing it warns with a FutureWarning.
+
+    The subclass behaves exactly as the class it was renamed to (the first
+    other base).  It is importable from :mod:`sklearn_xai.explainers` but
+    not listed in its ``__all__``, so discovery and benchmarks see each
+    explainer once, under its new name.
+    """
+
+    def __new__(cls, *args, **kwargs):
+        new_name = next(c.__name__ for c in cls.__mro__
+                        if issubclass(c, BaseExplainer)
+                        and not issubclass(c, _RenamedExplainer))
+        warnings.warn(
+            f"{cls.__name__} was renamed {new_name} in sklearn_xai 0.1 and will be "
+            f"removed in 0.2; use sklearn_xai.explainers.{new_name} (same "
+            "parameters, same attributions).",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return super().__new__(cls)
+
+
+class SobelBaseline(_RenamedExplainer, SobelFilter):
+    """Deprecated name of :class:`SobelFilter`.
+
+    .. deprecated:: 0.1
+       Renamed :class:`SobelFilter`; ``SobelBaseline`` will be removed in 0.2.
+    """
+
+
+class LaplaceBaseline(_RenamedExplainer, LaplaceFilter):
+    """Deprecated name of :class:`LaplaceFilter`.
+
+    .. deprecated:: 0.1
+       Renamed :class:`LaplaceFilter`; ``LaplaceBaseline`` will be removed in
+       0.2.
+    """
+
+
+class InputBaseline(_RenamedExplainer, InputAttribution):
+    """Deprecated name of :class:`InputAttribution`.
+
+    .. deprecated:: 0.1
+       Renamed :class:`InputAttribution`; ``InputBaseline`` will be removed in
+       0.2.
+    """

@@ -2,13 +2,13 @@
 
 import copy
 import numbers
-from contextlib import contextmanager
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.utils import seed_entropy
+from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._torch import single_thread
 
 __all__ = ["L2X"]
 
@@ -16,24 +16,6 @@ _L2X_PRESETS = {
     # XAI-Bench trains every selector for one epoch of 1000-row batches.
     "xai_bench": {"epochs": 1, "early_stopping": False, "train_batch_size": 1000},
 }
-
-
-@contextmanager
-def _single_thread():
-    """Run torch single-threaded, restoring the caller's setting afterwards.
-
-    The networks are small: one thread is as fast as several on an idle
-    machine, and multi-threaded kernels of this size slow down by an order of
-    magnitude when other processes compete for the cores.
-    """
-    import torch
-
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
 
 
 def _build_networks(d, n_outputs, generator):
@@ -96,7 +78,7 @@ def _concrete_sample(logits, k, temperature, generator):
 
 class L2X(BaseExplainer):
     """L2X: an instance-wise feature selector trained to keep the ``k``
-    features that best predict the model (Chen et al. 2018; SPEC 3.2.10).
+    features that best predict the model (Chen et al. 2018).
 
     In :meth:`fit`, for every ``k = 1..d`` a selector network
     (``x -> 100 SELU -> 100 SELU -> d`` logits) and a predictor network
@@ -110,7 +92,7 @@ class L2X(BaseExplainer):
     regulariser), Adam with learning rate ``learning_rate``.
 
     The explanation of ``x`` is the sum over ``k`` of the test-time masks,
-    divided by its row sum (SPEC A15: equal to the paper's
+    divided by its row sum (equal to XAI-Bench's
     ``2/(D(D+1)) sum_k I_k`` when each mask has exactly ``k`` ones).  It is
     the same for every class of a classifier and needs no model call.
 
@@ -169,6 +151,15 @@ class L2X(BaseExplainer):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
+
+    References
+    ----------
+    .. [1] J. Chen, L. Song, M. J. Wainwright and M. I. Jordan, "Learning to
+       Explain: An Information-Theoretic Perspective on Model
+       Interpretation", ICML 2018.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -253,7 +244,7 @@ class L2X(BaseExplainer):
             train = val = torch.arange(n)
         self.selectors_ = []
         self.n_epochs_ = []
-        with _single_thread():
+        with single_thread():
             for k in range(1, d + 1):
                 selector, n_epochs = self._train_one(
                     k, Xt[train], Yt[train], Xt[val], Yt[val], is_proba, generator,
@@ -321,7 +312,7 @@ class L2X(BaseExplainer):
 
         Xt = torch.tensor(np.ascontiguousarray(X), dtype=torch.float64)
         total = torch.zeros_like(Xt)
-        with torch.no_grad(), _single_thread():
+        with torch.no_grad(), single_thread():
             for k, selector in enumerate(self.selectors_, start=1):
                 total += _topk_mask(selector(Xt), k)
         total = total.numpy()

@@ -1,7 +1,7 @@
 """LIME variants: stock ``lime``, OpenXAI's local surrogate and Captum's LIME.
 
 Three explainers fit a weighted linear surrogate of the explained output ``f``
-around each row and return its coefficients (SPEC 3.2.8):
+around each row and return its coefficients (Ribeiro et al. 2016):
 
 * :class:`LimeTabular` wraps the ``lime`` package (XAI-Bench);
 * :class:`LocalLinearSurrogate` re-implements OpenXAI's modified LIME
@@ -14,92 +14,30 @@ import numbers
 
 import numpy as np
 from sklearn.linear_model import Lasso
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._surrogate import (
+    evaluate_block,
+    exponential_kernel,
+    lime_kernel,
+    row_blocks,
+    weighted_ridge,
+)
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["CaptumLime", "LimeTabular", "LocalLinearSurrogate"]
 
-# Upper bound on the number of float64 values a block of rows materialises
-# (perturbed inputs, centred designs); 2**23 values = 64 MiB.
-_MAX_BLOCK_VALUES = 2**23
 
+class _SampledSurrogate(BaseExplainer):
+    """LIME-style explainers: the neighbourhood of a row is drawn from the
+    row's random stream."""
 
-def _row_blocks(n_rows, rows_per_instance, n_features, batch_size=None):
-    """Slices of rows whose perturbations are evaluated in one model call.
-
-    A block holds as many rows as fit in ``batch_size`` model rows (when
-    given) and in :data:`_MAX_BLOCK_VALUES` values; always at least one row.
-    """
-    per_row = max(rows_per_instance, 1)
-    cap = _MAX_BLOCK_VALUES // max(per_row * n_features, 1)
-    if batch_size is not None:
-        cap = min(cap, batch_size // per_row)
-    step = max(1, cap)
-    return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
-
-
-def _evaluate_block(f, Z, target_index, block):
-    """Explained output at the perturbations ``Z`` (b, N, d) of a block of rows.
-
-    One model call for the whole block; every perturbed row is scored on the
-    class column of the row it perturbs (``target_index`` is None for
-    regression).  Returns a float64 array of shape (b, N).
-    """
-    b, N, d = Z.shape
-    t = None if target_index is None else np.repeat(np.asarray(target_index)[block], N)
-    return np.asarray(f(Z.reshape(b * N, d), t), dtype=np.float64).reshape(b, N)
-
-
-def _weighted_ridge(Z, y, w, alpha):
-    """Batched weighted ridge regression with an intercept.
-
-    Solves, for every batch item ``b`` independently,
-    ``min_{beta, c} sum_i w[b, i] (y[b, i] - c - Z[b, i] @ beta)**2
-    + alpha * ||beta||**2``, the objective of
-    ``sklearn.linear_model.Ridge(alpha).fit(Z[b], y[b], sample_weight=w[b])``
-    (weighted centring, unpenalised intercept).
-
-    Parameters
-    ----------
-    Z : ndarray of shape (B, N, d) or (1, N, d)
-        Design matrices (a single one is shared by all batch items).
-    y : ndarray of shape (B, N) or (1, N)
-        Responses.
-    w : ndarray of shape (B, N)
-        Non-negative sample weights; each row must have a positive sum.
-    alpha : float
-        Ridge penalty.
-
-    Returns
-    -------
-    coef : ndarray of shape (B, d)
-    intercept : ndarray of shape (B,)
-    """
-    w = np.asarray(w, dtype=np.float64)
-    sw = w.sum(axis=1)
-    if np.any(sw <= 0):
-        raise ValueError(
-            "Every local regression needs at least one sample with a positive "
-            "weight; the weights of some rows sum to zero."
-        )
-    p = w / sw[:, None]
-    z_mean = np.einsum("bn,bnd->bd", p, np.broadcast_to(Z, w.shape + Z.shape[2:]))
-    y_mean = np.einsum("bn,bn->b", p, np.broadcast_to(y, w.shape))
-    Zc = Z - z_mean[:, None, :]
-    yc = y - y_mean[:, None]
-    Zw = Zc * w[:, :, None]
-    gram = np.matmul(Zw.transpose(0, 2, 1), Zc)
-    d = Zc.shape[2]
-    gram[:, np.arange(d), np.arange(d)] += alpha
-    rhs = np.einsum("bnd,bn->bd", Zw, np.broadcast_to(yc, w.shape))
-    try:
-        coef = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
-    except np.linalg.LinAlgError:
-        coef = np.einsum("bij,bj->bi", np.linalg.pinv(gram), rhs)
-    intercept = y_mean - np.einsum("bd,bd->b", z_mean, coef)
-    return coef, intercept
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.stochastic = True
+        tags.non_deterministic = self.random_state is None
+        return tags
 
 
 # ---------------------------------------------------------------------------
@@ -111,9 +49,9 @@ _LIME_PRESETS = {
 }
 
 
-class LimeTabular(BaseExplainer):
+class LimeTabular(_SampledSurrogate):
     """Stock LIME (``lime.lime_tabular.LimeTabularExplainer``) in regression
-    mode on the explained output (XAI-Bench's "LIME", SPEC 3.2.8).
+    mode on the explained output (XAI-Bench's "LIME").
 
     For each row, ``lime`` samples ``n_samples`` perturbations (by default:
     quartile bins of the training data, values redrawn from a truncated normal
@@ -178,6 +116,14 @@ class LimeTabular(BaseExplainer):
     LocalLinearSurrogate : OpenXAI's Gaussian-neighbourhood LIME.
     CaptumLime : binary-mask LIME (Captum).
 
+    References
+    ----------
+    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
+       You?': Explaining the Predictions of Any Classifier", KDD 2016.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
     Examples
     --------
     >>> import numpy as np
@@ -205,7 +151,6 @@ class LimeTabular(BaseExplainer):
         ],
         "preset": [StrOptions(set(_LIME_PRESETS)), None],
     }
-    _stochastic = True
 
     def __init__(self, estimator=None, *, n_samples=5000, kernel_width=0.75,
                  discretize_continuous=True, discretizer="quartile",
@@ -297,9 +242,10 @@ class LimeTabular(BaseExplainer):
 # ---------------------------------------------------------------------------
 
 
-class LocalLinearSurrogate(BaseExplainer):
+class LocalLinearSurrogate(_SampledSurrogate):
     """OpenXAI's LIME: a ridge surrogate fitted on a Gaussian neighbourhood
-    (SPEC 3.2.8), re-implemented exactly and vectorised across rows.
+    (after Ribeiro et al. 2016), re-implemented exactly and vectorised
+    across rows.
 
     For a row ``x`` the neighbourhood is ``z_0 = x`` and
     ``z_i = x + std * eps_i``, ``eps_i ~ N(0, I)`` for ``i = 1..n_samples-1``
@@ -358,6 +304,13 @@ class LocalLinearSurrogate(BaseExplainer):
     --------
     LimeTabular : stock LIME.
 
+    References
+    ----------
+    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
+       You?': Explaining the Predictions of Any Classifier", KDD 2016.
+    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+
     Examples
     --------
     >>> import numpy as np
@@ -377,7 +330,6 @@ class LocalLinearSurrogate(BaseExplainer):
         "kernel_width": [Interval(numbers.Real, 0, None, closed="neither")],
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
     }
-    _stochastic = True
 
     def __init__(self, estimator=None, *, std=0.1, n_samples=1000, kernel_width=0.75,
                  alpha=1.0, target="predicted", output="auto", batch_size=None,
@@ -397,17 +349,17 @@ class LocalLinearSurrogate(BaseExplainer):
         N = self.n_samples
         width = self.kernel_width * np.sqrt(d)
         A = np.empty((n, d), dtype=np.float64)
-        for block in _row_blocks(n, N, d, self.batch_size):
+        for block in row_blocks(n, N, d, self.batch_size):
             Xb = X[block]
             noise = np.stack(
                 [rng.standard_normal((N, d)) for rng in rngs[block]]
             )
             noise[:, 0] = 0.0
             Z = Xb[:, None, :] + self.std * noise
-            y = _evaluate_block(f, Z, target_index, block)
+            y = evaluate_block(f, Z, target_index, block)
             dist2 = np.sum((Z - Xb[:, None, :]) ** 2, axis=2)
-            weights = np.sqrt(np.exp(-dist2 / width**2))
-            A[block], _ = _weighted_ridge(Z, y, weights, self.alpha)
+            weights = lime_kernel(dist2, width)
+            A[block], _ = weighted_ridge(Z, y, weights, self.alpha)
         return A
 
 
@@ -416,10 +368,10 @@ class LocalLinearSurrogate(BaseExplainer):
 # ---------------------------------------------------------------------------
 
 
-class CaptumLime(BaseExplainer):
+class CaptumLime(_SampledSurrogate):
     """Captum's LIME (``captum.attr.Lime`` defaults): binary feature-presence
     masks, cosine-distance exponential kernel and a Lasso surrogate
-    (SPEC 3.2.8; XAI-TRIS and BEExAI).
+    (as used by XAI-TRIS and BEExAI).
 
     For a row ``x``, ``n_samples`` masks ``m_s ~ Bernoulli(0.5)^d`` give the
     inputs ``z_s = m_s * x + (1 - m_s) * b`` (``b`` the baseline).  Each is
@@ -466,6 +418,13 @@ class CaptumLime(BaseExplainer):
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
 
+    References
+    ----------
+    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
+       You?': Explaining the Predictions of Any Classifier", KDD 2016.
+    .. [2] N. Kokhlikyan et al., "Captum: A unified and generic model
+       interpretability library for PyTorch", arXiv:2009.07896, 2020.
+
     Examples
     --------
     >>> import numpy as np
@@ -486,7 +445,6 @@ class CaptumLime(BaseExplainer):
         "distance": [StrOptions({"cosine", "euclidean"})],
         "baseline": [numbers.Real, "array-like"],
     }
-    _stochastic = True
 
     def __init__(self, estimator=None, *, n_samples=50, alpha=0.01, kernel_width=1.0,
                  distance="cosine", baseline=0.0, target="predicted", output="auto",
@@ -522,18 +480,18 @@ class CaptumLime(BaseExplainer):
             dist = 1.0 - dot / np.maximum(norms, 1e-8)
         else:
             dist = np.linalg.norm(Z - Xb[:, None, :], axis=2)
-        return np.exp(-(dist**2) / (2.0 * self.kernel_width**2))
+        return exponential_kernel(dist, self.kernel_width)
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         S = self.n_samples
         A = np.empty((n, d), dtype=np.float64)
         lasso = Lasso(alpha=self.alpha, fit_intercept=True)
-        for block in _row_blocks(n, S, d, self.batch_size):
+        for block in row_blocks(n, S, d, self.batch_size):
             Xb = X[block]
             masks = np.stack([rng.random((S, d)) < 0.5 for rng in rngs[block]])
             Z = np.where(masks, Xb[:, None, :], self.baseline_)
-            y = _evaluate_block(f, Z, target_index, block)
+            y = evaluate_block(f, Z, target_index, block)
             sim = self._similarity(Xb, Z)
             for r in range(len(Xb)):
                 lasso.fit(masks[r].astype(np.float64), y[r], sample_weight=sim[r])

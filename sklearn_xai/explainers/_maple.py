@@ -5,19 +5,19 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import RandomForestRegressor
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._lime import _row_blocks, _weighted_ridge
+from sklearn_xai.explainers._surrogate import row_blocks, weighted_ridge
 from sklearn_xai.utils import seed_entropy
+from sklearn_xai.utils._sklearn import Interval
 
 __all__ = ["MAPLE"]
 
 
 class MAPLE(BaseExplainer):
     """MAPLE: local ridge regression of ``f`` on training rows weighted by a
-    random forest's leaf co-occurrence (SPEC 3.2.9).
+    random forest's leaf co-occurrence (Plumb et al. 2018).
 
     In :meth:`fit`, a random forest (``n_estimators`` trees,
     ``min_samples_leaf``, ``max_features``) is fitted on
@@ -81,6 +81,14 @@ class MAPLE(BaseExplainer):
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
+
+    References
+    ----------
+    .. [1] G. Plumb, D. Molitor and A. Talwalkar, "Model Agnostic Supervised
+       Local Explanations", NeurIPS 2018.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -175,9 +183,9 @@ class MAPLE(BaseExplainer):
             np.zeros(n, dtype=np.intp) if target_index is None
             else np.asarray(target_index, dtype=np.intp)
         )
-        for block in _row_blocks(n, n_train, d):
+        for block in row_blocks(n, n_train, d):
             W = self._weights(X[block])
             y = self.y_train_[:, columns[block]].T
-            coef, _ = _weighted_ridge(self.X_train_[None], y, W, self.alpha)
+            coef, _ = weighted_ridge(self.X_train_[None], y, W, self.alpha)
             A[block] = coef * (X[block] - self.mean_)
         return A

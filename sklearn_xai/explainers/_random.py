@@ -4,9 +4,9 @@ import numbers
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.utils._sklearn import HasMethods, Interval, StrOptions
 
 __all__ = ["RandomExplainer"]
 
@@ -63,12 +63,6 @@ class RandomExplainer(BaseExplainer):
         "scale": [Interval(numbers.Real, 0, None, closed="neither")],
         "reference": [HasMethods(["fit", "transform"]), None],
     }
-    _requires_estimator = False
-    _stochastic = True
-    # Common random numbers would give a neighbour the very same random
-    # attributions and make the control look perfectly stable.
-    _shares_row_keys = False
-
     def __init__(self, estimator=None, *, distribution="normal", scale=1.0,
                  reference=None, random_state=None):
         self.estimator = estimator
@@ -76,6 +70,17 @@ class RandomExplainer(BaseExplainer):
         self.scale = scale
         self.reference = reference
         self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.requires_estimator = False
+        tags.explainer_tags.model_agnostic = False  # it explains no model
+        tags.explainer_tags.stochastic = True
+        # Common random numbers would give a neighbour the very same random
+        # attributions and make the control look perfectly stable.
+        tags.explainer_tags.shares_row_keys = False
+        tags.non_deterministic = self.random_state is None
+        return tags
 
     def _fit_explainer(self, X, y):
         if self.distribution != "uniform_range":

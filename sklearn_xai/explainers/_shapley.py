@@ -1,7 +1,7 @@
 """Shapley-value explainers: exact enumeration, KernelSHAP and permutation sampling.
 
 All three estimate the Shapley values of the value function ``v_x(S)`` given
-by a masker (SPEC 1.5, 3.2.4-3.2.6)::
+by a masker (see :ref:`def-shapley` in the user guide)::
 
     phi_j(x) = sum_{S not containing j} |S|! (d-|S|-1)! / d! * (v_x(S+j) - v_x(S))
 
@@ -19,14 +19,11 @@ block of at most ``batch_size`` model rows).
 import numbers
 
 import numpy as np
-from scipy.special import comb
-from sklearn.base import clone
-from sklearn.utils._param_validation import Interval, StrOptions
 
-from sklearn_xai.base import BaseExplainer
-from sklearn_xai.datasets._shapley import _all_coalitions, _shapley_from_values
-from sklearn_xai.masking._base import BaseMasker
-from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
+from sklearn_xai.explainers._masker_based import _MaskerExplainer
+from sklearn_xai.masking import MarginalMasker
+from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values, shapley_kernel
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["ExactShapley", "KernelSHAP", "ShapleyValueSampling"]
 
@@ -36,15 +33,9 @@ _DEFAULT_BLOCK_ROWS = 2**18
 
 
 # --------------------------------------------------------------------------
-# Pure helpers (coalition enumeration and the exact combination are shared
-# with sklearn_xai.datasets.exact_shapley_values)
+# Pure helpers (coalition enumeration, the exact combination and the Shapley
+# kernel live in sklearn_xai.utils._shapley, shared with the generators)
 # --------------------------------------------------------------------------
-def _shapley_kernel(d, size):
-    """Shapley kernel ``(d-1) / (C(d, s) s (d-s))`` of coalition sizes ``0 < s < d``."""
-    size = np.asarray(size, dtype=np.float64)
-    return (d - 1) / (comb(d, size) * size * (d - size))
-
-
 def _constrained_wls(Z, weights, y, delta):
     """Weighted least squares ``y ~ Z @ phi`` subject to ``sum(phi) = delta``.
 
@@ -80,11 +71,6 @@ def _block_rows(batch_size):
     return _DEFAULT_BLOCK_ROWS if batch_size is None else batch_size
 
 
-def _fit_masker(masker, default, X):
-    """Clone and fit ``masker`` (``default`` if None) on the training rows."""
-    return clone(default if masker is None else masker).fit(X)
-
-
 def _values_with_ends(explainer, f, X, Z, target_index, rngs):
     """``v_x(empty)``, ``v_x(full)`` and ``v_x(S)`` of per-row coalitions ``Z``.
 
@@ -118,7 +104,7 @@ def _check_n_features(explainer, d):
 # --------------------------------------------------------------------------
 _COMMON_DOC = """
     target : "predicted", int or label, default="predicted"
-        Explained class of a classifier (SPEC 1.2).
+        Explained class of a classifier (see :ref:`def-explained-output`).
     output : {"auto", "proba", "decision", "predict"}, default="auto"
         Explained output of a classifier.
     batch_size : int or None, default=None
@@ -127,11 +113,23 @@ _COMMON_DOC = """
         least one row)."""
 
 
-class ExactShapley(BaseExplainer):
+class _SampledShapley(_MaskerExplainer):
+    """Shapley estimators that sample coalitions or orderings per row (from
+    the row's random stream): stochastic whatever the masker."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.stochastic = True
+        tags.non_deterministic = self.random_state is None
+        return tags
+
+
+class ExactShapley(_MaskerExplainer):
     """Exact Shapley values by enumeration of all ``2^d`` coalitions.
 
     ``phi_j = sum_S |S|!(d-|S|-1)!/d! (v_x(S+j) - v_x(S))`` with ``v_x`` from
-    ``masker`` (SPEC 3.2.4); efficiency holds exactly:
+    ``masker`` (see :ref:`def-shapley` in the user guide); efficiency holds
+    exactly:
     ``sum_j phi_j = f(x) - v_x(empty)``.  The ``2^d`` coalitions of a block of
     rows are scored in one masker evaluation, i.e. ``2^d * n_draws`` model
     rows per explained row.
@@ -148,8 +146,10 @@ class ExactShapley(BaseExplainer):
         The value function; ``None`` is ``MarginalMasker(100,
         random_state=random_state)``.  Cloned and fitted on the training rows.
     xai_bench_efficiency : bool, default=False
-        Reproduce XAI-Bench's BF-SHAP / ground-truth bias (SPEC 3.2.4,
-        Appendix A12): add ``v_x(empty) / d`` to every value, so that rows
+        Reproduce XAI-Bench's BF-SHAP / ground-truth bias (its code solves
+        the Shapley regression without intercept; see
+        :ref:`def-switches-xaibench`): add ``v_x(empty) / d`` to every value,
+        so that rows
         sum to ``f(x)`` instead of ``f(x) - v_x(empty)``.  Off by default:
         these are not Shapley values.
     max_features : int, default=16
@@ -173,6 +173,16 @@ class ExactShapley(BaseExplainer):
     KernelSHAP : sampled coalitions, for many features.
     ShapleyValueSampling : permutation sampling.
 
+    References
+    ----------
+    .. [1] L. S. Shapley, "A value for n-person games", in Contributions to
+       the Theory of Games II, Annals of Mathematics Studies 28, 1953.
+    .. [2] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
+       Model Predictions", NeurIPS 2017.
+    .. [3] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
     Examples
     --------
     >>> import numpy as np
@@ -187,8 +197,7 @@ class ExactShapley(BaseExplainer):
     """
 
     _parameter_constraints = {
-        **BaseExplainer._parameter_constraints,
-        "masker": [BaseMasker, None],
+        **_MaskerExplainer._parameter_constraints,
         "xai_bench_efficiency": ["boolean"],
         "max_features": [Interval(numbers.Integral, 1, 30, closed="both")],
     }
@@ -205,30 +214,27 @@ class ExactShapley(BaseExplainer):
         self.batch_size = batch_size
         self.random_state = random_state
 
-    @property
-    def _stochastic(self):
-        masker = getattr(self, "masker_", None)
-        return masker is not None and not masker.is_deterministic
+    def _default_masker(self):
+        return MarginalMasker(100, random_state=self.random_state)
 
     def _fit_explainer(self, X, y):
         _check_n_features(self, X.shape[1])
-        default = MarginalMasker(100, random_state=self.random_state)
-        self.masker_ = _fit_masker(self.masker, default, X)
+        super()._fit_explainer(X, y)
 
     def _explain(self, X, f, target_index, rngs):
         d = X.shape[1]
-        coalitions = _all_coalitions(d)
+        coalitions = all_coalitions(d)
         values = self.masker_.evaluate(
             f, X, coalitions, target_index=target_index,
             batch_size=_block_rows(self.batch_size), rngs=rngs,
         )
-        phi = _shapley_from_values(values, d)
+        phi = shapley_from_values(values, d)
         if self.xai_bench_efficiency:
             phi += values[:, :1] / d
         return phi
 
 
-class KernelSHAP(BaseExplainer):
+class KernelSHAP(_SampledShapley):
     """KernelSHAP: Shapley values by weighted regression on sampled coalitions.
 
     Coalitions ``z`` are drawn with probability proportional to the Shapley
@@ -237,8 +243,9 @@ class KernelSHAP(BaseExplainer):
     the same regression weight), optionally in complementary pairs.  The
     empty and full coalitions are not sampled: they are *constraints*
     (intercept ``= v_x(empty)``, ``sum_j phi_j = f(x) - v_x(empty)``), not
-    large weights (SPEC 3.2.5).  The weighted least squares with that fixed
-    intercept is solved per row.  When ``n_samples`` covers all ``2^d - 2``
+    large weights (see :ref:`def-shapley`).  The weighted least squares with
+    that fixed intercept is solved per row.  When ``n_samples`` covers all
+    ``2^d - 2``
     non-trivial coalitions, they are enumerated once each with their exact
     kernel weights, which gives the exact Shapley values (equal to
     :class:`ExactShapley` with the same masker).
@@ -277,6 +284,11 @@ class KernelSHAP(BaseExplainer):
     --------
     ExactShapley : exact enumeration (small ``d``).
 
+    References
+    ----------
+    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
+       Model Predictions", NeurIPS 2017.
+
     Examples
     --------
     >>> import numpy as np
@@ -292,13 +304,11 @@ class KernelSHAP(BaseExplainer):
     """
 
     _parameter_constraints = {
-        **BaseExplainer._parameter_constraints,
+        **_MaskerExplainer._parameter_constraints,
         "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
                       StrOptions({"auto"})],
-        "masker": [BaseMasker, None],
         "paired": ["boolean"],
     }
-    _stochastic = True
 
     def __init__(self, estimator=None, *, n_samples="auto", masker=None, paired=True,
                  target="predicted", output="auto", batch_size=None,
@@ -312,9 +322,8 @@ class KernelSHAP(BaseExplainer):
         self.batch_size = batch_size
         self.random_state = random_state
 
-    def _fit_explainer(self, X, y):
-        default = MarginalMasker(100, random_state=self.random_state)
-        self.masker_ = _fit_masker(self.masker, default, X)
+    def _default_masker(self):
+        return MarginalMasker(100, random_state=self.random_state)
 
     def _budget(self, d):
         return 2 * d + 2048 if self.n_samples == "auto" else int(self.n_samples)
@@ -339,8 +348,8 @@ class KernelSHAP(BaseExplainer):
             weights = np.ones(0)
         elif d < 62 and m >= 2**d - 2:
             # The budget covers every coalition: enumerate with exact weights.
-            Z = np.broadcast_to(_all_coalitions(d)[1:-1], (n, 2**d - 2, d))
-            weights = _shapley_kernel(d, Z[0].sum(axis=1))
+            Z = np.broadcast_to(all_coalitions(d)[1:-1], (n, 2**d - 2, d))
+            weights = shapley_kernel(d, Z[0].sum(axis=1))
         else:
             Z = np.stack([self._sample(rng, d, m) for rng in rngs])
             weights = np.ones(m)
@@ -348,13 +357,13 @@ class KernelSHAP(BaseExplainer):
         return _constrained_wls(Z, weights, values - v_empty[:, None], v_full - v_empty)
 
 
-class ShapleyValueSampling(BaseExplainer):
+class ShapleyValueSampling(_SampledShapley):
     """Shapley values by permutation sampling (Castro et al., 2009).
 
     For each of ``n_samples`` random orderings of the features, features are
     added one at a time (starting from all removed) and each is credited with
     the change of ``v_x``; the attributions are the averages over orderings
-    (SPEC 3.2.6, Captum's ``ShapleyValueSampling``).  Rows sum exactly to
+    (Captum's ``ShapleyValueSampling``).  Rows sum exactly to
     ``f(x) - v_x(empty)``.  The ``n_samples * (d - 1) + 2`` distinct
     coalitions of a block of rows are scored in one model call.
 
@@ -383,6 +392,12 @@ class ShapleyValueSampling(BaseExplainer):
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
 
+    References
+    ----------
+    .. [1] J. Castro, D. Gómez and J. Tejada, "Polynomial calculation of the
+       Shapley value based on sampling", Computers & Operations Research
+       36(5), 2009.
+
     Examples
     --------
     >>> import numpy as np
@@ -396,12 +411,10 @@ class ShapleyValueSampling(BaseExplainer):
     """
 
     _parameter_constraints = {
-        **BaseExplainer._parameter_constraints,
+        **_MaskerExplainer._parameter_constraints,
         "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
-        "masker": [BaseMasker, None],
         "antithetic": ["boolean"],
     }
-    _stochastic = True
 
     def __init__(self, estimator=None, *, n_samples=25, masker=None, antithetic=False,
                  target="predicted", output="auto", batch_size=None,
@@ -414,9 +427,6 @@ class ShapleyValueSampling(BaseExplainer):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-
-    def _fit_explainer(self, X, y):
-        self.masker_ = _fit_masker(self.masker, BaselineMasker("zero"), X)
 
     def _permutations(self, rng, d):
         m = self.n_samples

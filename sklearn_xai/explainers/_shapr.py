@@ -1,25 +1,25 @@
 """Conditional Shapley values with estimated conditionals (Aas et al., 2021).
 
-:class:`EmpiricalConditionalSHAP` is XAI-Bench's "SHAPR" (SPEC 3.2.7): the
+:class:`EmpiricalConditionalSHAP` is XAI-Bench's "SHAPR": the
 value of a coalition is a kernel-weighted average of the model over training
 rows whose removed features are spliced into ``x``, with weights from a
-Mahalanobis distance on the kept features; the Shapley values are the
-weighted least squares fit over all ``2^d`` coalitions.  ``method="gaussian"``
-draws the removed features from a Gaussian fitted to the training rows
-instead (Aas et al.'s "gaussian" approach).
+Mahalanobis distance on the kept features
+(:class:`~sklearn_xai.masking.EmpiricalConditionalMasker`); the Shapley
+values are the weighted least squares fit over all ``2^d`` coalitions.
+``method="gaussian"`` draws the removed features from a Gaussian fitted to
+the training rows instead (Aas et al.'s "gaussian" approach,
+:class:`~sklearn_xai.masking.GaussianConditionalMasker`).
 """
 
 import numbers
 
 import numpy as np
-from scipy.special import comb
-from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.datasets._shapley import _all_coalitions
 from sklearn_xai.explainers._shapley import _block_rows, _check_n_features
-from sklearn_xai.masking._conditional import GaussianConditionalMasker
+from sklearn_xai.masking import EmpiricalConditionalMasker, GaussianConditionalMasker
+from sklearn_xai.utils._shapley import all_coalitions, shapley_kernel
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["EmpiricalConditionalSHAP"]
 
@@ -38,8 +38,7 @@ def _shapr_projection(coalitions, end_weight=_END_WEIGHT):
     size = coalitions.sum(axis=1).astype(np.float64)
     inner = (size > 0) & (size < d)
     w = np.full(size.shape, end_weight)
-    s = size[inner]
-    w[inner] = (d - 1) / (comb(d, s) * s * (d - s))
+    w[inner] = shapley_kernel(d, size[inner])
     design = np.column_stack([coalitions.astype(np.float64), np.ones(len(size))])
     gram = design.T @ (w[:, None] * design)
     return np.linalg.solve(gram, design.T * w)
@@ -48,15 +47,18 @@ def _shapr_projection(coalitions, end_weight=_END_WEIGHT):
 class EmpiricalConditionalSHAP(BaseExplainer):
     """Conditional Shapley values with empirical (kernel-weighted) conditionals.
 
-    XAI-Bench's "SHAPR" (SPEC 3.2.7), after the "empirical" method of Aas,
-    Jullum & Løland (2021).  For each coalition ``S`` and training row
+    XAI-Bench's "SHAPR", after the "empirical" method of Aas, Jullum &
+    Løland (2021); see :ref:`def-shapley` in the user guide.  For each
+    coalition ``S`` and training row
     ``z_i``::
 
         D_i(S)^2 = (x_S - z_S)^T pinv(Sigma_S) (x_S - z_S) / |S|
         w_i(S)   = exp(-D_i(S)^2 / (2 sigma^2))
         v_x(S)   = sum_i w_i f(x_S + z_{i, not S}) / sum_i w_i
 
-    with ``Sigma_S`` the sample covariance of the training rows on ``S``.
+    with ``Sigma_S`` the sample covariance of the training rows on ``S``:
+    the value function of
+    :class:`~sklearn_xai.masking.EmpiricalConditionalMasker`.
     The Shapley values are the weighted least squares fit of ``v_x`` on the
     coalition indicators **with an intercept**, over all ``2^d`` coalitions,
     Shapley-kernel weights and weight ``1e4`` for the empty and full
@@ -77,7 +79,7 @@ class EmpiricalConditionalSHAP(BaseExplainer):
     sigma : float, default=0.4
         Kernel bandwidth (XAI-Bench tuned it over {0.1, 0.2, 0.4, 0.8}).
     uniform_small_coalitions : bool, default=False
-        XAI-Bench code [C]: coalitions with ``|S| <= 1`` use uniform weights
+        XAI-Bench's code: coalitions with ``|S| <= 1`` use uniform weights
         (plain marginal averaging) instead of the Mahalanobis kernel.
     max_background : int or None, default=None
         Use at most this many training rows (drawn without replacement with
@@ -87,7 +89,7 @@ class EmpiricalConditionalSHAP(BaseExplainer):
     max_features : int, default=12
         Refuse inputs with more features (the cost grows as ``2^d``).
     target : "predicted", int or label, default="predicted"
-        Explained class of a classifier (SPEC 1.2).
+        Explained class of a classifier (see :ref:`def-explained-output`).
     output : {"auto", "proba", "decision", "predict"}, default="auto"
         Explained output of a classifier.
     batch_size : int or None, default=None
@@ -104,8 +106,9 @@ class EmpiricalConditionalSHAP(BaseExplainer):
         Training rows used as donors ("empirical").
     covariance_ : ndarray of shape (n_features, n_features)
         Their sample covariance.
-    masker_ : GaussianConditionalMasker or None
-        The fitted Gaussian masker (``method="gaussian"``).
+    masker_ : EmpiricalConditionalMasker or GaussianConditionalMasker
+        The fitted masker giving ``v_x`` (the Gaussian one for
+        ``method="gaussian"``, fitted on ``background_``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -113,6 +116,15 @@ class EmpiricalConditionalSHAP(BaseExplainer):
     See Also
     --------
     ExactShapley : exact Shapley values of a chosen masker.
+
+    References
+    ----------
+    .. [1] K. Aas, M. Jullum and A. Løland, "Explaining individual
+       predictions when features are dependent: More accurate approximations
+       to Shapley values", Artificial Intelligence 298, 2021.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -165,66 +177,33 @@ class EmpiricalConditionalSHAP(BaseExplainer):
                 f"{type(self).__name__} needs at least 2 training rows to estimate "
                 f"a covariance; got n_samples={n}."
             )
-        if self.max_background is not None and self.max_background < n:
-            rng = check_random_state(self.random_state)
-            X = X[np.sort(rng.choice(n, size=self.max_background, replace=False))]
-        self.background_ = X.copy()
-        self.covariance_ = np.atleast_2d(np.cov(X, rowvar=False))
-        coalitions = _all_coalitions(d)
-        self._projection = _shapr_projection(coalitions)
-        self.masker_ = None
+        donors = EmpiricalConditionalMasker(
+            self.sigma, max_background=self.max_background,
+            uniform_small_coalitions=self.uniform_small_coalitions,
+            random_state=self.random_state,
+        ).fit(X)
+        self.background_ = donors.background_
+        self.covariance_ = donors.covariance_
+        self._projection = _shapr_projection(all_coalitions(d))
         if self.method == "gaussian":
-            self.masker_ = GaussianConditionalMasker(n_samples=self.n_samples).fit(X)
-            return
-        # Scaled pseudo-inverse covariance of every coalition, zero-padded.
-        metric = np.zeros((len(coalitions), d, d))
-        min_size = 2 if self.uniform_small_coalitions else 1
-        for k, mask in enumerate(coalitions):
-            size = int(mask.sum())
-            if size >= min_size:
-                idx = np.flatnonzero(mask)
-                block = np.linalg.pinv(self.covariance_[np.ix_(idx, idx)], hermitian=True)
-                metric[k][np.ix_(idx, idx)] = block / size
-        self._metric = metric
-
-    def _empirical_values(self, X, f, target_index):
-        """``v_x(S)`` (n, 2^d) from kernel-weighted training rows."""
-        n, d = X.shape
-        bg = self.background_
-        coalitions = _all_coalitions(d)
-        K, N = len(coalitions), len(bg)
-        per_row = (K - 1) * N + 1
-        step = max(1, _block_rows(self.batch_size) // per_row)
-        values = np.empty((n, K))
-        for start in range(0, n, step):
-            Xb = X[start:start + step]
-            c = len(Xb)
-            diff = Xb[:, None, :] - bg[None]  # (c, N, d)
-            dist2 = np.einsum("cnd,kde,cne->ckn", diff, self._metric[:-1], diff,
-                              optimize=True)
-            logw = -dist2 / (2.0 * self.sigma**2)
-            w = np.exp(logw - logw.max(axis=2, keepdims=True))
-            w /= w.sum(axis=2, keepdims=True)
-            Z = np.where(coalitions[None, :-1, None, :], Xb[:, None, None, :],
-                         bg[None, None])
-            Z = np.concatenate([Z.reshape(-1, d), Xb])
-            t = None
-            if target_index is not None:
-                tb = target_index[start:start + step]
-                t = np.concatenate([np.repeat(tb, (K - 1) * N), tb])
-            out = np.asarray(f(Z, t), dtype=np.float64)
-            spliced = out[: c * (K - 1) * N].reshape(c, K - 1, N)
-            values[start:start + c, :-1] = np.einsum("ckn,ckn->ck", w, spliced)
-            values[start:start + c, -1] = out[c * (K - 1) * N:]
-        return values
+            self.masker_ = GaussianConditionalMasker(n_samples=self.n_samples).fit(
+                self.background_)
+        else:
+            self.masker_ = donors
 
     def _explain(self, X, f, target_index, rngs):
         d = X.shape[1]
+        coalitions = all_coalitions(d)
+        batch_size = _block_rows(self.batch_size)
         if self.method == "gaussian":
-            values = self.masker_.evaluate(
-                f, X, _all_coalitions(d), target_index=target_index,
-                batch_size=_block_rows(self.batch_size), rngs=rngs,
-            )
+            values = self.masker_.evaluate(f, X, coalitions, target_index=target_index,
+                                           batch_size=batch_size, rngs=rngs)
         else:
-            values = self._empirical_values(X, f, target_index)
+            # v_x(full) = f(x): one model row, evaluated in the call of the
+            # row's other coalitions (2^d - 1 coalitions x n_background rows).
+            fx, rest = self.masker_.evaluate(
+                f, X, coalitions[:-1], target_index=target_index,
+                batch_size=batch_size, include_x=True,
+            )
+            values = np.column_stack([rest, fx])
         return values @ self._projection[:d].T

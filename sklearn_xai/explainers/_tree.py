@@ -1,35 +1,16 @@
-"""TreeSHAP contributions of xgboost models (SPEC 3.2.13)."""
+"""TreeSHAP contributions of xgboost models (Lundberg et al. 2020)."""
 
 import json
 
 import numpy as np
-from sklearn.pipeline import Pipeline
-from sklearn.utils._param_validation import HasMethods, StrOptions
-from sklearn.utils.validation import validate_data
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._capabilities import model_agnostic_hint
+from sklearn_xai.utils._estimators import transform_steps, unwrap
 from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._sklearn import HasMethods, StrOptions
 
 __all__ = ["TreeContributions"]
-
-_WORKING = (
-    "Model-agnostic explainers work with any model: ExactShapley, KernelSHAP, "
-    "ShapleyValueSampling, EmpiricalConditionalSHAP, FeatureAblation."
-)
-
-
-def _unwrap(estimator):
-    """``(preprocess, final)``: strip FrozenEstimator, split off a Pipeline's steps."""
-    preprocess = None
-    for _ in range(10):
-        if type(estimator).__name__ == "FrozenEstimator":
-            estimator = estimator.estimator
-        elif isinstance(estimator, Pipeline) and preprocess is None:
-            preprocess = estimator[:-1] if len(estimator.steps) > 1 else None
-            estimator = estimator.steps[-1][1]
-        else:
-            break
-    return preprocess, estimator
 
 
 def _is_xgboost(model):
@@ -39,13 +20,18 @@ def _is_xgboost(model):
     )
 
 
+def _is_booster(model):
+    """A raw ``xgboost.Booster``: already trained, it has no ``fit``."""
+    return type(model).__name__ == "Booster"
+
+
 def _check_xgboost(estimator):
-    preprocess, final = _unwrap(estimator)
+    preprocess, final = unwrap(estimator)
     if not _is_xgboost(final):
         raise TypeError(
             "TreeContributions needs an xgboost model: XGBClassifier, XGBRegressor, "
             "xgboost.Booster, or a Pipeline / FrozenEstimator whose final step is "
-            f"one; got {type(final).__name__}. {_WORKING}"
+            f"one; got {type(final).__name__}. {model_agnostic_hint()}"
         )
     return preprocess, final
 
@@ -140,6 +126,13 @@ class TreeContributions(BaseExplainer):
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
 
+    References
+    ----------
+    .. [1] S. M. Lundberg, G. Erion, H. Chen, A. DeGrave, J. M. Prutkin,
+       B. Nair, R. Katz, J. Himmelfarb, N. Bansal and S.-I. Lee, "From local
+       explanations to global understanding with explainable AI for trees",
+       Nature Machine Intelligence 2, 2020.
+
     Examples
     --------
     >>> import numpy as np
@@ -168,36 +161,23 @@ class TreeContributions(BaseExplainer):
         self.target = target
         self.output = output
 
-    def fit(self, X, y=None, **fit_params):
-        """Fit the model (unless frozen or a raw Booster) and read its bias.
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.model_agnostic = False  # xgboost models only
+        return tags
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,), default=None
-            Targets (not needed for a fitted model).
-        **fit_params : dict
-            Passed to the model's ``fit``.
-
-        Returns
-        -------
-        self : object
-        """
-        self._validate_params()
-        if self.estimator is not None:
-            _check_xgboost(self.estimator)
-        if self.estimator is not None and type(self.estimator).__name__ == "Booster":
-            X = validate_data(self, X, dtype=np.float64, reset=True)
-            self.estimator_ = self.estimator
-            self._fit_explainer(X, None)
-            return self
-        return super().fit(X, y, **fit_params)
+    def _fit_estimator(self, X, y, **fit_params):
+        # Refuse another model before training it; a raw Booster is trained
+        # already and has no fit: it is used as is, like a FrozenEstimator.
+        _check_xgboost(self.estimator)
+        if _is_booster(self.estimator):
+            return self.estimator
+        return super()._fit_estimator(X, y, **fit_params)
 
     def _fit_explainer(self, X, y):
         preprocess, final = _check_xgboost(self.estimator_)
         self._preprocess = preprocess
-        if type(final).__name__ == "Booster":
+        if _is_booster(final):
             self._booster = final
             self.classes_ = _booster_classes(final)
         else:
@@ -211,12 +191,12 @@ class TreeContributions(BaseExplainer):
         from xgboost import DMatrix
 
         if self._preprocess is not None:
-            Xt = np.asarray(self._preprocess.transform(X), dtype=np.float64)
+            Xt = np.asarray(transform_steps(self._preprocess, X), dtype=np.float64)
             if Xt.shape != X.shape:
                 raise ValueError(
                     "The Pipeline's preprocessing changes the number of columns "
                     f"({X.shape[1]} -> {Xt.shape[1]}); TreeContributions needs one "
-                    "model input per feature. " + _WORKING
+                    "model input per feature. " + model_agnostic_hint()
                 )
             X = Xt
         return DMatrix(X, feature_names=self._booster.feature_names)

@@ -1,17 +1,29 @@
 """How features are removed or perturbed: one explicit choice shared by
 explainers and metrics."""
 
-from sklearn_xai.masking._base import BaseMasker, check_masker
+from sklearn_xai.masking._base import (
+    BaseMasker,
+    BasePerturber,
+    check_masker,
+    check_perturber,
+)
 from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
-from sklearn_xai.masking._conditional import ConditionalMasker, GaussianConditionalMasker
+from sklearn_xai.masking._conditional import (
+    ConditionalMasker,
+    EmpiricalConditionalMasker,
+    GaussianConditionalMasker,
+)
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 
 __all__ = [
     "BaseMasker",
+    "BasePerturber",
     "BaselineMasker",
     "ConditionalMasker",
+    "EmpiricalConditionalMasker",
     "GaussianConditionalMasker",
     "GaussianNoisePerturber",
     "MarginalMasker",
     "check_masker",
+    "check_perturber",
 ]

@@ -4,9 +4,9 @@ import numbers
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from sklearn_xai.masking._base import BaseMasker
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["BaselineMasker", "MarginalMasker"]
 
@@ -57,13 +57,24 @@ class BaselineMasker(BaseMasker):
     def _fit(self, X):
         if isinstance(self.value, str):
             self.baseline_ = np.asarray(_STATS[self.value](X), dtype=np.float64)
+        else:
+            self._fit_data_free(X.shape[1])
+
+    def _learns_from_rows(self):
+        if isinstance(self.value, str) and self.value != "zero":
+            return f"value={self.value!r} (a statistic of each feature)"
+        return None
+
+    def _fit_data_free(self, n_features):
+        if isinstance(self.value, str):  # "zero"
+            self.baseline_ = np.zeros(n_features)
         elif isinstance(self.value, numbers.Real):
-            self.baseline_ = np.full(X.shape[1], float(self.value))
+            self.baseline_ = np.full(n_features, float(self.value))
         else:
             b = np.asarray(self.value, dtype=np.float64).ravel()
-            if b.shape != (X.shape[1],):
+            if b.shape != (n_features,):
                 raise ValueError(
-                    f"value has {b.size} entries but X has {X.shape[1]} features; "
+                    f"value has {b.size} entries but X has {n_features} features; "
                     "pass one baseline value per feature."
                 )
             if not np.all(np.isfinite(b)):
@@ -91,7 +102,8 @@ class MarginalMasker(BaseMasker):
     """Interventional masker: removed features take the values of background rows.
 
     ``v_x(S) = mean_z f(x_S ⊕ z_{S̄})`` over the background rows ``z``
-    (the "marginal" or "interventional" value function, SPEC section 1.5).
+    (the "marginal" or "interventional" value function; see
+    :ref:`def-marginal-value` in the user guide).
 
     Parameters
     ----------
@@ -106,6 +118,13 @@ class MarginalMasker(BaseMasker):
     ----------
     background_ : ndarray of shape (n_background, n_features)
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
+       Model Predictions", NeurIPS 2017.
+    .. [2] D. Janzing, L. Minorics and P. Blöbaum, "Feature relevance
+       quantification in explainable AI: A causal problem", AISTATS 2020.
 
     Examples
     --------
@@ -133,15 +152,23 @@ class MarginalMasker(BaseMasker):
             idx = np.sort(rng.choice(X.shape[0], size=n_bg, replace=False))
             self.background_ = X[idx].copy()
         else:
-            bg = np.asarray(self.background, dtype=np.float64)
-            if bg.ndim != 2 or bg.shape[1] != X.shape[1]:
-                raise ValueError(
-                    f"background must have shape (n_background, {X.shape[1]}); got "
-                    f"{bg.shape}."
-                )
-            if not np.all(np.isfinite(bg)):
-                raise ValueError("background contains NaN or infinity.")
-            self.background_ = bg.copy()
+            self._fit_data_free(X.shape[1])
+
+    def _learns_from_rows(self):
+        if isinstance(self.background, numbers.Integral):
+            return f"background={self.background} (rows drawn from the training rows)"
+        return None
+
+    def _fit_data_free(self, n_features):
+        bg = np.asarray(self.background, dtype=np.float64)
+        if bg.ndim != 2 or bg.shape[1] != n_features:
+            raise ValueError(
+                f"background must have shape (n_background, {n_features}); got "
+                f"{bg.shape}."
+            )
+        if not np.all(np.isfinite(bg)):
+            raise ValueError("background contains NaN or infinity.")
+        self.background_ = bg.copy()
 
     @property
     def n_draws(self):
@@ -151,3 +178,6 @@ class MarginalMasker(BaseMasker):
         return np.where(
             keep[:, :, None, :], X[:, None, None, :], self.background_[None, None]
         )
+
+    def _expected_rows(self, X, keep):
+        return np.where(keep, X[:, None, :], self.background_.mean(axis=0))

@@ -1,16 +1,25 @@
 """Observational (conditional) maskers: removed features are drawn from their
-conditional law given the kept ones (SPEC 1.5)."""
+conditional law given the kept ones (see :ref:`def-conditional-value` in the
+user guide)."""
 
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import HasMethods, Interval
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import check_random_state
 
-from sklearn_xai.datasets._distributions import MultivariateGaussian, _affine_params
+from sklearn_xai.distributions import BaseDistribution, MultivariateGaussian
 from sklearn_xai.masking._base import BaseMasker
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 
-__all__ = ["ConditionalMasker", "GaussianConditionalMasker"]
+__all__ = ["ConditionalMasker", "EmpiricalConditionalMasker", "GaussianConditionalMasker"]
+
+
+def _unique_masks(keep):
+    """Distinct coalitions of ``keep`` (n, m, d) and where each (row,
+    coalition) pair uses them: ``(masks (u, d), inverse (n, m))``."""
+    n, m, d = keep.shape
+    uniq, inverse = np.unique(keep.reshape(n * m, d), axis=0, return_inverse=True)
+    return uniq, inverse.reshape(n, m)
 
 
 class _DistributionMasker(BaseMasker):
@@ -19,7 +28,11 @@ class _DistributionMasker(BaseMasker):
     Every row draws one block of ``n_samples`` standard normals (and
     component uniforms for mixtures) from its own generator and transforms it
     for all of its coalitions (common random numbers across coalitions).
+    The exact conditional means of the distribution give the values of an
+    affine model in closed form (:meth:`BaseMasker.expected_rows`).
     """
+
+    _interventional = False
 
     @property
     def n_draws(self):
@@ -30,49 +43,17 @@ class _DistributionMasker(BaseMasker):
         return False
 
     def _impute(self, X, keep, rngs):
-        Z, u = self.distribution_._standard_draws(rngs, self.n_samples)
-        return self.distribution_._impute_coalitions(X, keep, Z, u)
+        Z, u = self.distribution_.standard_draws(rngs, self.n_samples)
+        return self.distribution_.impute_coalitions(
+            X, keep, Z, u, interventional=self._interventional)
 
-    def evaluate(self, f, X, keep, *, target_index=None, batch_size=None, rngs=None):
-        """Value function ``v_x(S) = E[f(X) | X_S = x_S]``.
-
-        Exact, without drawing, when ``f`` is affine (it exposes ``coef_``
-        and ``intercept_``, e.g. a generator's linear ``label_function``):
-        ``w . E[X | x_S] + c`` with the closed-form conditional mean.  Any
-        other ``f`` is averaged over ``n_samples`` conditional draws (see
-        :meth:`BaseMasker.evaluate`).
-
-        Parameters
-        ----------
-        f : callable
-            ``f(Z, target_index) -> (len(Z),)``.
-        X : ndarray of shape (n_rows, n_features)
-        keep : bool ndarray of shape (n_coalitions, n_features) or (n_rows, n_coalitions, n_features)
-        target_index : ndarray of shape (n_rows,) or None
-        batch_size : int or None
-        rngs : list of numpy.random.Generator, optional
-
-        Returns
-        -------
-        values : ndarray of shape (n_rows, n_coalitions)
-        """
-        check_is_fitted(self)
-        aff = _affine_params(f, None, self.n_features_in_)
-        if aff is None:
-            return super().evaluate(f, X, keep, target_index=target_index,
-                                    batch_size=batch_size, rngs=rngs)
-        w, c = aff
-        X = np.asarray(X, dtype=np.float64)
-        keep = self._check_keep(X, keep)
-        n, m, _ = keep.shape
-        flat = keep.reshape(n * m, -1)
-        uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
-        inverse = inverse.reshape(n, m)
-        out = np.empty((n, m))
-        for k, mask in enumerate(uniq):
+    def _expected_rows(self, X, keep):
+        masks, inverse = _unique_masks(keep)
+        out = np.empty(keep.shape)
+        for k, mask in enumerate(masks):
             rows, cols = np.nonzero(inverse == k)
-            expected = self.distribution_._expected_rows(X[rows], mask)
-            out[rows, cols] = expected @ w + c
+            out[rows, cols] = self.distribution_.expected_rows(
+                X[rows], mask, interventional=self._interventional)
         return out
 
 
@@ -81,28 +62,48 @@ class ConditionalMasker(_DistributionMasker):
 
     Removed features ``U`` of a row ``x`` are drawn from ``X_U | X_S = x_S``
     under ``distribution`` (exact Gaussian or Gaussian-mixture
-    conditionals, SPEC 2.1), so ``v_x(S) = E[f(X) | X_S = x_S]``: the value
-    function of XAI-Bench's metrics and ground-truth Shapley values.
+    conditionals), so ``v_x(S) = E[f(X) | X_S = x_S]``: the value function
+    of XAI-Bench's metrics and ground-truth Shapley values.  See
+    :ref:`def-conditional-value` in the user guide.
+
+    The masker learns nothing from data: :func:`~sklearn_xai.masking.check_masker`
+    sets it up without training rows.  An affine model (one exposing
+    ``coef_`` and ``intercept_``) gets its values in closed form, from the
+    exact conditional means.
 
     Parameters
     ----------
-    distribution : MultivariateGaussian or GaussianMixture
-        The data distribution, e.g. ``make_gaussian_linear(...).distribution``.
+    distribution : BaseDistribution
+        The data distribution, e.g. ``make_gaussian_linear(...).distribution``
+        (a :class:`~sklearn_xai.distributions.MultivariateGaussian`,
+        :class:`~sklearn_xai.distributions.GaussianMixture` or any
+        :class:`~sklearn_xai.distributions.BaseDistribution`).
     n_samples : int, default=100
         Conditional draws per row and coalition (XAI-Bench: 100 for its
         faithfulness metrics).
+    value : {"observational", "interventional"}, default="observational"
+        ``"observational"``: draws from ``X_U | X_S = x_S``;
+        ``"interventional"``: draws from the marginal law of ``X_U``,
+        independent of ``x_S`` (``v_x(S) = E_Z[f(x_S ⊕ Z_U)]``, the exact
+        counterpart of :class:`MarginalMasker`).
 
     Attributes
     ----------
-    distribution_ : MultivariateGaussian or GaussianMixture
+    distribution_ : BaseDistribution
         The distribution used.
     n_features_in_ : int
         Number of features seen during :meth:`fit`.
 
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.distributions import MultivariateGaussian
     >>> from sklearn_xai.masking import ConditionalMasker
     >>> from sklearn_xai.utils import row_generators
     >>> dist = MultivariateGaussian.equicorrelated(2, rho=0.9)
@@ -114,25 +115,31 @@ class ConditionalMasker(_DistributionMasker):
     """
 
     _parameter_constraints = {
-        "distribution": [HasMethods(["conditional_sample", "conditional_mean"])],
+        "distribution": [BaseDistribution],
         "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+        "value": [StrOptions({"observational", "interventional"})],
     }
 
-    def __init__(self, distribution, n_samples=100):
+    def __init__(self, distribution, n_samples=100, *, value="observational"):
         self.distribution = distribution
         self.n_samples = n_samples
+        self.value = value
+
+    @property
+    def _interventional(self):
+        return self.value == "interventional"
 
     def _fit(self, X):
-        if not hasattr(self.distribution, "_impute_coalitions"):
-            raise TypeError(
-                "distribution must be a sklearn_xai.datasets distribution "
-                "(MultivariateGaussian or GaussianMixture); got "
-                f"{type(self.distribution).__name__}."
-            )
-        if self.distribution.n_features != X.shape[1]:
+        self._fit_data_free(X.shape[1])
+
+    def _learns_from_rows(self):
+        return None
+
+    def _fit_data_free(self, n_features):
+        if self.distribution.n_features != n_features:
             raise ValueError(
                 f"distribution has {self.distribution.n_features} features but X has "
-                f"{X.shape[1]}; pass the distribution of these features."
+                f"{n_features}; pass the distribution of these features."
             )
         self.distribution_ = self.distribution
 
@@ -156,6 +163,12 @@ class GaussianConditionalMasker(_DistributionMasker):
     n_features_in_ : int
         Number of features seen during :meth:`fit`.
 
+    References
+    ----------
+    .. [1] K. Aas, M. Jullum and A. Løland, "Explaining individual
+       predictions when features are dependent: More accurate approximations
+       to Shapley values", Artificial Intelligence 298, 2021.
+
     Examples
     --------
     >>> import numpy as np
@@ -176,4 +189,156 @@ class GaussianConditionalMasker(_DistributionMasker):
         self.n_samples = n_samples
 
     def _fit(self, X):
+        if X.shape[0] < 2:
+            raise ValueError(
+                "GaussianConditionalMasker needs at least 2 training rows to "
+                f"estimate a covariance (ddof=1); got {X.shape[0]} sample. "
+                "Fit it on the training data (the rows the model was trained on), "
+                "not on the row being explained, or use BaselineMasker or "
+                "MarginalMasker(background=...) for a single reference row."
+            )
         self.distribution_ = MultivariateGaussian.from_data(X, ddof=1)
+
+    def _learns_from_rows(self):
+        return "its Gaussian (the mean and covariance of the training rows)"
+
+
+class EmpiricalConditionalMasker(BaseMasker):
+    """Observational masker for real data: kernel-weighted training rows.
+
+    The removed features of a row ``x`` are spliced in from every training
+    ("donor") row ``z_i``, and the value function weights the donors by how
+    close they are to ``x`` on the kept features ``S`` (the "empirical"
+    method of Aas, Jullum & Løland; XAI-Bench's SHAPR)::
+
+        D_i(S)^2 = (x_S - z_{i,S})^T pinv(Sigma_S) (x_S - z_{i,S}) / |S|
+        w_i(S)   = exp(-D_i(S)^2 / (2 sigma^2)) / sum_k exp(-D_k(S)^2 / (2 sigma^2))
+        v_x(S)   = sum_i w_i(S) f(x_S ⊕ z_{i,U})
+
+    with ``Sigma_S`` the sample covariance (``ddof=1``) of the donors on
+    ``S``; the empty coalition weights all donors equally (the marginal
+    average).  See :ref:`def-conditional-value` in the user guide.
+
+    Parameters
+    ----------
+    sigma : float, default=0.4
+        Kernel bandwidth (XAI-Bench tuned it over {0.1, 0.2, 0.4, 0.8}).
+    max_background : int or None, default=None
+        Keep at most this many training rows as donors (drawn without
+        replacement with ``random_state``); ``None`` keeps all (XAI-Bench:
+        1000).
+    uniform_small_coalitions : bool, default=False
+        XAI-Bench's code: coalitions with ``|S| <= 1`` weight the donors
+        uniformly (plain marginal averaging) instead of by the kernel.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the donor subsample.
+
+    Attributes
+    ----------
+    background_ : ndarray of shape (n_background, n_features)
+        The donor rows.
+    covariance_ : ndarray of shape (n_features, n_features)
+        Their sample covariance.
+    n_features_in_ : int
+        Number of features seen during :meth:`fit`.
+
+    References
+    ----------
+    .. [1] K. Aas, M. Jullum and A. Løland, "Explaining individual
+       predictions when features are dependent: More accurate approximations
+       to Shapley values", Artificial Intelligence 298, 2021.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.masking import EmpiricalConditionalMasker
+    >>> X_train = np.array([[0.0, 0.0], [2.0, 4.0]])
+    >>> masker = EmpiricalConditionalMasker(sigma=0.5).fit(X_train)
+    >>> masker.impute([[1.0, 1.0]], [[True, False]])[0, 0].tolist()
+    [[1.0, 0.0], [1.0, 4.0]]
+    >>> f = lambda Z, t: Z.sum(axis=1)
+    >>> float(masker.evaluate(f, [[1.0, 1.0]], [[True, False]])[0, 0])  # equal weights
+    3.0
+    """
+
+    _parameter_constraints = {
+        "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
+        "max_background": [Interval(numbers.Integral, 2, None, closed="left"), None],
+        "uniform_small_coalitions": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, sigma=0.4, *, max_background=None, uniform_small_coalitions=False,
+                 random_state=None):
+        self.sigma = sigma
+        self.max_background = max_background
+        self.uniform_small_coalitions = uniform_small_coalitions
+        self.random_state = random_state
+
+    def _fit(self, X):
+        n = X.shape[0]
+        if n < 2:
+            raise ValueError(
+                "EmpiricalConditionalMasker needs at least 2 training rows to "
+                f"estimate a covariance (ddof=1); got {n} sample. Fit it on the "
+                "training data (the rows the model was trained on)."
+            )
+        if self.max_background is not None and self.max_background < n:
+            rng = check_random_state(self.random_state)
+            X = X[np.sort(rng.choice(n, size=self.max_background, replace=False))]
+        self.background_ = X.copy()
+        self.covariance_ = np.atleast_2d(np.cov(X, rowvar=False))
+        self._metrics = {}
+
+    def _learns_from_rows(self):
+        return "its donor rows and their covariance"
+
+    @property
+    def n_draws(self):
+        return self.background_.shape[0]
+
+    def _impute(self, X, keep, rngs):
+        return np.where(
+            keep[:, :, None, :], X[:, None, None, :], self.background_[None, None]
+        )
+
+    def _metric(self, mask):
+        """Zero-padded ``pinv(Sigma_S) / |S|`` of one coalition (cached)."""
+        key = mask.tobytes()
+        metric = self._metrics.get(key)
+        if metric is None:
+            d = mask.size
+            metric = np.zeros((d, d))
+            size = int(mask.sum())
+            if size >= (2 if self.uniform_small_coalitions else 1):
+                idx = np.flatnonzero(mask)
+                block = np.linalg.pinv(self.covariance_[np.ix_(idx, idx)],
+                                       hermitian=True)
+                metric[np.ix_(idx, idx)] = block / size
+            self._metrics[key] = metric
+        return metric
+
+    def _draw_weights(self, X, keep):
+        n, m, _ = keep.shape
+        if n == 0:
+            return np.empty((0, m, self.n_draws))
+        diff = X[:, None, :] - self.background_[None]  # (n, N, d)
+        if np.all(keep == keep[:1]):
+            # The same coalitions for every row: one metric per coalition.
+            metrics = np.stack([self._metric(mask) for mask in keep[0]])
+            dist2 = np.einsum("cnd,kde,cne->ckn", diff, metrics, diff, optimize=True)
+        else:
+            masks, inverse = _unique_masks(keep)
+            metrics = np.stack([self._metric(mask) for mask in masks])[inverse]
+            dist2 = np.einsum("cnd,ckde,cne->ckn", diff, metrics, diff, optimize=True)
+        logw = -dist2 / (2.0 * self.sigma**2)
+        w = np.exp(logw - logw.max(axis=2, keepdims=True))
+        w /= w.sum(axis=2, keepdims=True)
+        return w
+
+    def _expected_rows(self, X, keep):
+        mean = np.einsum("cmn,nd->cmd", self._draw_weights(X, keep), self.background_)
+        return np.where(keep, X[:, None, :], mean)

@@ -1,4 +1,5 @@
-"""Gaussian noise perturbations (OpenXAI, SPEC 1.5 and 4.2.1).
+"""Gaussian noise perturbations (OpenXAI; see :ref:`def-perturbation` in the
+user guide).
 
 :class:`GaussianNoisePerturber` is not a value function: it does not "remove"
 features but draws noisy copies of each row in which some features are held
@@ -7,21 +8,22 @@ the relative-stability metrics draw the neighbourhood of an instance with it.
 """
 
 import numbers
+import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
 
+from sklearn_xai.masking._base import BasePerturber
 from sklearn_xai.utils._random import RowStreams
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["GaussianNoisePerturber"]
 
 
-class GaussianNoisePerturber(BaseEstimator):
+class GaussianNoisePerturber(BasePerturber):
     """Noisy copies of rows: Gaussian noise, Bernoulli flips, one-hot moves.
 
-    For every perturbed feature ``j`` of a row ``x`` (SPEC 4.2.1):
+    For every perturbed feature ``j`` of a row ``x`` (as in OpenXAI's PGI,
+    PGU and stability metrics; see :ref:`def-perturbation`):
 
     * continuous features: ``x'_j = x_j + eps_j`` with
       ``eps_j ~ N(0, sigma_j^2)``;
@@ -33,6 +35,16 @@ class GaussianNoisePerturber(BaseEstimator):
 
     Features marked as fixed keep their value.  A one-hot group moves only
     when none of its columns is fixed (moving it would change a fixed column).
+
+    What :meth:`fit` learns (noise scales, binary columns, range) must come
+    from training rows, never from the rows being scored: otherwise a row's
+    perturbations, hence its PGI / PGU / stability score, would depend on the
+    other rows of its batch.  The metrics therefore resolve it with
+    :func:`~sklearn_xai.masking.check_perturber`: a fitted perturber is used
+    as is and an unfitted one is fitted on their ``X_train`` argument;
+    without training rows only what needs no data is set (``std`` in input
+    units and the listed binary columns) and ``sigma_scale="std"`` and
+    ``clip=True`` are refused.
 
     Parameters
     ----------
@@ -48,9 +60,10 @@ class GaussianNoisePerturber(BaseEstimator):
         ``min(std * sqrt(2 / pi), 1)``.
     binary_features : "auto", array-like of bool or int, or None, default="auto"
         Binary features: ``"auto"`` takes the columns whose training values
-        are all 0 or 1; a boolean mask or a list of column indices; ``None``
-        treats every feature as continuous.  Columns of ``onehot_groups`` are
-        never treated as independent binary features.
+        are all 0 or 1 (none when a metric has no training rows); a boolean
+        mask or a list of column indices; ``None`` treats every feature as
+        continuous.  Columns of ``onehot_groups`` are never treated as
+        independent binary features.
     onehot_groups : list of list of int or None, default=None
         Column indices of each one-hot encoded categorical feature.
     clip : bool, default=False
@@ -68,9 +81,15 @@ class GaussianNoisePerturber(BaseEstimator):
     onehot_groups_ : list of ndarray of int
         Validated one-hot groups.
     data_min_, data_max_ : ndarray of shape (n_features,)
-        Training range (used by ``clip=True``).
+        Training range (used by ``clip=True``; infinite when fitted without
+        rows).
     n_features_in_ : int
         Number of features seen during :meth:`fit`.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------
@@ -106,23 +125,37 @@ class GaussianNoisePerturber(BaseEstimator):
         self.onehot_groups = onehot_groups
         self.clip = clip
 
-    def fit(self, X, y=None):
-        """Learn per-feature noise scales, binary features and the data range.
+    def _fit(self, X):
+        """Learn per-feature noise scales, binary features and the data range."""
+        self._learn(X, X.shape[1])
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : None
-            Ignored.
+    # Without training rows (check_perturber for a metric that has none),
+    # only what needs no data is set: ``sigma_j = std``
+    # (``sigma_scale="absolute"``), the binary columns listed in
+    # ``binary_features`` (``"auto"`` finds none, with a warning: there is
+    # nothing to detect them on) and the one-hot groups.
+    _without_rows_alternative = ', or use sigma_scale="absolute" (noise in input units)'
 
-        Returns
-        -------
-        self : object
-        """
-        self._validate_params()
-        X = validate_data(self, X, dtype=np.float64, reset=True)
-        d = X.shape[1]
+    def _learns_from_rows(self):
+        needs = [what for what, flag in (
+            ('sigma_scale="std" (the training std of each feature)',
+             self.sigma_scale == "std"),
+            ("clip=True (the training range)", self.clip)) if flag]
+        return " and ".join(needs) if needs else None
+
+    def _fit_data_free(self, n_features):
+        if isinstance(self.binary_features, str):
+            warnings.warn(
+                "binary_features='auto' detects binary columns on training rows, "
+                "and the metric has none: every column gets Gaussian noise. Pass "
+                "the metric X_train=<training rows> or a fitted perturber, or set "
+                "binary_features to a mask (or None) to silence this warning.",
+                UserWarning, stacklevel=6,
+            )
+        self._learn(None, n_features)
+
+    def _learn(self, X, d):
+        """Set the fitted attributes from the rows ``X`` (None: no rows)."""
         groups = []
         in_group = np.zeros(d, dtype=bool)
         for g in self.onehot_groups or ():
@@ -135,9 +168,9 @@ class GaussianNoisePerturber(BaseEstimator):
                 )
             in_group[g] = True
             groups.append(g)
-        if isinstance(self.binary_features, str):
+        if isinstance(self.binary_features, str) and X is not None:
             binary = np.all((X == 0) | (X == 1), axis=0)
-        elif self.binary_features is None:
+        elif self.binary_features is None or isinstance(self.binary_features, str):
             binary = np.zeros(d, dtype=bool)
         else:
             b = np.asarray(self.binary_features).ravel()
@@ -160,15 +193,15 @@ class GaussianNoisePerturber(BaseEstimator):
         self.binary_mask_ = binary & ~in_group
         self.onehot_groups_ = groups
         self._onehot_mask = in_group
-        spread = X.std(axis=0) if self.sigma_scale == "std" else np.ones(d)
+        spread = np.ones(d) if self.sigma_scale == "absolute" else X.std(axis=0)
         continuous = ~(self.binary_mask_ | in_group)
         self.scale_ = np.where(continuous, float(self.std) * spread, 0.0)
         self.flip_prob_ = float(
             min(float(self.std) * np.sqrt(2.0 / np.pi), 1.0)
             if self.flip_prob is None else self.flip_prob
         )
-        self.data_min_ = X.min(axis=0)
-        self.data_max_ = X.max(axis=0)
+        self.data_min_ = np.full(d, -np.inf) if X is None else X.min(axis=0)
+        self.data_max_ = np.full(d, np.inf) if X is None else X.max(axis=0)
         return self
 
     def _draw(self, rngs, n_samples):
@@ -226,61 +259,7 @@ class GaussianNoisePerturber(BaseEstimator):
             Z = np.clip(Z, self.data_min_, self.data_max_)
         return Z
 
-    def perturb(self, X, keep_fixed_mask, n_samples, rngs):
-        """Draw ``n_samples`` noisy copies of each row.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_rows, n_features)
-            Rows to perturb.
-        keep_fixed_mask : bool array-like of shape (n_features,), (n_rows, n_features) or (n_rows, n_masks, n_features)
-            ``True`` where a feature keeps its value.  With several masks per
-            row the same random draws are used for every mask.
-        n_samples : int
-            Number of perturbed copies per row (and mask).
-        rngs : RowStreams or list of numpy.random.Generator
-            The rows' random streams: a :class:`sklearn_xai.utils.RowStreams`
-            (vectorised, fast: Gaussian noise from stream 0, flips from
-            stream 1, one-hot moves from stream 2) or one generator per row
-            (:func:`sklearn_xai.utils.row_generators`); row ``i``'s copies
-            depend only on ``X[i]`` and its stream.
-
-        Returns
-        -------
-        Z : ndarray of shape (n_rows, n_samples, n_features)
-            Or ``(n_rows, n_masks, n_samples, n_features)`` for 3-D masks.
-        """
-        check_is_fitted(self)
-        X = np.asarray(X, dtype=np.float64)
-        d = self.n_features_in_
-        if X.ndim != 2 or X.shape[1] != d:
-            raise ValueError(
-                f"X must have shape (n_rows, {d}); got {X.shape}."
-            )
-        n = X.shape[0]
-        if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) \
-                or n_samples < 1:
-            raise ValueError(f"n_samples must be a positive int; got {n_samples!r}.")
-        if rngs is None or len(rngs) != n:
-            raise ValueError(
-                f"rngs must be a RowStreams over the {n} rows or hold one numpy "
-                f"Generator per row ({n}); build them with "
-                "sklearn_xai.utils.RowStreams(random_state, row_keys(X))."
-            )
-        fixed = np.asarray(keep_fixed_mask)
-        if fixed.dtype != bool:
-            if not np.isin(fixed, (0, 1)).all():
-                raise ValueError("keep_fixed_mask must be a boolean mask.")
-            fixed = fixed.astype(bool)
-        squeeze = fixed.ndim < 3
-        if fixed.ndim == 1:
-            fixed = fixed[None, :]
-        if fixed.ndim == 2 and fixed.shape[0] in (1, n) and fixed.shape[1] == d:
-            fixed = np.broadcast_to(fixed, (n, d))[:, None, :]
-        if fixed.ndim != 3 or fixed.shape[0] != n or fixed.shape[2] != d:
-            raise ValueError(
-                f"keep_fixed_mask must have shape ({d},), ({n}, {d}) or ({n}, "
-                f"n_masks, {d}); got {np.shape(keep_fixed_mask)}."
-            )
-        Z = self._apply(X, fixed, self._draw(rngs, int(n_samples)))
-        return Z[:, 0] if squeeze else Z
+    def _perturb(self, X, fixed, n_samples, rngs):
+        # With a RowStreams the Gaussian noise comes from stream 0, the
+        # flips from stream 1 and the one-hot moves from stream 2.
+        return self._apply(X, fixed, self._draw(rngs, n_samples))

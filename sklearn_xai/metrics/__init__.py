@@ -1,7 +1,7 @@
 """Explanation metrics as plain functions, scorers and the scorer registry."""
 
 from sklearn_xai.metrics._complexity import complexity, sparseness
-from sklearn_xai.metrics._fairness import group_gap
+from sklearn_xai.metrics._fairness import GroupGapScorer, group_gap
 from sklearn_xai.metrics._faithfulness import (
     auc_tp,
     comprehensiveness,
@@ -18,8 +18,8 @@ from sklearn_xai.metrics._ground_truth import (
     rank_correlation,
     sign_agreement,
     signed_rank_agreement,
+    top_k_intersection,
 )
-from sklearn_xai.metrics._group import GroupGapScorer
 from sklearn_xai.metrics._infidelity import infidelity
 from sklearn_xai.metrics._masks import (
     emd_score,
@@ -29,7 +29,13 @@ from sklearn_xai.metrics._masks import (
     relevance_rank_accuracy,
 )
 from sklearn_xai.metrics._pgi import pgi, pgu
-from sklearn_xai.metrics._registry import MetricSpec, metric_specs, register_metric
+from sklearn_xai.metrics._registry import (
+    ROW_METADATA,
+    MetricSpec,
+    get_metric_spec,
+    metric_specs,
+    register_metric,
+)
 from sklearn_xai.metrics._stability import (
     max_sensitivity,
     relative_input_stability,
@@ -57,11 +63,14 @@ from sklearn_xai.metrics._scorer import (
     make_explanation_scorer,
     register_scorer,
 )
+from sklearn_xai.utils._stats import UndefinedScoreWarning
 
 __all__ = [
+    "ROW_METADATA",
     "ExplanationScorer",
     "GroupGapScorer",
     "MetricSpec",
+    "UndefinedScoreWarning",
     "auc_tp",
     "check_scoring",
     "complexity",
@@ -72,6 +81,7 @@ __all__ = [
     "faith_plus",
     "faithfulness_correlation",
     "feature_agreement",
+    "get_metric_spec",
     "get_scorer",
     "get_scorer_names",
     "group_gap",
@@ -108,4 +118,5 @@ __all__ = [
     "signed_rank_agreement",
     "sparseness",
     "sufficiency",
+    "top_k_intersection",
 ]

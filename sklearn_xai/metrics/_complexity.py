@@ -1,10 +1,10 @@
 """Metrics of the attributions alone: entropy complexity and Gini sparseness
-(BEExAI; SPEC 4.4)."""
+(BEExAI; definitions in the user guide, :ref:`def-attribution-metrics`)."""
 
 import numpy as np
-from sklearn.utils._param_validation import StrOptions, validate_params
 
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._sklearn import StrOptions, validate_params
 from sklearn_xai.utils._validation import check_attributions
 
 __all__ = ["complexity", "sparseness"]
@@ -25,7 +25,8 @@ def complexity(attributions, *, normalization="log_d"):
     one-hot explanation, 1 for uniform magnitudes); ``"none"`` returns ``H``
     in nats (Quantus); ``"beexai"`` returns BEExAI's ``H / d`` with ``1e-8``
     added inside the log and to the denominator of ``P``.  An all-zero
-    explanation has no distribution: NaN (except for ``"beexai"``).
+    explanation has no distribution: NaN (except for ``"beexai"``).  See
+    :ref:`def-complexity` in the user guide.
 
     Parameters
     ----------
@@ -36,6 +37,13 @@ def complexity(attributions, *, normalization="log_d"):
     -------
     scores : ndarray of shape (n_samples,)
         Lower is better (simpler explanations).
+
+    References
+    ----------
+    .. [1] U. Bhatt, A. Weller and J. M. F. Moura, "Evaluating and
+       Aggregating Feature-based Model Explanations", IJCAI 2020.
+    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
+       Evaluate Explainable AI", 2024.
 
     Examples
     --------
@@ -72,6 +80,7 @@ def sparseness(attributions, *, normalize=False):
     Uniform magnitudes give 0 and a one-hot explanation ``1 - 1/d``; with
     ``normalize=True`` the score is divided by ``1 - 1/d`` to reach ``[0, 1]``.
     The default matches BEExAI and Quantus exactly.  All-zero rows give NaN.
+    See :ref:`def-sparseness` in the user guide.
 
     Parameters
     ----------
@@ -82,6 +91,14 @@ def sparseness(attributions, *, normalize=False):
     -------
     scores : ndarray of shape (n_samples,)
         Greater is better (sparser explanations).
+
+    References
+    ----------
+    .. [1] P. Chalasani, J. Chen, A. R. Chowdhury, X. Wu and S. Jha, "Concise
+       Explanations of Neural Networks using Adversarial Training", ICML
+       2020.
+    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
+       Evaluate Explainable AI", 2024.
 
     Examples
     --------
@@ -105,9 +122,9 @@ def sparseness(attributions, *, normalize=False):
 
 register_metric(
     "neg_complexity", complexity, kind="attributions", greater_is_better=False,
-    seed="BEExAI", description="Entropy of the normalised attribution magnitudes.",
+    source="BEExAI", description="Entropy of the normalised attribution magnitudes.",
 )
 register_metric(
     "sparseness", sparseness, kind="attributions", greater_is_better=True,
-    seed="BEExAI", description="Gini index of the attribution magnitudes.",
+    source="BEExAI", description="Gini index of the attribution magnitudes.",
 )

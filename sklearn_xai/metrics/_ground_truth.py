@@ -1,33 +1,37 @@
-"""Agreement of attributions with a reference explanation (OpenXAI, SPEC 4.1).
+"""Agreement of attributions with a reference explanation (OpenXAI).
 
 The top-k family (feature, rank, sign and signed-rank agreement) shares one
 vectorised core: for every row it computes, once, how many items agree among
 the top ``k`` features for *every* ``k`` (a cumulative count), from which a
-single ``k`` or the area under the curve over ``k = 1..K`` (SPEC 4.1.6) is read
-off without a loop over rows or over ``k``.
+single ``k`` or the area under the curve over ``k = 1..K`` is read off without
+a loop over rows or over ``k``.  Definitions: :ref:`def-ground-truth-metrics`
+in the user guide.
 
 References come from the data generator (``bunch.ground_truth``) or from the
 model itself: :func:`linear_model_reference` (OpenXAI's logistic-regression
-coefficient reference, SPEC 4.1.1) and :func:`linear_shapley_reference` (the
-exact Shapley values of a linear model under independent features).
+coefficient reference) and :func:`linear_shapley_reference` (the exact Shapley
+values of a linear model under independent features).
 """
 
 import numbers
-import warnings
 
 import numpy as np
 from scipy.stats import rankdata
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._estimators import unfreeze
+from sklearn_xai.utils._output import ExplainedOutput, check_single_output_target
+from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+from sklearn_xai.utils._stats import handle_undefined, row_pearson
 from sklearn_xai.utils._validation import (
     check_attributions,
     check_reference,
     dense_rank,
     magnitude_order,
+    positions,
     resolve_k,
+    top_k_mask,
 )
 
 __all__ = [
@@ -37,27 +41,13 @@ __all__ = [
     "signed_rank_agreement",
     "rank_correlation",
     "pairwise_rank_agreement",
+    "top_k_intersection",
     "linear_model_reference",
     "linear_shapley_reference",
 ]
 
 
 # --------------------------------------------------------------------- helpers
-def _unwrap_frozen(estimator):
-    """The model inside (nested) ``FrozenEstimator`` wrappers."""
-    while type(estimator).__name__ == "FrozenEstimator":
-        estimator = estimator.estimator
-    return estimator
-
-
-def _positions(order):
-    """Inverse permutation: position of each feature in its row's order."""
-    n, d = order.shape
-    pos = np.empty_like(order)
-    np.put_along_axis(pos, order, np.broadcast_to(np.arange(d), (n, d)), axis=1)
-    return pos
-
-
 def _agreement_counts(G, A, kind):
     """Cumulative agreement counts, shape (n, d): column ``k - 1`` holds the
     number of agreeing items among the top ``k`` features.
@@ -69,7 +59,7 @@ def _agreement_counts(G, A, kind):
     order_a, order_g = magnitude_order(A), magnitude_order(G)
     if kind in ("feature", "sign"):
         # Feature j is in both top-k sets iff max(pos_a(j), pos_g(j)) < k.
-        last = np.maximum(_positions(order_a), _positions(order_g))
+        last = np.maximum(positions(order_a), positions(order_g))
         weight = np.ones((n, d))
         if kind == "sign":
             weight = (np.sign(A) == np.sign(G)).astype(np.float64)
@@ -115,48 +105,6 @@ def _topk_agreement(ground_truth, attributions, kind, k, auc, k_max):
     return curve @ (weights / (K - 1))
 
 
-def _undefined(scores, undefined, nan_policy, what, reason="constant input"):
-    """Apply ``nan_policy`` to the rows where a score is undefined."""
-    n_bad = int(np.count_nonzero(undefined))
-    if n_bad == 0:
-        return scores
-    if nan_policy == "raise":
-        raise ValueError(
-            f"{what} is undefined for {n_bad} of {scores.size} rows; pass "
-            "nan_policy='omit' (NaN, the default) or 'zero' (XAI-Bench)."
-        )
-    scores = scores.copy()
-    if nan_policy == "zero":
-        scores[undefined] = 0.0
-    else:
-        scores[undefined] = np.nan
-        warnings.warn(
-            f"{what} is undefined for {n_bad} of {scores.size} rows ({reason}); "
-            "they are NaN. Use nan_policy='zero' to score them 0.",
-            UserWarning,
-            stacklevel=3,
-        )
-    return scores
-
-
-def _row_pearson(U, V, *, nan_policy="omit", what="The correlation"):
-    """Pearson correlation of the rows of ``U`` and ``V`` (both (n, d)).
-
-    A row where either vector is constant is undefined and handled by
-    ``nan_policy`` (``"omit"``: NaN with a warning; ``"zero"``; ``"raise"``).
-    The result is invariant to positive affine transformations of either row.
-    """
-    U = np.asarray(U, dtype=np.float64)
-    V = np.asarray(V, dtype=np.float64)
-    constant = (np.ptp(U, axis=1) == 0) | (np.ptp(V, axis=1) == 0)
-    Uc = U - U.mean(axis=1, keepdims=True)
-    Vc = V - V.mean(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = (Uc * Vc).sum(axis=1) / np.sqrt((Uc**2).sum(axis=1) * (Vc**2).sum(axis=1))
-    r = np.clip(r, -1.0, 1.0)
-    return _undefined(r, constant, nan_policy, what)
-
-
 # ----------------------------------------------------------------- top-k family
 _TOPK_PARAMS = {
     "ground_truth": ["array-like"],
@@ -179,7 +127,7 @@ _TOPK_DOC = """    ground_truth : array-like of shape (n_samples, n_features) or
     auc : bool or None, default=None
         Return the area under the metric-versus-``k`` curve for
         ``k = 1..k_max`` (trapezoid rule on ``t = (k-1)/(K-1)``, so a value in
-        ``[0, 1]``; SPEC 4.1.6).  ``None`` means ``True`` unless ``k`` is
+        ``[0, 1]``; see :ref:`def-auc-k`).  ``None`` means ``True`` unless ``k`` is
         given.  With ``auc=False`` and ``k=None`` the score is taken at
         ``k_max``.
     k_max : int or float, default=0.25
@@ -201,6 +149,7 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
     features of largest magnitude (ties broken by the lower column index, so
     the score is reproducible; OpenXAI's unstable sort is not).  By default
     the area under ``FA@k`` for ``k = 1..ceil(d/4)`` (OpenXAI's tables).
+    See :ref:`def-topk-agreement` in the user guide.
 
     Parameters
     ----------
@@ -211,6 +160,14 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
     See Also
     --------
     rank_agreement, sign_agreement, signed_rank_agreement
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
+       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
+       2022.
 
     Examples
     --------
@@ -231,13 +188,22 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     ``RA@k = (1/k) sum_{p<=k} 1[pi_p(a) = pi_p(g) and r(a) = r(g) there]``:
     position ``p`` agrees when both explanations put the same feature there
     *and* give it the same dense rank (OpenXAI's code; without ties the
-    second condition follows from the first).
+    second condition follows from the first).  See :ref:`def-topk-agreement`
+    in the user guide.
 
     Parameters
     ----------
 {params}
 
 {returns}
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
+       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
+       2022.
 
     Examples
     --------
@@ -254,13 +220,22 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Sign agreement: shared top-k features that also share their sign (OpenXAI SA).
 
     ``SA@k = |{(j, sgn a_j): j in T_k(a)} ∩ {(j, sgn g_j): j in T_k(g)}| / k``
-    (position-free; ``sgn 0 = 0``).
+    (position-free; ``sgn 0 = 0``).  See :ref:`def-topk-agreement` in the
+    user guide.
 
     Parameters
     ----------
 {params}
 
 {returns}
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
+       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
+       2022.
 
     Examples
     --------
@@ -278,13 +253,22 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
     """Signed rank agreement: rank agreement that also requires equal signs (OpenXAI SRA).
 
     Position ``p`` of the top ``k`` agrees when both explanations put the
-    same feature there with the same dense rank and the same sign.
+    same feature there with the same dense rank and the same sign.  See
+    :ref:`def-topk-agreement` in the user guide.
 
     Parameters
     ----------
 {params}
 
 {returns}
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
+       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
+       2022.
 
     Examples
     --------
@@ -319,7 +303,8 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
     ``ranks="dense"`` (OpenXAI) equal magnitudes share a rank and ranks are
     consecutive; ``ranks="average"`` is the textbook Spearman correlation
     (tied magnitudes get the mean of their positions, as
-    :func:`scipy.stats.spearmanr`).
+    :func:`scipy.stats.spearmanr`).  See :ref:`def-rank-correlation` in the
+    user guide.
 
     Parameters
     ----------
@@ -339,6 +324,14 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
     scores : ndarray of shape (n_samples,)
         Per-row correlation in ``[-1, 1]``; greater is better.
 
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
+       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
+       2022.
+
     Examples
     --------
     >>> from sklearn_xai.metrics import rank_correlation
@@ -355,7 +348,7 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
     else:
         ra = rankdata(-np.abs(A), method="average", axis=1)
         rg = rankdata(-np.abs(G), method="average", axis=1)
-    return _row_pearson(ra, rg, nan_policy=nan_policy, what="rank_correlation")
+    return row_pearson(ra, rg, nan_policy=nan_policy, what="rank_correlation")
 
 
 @validate_params(
@@ -372,7 +365,8 @@ def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
     """Pairwise rank agreement: fraction of feature pairs ordered alike (OpenXAI PRA).
 
     ``PRA = C(d, 2)^-1 sum_{j<l} 1[(r_j(a) < r_l(a)) = (r_j(g) < r_l(g))]``
-    with dense magnitude ranks (rank 1 = largest).
+    with dense magnitude ranks (rank 1 = largest).  See :ref:`def-pra` in
+    the user guide.
 
     Parameters
     ----------
@@ -395,6 +389,14 @@ def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
     -------
     scores : ndarray of shape (n_samples,)
         Per-row agreement in ``[0, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
+       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
+       2022.
 
     Examples
     --------
@@ -430,7 +432,77 @@ def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
             counted[sl] = j.size
     with np.errstate(invalid="ignore", divide="ignore"):
         scores = agree / counted
-    return _undefined(scores, counted == 0, nan_policy, "pairwise_rank_agreement")
+    return handle_undefined(scores, counted == 0, nan_policy, "pairwise_rank_agreement",
+                            "constant input")
+
+
+@validate_params(
+    {
+        "ground_truth": ["array-like"],
+        "attributions": ["array-like"],
+        "k": [Interval(numbers.Real, None, None, closed="neither")],
+        "mask": ["boolean", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
+    """Top-k intersection: share of the top-k features inside the reference.
+
+    ``TKI@k = |T_k(a) ∩ M| / k``, where ``T_k(a)`` is the set of the ``k``
+    features of largest ``|a|`` (ties broken by the lower column index) and
+    ``M`` is the ground-truth mask, or, for a reference explanation, its
+    own top-k set ``T_k(g)`` (the score is then feature agreement at ``k``,
+    :func:`feature_agreement` with ``auc=False``).  Quantus' ``TopKIntersection``.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
+        A boolean (or 0/1) mask of the relevant features, or reference
+        attributions; a single vector applies to every row.
+    attributions : array-like of shape (n_samples, n_features)
+        Explanations to score.
+    k : int or float, default=0.25
+        ``-1`` for all features, an int in ``[1, n_features]`` or a fraction
+        in ``(0, 1]`` rounded up (see :func:`sklearn_xai.utils.resolve_k`).
+    mask : bool or None, default=None
+        Whether ``ground_truth`` is a mask (its non-zero entries) rather than
+        reference attributions (their top-k); ``None`` treats it as a mask
+        when every entry is 0 or 1.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row fraction in ``[0, 1]`` (at most ``|M| / k`` when the mask is
+        smaller than ``k``); greater is better.
+
+    See Also
+    --------
+    feature_agreement : The same count against the reference's top-k, with
+        the area over ``k``.
+    mask_precision : The top-K share with ``K`` the size of each mask.
+
+    References
+    ----------
+    .. [1] J. Theiner, E. Müller-Budack and R. Ewerth, "Interpretable
+       Semantic Photo Geolocation", WACV 2022.
+    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
+       Responsible Evaluation of Neural Network Explanations and Beyond",
+       JMLR 24(34), 2023.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import top_k_intersection
+    >>> mask = [[True, True, False, False]]
+    >>> top_k_intersection(mask, [[0.9, -0.1, 0.5, 0.0]], k=2).tolist()
+    [0.5]
+    """
+    A = check_attributions(attributions)
+    G = check_reference(ground_truth, A)
+    K = resolve_k(k, A.shape[1])
+    if mask is None:
+        mask = bool(np.isin(G, (0.0, 1.0)).all())
+    inside = G != 0 if mask else top_k_mask(G, K)
+    return (top_k_mask(A, K) & inside).sum(axis=1) / K
 
 
 # ----------------------------------------------------------- model references
@@ -442,7 +514,7 @@ def _linear_weights(estimator, X, target):
     ``classes_[1]`` and ``-coef_`` for ``classes_[0]``, as
     :class:`~sklearn_xai.utils.ExplainedOutput` with ``output="decision"``).
     """
-    model = _unwrap_frozen(estimator)
+    model = unfreeze(estimator)
     if not hasattr(model, "coef_"):
         check_is_fitted(model)
         raise TypeError(
@@ -458,6 +530,7 @@ def _linear_weights(estimator, X, target):
             f"coefficients; got {X.shape}."
         )
     if not hasattr(model, "classes_"):
+        check_single_output_target(target, model)
         if coef.shape[0] != 1:
             raise ValueError(
                 "Multi-output regressors are not supported: the explained output "
@@ -480,10 +553,11 @@ def linear_model_reference(estimator, X, *, target="predicted"):
     For a binary logistic regression OpenXAI uses ``W_1 - W_0`` times
     ``(2 ŷ - 1)`` for the predicted class ``ŷ``; with scikit-learn's single
     coefficient row ``w = W_1 - W_0`` that is ``+w`` for rows predicted as
-    ``classes_[1]`` and ``-w`` for the others (SPEC 4.1.1).  Every gradient
-    explanation of such a model scores 1 against it.  Multi-class linear
-    models give the coefficient row of the explained class's decision
-    function; regressors give ``coef_`` for every row.
+    ``classes_[1]`` and ``-w`` for the others.  Every gradient explanation of
+    such a model scores 1 against it.  Multi-class linear models give the
+    coefficient row of the explained class's decision function; regressors
+    give ``coef_`` for every row.  See :ref:`def-model-reference` in the user
+    guide.
 
     Parameters
     ----------
@@ -493,11 +567,16 @@ def linear_model_reference(estimator, X, *, target="predicted"):
         The explained rows.
     target : "predicted", int, label or array-like, default="predicted"
         Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`);
-        ignored for regressors.
+        a regressor has one output, so only ``"predicted"`` applies to it.
 
     Returns
     -------
     reference : ndarray of shape (n_samples, n_features)
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------
@@ -526,7 +605,7 @@ def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
     with the interventional value function) the Shapley value of feature
     ``j`` is ``w_j (x_j - E[X_j])`` exactly.  For classifiers the explained
     output is the decision function (logit) of the explained class, which is
-    linear; probabilities are not.
+    linear; probabilities are not.  See :ref:`def-shapley` in the user guide.
 
     Parameters
     ----------
@@ -540,12 +619,18 @@ def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
         mean of ``X`` itself, which is only right when ``X`` is a large
         sample of the distribution.
     target : "predicted", int, label or array-like, default="predicted"
-        Explained class; ignored for regressors.
+        Explained class; a regressor has one output, so only
+        ``"predicted"`` applies to it.
 
     Returns
     -------
     reference : ndarray of shape (n_samples, n_features)
         Satisfies ``reference.sum(axis=1) == f(X) - f(mean)``.
+
+    References
+    ----------
+    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
+       Model Predictions", NeurIPS 2017.
 
     Examples
     --------
@@ -588,5 +673,10 @@ _REGISTERED = [
 for _name, _func, _desc in _REGISTERED:
     register_metric(
         _name, _func, kind="reference", greater_is_better=True,
-        requires=("ground_truth",), seed="OpenXAI", description=_desc,
+        requires=("ground_truth",), source="OpenXAI", description=_desc,
     )
+register_metric(
+    "top_k_intersection", top_k_intersection, kind="reference", greater_is_better=True,
+    requires=("ground_truth",), source="Quantus",
+    description="Share of the top-k features inside the mask (or the reference's top-k).",
+)

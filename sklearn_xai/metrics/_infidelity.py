@@ -1,23 +1,18 @@
-"""Infidelity (Yeh et al. 2019; XAI-Bench, BEExAI, Captum), SPEC 4.2.7."""
+"""Infidelity (Yeh et al. 2019; XAI-Bench, BEExAI, Captum); definition in the
+user guide, :ref:`def-infidelity`."""
 
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_array
 
-from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._faithfulness import (
-    _BASE_PARAMS,
-    _blocks_with_x,
-    _given_target,
-    _row_streams,
-    _select,
-    validate_params,
-)
-from sklearn_xai.metrics._pgi import _check_perturber
+from sklearn_xai.masking import GaussianNoisePerturber, check_perturber
+from sklearn_xai.metrics._common import _BASE_PARAMS
+from sklearn_xai.metrics._pgi import _check_training_rows
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._output import BLOCK_ENTRIES, ExplainedOutput
+from sklearn_xai.utils._random import keyed_streams
+from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._sklearn import fast_validate_params as validate_params
 from sklearn_xai.utils._validation import check_attributions
 
 __all__ = ["infidelity"]
@@ -26,19 +21,27 @@ _DEFAULT_N = {"gaussian": 100, "xai_bench": 1000, "beexai": 5}
 
 
 def _noise_scale(X, X_train, perturber, sigma, sigma_scale):
-    """Per-feature noise standard deviation (d,)."""
+    """Per-feature noise standard deviation (d,), never taken from ``X``.
+
+    The scale comes from a perturber, from the training rows or is absolute:
+    the spread of the scored rows would make a row's score depend on the
+    other rows of its batch (a row scored alone would get no noise).
+    """
     d = X.shape[1]
     if perturber is not None:
-        return _check_perturber(perturber, X, None).scale_
+        return check_perturber(perturber, X_train, n_features=d).scale_
+    if sigma_scale == "auto":
+        sigma_scale = "absolute" if X_train is None else "std"
     if sigma_scale == "absolute":
         return np.full(d, float(sigma))
-    ref = X if X_train is None else check_array(X_train, dtype=np.float64,
-                                                input_name="X_train")
-    if ref.shape[1] != d:
+    if X_train is None:
         raise ValueError(
-            f"X_train has {ref.shape[1]} features but X has {d}."
+            'sigma_scale="std" takes the standard deviation of each feature over '
+            "the training rows: pass X_train=<training rows>, or "
+            'sigma_scale="absolute". It is never taken from X, which would make a '
+            "row's score depend on the other rows scored with it."
         )
-    return float(sigma) * ref.std(axis=0)
+    return float(sigma) * _check_training_rows(X_train, d).std(axis=0)
 
 
 def _perturbation(kind, X, z, scale, out, work):
@@ -58,10 +61,11 @@ def _perturbation(kind, X, z, scale, out, work):
     np.subtract(Xb, out, out=work)
 
 
-# Rows of perturbations processed per step: about 2**15 float64 entries, in
-# buffers reused from step to step, so the temporaries stay in cache instead
-# of being mapped afresh for every step (which cost as much as the model).
-_CHUNK_ENTRIES = 2**15
+# Rows of perturbations processed per step: a quarter of a model block
+# (2**15 float64 entries), in buffers reused from step to step, so the
+# temporaries stay in cache instead of being mapped afresh for every step
+# (which cost as much as the model).  Scores do not depend on it.
+_CHUNK_ENTRIES = BLOCK_ENTRIES // 4
 
 
 @validate_params(
@@ -70,7 +74,7 @@ _CHUNK_ENTRIES = 2**15
         "perturbation": [StrOptions({"gaussian", "xai_bench", "beexai"})],
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
-        "sigma_scale": [StrOptions({"std", "absolute"})],
+        "sigma_scale": [StrOptions({"auto", "std", "absolute"})],
         "X_train": ["array-like", None],
         "perturber": [GaussianNoisePerturber, None],
         "normalize": ["boolean"],
@@ -80,15 +84,16 @@ _CHUNK_ENTRIES = 2**15
     prefer_skip_nested_validation=True,
 )
 def infidelity(estimator, X, attributions, *, perturbation="gaussian",
-               n_perturbations=None, sigma=0.1, sigma_scale="std", X_train=None,
+               n_perturbations=None, sigma=0.1, sigma_scale="auto", X_train=None,
                perturber=None, normalize=True, absolute=None, random_state=None,
                target="predicted", output="auto", batch_size=None):
-    """Infidelity (Yeh et al. 2019), SPEC 4.2.7.
+    """Infidelity (Yeh et al. 2019).
 
     ``INFD(x) = E_I[(I·a - (f(x) - f(x - I)))^2]``: how well the
     attributions predict the output change under a perturbation ``I`` of
     the input.  The model is evaluated at ``x - I``, a perturbed copy of the
-    input (not at pure noise), by default.
+    input (not at pure noise), by default.  See :ref:`def-infidelity` in the
+    user guide.
 
     Parameters
     ----------
@@ -114,15 +119,23 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
         (``"xai_bench"``, as XAI-Bench) or 5 (``"beexai"``, as BEExAI).
     sigma : float, default=0.1
         Noise level of ``"gaussian"`` and ``"beexai"``.
-    sigma_scale : {"std", "absolute"}, default="std"
+    sigma_scale : {"auto", "std", "absolute"}, default="auto"
         ``"std"``: ``sigma_j = sigma × std_j`` with the per-feature standard
-        deviation of ``X_train`` (of ``X`` when ``X_train`` is None);
-        ``"absolute"``: ``sigma_j = sigma`` in input units.
+        deviation of ``X_train`` (required); ``"absolute"``: ``sigma_j =
+        sigma`` in input units; ``"auto"``: ``"std"`` when ``X_train`` is
+        given, else ``"absolute"``.  The scale is never taken from ``X``:
+        the spread of the scored rows would make a row's score depend on the
+        other rows of its batch (a row scored alone would get no noise), and
+        a score must depend only on the row, the model, the attributions,
+        the parameters and ``random_state``.
     X_train : array-like of shape (n_train, n_features), default=None
-        Training rows giving the feature scales.
+        Training rows of the explained model, giving the feature scales (and
+        fitting an unfitted ``perturber``).
     perturber : GaussianNoisePerturber, default=None
-        A fitted perturber whose ``scale_`` gives ``sigma_j`` (overrides
-        ``sigma``, ``sigma_scale`` and ``X_train``).
+        A perturber whose ``scale_`` gives ``sigma_j`` (overrides ``sigma``
+        and ``sigma_scale``): used as is when fitted, else fitted on
+        ``X_train`` (without ``X_train`` it must have
+        ``sigma_scale="absolute"``).  Not used by ``"xai_bench"``.
     normalize : bool, default=True
         Replace ``a`` by ``beta* a`` with
         ``beta* = E[Δf I·a] / E[(I·a)^2]`` (XAI-Bench's and the authors'
@@ -148,6 +161,17 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
     scores : ndarray of shape (n_samples,)
         Non-negative; lower is better.
 
+    References
+    ----------
+    .. [1] C.-K. Yeh, C.-Y. Hsieh, A. S. Suggala, D. I. Inouye and
+       P. Ravikumar, "On the (In)fidelity and Sensitivity of Explanations",
+       NeurIPS 2019.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+    .. [3] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
+       Evaluate Explainable AI", 2024.
+
     Examples
     --------
     >>> import numpy as np
@@ -166,11 +190,13 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
     n, d = X.shape
     A = check_attributions(attributions, n_samples=n, n_features=d)
     N = _DEFAULT_N[perturbation] if n_perturbations is None else int(n_perturbations)
-    scale = _noise_scale(X, X_train, perturber, sigma, sigma_scale)
+    # XAI-Bench's perturbation has no scale.
+    scale = None if perturbation == "xai_bench" else _noise_scale(
+        X, X_train, perturber, sigma, sigma_scale)
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     if absolute is None:
         absolute = perturbation == "beexai" and f.output == "predict"
-    streams = _row_streams(X, random_state)
+    streams = keyed_streams(X, random_state)
     scores = np.empty(n)
     perturbations = {}
 
@@ -188,10 +214,10 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
             np.matmul(I, As[c][:, :, None], out=ia[c][:, :, None])
         perturbations["ia"] = ia
 
-    for sl, t, raw_x, raw_z in _blocks_with_x(f, X, N, batch_size, build,
-                                              _given_target(f, X)):
+    for sl, t, raw_x, raw_z in f.blocks_with_x(X, N, build,
+                                               target_index=f.fixed_target_index(X)):
         ia = perturbations.pop("ia")
-        delta = _select(raw_x, t)[:, None] - _select(raw_z, t)
+        delta = f.select(raw_x, t)[:, None] - f.select(raw_z, t)
         if absolute:
             delta = np.abs(delta)
         if normalize:
@@ -205,6 +231,7 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
 
 register_metric(
     "neg_infidelity", infidelity, kind="model", greater_is_better=False,
-    seed="XAI-Bench, BEExAI, Captum",
+    requires=("masker", "training_rows", "random_state"),
+    source="XAI-Bench, BEExAI, Captum",
     description="Squared error of attributions predicting output changes under noise.",
 )

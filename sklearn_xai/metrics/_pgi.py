@@ -1,74 +1,69 @@
-"""Prediction gap on important / unimportant features (OpenXAI, SPEC 4.2.1)."""
+"""Prediction gap on important / unimportant features (OpenXAI; definitions
+in the user guide, :ref:`def-pgi`)."""
 
 import numbers
 
 import numpy as np
-from sklearn.base import clone
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array
 
-from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._faithfulness import (
-    _BASE_PARAMS,
-    _blocks_with_x,
-    _given_target,
-    _row_streams,
-    _select,
-    _top_k_keep,
-    validate_params,
-)
+from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
+from sklearn_xai.metrics._common import _BASE_PARAMS
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._validation import check_attributions, resolve_k
+from sklearn_xai.utils._random import keyed_streams
+from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._sklearn import fast_validate_params as validate_params
+from sklearn_xai.utils._validation import check_attributions, resolve_k, top_k_coalitions
 
 __all__ = ["pgi", "pgu"]
 
 
-def _check_perturber(perturber, X, default):
-    """A fitted perturber: as given, or a clone fitted on ``X``."""
-    if perturber is None:
-        perturber = default
-    if not isinstance(perturber, GaussianNoisePerturber):
-        raise TypeError(
-            "perturber must be a sklearn_xai.masking.GaussianNoisePerturber; got "
-            f"{type(perturber).__name__}."
-        )
-    try:
-        check_is_fitted(perturber)
-    except Exception:
-        return clone(perturber).fit(X)
-    if perturber.n_features_in_ != X.shape[1]:
+def _check_training_rows(X_train, n_features):
+    """Validated training rows (float64) with ``n_features`` columns."""
+    X_train = check_array(X_train, dtype=np.float64, input_name="X_train")
+    if X_train.shape[1] != n_features:
         raise ValueError(
-            f"perturber was fitted on {perturber.n_features_in_} features but X has "
-            f"{X.shape[1]}."
+            f"X_train has {X_train.shape[1]} features but X has {n_features}."
         )
-    return perturber
+    return X_train
 
 
 def _auc_over_k(M):
-    """Trapezoid-weighted mean of M(k), k = 1..K, over t in [0, 1] (SPEC 4.1.6)."""
+    """Trapezoid-weighted mean of M(k), k = 1..K, over t in [0, 1] (the area
+    over k of the user guide's definitions, ``def-auc-k``)."""
     K = M.shape[1]
     if K == 1:
         return M[:, 0]
     return (M[:, :-1] + M[:, 1:]).sum(axis=1) / (2.0 * (K - 1))
 
 
+def _default_perturber(X_train):
+    """PGI / PGU's perturber for ``perturber=None``: σ = 0.1 × training std
+    with binary columns detected on ``X_train``, else σ = 0.1 in input units
+    with every column continuous."""
+    if X_train is not None:
+        return GaussianNoisePerturber(0.1)
+    return GaussianNoisePerturber(0.1, sigma_scale="absolute", binary_features=None)
+
+
 def _prediction_gap(estimator, X, attributions, *, perturb_top, k, auc, perturber,
-                    n_samples, seed_policy, random_state, order_by, target, output,
-                    batch_size):
+                    X_train, n_samples, seed_policy, random_state, order_by, target,
+                    output, batch_size):
     X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D, got shape {X.shape}.")
     n, d = X.shape
     A = check_attributions(attributions, n_samples=n, n_features=d)
-    perturber = _check_perturber(perturber, X, GaussianNoisePerturber())
+    # Never fitted on X: the noise scales would depend on the other rows.
+    perturber = check_perturber(perturber, X_train, default=_default_perturber(X_train),
+                                n_features=d)
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     K = resolve_k(k, d)
     ks = list(range(1, K + 1)) if auc else [K]
     # fixed = features that keep their value: all but the top-k for PGI.
-    fixed = _top_k_keep(A, ks, order_by=order_by, rounding="ceil",
-                        keep_top=not perturb_top)
-    streams = _row_streams(X, random_state, seed_policy)
+    fixed = top_k_coalitions(A, ks, order_by=order_by, rounding="ceil",
+                             keep_top=not perturb_top)
+    streams = keyed_streams(X, random_state, seed_policy=seed_policy)
     m = len(ks)
     gaps = np.empty((n, m))
 
@@ -76,10 +71,10 @@ def _prediction_gap(estimator, X, attributions, *, perturb_top, k, auc, perturbe
         out[...] = perturber.perturb(X[sl], fixed[sl], n_samples, streams[sl]
                                      ).reshape(out.shape)
 
-    for sl, t, raw_x, raw_z in _blocks_with_x(f, X, m * n_samples, batch_size, build,
-                                              _given_target(f, X)):
-        fx = _select(raw_x, t)
-        vals = _select(raw_z, t).reshape(-1, m, n_samples)
+    for sl, t, raw_x, raw_z in f.blocks_with_x(X, m * n_samples, build,
+                                               target_index=f.fixed_target_index(X)):
+        fx = f.select(raw_x, t)
+        vals = f.select(raw_z, t).reshape(-1, m, n_samples)
         gaps[sl] = np.abs(fx[:, None, None] - vals).mean(axis=2)
     return _auc_over_k(gaps) if auc else gaps[:, 0]
 
@@ -89,7 +84,8 @@ _PARAMS = {
     "k": [Interval(numbers.Integral, -1, None, closed="left"),
           Interval(numbers.Real, 0, 1, closed="right")],
     "auc": ["boolean"],
-    "perturber": [GaussianNoisePerturber, None],
+    "perturber": [BasePerturber, None],
+    "X_train": ["array-like", None],
     "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
     "seed_policy": [StrOptions({"row", "openxai"})],
     "random_state": ["random_state"],
@@ -109,14 +105,29 @@ _DOC = """    estimator : fitted estimator
         fraction rounded up (:func:`sklearn_xai.utils.resolve_k`).
     auc : bool, default=True
         Report the trapezoid-weighted mean over ``k = 1..K`` (OpenXAI's
-        published numbers, SPEC 4.1.6) instead of the value at ``K``.
-    perturber : GaussianNoisePerturber, default=None
-        How features are perturbed.  ``None`` is
-        ``GaussianNoisePerturber(std=0.1)`` (σ = 0.1 × feature std, binary
-        features flipped with p = σ√(2/π)); an unfitted perturber is fitted
-        on ``X``: pass one fitted on the training rows to take the scales
-        from there, and ``GaussianNoisePerturber(0.1, sigma_scale="absolute")``
-        for OpenXAI's setting on min–max scaled data.
+        published numbers; see :ref:`def-auc-k`) instead of the value at
+        ``K``.
+    perturber : GaussianNoisePerturber or BasePerturber, default=None
+        How features are perturbed (resolved by
+        :func:`sklearn_xai.masking.check_perturber`).  A fitted perturber is
+        used as is.  An
+        unfitted one is fitted on ``X_train``, never on ``X``: noise scales,
+        binary columns or ranges learnt from the scored rows would make a
+        row's score depend on the other rows of its batch (the same row
+        scored alone would get no noise at all).  Without ``X_train`` it is
+        set up without data: ``sigma_scale="absolute"`` and ``clip=False``
+        are then required and ``binary_features="auto"`` finds no binary
+        column (with a warning).  ``None`` is
+        ``GaussianNoisePerturber(0.1)`` fitted on ``X_train`` (σ_j = 0.1 ×
+        training std of feature ``j``, binary columns of ``X_train`` flipped
+        with p = 0.1·√(2/π)) and, without ``X_train``,
+        ``GaussianNoisePerturber(0.1, sigma_scale="absolute",
+        binary_features=None)``: σ = 0.1 in the model's input units, every
+        column continuous, which is OpenXAI's noise on its min–max scaled
+        inputs [1]_.
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows of the explained model, on which an unfitted
+        ``perturber`` is fitted (noise scales, binary columns, range).
     n_samples : int, default=100
         Perturbed copies ``N`` per row (the same draws serve every ``k``).
     seed_policy : {"row", "openxai"}, default="row"
@@ -138,13 +149,14 @@ _DOC = """    estimator : fitted estimator
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
 def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
-        n_samples=100, seed_policy="row", random_state=None, order_by="abs",
-        target="predicted", output="auto", batch_size=None):
-    """Prediction gap on important features (PGI, OpenXAI), SPEC 4.2.1.
+        X_train=None, n_samples=100, seed_policy="row", random_state=None,
+        order_by="abs", target="predicted", output="auto", batch_size=None):
+    """Prediction gap on important features (PGI, OpenXAI).
 
     ``PGI_k(x) = mean_i |f(x) - f(x'_i)|`` where ``x'_i`` perturbs the top-k
     features of the explanation (the others keep their value), averaged over
-    ``n_samples`` draws; by default the area under ``k = 1..⌈d/4⌉``.
+    ``n_samples`` draws; by default the area under ``k = 1..⌈d/4⌉``.  See
+    :ref:`def-pgi` in the user guide.
 
     Parameters
     ----------
@@ -159,6 +171,11 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     --------
     pgu : The same gap when the unimportant features are perturbed.
 
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+
     Examples
     --------
     >>> import numpy as np
@@ -172,10 +189,18 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     >>> b = pgi(model, X, exact[:, ::-1], random_state=0).mean()
     >>> bool(a > b)
     True
+
+    A row's score does not depend on the rows scored with it:
+
+    >>> alone = pgi(model, X[:1], exact[:1], X_train=X, random_state=0)
+    >>> among = pgi(model, X, exact, X_train=X, random_state=0)[:1]
+    >>> bool(np.allclose(alone, among, rtol=1e-12))
+    True
     """
     return _prediction_gap(
         estimator, X, attributions, perturb_top=True, k=k, auc=auc,
-        perturber=perturber, n_samples=n_samples, seed_policy=seed_policy,
+        perturber=perturber, X_train=X_train, n_samples=n_samples,
+        seed_policy=seed_policy,
         random_state=random_state, order_by=order_by, target=target, output=output,
         batch_size=batch_size,
     )
@@ -183,14 +208,15 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
 def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
-        n_samples=100, seed_policy="row", random_state=None, order_by="abs",
-        target="predicted", output="auto", batch_size=None):
-    """Prediction gap on unimportant features (PGU, OpenXAI), SPEC 4.2.1.
+        X_train=None, n_samples=100, seed_policy="row", random_state=None,
+        order_by="abs", target="predicted", output="auto", batch_size=None):
+    """Prediction gap on unimportant features (PGU, OpenXAI).
 
     ``PGU_k(x) = mean_i |f(x) - f(x'_i)|`` where ``x'_i`` perturbs every
     feature *outside* the top-k of the explanation; by default the area under
     ``k = 1..⌈d/4⌉``.  PGU perturbs ``d - k`` features, so it can exceed PGI
-    even for a perfect explanation: compare explainers on each metric.
+    even for a perfect explanation: compare explainers on each metric.  See
+    :ref:`def-pgi` in the user guide.
 
     Parameters
     ----------
@@ -204,6 +230,11 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     See Also
     --------
     pgi : The same gap when the important features are perturbed.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------
@@ -221,7 +252,8 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     """
     return _prediction_gap(
         estimator, X, attributions, perturb_top=False, k=k, auc=auc,
-        perturber=perturber, n_samples=n_samples, seed_policy=seed_policy,
+        perturber=perturber, X_train=X_train, n_samples=n_samples,
+        seed_policy=seed_policy,
         random_state=random_state, order_by=order_by, target=target, output=output,
         batch_size=batch_size,
     )
@@ -231,10 +263,12 @@ pgi.__doc__ = pgi.__doc__.replace("{params}", _DOC)
 pgu.__doc__ = pgu.__doc__.replace("{params}", _DOC)
 
 register_metric(
-    "pgi", pgi, kind="model", greater_is_better=True, seed="OpenXAI",
+    "pgi", pgi, kind="model", greater_is_better=True,
+    requires=("masker", "training_rows", "random_state"), source="OpenXAI",
     description="Output change when the top-k features are perturbed.",
 )
 register_metric(
-    "neg_pgu", pgu, kind="model", greater_is_better=False, seed="OpenXAI",
+    "neg_pgu", pgu, kind="model", greater_is_better=False,
+    requires=("masker", "training_rows", "random_state"), source="OpenXAI",
     description="Output change when all but the top-k features are perturbed.",
 )

@@ -3,7 +3,9 @@
 A scorer is a callable ``scorer(estimator, X, y=None, **metadata) -> float``
 (greater is better) that scikit-learn's model selection tools accept as
 ``scoring``.  ``estimator`` is an :class:`~sklearn_xai.compose.ExplainedModel`,
-an explainer, or a :class:`~sklearn.pipeline.Pipeline` ending in one.
+an explainer, or a :class:`~sklearn.pipeline.Pipeline` ending in one; they
+are recognised by protocol (``explain`` and ``explained_estimator_``), so
+this module imports neither explainers nor ``sklearn_xai.compose``.
 
 Per-row metadata (``ground_truth``, ``sensitive``) reaches a scorer through
 scikit-learn's metadata routing, so :class:`~sklearn.model_selection.GridSearchCV`
@@ -17,8 +19,8 @@ not patch it: names are resolved here (:func:`get_scorer`,
 ``scoring`` parameter.
 """
 
+import copy
 import inspect
-import warnings
 import weakref
 
 import joblib
@@ -29,7 +31,15 @@ from sklearn.metrics import get_scorer_names as sklearn_get_scorer_names
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from sklearn_xai.metrics._registry import MetricSpec, get_metric_spec, metric_specs
+from sklearn_xai.metrics._registry import (
+    MetricSpec,
+    _entry,
+    _register_scorer,
+    _scorer_names,
+    get_metric_spec,
+    metric_specs,
+)
+from sklearn_xai.utils._stats import NAN_POLICIES, handle_undefined
 
 __all__ = [
     "ExplanationScorer",
@@ -40,25 +50,36 @@ __all__ = [
     "register_scorer",
 ]
 
-_METADATA = ("ground_truth", "sensitive")
 # estimator -> (fit id, X fingerprint, attributions); weak so fitted
 # estimators are not kept alive by the cache.
 _ATTRIBUTION_CACHE = weakref.WeakKeyDictionary()
 
 
-def _unwrap(estimator, X):
-    """(model, explainer, X seen by the explainer) for a scorable estimator."""
-    from sklearn_xai.base import BaseExplainer
-    from sklearn_xai.compose import ExplainedModel
+def _explains(estimator):
+    """Whether ``estimator`` follows the explanation protocol (duck-typed)."""
+    return hasattr(estimator, "explain")
 
-    if isinstance(estimator, ExplainedModel):
-        return estimator.model_, estimator.explainer_, X
-    if isinstance(estimator, BaseExplainer):
-        return estimator.estimator_, estimator, X
-    if isinstance(estimator, Pipeline) and isinstance(estimator.steps[-1][1], BaseExplainer):
-        explainer = estimator.steps[-1][1]
-        Xt = estimator[:-1].transform(X) if len(estimator) > 1 else X
-        return explainer.estimator_, explainer, Xt
+
+def _unwrap(estimator, X):
+    """(model, explainer, options, X seen by the explainer) of a scorable estimator.
+
+    Scorable objects are recognised by protocol, not by type: ``explain(X)``
+    plus the fitted model as ``explained_estimator_`` (explainers and
+    :class:`~sklearn_xai.compose.ExplainedModel`); this module imports
+    neither.  ``explainer`` is that object: it computes the attributions and
+    is what stability metrics re-explain with.  ``options`` is where the
+    scorer reads the default ``target`` and ``output``: the inner explainer
+    of a meta-estimator that keeps one as ``explainer_`` (ExplainedModel),
+    else the object itself.  A Pipeline ending in a scorable object explains
+    its transformed ``X``.
+    """
+    Xe = X
+    if isinstance(estimator, Pipeline) and _explains(estimator.steps[-1][1]):
+        Xe = estimator[:-1].transform(X) if len(estimator) > 1 else X
+        estimator = estimator.steps[-1][1]
+    if _explains(estimator):
+        options = getattr(estimator, "explainer_", estimator)
+        return estimator.explained_estimator_, estimator, options, Xe
     raise TypeError(
         "Explanation scorers score an ExplainedModel, an explainer, or a Pipeline "
         f"ending in an explainer; got {type(estimator).__name__}. Wrap the model: "
@@ -103,33 +124,41 @@ def _accepts(func, name):
 
 
 def _aggregate(scores, nan_policy, name):
+    """Mean of per-row scores; NaN rows follow the scorer's ``nan_policy``
+    (left out of the mean with a warning, counted as 0, or an error)."""
     scores = np.asarray(scores, dtype=np.float64)
     if scores.ndim == 0:
         return float(scores)
     nan = np.isnan(scores)
-    if nan.any():
-        if nan_policy == "raise":
-            raise ValueError(
-                f"{name} is undefined (NaN) for {int(nan.sum())} of {scores.size} "
-                "rows; pass nan_policy='omit' or 'zero' to the scorer."
-            )
-        if nan_policy == "zero":
-            scores = np.where(nan, 0.0, scores)
-        else:
-            warnings.warn(
-                f"{name}: {int(nan.sum())} of {scores.size} rows have an undefined "
-                "score (NaN) and are left out of the mean.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            if nan.all():
-                return float("nan")
-            scores = scores[~nan]
-    return float(scores.mean())
+    scores = handle_undefined(scores, nan, nan_policy, name, "NaN score",
+                              stacklevel=4)
+    used = scores[~np.isnan(scores)]
+    return float(used.mean()) if used.size else float("nan")
 
 
 class ExplanationScorer:
-    """Scorer of an explanation metric (see :func:`make_explanation_scorer`).
+    """Scorer of an explanation metric: ``scorer(estimator, X, y=None,
+    **metadata) -> float``, greater is better.
+
+    Built by :func:`make_explanation_scorer` and :func:`get_scorer`.  Calling
+    it explains ``X`` with the estimator (an explainer, an
+    :class:`~sklearn_xai.compose.ExplainedModel` or a Pipeline ending in
+    one), scores the attributions with the metric and returns the mean over
+    rows, negated for losses.  Per-row metadata the metric needs
+    (``spec.metadata``) is requested through scikit-learn's metadata
+    routing.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The metric, its orientation and what it requires.
+    nan_policy : {"omit", "raise", "zero"}, default="omit"
+        Rows with an undefined score (NaN): left out of the mean with an
+        :class:`~sklearn_xai.metrics.UndefinedScoreWarning`, an error, or
+        counted as 0.
+    **kwargs : dict
+        Keyword arguments of the metric bound at construction (``k=5``,
+        ``masker=...``, ``distribution=...``).
 
     Attributes
     ----------
@@ -137,10 +166,19 @@ class ExplanationScorer:
         The metric and its orientation.
     kwargs : dict
         Keyword arguments bound at construction.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.metrics import ExplanationScorer, get_metric_spec
+    >>> scorer = ExplanationScorer(get_metric_spec("neg_complexity"))
+    >>> A = np.array([[1.0, 1.0], [1.0, 0.0]])
+    >>> scorer.score_attributions(None, np.zeros((2, 2)), A)  # entropy / log(d)
+    array([1., 0.])
     """
 
     def __init__(self, spec, *, nan_policy="omit", **kwargs):
-        if nan_policy not in ("omit", "raise", "zero"):
+        if nan_policy not in NAN_POLICIES:
             raise ValueError(
                 f"nan_policy must be 'omit', 'raise' or 'zero', got {nan_policy!r}."
             )
@@ -201,17 +239,19 @@ class ExplanationScorer:
             out[param] = value
         return out
 
-    def _bound_kwargs(self, explainer):
-        """Keyword arguments, with the explainer's target/output by default."""
+    def _bound_kwargs(self, explainer, options):
+        """Keyword arguments, with the explainer's target/output (read from
+        ``options``) by default."""
         func = self.metric.func
         kwargs = dict(self.kwargs)
         if self.metric.kind == "model":
             for name in ("target", "output"):
-                if name not in kwargs and _accepts(func, name) and hasattr(explainer, name):
-                    value = getattr(explainer, name)
+                if name not in kwargs and _accepts(func, name) and hasattr(options, name):
+                    value = getattr(options, name)
                     if not (isinstance(value, str) and value == "auto" and name == "target"):
                         kwargs[name] = value
-            if "explainer" in self.metric.requires and "explainer" not in kwargs:
+            if "explainer" in self.metric.requires and "explainer" not in kwargs \
+                    and explainer is not None:
                 kwargs["explainer"] = explainer
         return kwargs
 
@@ -222,10 +262,67 @@ class ExplanationScorer:
         -------
         scores : ndarray of shape (n_samples,) or float
         """
-        model, explainer, Xe = _unwrap(estimator, X)
+        model, explainer, options, Xe = _unwrap(estimator, X)
         A = _attributions(estimator, explainer, Xe)
+        return self._score(model, Xe, A, explainer, options, metadata)
+
+    def score_attributions(self, estimator, X, attributions, *, explainer=None, **metadata):
+        """Per-row metric values of attributions computed beforehand.
+
+        The entry point for attributions that were not computed by the
+        scorer (a benchmark that times its explanations, attributions loaded
+        from disk, an explainer outside this package).
+
+        Parameters
+        ----------
+        estimator : estimator
+            The fitted model the attributions explain (used by metrics that
+            evaluate the model; ignored by the others).
+        X : array-like of shape (n_samples, n_features)
+            The explained rows.
+        attributions : array-like of shape (n_samples, n_features)
+            Their attributions.
+        explainer : fitted explainer, default=None
+            The explainer that produced them: its ``target`` and ``output``
+            are the defaults of metrics that take them, and metrics that
+            re-explain perturbed rows (stability) need it.
+        **metadata : dict
+            ``ground_truth`` / ``sensitive`` rows aligned with ``X`` when the
+            metric needs them.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or float
+            In the metric's own orientation.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_xai.metrics import get_scorer
+        >>> scorer = get_scorer("feature_agreement", k=1)
+        >>> truth = np.array([[3.0, 1.0], [1.0, 3.0]])
+        >>> scorer.score_attributions(None, truth, [[2.0, 0.5], [2.0, 0.5]],
+        ...                           ground_truth=truth)
+        array([1., 0.])
+        """
+        A = np.asarray(_as_array(attributions), dtype=np.float64)
+        n_rows = len(_as_array(X))
+        if A.ndim != 2 or len(A) != n_rows:
+            raise ValueError(
+                f"attributions must have one row per row of X ({n_rows}), got shape "
+                f"{A.shape}."
+            )
+        if "explainer" in self.metric.requires and explainer is None \
+                and "explainer" not in self.kwargs:
+            raise ValueError(
+                f"{self.metric.name} re-explains perturbed rows: pass the fitted "
+                "explainer as explainer=..."
+            )
+        return self._score(estimator, X, A, explainer, explainer, metadata)
+
+    def _score(self, model, Xe, A, explainer, options, metadata):
         meta = self._metadata(metadata, len(A))
-        kwargs = self._bound_kwargs(explainer)
+        kwargs = self._bound_kwargs(explainer, options)
         func = self.metric.func
         if self.metric.kind == "reference":
             return func(meta["ground_truth"], A, **kwargs)
@@ -321,29 +418,39 @@ def make_explanation_scorer(metric, *, greater_is_better=True, kind=None,
                              **{**spec.default_kwargs, **kwargs})
 
 
-_SCORERS: dict = {}
-
-
 def register_scorer(name, scorer, *, replace=False):
     """Make ``scorer`` available by ``name`` to :func:`get_scorer`,
     :func:`check_scoring` and ``ExplainedModel(scoring=name)``.
 
+    The name joins the metric names in the one registry of scorer names;
+    :func:`get_scorer` hands out a deep copy, so that changing it (e.g.
+    ``set_score_request``) leaves the registered scorer as it was.  To make a
+    metric *function* a scorer name, use :func:`register_metric`.
+
     Parameters
     ----------
     name : str
+        The scorer name.  Greater is better for every scorer: name losses
+        ``neg_*``.
     scorer : callable
         ``scorer(estimator, X, y=None, **metadata) -> float``.
     replace : bool, default=False
         Allow overwriting a name.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import get_scorer, register_scorer
+    >>> from sklearn_xai.metrics import make_explanation_scorer
+    >>> register_scorer("pgi_top2", make_explanation_scorer("pgi", k=2),
+    ...                 replace=True)
+    >>> get_scorer("pgi_top2")
+    make_explanation_scorer(pgi, k=2)
+    >>> get_scorer("pgi_top2") is get_scorer("pgi_top2")
+    False
     """
     if not callable(scorer):
         raise TypeError(f"scorer must be callable, got {type(scorer).__name__}.")
-    taken = name in _SCORERS or name in {s.name for s in metric_specs()}
-    if taken and not replace:
-        raise ValueError(
-            f"A scorer named {name!r} already exists; pass replace=True to overwrite."
-        )
-    _SCORERS[name] = scorer
+    _register_scorer(name, scorer=scorer, replace=replace)
 
 
 def get_scorer_names():
@@ -353,8 +460,14 @@ def get_scorer_names():
     Returns
     -------
     names : list of str
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import get_scorer_names
+    >>> {"pgi", "neg_group_gap"} <= set(get_scorer_names())
+    True
     """
-    return sorted({s.name for s in metric_specs()} | set(_SCORERS) | {"neg_group_gap"})
+    return _scorer_names()
 
 
 def get_scorer(scoring, **kwargs):
@@ -386,16 +499,17 @@ def get_scorer(scoring, **kwargs):
         return scoring
     if not isinstance(scoring, str):
         raise TypeError(f"scoring must be a str or a callable, got {scoring!r}.")
-    if scoring == "neg_group_gap":
-        from sklearn_xai.metrics._group import GroupGapScorer
-
-        return GroupGapScorer(**kwargs)
-    if scoring in _SCORERS:
+    entry = _entry(scoring)
+    if isinstance(entry, MetricSpec):
+        return make_explanation_scorer(entry, **kwargs)
+    if entry is not None and entry.factory is not None:
+        return entry.factory(**kwargs)
+    if entry is not None:
         if kwargs:
             raise ValueError(f"Registered scorer {scoring!r} takes no keyword arguments.")
-        return _SCORERS[scoring]
-    if scoring in {s.name for s in metric_specs()}:
-        return make_explanation_scorer(scoring, **kwargs)
+        # A copy, as scikit-learn's get_scorer: set_score_request on it must
+        # not change the registered scorer.
+        return copy.deepcopy(entry.scorer)
     if scoring in sklearn_get_scorer_names():
         if kwargs:
             raise ValueError(

@@ -1,4 +1,5 @@
-"""Stability of explanations under small input changes (SPEC 4.3).
+"""Stability of explanations under small input changes (definitions in the
+user guide, :ref:`def-stability-metrics`).
 
 Relative stability (OpenXAI, after Agarwal et al. 2022) compares the change
 of the explanation with the change of the input (RIS), of the model's first
@@ -10,29 +11,25 @@ explainer; all perturbed rows of a block of instances are explained in one
 """
 
 import numbers
-import warnings
 
 import numpy as np
-from sklearn.pipeline import Pipeline
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import (
+from sklearn.utils.validation import check_array
+
+from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
+from sklearn_xai.metrics._common import _BASE_PARAMS
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._estimators import transform_steps, unwrap
+from sklearn_xai.utils._output import ExplainedOutput, block_slices
+from sklearn_xai.utils._random import RowStreams, row_keys
+from sklearn_xai.utils._sklearn import (
     HasMethods,
     Interval,
     StrOptions,
+    fast_validate_params,
 )
-from sklearn.utils.validation import check_array
-
-from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._faithfulness import (
-    _BASE_PARAMS,
-    _block_slices,
-    _raw_scores,
-    validate_params,
-)
-from sklearn_xai.metrics._pgi import _check_perturber
-from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._output import ExplainedOutput, model_input_dtype
-from sklearn_xai.utils._random import RowStreams, row_keys
+from sklearn_xai.utils._torch import first_hidden_layer
+from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import check_attributions
 
 __all__ = [
@@ -89,102 +86,13 @@ def _class_labels(f, t):
     return np.asarray(f.estimator.classes_)[t]
 
 
-def _apply_nan_policy(scores, nan_policy, name):
-    n_nan = int(np.isnan(scores).sum())
-    if n_nan:
-        if nan_policy == "raise":
-            raise ValueError(
-                f"{name} is undefined for {n_nan} of {scores.size} rows (no valid "
-                "perturbation, or a zero explanation). Use nan_policy='omit' or "
-                "'zero'."
-            )
-        if nan_policy == "zero":
-            scores = np.where(np.isnan(scores), 0.0, scores)
-        else:
-            warnings.warn(
-                f"{name} is undefined for {n_nan} of {scores.size} rows (no valid "
-                "perturbation, or a zero explanation); they are NaN in the result "
-                "(omitted by the scorers' nanmean).",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-    return scores
-
-
-def _unwrap(estimator):
-    """(preprocessing callable, final model) of a possibly frozen pipeline."""
-    pre = []
-    for _ in range(10):
-        if type(estimator).__name__ == "FrozenEstimator":
-            estimator = estimator.estimator
-        elif isinstance(estimator, Pipeline):
-            pre.extend(estimator.steps[:-1])
-            estimator = estimator.steps[-1][1]
-        else:
-            break
-
-    def transform(Z):
-        for _, step in pre:
-            if step is not None and step != "passthrough":
-                Z = step.transform(Z)
-        return np.asarray(Z)
-
-    return transform, estimator
-
-
-def _torch_hidden(net, batch_size):
-    """First hidden layer (after its activation) of a skorch net's module_."""
-    import torch
-
-    module = net.module_
-    leaves = [m for m in module.modules() if not list(m.children())]
-    layer = next(
-        (i for i, m in enumerate(leaves)
-         if isinstance(m, (torch.nn.Linear, torch.nn.modules.conv._ConvNd))),
-        None,
-    )
-    if layer is None:
-        raise TypeError(
-            f"{type(module).__name__} has no Linear or Conv layer to read a hidden "
-            "representation from."
-        )
-    hooked = leaves[layer]
-    nxt = leaves[layer + 1] if layer + 1 < len(leaves) else None
-    if nxt is not None and type(nxt).__module__ == "torch.nn.modules.activation":
-        hooked = nxt
-    dtype = model_input_dtype(net)
-    device = next(module.parameters()).device
-
-    def rho(Z):
-        captured = []
-        handle = hooked.register_forward_hook(
-            lambda mod, inp, out: captured.append(out) if not captured else None
-        )
-        outs = []
-        was_training = module.training
-        module.eval()
-        try:
-            with torch.no_grad():
-                step = batch_size or max(len(Z), 1)
-                for start in range(0, len(Z), step):
-                    captured.clear()
-                    xb = torch.as_tensor(
-                        np.ascontiguousarray(Z[start:start + step], dtype=dtype),
-                        device=device,
-                    )
-                    module(xb)
-                    outs.append(captured[0].reshape(len(xb), -1).double().cpu().numpy())
-        finally:
-            handle.remove()
-            module.train(was_training)
-        return np.concatenate(outs, axis=0) if outs else np.empty((0, 0))
-
-    return rho
-
-
 def _hidden_representation(estimator, batch_size):
     """ρ(Z): the first hidden layer after its activation, or a TypeError."""
-    transform, final = _unwrap(estimator)
+    steps, final = unwrap(estimator)
+
+    def transform(Z):
+        return np.asarray(transform_steps(steps, Z))
+
     if hasattr(final, "coefs_") and hasattr(final, "hidden_layer_sizes"):
         if len(final.coefs_) < 2:
             raise TypeError(f"{type(final).__name__} has no hidden layer.")
@@ -192,7 +100,7 @@ def _hidden_representation(estimator, batch_size):
         W, b = final.coefs_[0], final.intercepts_[0]
         return lambda Z: act(transform(Z) @ W + b)
     if hasattr(final, "module_"):
-        inner = _torch_hidden(final, batch_size)
+        inner = first_hidden_layer(final, batch_size)
         return lambda Z: inner(transform(Z))
     raise TypeError(
         "relative_representation_stability needs the model's internal "
@@ -232,10 +140,13 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
     n, d = X.shape
     if output == "logit":
         output = "decision"
-    perturber = _check_perturber(
-        perturber, X, GaussianNoisePerturber(std=1e-5, sigma_scale="absolute"))
+    # Never fitted on X: the neighbourhoods would depend on the other rows.
+    perturber = check_perturber(
+        perturber, default=GaussianNoisePerturber(std=1e-5, sigma_scale="absolute",
+                                                  binary_features=None),
+        n_features=d)
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    raw_x = _raw_scores(f, X)
+    raw_x = f.scores(X)
     if f.output == "predict":
         raw_x = raw_x.reshape(n, 1)
         cls_x = t = None
@@ -258,11 +169,11 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
     n_kept = np.zeros(n, dtype=np.intp)
     n_valid = np.zeros(n, dtype=np.intp)
     no_fix = np.zeros(d, dtype=bool)
-    for sl in _block_slices(n, n_samples, d, batch_size):
+    for sl in block_slices(n, n_samples, d, batch_size):
         Z = perturber.perturb(X[sl], no_fix, n_samples, streams[sl])
         c = Z.shape[0]
         Zf = Z.reshape(c * n_samples, d)
-        raw = _raw_scores(f, Zf).reshape(c * n_samples, -1)
+        raw = f.scores(Zf).reshape(c * n_samples, -1)
         owner = np.repeat(np.arange(sl.start, sl.start + c), n_samples)
         same = np.ones(c * n_samples, dtype=bool)
         if cls_x is not None:
@@ -289,7 +200,8 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
         np.maximum.at(scores, owner[valid], ratio[valid])
     scores[n_valid == 0] = np.nan
     name = {"input": "RIS", "representation": "RRS", "output": "ROS"}[kind]
-    scores = _apply_nan_policy(scores, nan_policy, name)
+    scores = handle_undefined(scores, np.isnan(scores), nan_policy, what=name,
+                              reason="no valid perturbation, or a zero explanation")
     if return_details:
         return Bunch(scores=scores, n_neighbours=n_kept, n_valid=n_valid,
                      n_undefined=int(np.isnan(scores).sum()))
@@ -301,7 +213,7 @@ _STAB_PARAMS = {
     "explainer": [HasMethods(["explain"])],
     "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
     "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
-    "perturber": [GaussianNoisePerturber, None],
+    "perturber": [BasePerturber, None],
     "p": [Interval(numbers.Real, 1, None, closed="left")],
     "form": [StrOptions({"norm", "elementwise"})],
     "eps_min": [Interval(numbers.Real, 0, None, closed="neither"), None],
@@ -325,11 +237,17 @@ _STAB_DOC = """    estimator : fitted estimator
     n_perturbations : int, default=100
         Only the first ``n_perturbations`` neighbours whose predicted class is
         that of ``x`` are explained (all of them for regressors).
-    perturber : GaussianNoisePerturber, default=None
-        Draws the neighbourhood; ``None`` is
-        ``GaussianNoisePerturber(std=1e-5, sigma_scale="absolute")`` (binary
-        features flipped with p = σ√(2/π), OpenXAI).  An unfitted perturber
-        is fitted on ``X``.
+    perturber : GaussianNoisePerturber or BasePerturber, default=None
+        Draws the neighbourhood (resolved by
+        :func:`sklearn_xai.masking.check_perturber`); ``None`` is
+        ``GaussianNoisePerturber(std=1e-5, sigma_scale="absolute",
+        binary_features=None)`` (σ = 1e-5 in input units on every column).
+        A fitted perturber is used as is; an unfitted one is set up without
+        data (it must have ``sigma_scale="absolute"``; ``"auto"`` binary
+        columns are then none), never fitted on ``X``, so that a row's
+        neighbourhood does not depend on the other rows.  For OpenXAI's
+        flips of binary features (p = σ√(2/π)) pass a perturber fitted on
+        the training rows.
     p : float, default=2
         Order of the norms.
     form : {"norm", "elementwise"}, default="norm"
@@ -371,17 +289,18 @@ _STAB_RETURNS = """    scores : ndarray of shape (n_samples,)
         ``n_undefined`` (rows that are NaN before ``nan_policy``)."""
 
 
-@validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
+@fast_validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
 def relative_input_stability(estimator, X, attributions, *, explainer,
                              n_samples=1000, n_perturbations=100, perturber=None,
                              p=2, form="norm", eps_min=None, explainer_rng="common",
                              nan_policy="omit", return_details=False,
                              random_state=None, target="predicted", output="auto",
                              batch_size=None):
-    """Relative input stability RIS (OpenXAI), SPEC 4.3.1.
+    """Relative input stability RIS (OpenXAI).
 
     ``RIS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖x - x'‖/‖x‖)`` over the
-    neighbours ``x'`` of ``x`` with the same predicted class.
+    neighbours ``x'`` of ``x`` with the same predicted class.  See
+    :ref:`def-relative-stability` in the user guide.
 
     Parameters
     ----------
@@ -390,6 +309,14 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     Returns
     -------
 {returns}
+
+    References
+    ----------
+    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
+       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
+       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
+    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------
@@ -417,7 +344,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     )
 
 
-@validate_params(
+@fast_validate_params(
     {**_STAB_PARAMS, "representation": [callable, None]},
     prefer_skip_nested_validation=True,
 )
@@ -429,10 +356,11 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
                                       random_state=None, representation=None,
                                       target="predicted", output="auto",
                                       batch_size=None):
-    """Relative representation stability RRS (OpenXAI), SPEC 4.3.1.
+    """Relative representation stability RRS (OpenXAI).
 
     ``RRS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``
-    with ``ρ`` the model's first hidden layer after its activation.
+    with ``ρ`` the model's first hidden layer after its activation.  See
+    :ref:`def-relative-stability` in the user guide.
 
     Parameters
     ----------
@@ -448,6 +376,14 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
     Returns
     -------
 {returns}
+
+    References
+    ----------
+    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
+       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
+       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
+    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------
@@ -477,7 +413,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
     )
 
 
-@validate_params(
+@fast_validate_params(
     {**_STAB_PARAMS,
      "output": [StrOptions({"auto", "proba", "decision", "logit", "predict"})]},
     prefer_skip_nested_validation=True,
@@ -488,12 +424,13 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
                               nan_policy="omit", return_details=False,
                               random_state=None, target="predicted", output="auto",
                               batch_size=None):
-    """Relative output stability ROS (OpenXAI), SPEC 4.3.1.
+    """Relative output stability ROS (OpenXAI).
 
     ``ROS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖h(x) - h(x')‖/‖h(x)‖)``
     with ``h`` the model's full output vector: class probabilities by
     default (the paper), logits with ``output="logit"`` (OpenXAI's code and
-    tables), ``predict`` for regressors.
+    tables), ``predict`` for regressors.  See :ref:`def-relative-stability`
+    in the user guide.
 
     Parameters
     ----------
@@ -503,6 +440,14 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
     Returns
     -------
 {returns}
+
+    References
+    ----------
+    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
+       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
+       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
+    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
 
     Examples
     --------
@@ -544,13 +489,13 @@ def _mean_pairwise_distance(X):
     return 2.0 * (w[:, None] * v).sum(axis=0) / (n * n)
 
 
-@validate_params(
+@fast_validate_params(
     {
         **_BASE_PARAMS,
         "explainer": [HasMethods(["explain"])],
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "radius": [Interval(numbers.Real, 0, None, closed="neither")],
-        "radius_scale": [StrOptions({"std", "absolute"})],
+        "radius_scale": [StrOptions({"auto", "std", "absolute"})],
         "X_train": ["array-like", None],
         "normalize": [StrOptions({"none", "relative", "per_noise"})],
         "variant": [StrOptions({"yeh", "beexai"})],
@@ -561,15 +506,15 @@ def _mean_pairwise_distance(X):
     prefer_skip_nested_validation=True,
 )
 def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=None,
-                    radius=0.02, radius_scale="std", X_train=None, normalize="none",
+                    radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     variant="yeh", beexai_batch_bug=False, explainer_rng="common",
                     random_state=None, target="predicted", output="auto",
                     batch_size=None):
-    """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus), SPEC 4.3.2.
+    """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus).
 
     ``SENS_max(x) = max_{j <= N} ‖a(x) - a(x + δ_j)‖_2`` with
     ``δ_j ~ U([-r, r]^d)``; the neighbours are explained for the class
-    explained at ``x``.
+    explained at ``x``.  See :ref:`def-max-sensitivity` in the user guide.
 
     Parameters
     ----------
@@ -585,13 +530,15 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         ``N``; ``None`` is 10 (Yeh, Captum) or 5 (``variant="beexai"``).
     radius : float, default=0.02
         ``r`` of the uniform box.
-    radius_scale : {"std", "absolute"}, default="std"
+    radius_scale : {"auto", "std", "absolute"}, default="auto"
         ``"std"``: ``r_j = radius × std_j`` (standard deviation of
-        ``X_train``, of ``X`` when it is None); ``"absolute"``: ``r_j =
-        radius`` in input units (Captum's 0.02; Quantus uses 0.2 with
-        ``n_perturbations=200``).
+        ``X_train``, required); ``"absolute"``: ``r_j = radius`` in input
+        units (Captum's 0.02; Quantus uses 0.2 with
+        ``n_perturbations=200``); ``"auto"``: ``"std"`` when ``X_train`` is
+        given, else ``"absolute"``.  The scale is never taken from ``X``: a
+        row's score would then depend on the other rows scored with it.
     X_train : array-like of shape (n_train, n_features), default=None
-        Rows giving the feature scales.
+        Training rows giving the feature scales.
     normalize : {"none", "relative", "per_noise"}, default="none"
         ``"none"`` (Yeh), ``"relative"``: divided by ``‖a(x)‖`` (Captum's
         ``sensitivity_max``), ``"per_noise"``: each draw divided by
@@ -625,6 +572,14 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     scores : ndarray of shape (n_samples,)
         Lower is better (NaN for ``normalize="relative"`` when ``a(x) = 0``).
 
+    References
+    ----------
+    .. [1] C.-K. Yeh, C.-Y. Hsieh, A. S. Suggala, D. I. Inouye and
+       P. Ravikumar, "On the (In)fidelity and Sensitivity of Explanations",
+       NeurIPS 2019.
+    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
+       Evaluate Explainable AI", 2024.
+
     Examples
     --------
     >>> import numpy as np
@@ -653,11 +608,18 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         sign = -1.0
     else:
         sign = 1.0
+        if radius_scale == "auto":
+            radius_scale = "absolute" if X_train is None else "std"
         if radius_scale == "absolute":
             r = np.full(d, float(radius))
         else:
-            ref = X if X_train is None else check_array(
-                X_train, dtype=np.float64, input_name="X_train")
+            if X_train is None:  # never the spread of X: rows must not interact
+                raise ValueError(
+                    'radius_scale="std" takes the standard deviation of each '
+                    "feature over the training rows: pass X_train=<training rows> "
+                    'or radius_scale="absolute".'
+                )
+            ref = check_array(X_train, dtype=np.float64, input_name="X_train")
             if ref.shape[1] != d:
                 raise ValueError(f"X_train has {ref.shape[1]} features but X has {d}.")
             r = float(radius) * ref.std(axis=0)
@@ -667,7 +629,7 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     streams = RowStreams(random_state, keys)
     diff = np.empty((n, N))
     noise_sq = np.empty((n, N))
-    for sl in _block_slices(n, N, d, batch_size):
+    for sl in block_slices(n, N, d, batch_size):
         delta = streams[sl].uniform((N, d))
         delta *= 2.0
         delta -= 1.0
@@ -694,21 +656,23 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
 
 register_metric(
     "neg_ris", relative_input_stability, kind="model", greater_is_better=False,
-    requires=("explainer",), seed="OpenXAI",
+    requires=("masker", "explainer", "random_state"), source="OpenXAI",
     description="Relative explanation change over relative input change (max).",
 )
 register_metric(
     "neg_rrs", relative_representation_stability, kind="model",
-    greater_is_better=False, requires=("explainer",), seed="OpenXAI",
+    greater_is_better=False, requires=("masker", "explainer", "random_state"),
+    source="OpenXAI",
     description="Relative explanation change over relative hidden-layer change.",
 )
 register_metric(
     "neg_ros", relative_output_stability, kind="model", greater_is_better=False,
-    requires=("explainer",), seed="OpenXAI",
+    requires=("masker", "explainer", "random_state"), source="OpenXAI",
     description="Relative explanation change over relative output change (max).",
 )
 register_metric(
     "neg_max_sensitivity", max_sensitivity, kind="model", greater_is_better=False,
-    requires=("explainer",), seed="BEExAI, Captum, Quantus",
+    requires=("explainer", "training_rows", "random_state"),
+    source="BEExAI, Captum, Quantus",
     description="Largest explanation change in a small box around the input.",
 )

@@ -1,6 +1,7 @@
 """XAI-Bench's metrics: faithfulness, monotonicity, their ROAR variants and
-agreement with the exact Shapley values of the trained model (SPEC 4.1.9,
-4.2.2-4.2.6).
+agreement with the exact Shapley values of the trained model (definitions in
+the user guide: :ref:`def-faith`, :ref:`def-mono`, :ref:`def-roar` and
+:ref:`def-shapley-metrics`).
 
 Every metric reads the value function ``v_x(S)`` (expected model output when
 only the features ``S`` of ``x`` are known) from a masker: observational
@@ -13,7 +14,7 @@ call (conditional draws shared by a row's coalitions).  When the model is an
 affine regressor the observational values are computed in closed form.
 
 Defaults follow XAI-Bench's paper where its code differs, with the code's
-behaviour as named options (SPEC Appendix A7-A13): ``use_abs``,
+behaviour as named options (:ref:`def-switches-xaibench`): ``use_abs``,
 ``empty_value="explained_mean"``, ``xai_bench_index_bug``,
 ``xai_bench_roar_bugs``, ``xai_bench_efficiency``, ``reduction="mean"``.
 """
@@ -26,28 +27,23 @@ from collections import OrderedDict
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils._param_validation import (
+
+from sklearn_xai.datasets import exact_shapley_values
+from sklearn_xai.distributions import BaseDistribution
+from sklearn_xai.masking import ConditionalMasker, MarginalMasker, check_masker
+from sklearn_xai.metrics._common import _BASE_PARAMS
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._estimators import unfreeze
+from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
+from sklearn_xai.utils._sklearn import (
     HasMethods,
     Interval,
     StrOptions,
     validate_params,
 )
-
-from sklearn_xai.datasets._distributions import _BaseDistribution
-from sklearn_xai.datasets._shapley import exact_shapley_values
-from sklearn_xai.masking._base import check_masker
-from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
-from sklearn_xai.masking._conditional import ConditionalMasker
-from sklearn_xai.metrics._faithfulness import _BASE_PARAMS
-from sklearn_xai.metrics._ground_truth import (
-    _positions,
-    _row_pearson,
-    _unwrap_frozen,
-)
-from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
-from sklearn_xai.utils._validation import check_attributions, magnitude_order
+from sklearn_xai.utils._stats import row_pearson
+from sklearn_xai.utils._validation import check_attributions, magnitude_order, positions
 
 __all__ = [
     "faith_minus",
@@ -96,7 +92,7 @@ def _maybe_affine(f, estimator, X, fx):
     """
     if f.output != "predict":
         return f
-    model = _unwrap_frozen(estimator)
+    model = unfreeze(estimator)
     coef = getattr(model, "coef_", None)
     intercept = getattr(model, "intercept_", None)
     if coef is None or intercept is None:
@@ -115,13 +111,35 @@ def _maybe_affine(f, estimator, X, fx):
     return f
 
 
+def _raise_non_finite(X):
+    """Say which non-finite values ``X`` holds, how many, where, and the fix."""
+    n_nan = int(np.isnan(X).sum())
+    n_inf = int(np.isinf(X).sum())
+    parts = [f"{n} {kind} value{'s' if n > 1 else ''}"
+             for n, kind in ((n_nan, "NaN"), (n_inf, "infinite")) if n]
+    rows = np.flatnonzero(~np.isfinite(X).all(axis=1))
+    shown = rows[:10].tolist()
+    more = f" and {len(rows) - 10} more" if len(rows) > 10 else ""
+    raise ValueError(
+        f"X contains {' and '.join(parts)} (rows {shown}{more}); the metric "
+        "evaluates the model on these rows and needs finite features. Impute "
+        "missing values first (e.g. sklearn.impute.SimpleImputer, fitted on "
+        "the training rows) or drop those rows, and clip or drop infinite values."
+    )
+
+
 def _prepare(estimator, X, attributions, target, output, batch_size):
     """Validated rows, attributions, explained output, classes and f(X)."""
     if hasattr(X, "to_numpy"):
         X = X.to_numpy()
     X = np.array(X, dtype=np.float64, copy=True)
-    if X.ndim != 2 or not np.all(np.isfinite(X)):
-        raise ValueError(f"X must be a finite 2-D array; got shape {X.shape}.")
+    if X.ndim != 2:
+        raise ValueError(
+            f"X must be 2-D, one row per explained sample; got shape {X.shape}. "
+            "Pass a single row as X.reshape(1, -1)."
+        )
+    if not np.all(np.isfinite(X)):
+        _raise_non_finite(X)
     A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     t = f.target_index(X)
@@ -130,9 +148,9 @@ def _prepare(estimator, X, attributions, target, output, batch_size):
 
 
 def _check_distribution(distribution, n_features):
-    if not isinstance(distribution, _BaseDistribution):
+    if not isinstance(distribution, BaseDistribution):
         raise TypeError(
-            "distribution must be a sklearn_xai.datasets distribution "
+            "distribution must be a sklearn_xai.distributions distribution "
             "(MultivariateGaussian or GaussianMixture, e.g. the 'distribution' of a "
             f"generator's Bunch); got {type(distribution).__name__}."
         )
@@ -148,21 +166,36 @@ def _sub_seed(random_state, stream):
     return np.random.default_rng([seed_entropy(random_state), stream])
 
 
-def _value_masker(X, distribution, masker, value, n_samples, random_state):
-    """The fitted masker giving ``v_x(S)`` (exactly one of distribution / masker)."""
+def _value_masker(X, distribution, masker, value, n_samples, random_state, X_train,
+                  *, exact_marginal=False):
+    """The fitted masker giving ``v_x(S)`` (exactly one of distribution / masker).
+
+    ``masker`` is used as is when fitted, fitted on ``X_train`` otherwise
+    (never on the scored rows ``X``; without ``X_train`` only a masker that
+    learns nothing from data is accepted).  ``distribution`` is a shorthand
+    for ``ConditionalMasker(distribution, n_samples)``; with
+    ``value="interventional"`` the removed features take the values of
+    ``n_samples`` rows drawn from the distribution (a ``MarginalMasker``), or,
+    with ``exact_marginal`` (the Shapley reference), fresh marginal draws per
+    row (``ConditionalMasker(..., value="interventional")``).
+    """
     if (distribution is None) == (masker is None):
         raise ValueError(
             "Pass exactly one of distribution= (the data distribution, e.g. "
             "bunch.distribution; observational or interventional values) or "
             "masker= (any sklearn_xai masker, fitted on training rows)."
         )
+    d = X.shape[1]
     if masker is not None:
-        return check_masker(masker, X)
-    _check_distribution(distribution, X.shape[1])
-    if value == "observational":
-        return ConditionalMasker(distribution, n_samples=n_samples).fit(X)
-    background = distribution.sample(n_samples, random_state=_sub_seed(random_state, 1))
-    return MarginalMasker(background=background).fit(X)
+        return check_masker(masker, X_train, n_features=d)
+    _check_distribution(distribution, d)
+    if value == "observational" or exact_marginal:
+        masker = ConditionalMasker(distribution, n_samples=n_samples, value=value)
+    else:
+        background = distribution.sample(n_samples,
+                                         random_state=_sub_seed(random_state, 1))
+        masker = MarginalMasker(background=background)
+    return check_masker(masker, n_features=d)
 
 
 def _values(f, X, keep, t, masker, batch_size, random_state):
@@ -177,9 +210,10 @@ def _values(f, X, keep, t, masker, batch_size, random_state):
 # ------------------------------------------------------------ faith and mono
 def _faith(estimator, X, attributions, *, add, distribution, masker, value,
            n_samples, use_abs, empty_value, nan_policy, random_state, target,
-           output, batch_size):
+           output, batch_size, X_train=None):
     X, A, f, t, fx = _prepare(estimator, X, attributions, target, output, batch_size)
-    vm = _value_masker(X, distribution, masker, value, n_samples, random_state)
+    vm = _value_masker(X, distribution, masker, value, n_samples, random_state,
+                       X_train)
     d = X.shape[1]
     eye = np.eye(d, dtype=bool)
     if add:
@@ -192,8 +226,8 @@ def _faith(estimator, X, attributions, *, add, distribution, masker, value,
         V = _values(f, X, ~eye, t, vm, batch_size, random_state)
         delta = np.abs(V - fx[:, None])
     weights = np.abs(A) if use_abs else A
-    return _row_pearson(delta, weights, nan_policy=nan_policy,
-                        what="faith_plus" if add else "faith_minus")
+    return row_pearson(delta, weights, nan_policy=nan_policy,
+                       what="faith_plus" if add else "faith_minus")
 
 
 def _importance_order(A, ascending):
@@ -218,13 +252,14 @@ def _monotone_fraction(v, ascending, avg):
 
 def _mono(estimator, X, attributions, *, ascending, distribution, masker, value,
           n_samples, empty_value, avg, xai_bench_index_bug, random_state, target,
-          output, batch_size):
+          output, batch_size, X_train=None):
     X, A, f, t, fx = _prepare(estimator, X, attributions, target, output, batch_size)
     n, d = X.shape
     if d < 2:
         raise ValueError("Monotonicity needs at least 2 features.")
-    vm = _value_masker(X, distribution, masker, value, n_samples, random_state)
-    pos = _positions(_importance_order(A, ascending))
+    vm = _value_masker(X, distribution, masker, value, n_samples, random_state,
+                       X_train)
+    pos = positions(_importance_order(A, ascending))
     # Coalition t (t = 1..d-1) keeps the first t features of the order.
     keep = pos[:, None, :] < np.arange(1, d)[None, :, None]
     with_empty = empty_value == "expected"
@@ -262,9 +297,10 @@ def _conditional_mean_imputer(distribution, masker, value, random_state):
         return impute
 
     def impute_with_masker(Z, keep):
-        rngs = None
-        if not masker.is_deterministic:
-            rngs = row_generators(seed_entropy(random_state), row_keys(Z))
+        if masker.is_deterministic:
+            # The exact (weighted) mean of the masker's imputations.
+            return masker.expected_rows(Z, keep[:, None, :])[:, 0]
+        rngs = row_generators(seed_entropy(random_state), row_keys(Z))
         return masker.impute(Z, keep[:, None, :], rngs=rngs)[:, 0].mean(axis=1)
 
     return impute_with_masker
@@ -338,7 +374,7 @@ def _check_roar_inputs(X, X_train, y_train, attributions_train, distribution, ma
     if distribution is not None:
         _check_distribution(distribution, X.shape[1])
     else:
-        masker = check_masker(masker, X_train)
+        masker = check_masker(masker, X_train, n_features=X.shape[1])
     return X_train, y_train, A_train, masker
 
 
@@ -348,7 +384,7 @@ def _refit(estimator, X_train, y_train, random_state):
     An estimator whose ``random_state`` is None is seeded from the metric's
     ``random_state`` so that refits are reproducible.
     """
-    model = clone(_unwrap_frozen(estimator))
+    model = clone(unfreeze(estimator))
     params = model.get_params(deep=False)
     if "random_state" in params and params["random_state"] is None \
             and random_state is not None:
@@ -435,7 +471,7 @@ def _roar_faith(estimator, X, attributions, *, add, X_train, y_train,
     else:
         weights = np.take_along_axis(A, order_x, axis=1)  # rank order, like delta
     weights = np.abs(weights) if use_abs else weights
-    return _row_pearson(delta, weights, nan_policy=nan_policy, what=name)
+    return row_pearson(delta, weights, nan_policy=nan_policy, what=name)
 
 
 def _roar_mono(estimator, X, attributions, *, ascending, X_train, y_train,
@@ -449,8 +485,8 @@ def _roar_mono(estimator, X, attributions, *, ascending, X_train, y_train,
     d = A.shape[1]
     if d < 2:
         raise ValueError("Monotonicity needs at least 2 features.")
-    pos_x = _positions(_importance_order(A, ascending))
-    pos_tr = _positions(_importance_order(A_tr, ascending))
+    pos_x = positions(_importance_order(A, ascending))
+    pos_tr = positions(_importance_order(A_tr, ascending))
     *_, pred, _ = _roar_curves(
         estimator, X, A, X_train=X_train, y_train=y_train, attributions_train=A_tr,
         coalitions=(lambda t: pos_x < t, lambda t: pos_tr < t, d + 1),
@@ -474,49 +510,31 @@ def _digest(*arrays):
     return h.hexdigest()
 
 
-def _shapley_source(X, distribution, masker, value):
-    """Keyword arguments of :func:`exact_shapley_values` for the value function."""
-    if (distribution is None) == (masker is None):
-        raise ValueError(
-            "Pass exactly one of distribution= (the data distribution; XAI-Bench's "
-            "ground truth) or masker= (ConditionalMasker, MarginalMasker or "
-            "BaselineMasker, fitted)."
-        )
-    if distribution is not None:
-        _check_distribution(distribution, X.shape[1])
-        return {"distribution": distribution, "value": value}
-    masker = check_masker(masker, X)
-    if isinstance(masker, MarginalMasker):
-        return {"value": "interventional", "background": masker.background_}
-    if isinstance(masker, BaselineMasker):
-        return {"value": "baseline", "baseline": masker.baseline_}
-    if hasattr(masker, "distribution_"):
-        return {"distribution": masker.distribution_, "value": "observational"}
-    raise TypeError(
-        f"{type(masker).__name__} does not define a value function exact Shapley "
-        "values can enumerate; pass distribution= or a Conditional, Marginal or "
-        "Baseline masker."
-    )
+def _masker_state(masker):
+    """What determines a fitted masker's value function: its class and its
+    public (fitted) attributes, without private caches."""
+    return (type(masker).__qualname__,
+            {k: v for k, v in vars(masker).items() if not k.startswith("_")})
 
 
-def _shapley_values(f, X, t, fx, source, n_samples, xai_bench_efficiency,
-                    random_state, batch_size):
+def _shapley_values(f, X, t, fx, masker, xai_bench_efficiency, random_state,
+                    batch_size):
     """Exact Shapley values of the explained output, memoised when reproducible."""
     cacheable = isinstance(random_state, numbers.Integral) or isinstance(
         f, _AffineOutput
     )
     key = None
     if cacheable:
-        key = _digest(X, fx, t, source, n_samples, xai_bench_efficiency,
+        key = _digest(X, fx, t, _masker_state(masker), xai_bench_efficiency,
                       random_state if isinstance(random_state, numbers.Integral)
                       else None, type(f).__name__)
         if key in _REFERENCE_CACHE:
             _REFERENCE_CACHE.move_to_end(key)
             return _REFERENCE_CACHE[key].copy()
     phi = exact_shapley_values(
-        f, X, n_samples=n_samples, target_index=t,
+        f, X, masker=masker, target_index=t,
         xai_bench_efficiency=xai_bench_efficiency, random_state=random_state,
-        batch_size=batch_size or 65536, **source,
+        batch_size=batch_size or 65536,
     ).attributions
     if key is not None:
         _REFERENCE_CACHE[key] = phi.copy()
@@ -527,15 +545,16 @@ def _shapley_values(f, X, t, fx, source, n_samples, xai_bench_efficiency,
 
 def _reference(estimator, X, attributions, *, reference, distribution, masker,
                value, n_samples, xai_bench_efficiency, random_state, target,
-               output, batch_size):
+               output, batch_size, X_train=None):
     X, A, f, t, fx = _prepare(estimator, X, attributions, target, output, batch_size)
     if reference is not None:
         R = check_attributions(reference, n_samples=X.shape[0], n_features=X.shape[1],
                                name="reference")
         return A, R
-    source = _shapley_source(X, distribution, masker, value)
-    return A, _shapley_values(f, X, t, fx, source, n_samples, xai_bench_efficiency,
-                              random_state, batch_size)
+    vm = _value_masker(X, distribution, masker, value, n_samples, random_state,
+                       X_train, exact_marginal=True)
+    return A, _shapley_values(f, X, t, fx, vm, xai_bench_efficiency, random_state,
+                              batch_size)
 
 
 # ------------------------------------------------------------ public metrics
@@ -543,6 +562,7 @@ _MODEL = {
     **_BASE_PARAMS,
     "distribution": [None, object],
     "masker": [None, object],
+    "X_train": ["array-like", None],
     "value": [StrOptions({"observational", "interventional"})],
     "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
     "random_state": ["random_state"],
@@ -572,11 +592,18 @@ _DOC_MODEL = """    estimator : fitted estimator
     attributions : array-like of shape (n_samples, n_features)
         Their explanations."""
 _DOC_VALUE = """    distribution : MultivariateGaussian or GaussianMixture, default=None
-        The data distribution (e.g. ``bunch.distribution``).  Exactly one of
-        ``distribution`` and ``masker`` is required.
+        The data distribution (e.g. ``bunch.distribution``), a shorthand for
+        ``masker=ConditionalMasker(distribution, n_samples)``.  Exactly one
+        of ``distribution`` and ``masker`` is required.
     masker : masker, default=None
-        Any :mod:`sklearn_xai.masking` masker defining ``v_x(S)`` (fitted on
-        training rows; an unfitted one is fitted on ``X``).
+        Any :mod:`sklearn_xai.masking` masker defining ``v_x(S)``.  A fitted
+        masker is used as is; an unfitted one is fitted on ``X_train``, never
+        on ``X`` (a row's score would depend on the other rows).
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows an unfitted ``masker`` is fitted on.  Without them an
+        unfitted masker that learns from data (``BaselineMasker("mean")``,
+        ``MarginalMasker(100)``, ...) raises a ``ValueError``; one that does
+        not (``BaselineMasker("zero")``, a given background) is used as is.
     value : {"observational", "interventional"}, default="observational"
         With ``distribution``: ``E[f(X) | X_S = x_S]`` through a
         :class:`~sklearn_xai.masking.ConditionalMasker` (XAI-Bench; closed
@@ -648,11 +675,19 @@ _DOC_ROAR_COMMON = """    random_state : int, RandomState, Generator or None, de
     batch_size : int or None, default=None
         Maximum model rows per call."""
 _DOC_SHAPLEY = """    distribution : MultivariateGaussian or GaussianMixture, default=None
-        The data distribution (XAI-Bench's ground truth).  Exactly one of
-        ``distribution`` and ``masker`` is required (unless ``reference`` is
-        given).
-    masker : ConditionalMasker, MarginalMasker or BaselineMasker, default=None
-        Value function of the reference Shapley values instead.
+        The data distribution (XAI-Bench's ground truth), a shorthand for
+        ``masker=ConditionalMasker(distribution, n_samples, value=value)``.
+        Exactly one of ``distribution`` and ``masker`` is required (unless
+        ``reference`` is given).
+    masker : masker, default=None
+        Any :mod:`sklearn_xai.masking` masker: the value function of the
+        reference Shapley values instead.  A fitted masker is used as is; an
+        unfitted one is fitted on ``X_train``, never on ``X``.
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows an unfitted ``masker`` is fitted on.  Without them an
+        unfitted masker that learns from data (``BaselineMasker("mean")``,
+        ``MarginalMasker(100)``, ...) raises a ``ValueError``; one that does
+        not (``BaselineMasker("zero")``, a given background) is used as is.
     value : {"observational", "interventional"}, default="observational"
         Value function with ``distribution`` (exact marginal draws for
         ``"interventional"``).
@@ -677,14 +712,15 @@ def _doc(func, *parts):
 
 @validate_params(_FAITH, prefer_skip_nested_validation=True)
 def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
-                value="observational", n_samples=100, use_abs=True,
+                X_train=None, value="observational", n_samples=100, use_abs=True,
                 empty_value="expected", nan_policy="omit", random_state=None,
                 target="predicted", output="auto", batch_size=None):
     """Faithfulness by removal (XAI-Bench faith−): does removing a feature
     change the output in proportion to its attribution?
 
     ``Δ_j = |v_x([d] \\ {j}) - f(x)|`` and ``faith− = Pearson(Δ, |a|)`` per
-    row (SPEC 4.2.3).  Costs ``d * n_samples`` model rows per row.
+    row.  Costs ``d * n_samples`` model rows per row.  See :ref:`def-faith`
+    in the user guide.
 
     Parameters
     ----------
@@ -694,6 +730,12 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row correlation in ``[-1, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -712,19 +754,20 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
                   masker=masker, value=value, n_samples=n_samples, use_abs=use_abs,
                   empty_value=empty_value, nan_policy=nan_policy,
                   random_state=random_state, target=target, output=output,
-                  batch_size=batch_size)
+                  batch_size=batch_size, X_train=X_train)
 
 
 @validate_params(_FAITH, prefer_skip_nested_validation=True)
 def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
-               value="observational", n_samples=100, use_abs=True,
+               X_train=None, value="observational", n_samples=100, use_abs=True,
                empty_value="expected", nan_policy="omit", random_state=None,
                target="predicted", output="auto", batch_size=None):
     """Faithfulness by addition (XAI-Bench faith+): does knowing only one
     feature move the output in proportion to its attribution?
 
     ``Δ_j = |v_x({j}) - v_x(∅)|`` and ``faith+ = Pearson(Δ, |a|)`` per row
-    (SPEC 4.2.4).  Costs ``(d + 1) * n_samples`` model rows per row.
+    (see :ref:`def-faith` in the user guide).  Costs ``(d + 1) * n_samples``
+    model rows per row.
 
     Parameters
     ----------
@@ -734,6 +777,12 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row correlation in ``[-1, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -752,12 +801,12 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
                   masker=masker, value=value, n_samples=n_samples, use_abs=use_abs,
                   empty_value=empty_value, nan_policy=nan_policy,
                   random_state=random_state, target=target, output=output,
-                  batch_size=batch_size)
+                  batch_size=batch_size, X_train=X_train)
 
 
 @validate_params(_MONO, prefer_skip_nested_validation=True)
 def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
-               value="observational", n_samples=100, empty_value="expected",
+               X_train=None, value="observational", n_samples=100, empty_value="expected",
                avg=True, xai_bench_index_bug=False, random_state=None,
                target="predicted", output="auto", batch_size=None):
     """Monotonicity, least important first (XAI-Bench mono−).
@@ -766,8 +815,8 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
     value after ``t`` features (``v_0 = v_x(∅)``, ``v_d = f(x)``) and
     ``δ_t = v_{t+1} - v_t``, the score is the fraction of steps with
     ``|δ_t| <= |δ_{t+1}|``: a faithful ranking makes each added feature
-    matter more than the previous one (SPEC 4.2.5).  Costs
-    ``d * n_samples`` model rows per row.
+    matter more than the previous one.  Costs ``d * n_samples`` model rows
+    per row.  See :ref:`def-mono` in the user guide.
 
     Parameters
     ----------
@@ -778,6 +827,12 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
     scores : ndarray of shape (n_samples,)
         Per-row fraction in ``[0, 1]`` (about 0.5 for a random ranking);
         greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -796,12 +851,12 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
                  masker=masker, value=value, n_samples=n_samples,
                  empty_value=empty_value, avg=avg,
                  xai_bench_index_bug=xai_bench_index_bug, random_state=random_state,
-                 target=target, output=output, batch_size=batch_size)
+                 target=target, output=output, batch_size=batch_size, X_train=X_train)
 
 
 @validate_params(_MONO, prefer_skip_nested_validation=True)
 def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
-              value="observational", n_samples=100, empty_value="expected",
+              X_train=None, value="observational", n_samples=100, empty_value="expected",
               avg=True, xai_bench_index_bug=False, random_state=None,
               target="predicted", output="auto", batch_size=None):
     """Monotonicity, most important first (XAI-Bench mono+).
@@ -809,8 +864,9 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
     Features are added in *descending* order of ``|a|``; the score is the
     fraction of steps with ``|δ_t| >= |δ_{t+1}|`` (diminishing returns).
     Both XAI-Bench texts print "<=" here, which would reward a reversed
-    ranking; its code, and this function, use ">=" (SPEC 4.2.5).  Costs
-    ``d * n_samples`` model rows per row.
+    ranking; its code, and this function, use ">=".  Costs
+    ``d * n_samples`` model rows per row.  See :ref:`def-mono` in the user
+    guide.
 
     Parameters
     ----------
@@ -820,6 +876,12 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row fraction in ``[0, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -838,7 +900,7 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
                  masker=masker, value=value, n_samples=n_samples,
                  empty_value=empty_value, avg=avg,
                  xai_bench_index_bug=xai_bench_index_bug, random_state=random_state,
-                 target=target, output=output, batch_size=batch_size)
+                 target=target, output=output, batch_size=batch_size, X_train=X_train)
 
 
 @validate_params(_ROAR_FAITH, prefer_skip_nested_validation=True)
@@ -854,8 +916,8 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     training and explained row (by its own ``|a|``) with its conditional
     mean, refit ``clone(estimator)`` → ``f_r``;
     ``Δ_r(x) = |f(x) - f_r(x̄)|``; the score is
-    ``Pearson_r(Δ_r(x), |a_{o_r(x)}|)``, both in rank order (SPEC 4.2.6).
-    Costs ``d`` refits per call.
+    ``Pearson_r(Δ_r(x), |a_{o_r(x)}|)``, both in rank order.  Costs ``d``
+    refits per call.  See :ref:`def-roar` in the user guide.
 
     Parameters
     ----------
@@ -865,6 +927,14 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row correlation in ``[-1, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
+       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
 
     Examples
     --------
@@ -904,7 +974,8 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     refit → ``f_r``; ``Δ_r(x) = |f_r(x̄_{o_r}) - f_r(x̄_∅)|`` (the second
     term: the refitted model at the fully imputed row; XAI-Bench's code uses
     the original model's mean prediction, ``empty_value="explained_mean"``);
-    score ``Pearson_r(Δ_r, |a_{o_r(x)}|)`` (SPEC 4.2.6).  Costs ``d`` refits.
+    score ``Pearson_r(Δ_r, |a_{o_r(x)}|)``.  Costs ``d`` refits.  See
+    :ref:`def-roar` in the user guide.
 
     Parameters
     ----------
@@ -914,6 +985,14 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row correlation in ``[-1, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
+       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
 
     Examples
     --------
@@ -950,7 +1029,7 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     For ``t = 0..d``: keep the ``t`` least important features of every
     training and explained row, impute the rest with conditional means,
     refit → ``f_t``; ``v_t = f_t(x̄_{K_t})``, scored as :func:`mono_minus`
-    (SPEC 4.2.6).  Costs ``d + 1`` refits.
+    (see :ref:`def-roar` in the user guide).  Costs ``d + 1`` refits.
 
     Parameters
     ----------
@@ -960,6 +1039,14 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row fraction in ``[0, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
+       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
 
     Examples
     --------
@@ -993,8 +1080,8 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     For ``t = 0..d``: keep the ``t`` most important features of every
     training and explained row, impute the rest, refit → ``f_t``;
-    ``v_t = f_t(x̄_{K_t})``, scored as :func:`mono_plus` (SPEC 4.2.6).
-    Costs ``d + 1`` refits.
+    ``v_t = f_t(x̄_{K_t})``, scored as :func:`mono_plus`.  Costs ``d + 1``
+    refits.  See :ref:`def-roar` in the user guide.
 
     Parameters
     ----------
@@ -1004,6 +1091,14 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row fraction in ``[0, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
+       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
 
     Examples
     --------
@@ -1033,7 +1128,7 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     prefer_skip_nested_validation=True,
 )
 def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
-                            value="observational", n_samples=1000,
+                            X_train=None, value="observational", n_samples=1000,
                             xai_bench_efficiency=False, random_state=None,
                             target="predicted", output="auto", batch_size=None):
     """Exact Shapley values of a trained model: the reference of
@@ -1044,7 +1139,8 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     function of ``distribution`` (or ``masker``); closed form for affine
     regressors.  Reproducible results (integer ``random_state``) are memoised
     for the last few (model predictions, rows, value function) so that
-    scoring several metrics does not recompute them.
+    scoring several metrics does not recompute them.  See :ref:`def-shapley`
+    in the user guide.
 
     Parameters
     ----------
@@ -1055,6 +1151,14 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     Returns
     -------
     reference : ndarray of shape (n_samples, n_features)
+
+    References
+    ----------
+    .. [1] L. S. Shapley, "A value for n-person games", in Contributions to
+       the Theory of Games II, Annals of Mathematics Studies 28, 1953.
+    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -1073,20 +1177,21 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
                       distribution=distribution, masker=masker, value=value,
                       n_samples=n_samples, xai_bench_efficiency=xai_bench_efficiency,
                       random_state=random_state, target=target, output=output,
-                      batch_size=batch_size)[1]
+                      batch_size=batch_size, X_train=X_train)[1]
 
 
 @validate_params({**_SHAPLEY, **_NAN}, prefer_skip_nested_validation=True)
 def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
-                 value="observational", n_samples=1000, reference=None,
+                 X_train=None, value="observational", n_samples=1000, reference=None,
                  xai_bench_efficiency=False, nan_policy="omit", random_state=None,
                  target="predicted", output="auto", batch_size=None):
     """Correlation with the exact Shapley values of the model (XAI-Bench shapley-corr).
 
     ``Pearson(a, φ(x))`` per row, signed, with ``φ`` from
-    :func:`exact_shapley_reference` (SPEC 4.1.9).  Invariant to positive
-    rescaling of the attributions and to ``f → f + c``.  Costs
-    ``2**d * n_samples`` model rows per row (none for affine regressors).
+    :func:`exact_shapley_reference`.  Invariant to positive rescaling of the
+    attributions and to ``f → f + c``.  Costs ``2**d * n_samples`` model rows
+    per row (none for affine regressors).  See :ref:`def-shapley-metrics` in
+    the user guide.
 
     Parameters
     ----------
@@ -1096,6 +1201,12 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row correlation in ``[-1, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -1116,8 +1227,8 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
                       distribution=distribution, masker=masker, value=value,
                       n_samples=n_samples, xai_bench_efficiency=xai_bench_efficiency,
                       random_state=random_state, target=target, output=output,
-                      batch_size=batch_size)
-    return _row_pearson(A, R, nan_policy=nan_policy, what="shapley_corr")
+                      batch_size=batch_size, X_train=X_train)
+    return row_pearson(A, R, nan_policy=nan_policy, what="shapley_corr")
 
 
 @validate_params(
@@ -1125,7 +1236,7 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
     prefer_skip_nested_validation=True,
 )
 def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
-                value="observational", n_samples=1000, reference=None,
+                X_train=None, value="observational", n_samples=1000, reference=None,
                 reduction="mean", xai_bench_efficiency=False, random_state=None,
                 target="predicted", output="auto", batch_size=None):
     """Squared error to the exact Shapley values of the model (XAI-Bench shapley-mse).
@@ -1133,7 +1244,8 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
     ``(1/d) sum_j (a_j - φ_j(x))**2`` per row with ``reduction="mean"``
     (XAI-Bench's code and tables: a random N(0, 1) explanation scores about
     1.1), ``sum_j (a_j - φ_j(x))**2`` with ``"sum"`` (the paper's formula).
-    Registered as the loss ``neg_shapley_mse``.
+    Registered as the loss ``neg_shapley_mse``.  See
+    :ref:`def-shapley-metrics` in the user guide.
 
     Parameters
     ----------
@@ -1145,6 +1257,12 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
     -------
     scores : ndarray of shape (n_samples,)
         Per-row squared error; lower is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
 
     Examples
     --------
@@ -1162,7 +1280,7 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
                       distribution=distribution, masker=masker, value=value,
                       n_samples=n_samples, xai_bench_efficiency=xai_bench_efficiency,
                       random_state=random_state, target=target, output=output,
-                      batch_size=batch_size)
+                      batch_size=batch_size, X_train=X_train)
     sq = (A - R) ** 2
     return sq.mean(axis=1) if reduction == "mean" else sq.sum(axis=1)
 
@@ -1196,30 +1314,37 @@ _doc(shapley_corr, _DOC_MODEL, _DOC_SHAPLEY, _DOC_REFERENCE, _DOC_EFFICIENCY,
 _doc(shapley_mse, _DOC_MODEL, _DOC_SHAPLEY, _DOC_REFERENCE, _DOC_EFFICIENCY,
      _DOC_COMMON)
 
+# Every XAI-Bench metric evaluates a value function (the distribution, or a
+# masker fitted on the training rows instead) with random draws; ROAR also
+# retrains on explained training rows, and the Shapley metrics take a
+# precomputed reference.
+_NEEDS_VALUE = ("masker", "distribution", "training_rows", "random_state")
+_NEEDS_ROAR = ("masker", "distribution", "explainer", "training_data", "random_state")
+_NEEDS_SHAPLEY = _NEEDS_VALUE + ("reference",)
 _REGISTERED = [
-    ("faith_minus", faith_minus, True, ("distribution",),
+    ("faith_minus", faith_minus, True, _NEEDS_VALUE,
      "Correlation of |a| with the output change when each feature is removed."),
-    ("faith_plus", faith_plus, True, ("distribution",),
+    ("faith_plus", faith_plus, True, _NEEDS_VALUE,
      "Correlation of |a| with the output change when only each feature is known."),
-    ("mono_minus", mono_minus, True, ("distribution",),
+    ("mono_minus", mono_minus, True, _NEEDS_VALUE,
      "Fraction of steps where adding features in ascending |a| matters more."),
-    ("mono_plus", mono_plus, True, ("distribution",),
+    ("mono_plus", mono_plus, True, _NEEDS_VALUE,
      "Fraction of steps where adding features in descending |a| matters less."),
-    ("roar_faith_minus", roar_faith_minus, True, ("distribution", "explainer"),
+    ("roar_faith_minus", roar_faith_minus, True, _NEEDS_ROAR,
      "faith- with the model retrained after removing each ranked feature."),
-    ("roar_faith_plus", roar_faith_plus, True, ("distribution", "explainer"),
+    ("roar_faith_plus", roar_faith_plus, True, _NEEDS_ROAR,
      "faith+ with the model retrained on each ranked feature alone."),
-    ("roar_mono_minus", roar_mono_minus, True, ("distribution", "explainer"),
+    ("roar_mono_minus", roar_mono_minus, True, _NEEDS_ROAR,
      "mono- with the model retrained at every step."),
-    ("roar_mono_plus", roar_mono_plus, True, ("distribution", "explainer"),
+    ("roar_mono_plus", roar_mono_plus, True, _NEEDS_ROAR,
      "mono+ with the model retrained at every step."),
-    ("shapley_corr", shapley_corr, True, ("distribution",),
+    ("shapley_corr", shapley_corr, True, _NEEDS_SHAPLEY,
      "Correlation with the exact Shapley values of the model."),
-    ("neg_shapley_mse", shapley_mse, False, ("distribution",),
+    ("neg_shapley_mse", shapley_mse, False, _NEEDS_SHAPLEY,
      "Mean squared error to the exact Shapley values of the model."),
 ]
 for _name, _func, _gib, _req, _desc in _REGISTERED:
     register_metric(
         _name, _func, kind="model", greater_is_better=_gib, requires=_req,
-        seed="XAI-Bench", description=_desc,
+        source="XAI-Bench", description=_desc,
     )

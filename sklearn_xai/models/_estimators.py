@@ -477,7 +477,7 @@ class MLPNetClassifier(_NetClassifier):
     __doc__ = f"""OpenXAI's neural network classifier (``d → 100 → 100 → K``, ReLU).
 
     A :class:`skorch.NeuralNetClassifier` of :class:`~sklearn_xai.models.OpenXAIANN`
-    trained with Adam and cross-entropy (SPEC 5.2; OpenXAI trains 100 epochs at
+    trained with Adam and cross-entropy (OpenXAI trains 100 epochs at
     learning rate 1e-3 with dataset-specific batch sizes).
 
     Parameters
@@ -566,7 +566,7 @@ class LogisticNetClassifier(_NetClassifier):
                          **kwargs)
 
 
-_BEEXAI_DOC = """BEExAI's dense network {kind} (SPEC 5.4).
+_BEEXAI_DOC = """BEExAI's dense network {kind}.
 
     A :class:`skorch.{base}` of :class:`~sklearn_xai.models.BEExAIMLP`: three
     hidden layers of 128 units, each ReLU → BatchNorm → Dropout(0.1), linear
@@ -649,7 +649,7 @@ class TetrominoNetClassifier(_NetClassifier):
     __doc__ = f"""XAI-TRIS's classifiers for tetromino images (LLR, MLP, CNN).
 
     A :class:`skorch.NeuralNetClassifier` on flattened ``image_size ×
-    image_size`` images (SPEC 5.3): ``"llr"`` is a linear layer without bias,
+    image_size`` images: ``"llr"`` is a linear layer without bias,
     ``"mlp"`` :class:`~sklearn_xai.models.TetrominoMLP`, ``"cnn"``
     :class:`~sklearn_xai.models.TetrominoCNN` (the image is reshaped to
     ``(1, L, L)`` inside the module).  He-normal initialisation, Adam at

@@ -11,7 +11,7 @@ modules is applied by the estimator at ``predict_proba`` time (skorch's
 logits stay reachable for ``decision_function`` and ``output="decision"``
 explanations, while the probabilities are identical.
 
-Architectures (SPEC 5.2, 5.3, 5.4):
+Architectures of the seed benchmarks (OpenXAI, XAI-TRIS, BEExAI):
 
 * :class:`OpenXAIANN`: ``d → 100 → 100 → n_outputs``, ReLU (OpenXAI).
 * :class:`LogisticNet`: ``d → n_outputs`` linear (OpenXAI's LR, XAI-TRIS's

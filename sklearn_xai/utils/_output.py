@@ -3,7 +3,7 @@
 :func:`explained_output` turns ``(estimator, target, output)`` into an
 :class:`ExplainedOutput`, a vectorised callable ``f(X, target_index) -> (n,)``.
 Explainers and metrics both go through it, so they always explain and score
-the same number (SPEC section 1.2):
+the same number (see :ref:`def-explained-output` in the user guide):
 
 * classifiers, ``output="proba"`` (default): the probability of a class; with
   ``target="predicted"`` the class is the arg-max at the *original* row and is
@@ -22,26 +22,23 @@ import numbers
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
-from sklearn.pipeline import Pipeline
 
-__all__ = ["ExplainedOutput", "explained_output", "model_input_dtype"]
+from sklearn_xai.utils._estimators import unwrap
+
+__all__ = [
+    "BLOCK_ENTRIES",
+    "ExplainedOutput",
+    "block_slices",
+    "explained_output",
+    "model_input_dtype",
+]
 
 _OUTPUTS = ("auto", "proba", "decision", "predict")
 
 
 def _final_estimator(estimator):
     """Unwrap FrozenEstimator and Pipeline to reach the model doing the work."""
-    seen = 0
-    while seen < 10:
-        seen += 1
-        inner = getattr(estimator, "estimator", None)
-        if type(estimator).__name__ == "FrozenEstimator" and inner is not None:
-            estimator = inner
-        elif isinstance(estimator, Pipeline):
-            estimator = estimator.steps[-1][1]
-        else:
-            break
-    return estimator
+    return unwrap(estimator)[1]
 
 
 def model_input_dtype(estimator):
@@ -67,8 +64,89 @@ def model_input_dtype(estimator):
     return np.dtype(np.float64)
 
 
+def check_single_output_target(target, estimator, *, output="predict"):
+    """Reject a class ``target`` when the explained output has no classes.
+
+    A regressor (or a classifier explained through ``output="predict"``)
+    has one output per row: there is no class to choose, and a class
+    target would otherwise be silently ignored.
+
+    Parameters
+    ----------
+    target : "predicted", None, int, label or array-like
+        The requested target; ``"predicted"`` and ``None`` (not given) are
+        accepted.
+    estimator : estimator
+        The explained model (named in the error).
+    output : str, default="predict"
+        The resolved output, named in the error for a classifier.
+
+    Raises
+    ------
+    ValueError
+        If ``target`` selects a class.
+    """
+    if target is None or (isinstance(target, str) and target == "predicted"):
+        return
+    if np.ndim(target) == 0:
+        shown = f"target={target!r}"
+    else:
+        shown = f"target=<array of shape {np.shape(target)}>"
+    final = _final_estimator(estimator)
+    name = type(final).__name__
+    if is_classifier(final) or hasattr(final, "classes_"):
+        raise ValueError(
+            f"{shown} selects a class, but output={output!r} of {name} has one "
+            "output per row (the predicted label), so there is no class to "
+            "choose. Use target='predicted' (the default) or omit target, or "
+            "explain a class score with output='proba' or output='decision'."
+        )
+    raise ValueError(
+        f"{shown} selects a class, but {name} is a regressor: it has one output "
+        "per row, so there is no class to choose. Use target='predicted' (the "
+        "default) or omit target."
+    )
+
+
 # Input entries per model call when no batch size is given (1 MiB of float64).
+# The one default block size of the package's model calls: ExplainedOutput
+# and the metrics' blocks of rows (block_slices) both derive from it.
 BLOCK_ENTRIES = 2**17
+
+
+def block_slices(n_rows, per_row, n_features, batch_size=None):
+    """Slices of rows whose ``per_row`` model inputs each form one block.
+
+    A block holds at most ``batch_size`` model rows (but at least one
+    explained row), or about :data:`BLOCK_ENTRIES` float64 entries when
+    ``batch_size`` is None.  Code that draws each row's random numbers from
+    its own stream gets results that do not depend on the block size.
+
+    Parameters
+    ----------
+    n_rows : int
+        Number of explained rows.
+    per_row : int
+        Model inputs per explained row (perturbed copies, coalitions, ...).
+    n_features : int
+        Features per model input.
+    batch_size : int or None, default=None
+        Maximum model rows per block; ``None`` uses :data:`BLOCK_ENTRIES`.
+
+    Returns
+    -------
+    slices : list of slice
+        Consecutive slices covering ``range(n_rows)``.
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils._output import block_slices
+    >>> block_slices(5, per_row=3, n_features=4, batch_size=6)
+    [slice(0, 2, None), slice(2, 4, None), slice(4, 6, None)]
+    """
+    cap = batch_size or max(BLOCK_ENTRIES // max(n_features, 1), 1)
+    step = max(1, cap // max(per_row, 1))
+    return [slice(s, s + step) for s in range(0, n_rows, step)]
 
 
 class ExplainedOutput:
@@ -85,7 +163,9 @@ class ExplainedOutput:
         (negative ints count from the end); any other scalar is a class label
         looked up in ``estimator.classes_``; an array gives one class *label*
         per row (e.g. the true labels, as XAI-TRIS explains; this is also how
-        to pass integer labels).  Ignored for regressors.
+        to pass integer labels).  A regressor (and ``output="predict"``)
+        has one output per row: any target but ``"predicted"`` raises a
+        ``ValueError``.
     output : {"auto", "proba", "decision", "predict"}
         ``"auto"`` is ``"proba"`` for classifiers and ``"predict"`` otherwise.
     batch_size : int or None
@@ -115,21 +195,26 @@ class ExplainedOutput:
         )
         if output == "auto":
             output = "proba" if self.is_classifier else "predict"
+        # Errors name the model doing the work, not its FrozenEstimator or
+        # Pipeline wrapper.
         if output in ("proba", "decision") and not self.is_classifier:
             raise ValueError(
                 f"output={output!r} needs a classifier, but "
-                f"{type(estimator).__name__} is not one; use output='predict'."
+                f"{type(_final_estimator(estimator)).__name__} is not one; use "
+                "output='predict'."
             )
         if output == "proba" and not hasattr(estimator, "predict_proba"):
             raise ValueError(
-                f"{type(estimator).__name__} has no predict_proba; use "
-                "output='decision' or output='predict'."
+                f"{type(_final_estimator(estimator)).__name__} has no "
+                "predict_proba; use output='decision' or output='predict'."
             )
         if output == "decision" and not hasattr(estimator, "decision_function"):
             raise ValueError(
-                f"{type(estimator).__name__} has no decision_function; use "
-                "output='proba'."
+                f"{type(_final_estimator(estimator)).__name__} has no "
+                "decision_function; use output='proba'."
             )
+        if output == "predict":
+            check_single_output_target(target, estimator, output=output)
         self.output = output
         self.batch_size = batch_size
         self.dtype = model_input_dtype(estimator)
@@ -196,6 +281,7 @@ class ExplainedOutput:
             ``None`` for regression outputs.
         """
         if self.output == "predict":
+            check_single_output_target(target, self.estimator, output=self.output)
             return None
         target = self.target if target is None else target
         n = len(X)
@@ -258,6 +344,135 @@ class ExplainedOutput:
                 "output must be one scalar per row."
             )
         return raw
+
+    # ------------------------------------------------- blocks of derived rows
+    def scores(self, Z):
+        """Model scores of ``Z``, from which the explained scalar is selected.
+
+        Parameters
+        ----------
+        Z : ndarray of shape (m, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (m,) or (m, n_classes), float64
+            ``predict`` for ``output="predict"``; otherwise one column per
+            class (two columns for a binary decision function).
+        """
+        raw = self._raw(Z)
+        if self.output == "predict" and raw.ndim == 2:
+            if raw.shape[1] != 1:
+                raise ValueError(
+                    "Multi-output regressors are not supported: the explained output "
+                    "must be one scalar per row."
+                )
+            raw = raw[:, 0]
+        return raw
+
+    def fixed_target_index(self, X):
+        """Class index per row when it is fixed in advance, else None.
+
+        An explicit ``target`` (a class index, a label or one label per row)
+        does not depend on the model's output at ``X``; ``"predicted"`` does
+        (it is read from the scores of ``X`` as they are computed, see
+        :meth:`blocks_with_x`) and regression outputs have no class.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            The original rows.
+
+        Returns
+        -------
+        index : ndarray of shape (n_samples,), dtype int, or None
+        """
+        if self.output == "predict" or (isinstance(self.target, str)
+                                        and self.target == "predicted"):
+            return None
+        return self.target_index(X)
+
+    @staticmethod
+    def select(scores, target_index):
+        """The explained scalar of ``scores`` for each row's class.
+
+        Parameters
+        ----------
+        scores : ndarray of shape (c, ...[, n_classes])
+            Scores from :meth:`scores` for ``c`` rows (and any number of
+            derived inputs per row).
+        target_index : ndarray of shape (c,) or None
+            The class of each row; None for regression (``scores`` is then
+            returned as is).
+
+        Returns
+        -------
+        values : ndarray of shape (c, ...)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_xai.utils import ExplainedOutput
+        >>> scores = np.array([[0.2, 0.8], [0.6, 0.4]])
+        >>> ExplainedOutput.select(scores, np.array([1, 1])).tolist()
+        [0.8, 0.4]
+        """
+        if target_index is None:
+            return scores
+        rows = np.arange(len(target_index))
+        if scores.ndim == 2:
+            return scores[rows, target_index]
+        flat = scores.reshape(len(target_index), -1, scores.shape[-1])
+        return flat[rows, :, target_index].reshape(scores.shape[:-1])
+
+    def blocks_with_x(self, X, per_row, build, *, target_index=None):
+        """Evaluate blocks of rows together with inputs derived from them.
+
+        For every block ``sl`` of rows (:func:`block_slices` with this
+        object's ``batch_size``), ``build(sl, out)`` writes the ``per_row``
+        model inputs of each row into ``out``, shape (c, per_row, d); the
+        model sees ``X[sl]`` followed by them, from one buffer filled in
+        place, in one call (split only by ``batch_size``).
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            The original rows.
+        per_row : int
+            Derived inputs per row.
+        build : callable
+            ``build(sl, out)`` fills ``out`` in place.
+        target_index : ndarray of shape (n_samples,) or None, default=None
+            The class of each row when fixed in advance
+            (:meth:`fixed_target_index`); None reads it from the scores at
+            ``X[sl]`` (``target="predicted"``).
+
+        Yields
+        ------
+        sl : slice
+            The rows of the block.
+        t : ndarray of shape (c,) or None
+            The explained class of each row (None for regression).
+        scores_x : ndarray of shape (c,[ n_classes])
+            Scores at ``X[sl]``.
+        scores_z : ndarray of shape (c, per_row[, n_classes])
+            Scores of the derived inputs.
+        """
+        n, d = X.shape
+        for sl in block_slices(n, per_row + 1, d, self.batch_size):
+            Xs = X[sl]
+            c = Xs.shape[0]
+            buf = np.empty((c * (per_row + 1), d))
+            buf[:c] = Xs
+            build(sl, buf[c:].reshape(c, per_row, d))
+            raw = self.scores(buf)
+            raw_x, raw_z = raw[:c], raw[c:].reshape((c, per_row) + raw.shape[1:])
+            if self.output == "predict":
+                t = None
+            elif target_index is not None:
+                t = target_index[sl]
+            else:
+                t = raw_x.argmax(axis=1).astype(np.intp)
+            yield sl, t, raw_x, raw_z
 
     # ------------------------------------------------------------------- call
     def __call__(self, Z, target_index=None):

@@ -3,8 +3,8 @@
 Every stochastic explainer and metric draws the random numbers of row ``i``
 from a stream that depends only on ``random_state`` and on a *key* of that
 row, so the attributions (or scores) of a row do not depend on which other
-rows share its batch, on the batch size, or on the row order (SPEC section
-1.7).
+rows share its batch, on the batch size, or on the row order (see
+:ref:`def-random-streams` in the user guide).
 
 By default the key of a row is a hash of its values (so a row explained alone,
 in a batch, or after shuffling receives the same draws).  Stability metrics
@@ -35,6 +35,8 @@ import numpy as np
 
 __all__ = [
     "RowStreams",
+    "keyed_generators",
+    "keyed_streams",
     "row_generators",
     "row_integers",
     "row_keys",
@@ -42,6 +44,7 @@ __all__ = [
     "row_permutations",
     "row_uniform",
     "seed_entropy",
+    "stream_keys",
 ]
 
 _MASK64 = (1 << 64) - 1
@@ -101,9 +104,15 @@ def row_keys(X):
     pass (no loop over rows or features).  ``-0.0`` and ``0.0`` get the same
     key.
 
+    Rows are keyed on their float64 values: ``X`` is cast to float64 before
+    hashing, so a float32, integer or DataFrame copy holding the same numbers
+    gets the same keys (and the same random draws) as the float64 original.
+    A float32 copy of a value that float32 cannot represent (``0.1``) holds
+    another number and gets another key.
+
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
+    X : array-like of shape (n_samples, n_features)
 
     Returns
     -------
@@ -117,6 +126,7 @@ def row_keys(X):
     >>> bool(k[0] == k[2]), bool(k[0] == k[1]), bool(k[3] == row_keys([[0.0, 0.0]])[0])
     (True, False, True)
     """
+    # Cast before hashing: the key depends on the values, not on the dtype.
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D to key its rows, got shape {X.shape}.")
@@ -729,3 +739,72 @@ def row_permutations(random_state, keys, n_items, size=(), *, n_chosen=None,
     """
     return RowStreams(random_state, keys).permutations(
         n_items, size, n_chosen=n_chosen, stream=stream)
+
+
+# ------------------------------------------------------------ keyed by rows
+_SEED_POLICIES = ("row", "openxai")
+
+
+def stream_keys(X, seed_policy="row"):
+    """The keys of the rows of ``X`` under a seed policy.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    seed_policy : {"row", "openxai"}, default="row"
+        ``"row"``: the row's content (:func:`row_keys`), so a row gets the
+        same draws alone, in a batch or after shuffling.  ``"openxai"``: the
+        row's position in ``X`` (0, 1, ...), as OpenXAI seeds by index.
+
+    Returns
+    -------
+    keys : ndarray of shape (n_samples,), dtype int64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._random import stream_keys
+    >>> stream_keys(np.ones((3, 2)), "openxai").tolist()
+    [0, 1, 2]
+    """
+    if seed_policy not in _SEED_POLICIES:
+        raise ValueError(
+            f"seed_policy must be one of {_SEED_POLICIES}, got {seed_policy!r}."
+        )
+    if seed_policy == "row":
+        return row_keys(X)
+    return np.arange(np.shape(X)[0], dtype=np.int64)
+
+
+def keyed_streams(X, random_state, *, seed_policy="row"):
+    """:class:`RowStreams` of the rows of ``X`` (keys from :func:`stream_keys`).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    random_state : None, int, RandomState or Generator
+    seed_policy : {"row", "openxai"}, default="row"
+
+    Returns
+    -------
+    streams : RowStreams
+    """
+    return RowStreams(random_state, stream_keys(X, seed_policy))
+
+
+def keyed_generators(X, random_state, *, seed_policy="row"):
+    """One :class:`numpy.random.Generator` per row of ``X`` (keys from
+    :func:`stream_keys`), for code that needs numpy's generator interface
+    (stochastic maskers).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    random_state : None, int, RandomState or Generator
+    seed_policy : {"row", "openxai"}, default="row"
+
+    Returns
+    -------
+    generators : list of numpy.random.Generator
+    """
+    return row_generators(random_state, stream_keys(X, seed_policy))

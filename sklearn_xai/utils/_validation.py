@@ -6,11 +6,15 @@ import numpy as np
 from sklearn.utils.validation import check_array
 
 __all__ = [
+    "affine_params",
     "check_attributions",
     "check_reference",
+    "check_rows",
     "resolve_k",
     "magnitude_order",
+    "positions",
     "dense_rank",
+    "top_k_coalitions",
 ]
 
 
@@ -96,7 +100,9 @@ def check_reference(reference, attributions, *, name="ground_truth"):
 
 
 def resolve_k(k, n_features, *, rounding="ceil"):
-    """Resolve a top-k specification to an integer (SPEC section 1.4).
+    """Resolve a top-k specification to an integer.
+
+    See :ref:`def-ranking` in the user guide.
 
     Parameters
     ----------
@@ -166,6 +172,33 @@ def magnitude_order(attributions, *, order_by="abs"):
     return np.argsort(key, axis=1, kind="stable")
 
 
+def positions(order):
+    """Inverse permutation: position of each feature in its row's order.
+
+    Parameters
+    ----------
+    order : ndarray of shape (n_samples, n_features), int
+        A feature order per row, such as :func:`magnitude_order` returns.
+
+    Returns
+    -------
+    positions : ndarray of shape (n_samples, n_features), int
+        ``positions[i, j]`` is the rank (0 = first) of feature ``j`` in
+        ``order[i]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._validation import positions
+    >>> positions(np.array([[2, 0, 1]])).tolist()
+    [[1, 2, 0]]
+    """
+    n, d = order.shape
+    pos = np.empty_like(order)
+    np.put_along_axis(pos, order, np.broadcast_to(np.arange(d), (n, d)), axis=1)
+    return pos
+
+
 def top_k_mask(attributions, k, *, order_by="abs"):
     """Boolean mask of the ``k`` most important features of each row.
 
@@ -213,6 +246,44 @@ def top_k_mask(attributions, k, *, order_by="abs"):
     return top
 
 
+def top_k_coalitions(attributions, ratios, *, order_by="abs", rounding="floor",
+                     keep_top=True):
+    """Coalitions that keep the top-k features of each row (or all but them).
+
+    Parameters
+    ----------
+    attributions : ndarray of shape (n_samples, n_features)
+    ratios : list of int or float
+        One ``k`` per coalition, resolved by :func:`resolve_k` (a fraction
+        of the features, or a count).
+    order_by : {"abs", "signed"}, default="abs"
+        Rank by magnitude or by signed value (ties by lower index).
+    rounding : {"floor", "ceil"}, default="floor"
+        Rounding of fractional ``k`` (:func:`resolve_k`).
+    keep_top : bool, default=True
+        Keep the top-``k`` features (else all but them).
+
+    Returns
+    -------
+    keep : bool ndarray of shape (n_samples, len(ratios), n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._validation import top_k_coalitions
+    >>> top_k_coalitions(np.array([[0.5, -2.0, 0.1]]), [1, 2]).astype(int).tolist()
+    [[[0, 1, 0], [1, 1, 0]]]
+    """
+    A = attributions
+    ks = [resolve_k(r, A.shape[1], rounding=rounding) for r in ratios]
+    if len(ks) == 1:  # one cut: a partition beats a full sort
+        top = top_k_mask(A, ks[0], order_by=order_by)[:, None, :]
+    else:
+        rank = positions(magnitude_order(A, order_by=order_by))
+        top = rank[:, None, :] < np.array(ks)[None, :, None]
+    return top if keep_top else ~top
+
+
 def dense_rank(attributions):
     """Dense ranks of magnitudes per row: 1 = largest, ties share a rank.
 
@@ -231,3 +302,93 @@ def dense_rank(attributions):
     ranks = np.empty(mag.shape, dtype=np.int64)
     np.put_along_axis(ranks, order, np.cumsum(new_value, axis=1), axis=1)
     return ranks
+
+
+def check_rows(X, n_features, name="X"):
+    """``X`` as a new float64 2-D array of ``n_features`` finite columns.
+
+    A 1-D array is one row; a DataFrame is converted; the result is never a
+    view of ``X``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_rows, n_features) or (n_features,)
+    n_features : int
+        Required number of columns.
+    name : str, default="X"
+        Name used in error messages.
+
+    Returns
+    -------
+    X : ndarray of shape (n_rows, n_features), float64
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils._validation import check_rows
+    >>> check_rows([1, 2], 2).tolist()
+    [[1.0, 2.0]]
+    """
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    X = np.array(X, dtype=np.float64, copy=True)
+    if X.ndim == 1:
+        X = X[None, :]
+    if X.ndim != 2 or X.shape[1] != n_features:
+        raise ValueError(
+            f"{name} must have {n_features} columns (one per feature of the "
+            f"distribution); got shape {X.shape}."
+        )
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} contains NaN or infinity.")
+    return X
+
+
+def affine_params(f, affine, n_features):
+    """``(w, c)`` when ``f`` is known to be affine, ``f(z) = z @ w + c``; else None.
+
+    ``affine=(w, c)`` declares it explicitly; otherwise a callable exposing
+    ``coef_`` and ``intercept_`` (and no ``fit``: fitted estimators are not
+    callables, and GLM-type regressors also have ``coef_``) is taken as
+    affine.  Maskers and distributions use it to compute expectations of
+    ``f`` in closed form.
+
+    Parameters
+    ----------
+    f : callable or None
+    affine : tuple (w, c) or None
+    n_features : int
+
+    Returns
+    -------
+    params : tuple (ndarray of shape (n_features,), float) or None
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils._validation import affine_params
+    >>> w, c = affine_params(None, ([1.0, 2.0], 0.5), 2)
+    >>> w.tolist(), c
+    ([1.0, 2.0], 0.5)
+    >>> affine_params(lambda Z: Z.sum(1), None, 2) is None
+    True
+    """
+    if affine is None:
+        if hasattr(f, "fit") or not (hasattr(f, "coef_") and hasattr(f, "intercept_")):
+            return None
+        affine = (f.coef_, f.intercept_)
+    try:
+        w, c = affine
+    except (TypeError, ValueError):
+        raise ValueError(
+            "affine must be a pair (w, c) with w of shape (n_features,) and a "
+            f"scalar c, meaning f(z) = z @ w + c; got {affine!r}."
+        ) from None
+    w = np.asarray(w, dtype=np.float64).ravel()
+    c = np.asarray(c, dtype=np.float64).ravel()
+    if w.shape != (n_features,) or c.size != 1:
+        raise ValueError(
+            f"an affine f needs one coefficient per feature ({n_features}) and one "
+            f"intercept; got {w.size} coefficients and {c.size} intercepts."
+        )
+    if not (np.all(np.isfinite(w)) and np.isfinite(c[0])):
+        raise ValueError("the affine coefficients contain NaN or infinity.")
+    return w, float(c[0])

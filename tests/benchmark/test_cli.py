@@ -55,11 +55,11 @@ def test_run_config_then_rerun_then_report(config_file, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "tiny: 4 cells (4 computed, 0 from the cache)" in out
     assert "### linear / lr" in out and "feature_agreement ↑" in out and "complexity ↓" in out
-    assert "random (baseline)" in out
+    assert "random (control)" in out
     table = pd.read_csv(out_dir / "results.csv")
     assert len(table) == 2 * 2 * 2 and (table["status"] == "ok").all()
     meta = json.loads((out_dir / "benchmark.json").read_text())
-    assert meta["baseline"] == "random" and meta["spec"]["name"] == "tiny"
+    assert meta["control"] == "random" and meta["spec"]["name"] == "tiny"
     assert (out_dir / "report.md").exists() and (out_dir / "report.html").exists()
 
     assert main(argv) == 0

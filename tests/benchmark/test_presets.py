@@ -2,8 +2,13 @@ import numpy as np
 import pytest
 
 from sklearn_xai.benchmark import get_preset, list_presets, resolve_component, run_benchmark
-from sklearn_xai.benchmark._presets import PRESETS, is_preset, preprocessed, two_draws
-from sklearn_xai.datasets import make_gaussian_piecewise_constant, make_gaussian_linear
+from sklearn_xai.benchmark.presets import PRESETS, is_preset, register_preset
+from sklearn_xai.datasets import (
+    make_gaussian_linear,
+    make_gaussian_piecewise_constant,
+    preprocessed,
+    two_draws,
+)
 
 REPRODUCTIONS = ["xaibench_table_metrics", "xaibench_table_metrics_code",
                  "xaibench_rho_sweep", "openxai_synthetic", "xaitris_8x8", "beexai_real",
@@ -33,10 +38,10 @@ def test_every_preset_resolves_every_component(name, quick):
             except ValueError as exc:
                 assert "only" in str(exc)
         assert built
-    # The docstring cites what the preset reproduces and flags heavy runs.
+    # The docstring cites the paper the preset reproduces and flags heavy runs.
     doc = PRESETS[name].__doc__
     if name in REPRODUCTIONS:
-        assert "SPEC 5." in doc and "Run time" in doc
+        assert "References\n    ----------\n    .. [1]" in doc and "Run time" in doc
 
 
 def test_preset_names():
@@ -47,6 +52,75 @@ def test_preset_names():
         get_preset("default", quick=True)
     with pytest.raises(ValueError, match="Unknown preset"):
         get_preset("nothing_quick")
+
+
+# The module of each preset: one module per source system.
+PRESET_MODULES = {
+    "default": "default", "xaibench_small": "xaibench",
+    "xaibench_table_metrics": "xaibench", "xaibench_table_metrics_code": "xaibench",
+    "xaibench_rho_sweep": "xaibench", "openxai_synthetic": "openxai",
+    "xaitris_8x8": "xaitris", "beexai_real": "beexai", "beexai_table5": "beexai",
+}
+
+
+def test_presets_live_in_one_module_per_system():
+    # list_presets keeps the registration order: the default first, then by system.
+    assert list(list_presets()) == list(PRESET_MODULES)
+    for name, module in PRESET_MODULES.items():
+        assert PRESETS[name].__module__ == f"sklearn_xai.benchmark.presets.{module}"
+
+
+def test_register_preset_checks_its_function():
+    def tiny():
+        """A tiny preset."""
+        return get_preset("default")
+
+    try:
+        assert register_preset(name="tiny_test")(tiny) is tiny
+        assert list_presets()["tiny_test"] == "A tiny preset."
+        assert get_preset("tiny_test").name == "default"
+        assert register_preset(tiny, name="tiny_test") is tiny  # same function: no-op
+        def other():
+            """Another preset."""
+
+        with pytest.raises(ValueError, match="already registered"):
+            register_preset(other, name="tiny_test")
+        assert PRESETS["tiny_test"] is tiny
+    finally:
+        PRESETS.pop("tiny_test", None)
+    with pytest.raises(ValueError, match="_quick"):
+        register_preset(tiny, name="tiny_quick")
+    with pytest.raises(ValueError, match="docstring"):
+        register_preset(lambda: None, name="undocumented")
+    assert "undocumented" not in PRESETS
+
+
+def test_presets_name_the_public_dataset_factories():
+    names = {get_preset(n).datasets[label]["name"]
+             for n in ("xaibench_table_metrics", "openxai_synthetic", "beexai_real")
+             for label in get_preset(n).datasets}
+    assert names == {"two_draws", "minmax_scaled", "preprocessed"}
+
+
+@pytest.mark.parametrize("name", ["two_draws", "sklearn_xai.datasets.two_draws"])
+def test_config_file_may_name_a_dataset_factory(tmp_path, name):
+    from sklearn_xai.benchmark import load_config
+
+    path = tmp_path / "draws.yaml"
+    path.write_text(
+        "datasets:\n"
+        f"  draws: {{name: {name}, params: {{generator: make_gaussian_linear, "
+        "n_train: 40, n_test: 6}}\n"
+        "models: [linear_regression]\n"
+        "explainers: {random: RandomExplainer, ablation: FeatureAblation}\n"
+        "metrics: [feature_agreement]\n"
+        "seeds: [0]\n"
+        "n_explain: null\n")
+    spec = load_config(path)
+    spec.validate_names()
+    table = run_benchmark(spec, n_jobs=1).table
+    assert (table["status"] == "ok").all(), table["error"].tolist()
+    assert (table["n_rows"] == 6).all()  # the factory's test rows are explained
 
 
 def test_two_draws_are_the_generators_independent_draws():

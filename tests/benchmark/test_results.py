@@ -1,3 +1,5 @@
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,6 +13,7 @@ from sklearn_xai.benchmark import (
     plot_leaderboard,
     rank_frequencies,
     significance_vs_baseline,
+    significance_vs_control,
     write_report,
 )
 from sklearn_xai.benchmark._results import _holm
@@ -54,8 +57,8 @@ def test_leaderboard_matches_hand_computed_values():
     assert board.loc[("neg_loss", "noisy"), "rank"] == 2        # 5.0 ties with random
     assert board.loc[("neg_loss", "random"), "rank"] == 2
     assert board.loc[("acc", "random"), "rank"] == 2 and board.loc[("acc", "noisy"), "rank"] == 2
-    # No baseline: no test.
-    assert board["beats_baseline"].isna().all()
+    # No control: no test.
+    assert board["beats_control"].isna().all()
 
 
 def test_holm_adjustment_by_hand():
@@ -86,7 +89,7 @@ def _per_row(rng, n_rows=40):
 
 def test_significance_flags_better_explainer_not_random_like():
     per_row = _per_row(np.random.default_rng(0))
-    sig = significance_vs_baseline(_table(), per_row, baseline="random")
+    sig = significance_vs_control(_table(), per_row, control="random")
     sig = sig.set_index(["metric", "explainer"])
     for metric in ("acc", "neg_loss"):
         assert sig.loc[(metric, "good"), "p_holm"] < 1e-6
@@ -102,24 +105,52 @@ def test_significance_flags_better_explainer_not_random_like():
     p = sig.loc["acc", "p_value"]
     np.testing.assert_allclose(sig.loc["acc", "p_holm"], _holm(p.to_numpy()))
 
-    board = leaderboard(_table(), per_row, baseline="random").set_index(["metric", "explainer"])
-    assert board.loc[("acc", "good"), "beats_baseline"]
-    assert not board.loc[("acc", "noisy"), "beats_baseline"]
-    assert pd.isna(board.loc[("acc", "random"), "beats_baseline"])
-    text = format_leaderboard(board.reset_index(), baseline="random", fmt="markdown")
-    assert "random (baseline)" in text and "†" in text
+    board = leaderboard(_table(), per_row, control="random").set_index(["metric", "explainer"])
+    assert board.loc[("acc", "good"), "beats_control"]
+    assert not board.loc[("acc", "noisy"), "beats_control"]
+    assert pd.isna(board.loc[("acc", "random"), "beats_control"])
+    text = format_leaderboard(board.reset_index(), control="random", fmt="markdown")
+    assert "random (control)" in text and "†" in text
+    assert "not significantly better than the `random` control" in text
 
 
 def test_significance_over_seeds_without_per_row():
-    sig = significance_vs_baseline(_table(), None, baseline="random").set_index(
+    sig = significance_vs_control(_table(), None, control="random").set_index(
         ["metric", "explainer"])
     # Three positive paired differences: exact one-sided Wilcoxon p = 1/2**3.
     assert sig.loc[("acc", "good"), "paired_over"] == "seeds"
     assert sig.loc[("acc", "good"), "p_value"] == pytest.approx(1 / 8)
     # Loss: good is lower in every seed, so it is better.
     assert sig.loc[("neg_loss", "good"), "p_value"] == pytest.approx(1 / 8)
-    with pytest.raises(ValueError, match="baseline explainer 'nobody'"):
-        significance_vs_baseline(_table(), None, baseline="nobody")
+    with pytest.raises(ValueError, match="control explainer 'nobody'"):
+        significance_vs_control(_table(), None, control="nobody")
+
+
+def test_baseline_is_a_deprecated_name_of_the_control(tmp_path):
+    """``baseline=`` still works for one release, with a FutureWarning, and
+    gives the same numbers as ``control=``."""
+    per_row = _per_row(np.random.default_rng(0))
+    with pytest.warns(FutureWarning, match="significance_vs_control"):
+        old = significance_vs_baseline(_table(), per_row, baseline="random")
+    pd.testing.assert_frame_equal(old, significance_vs_control(_table(), per_row,
+                                                               control="random"))
+    board = leaderboard(_table(), per_row, control="random")
+    with pytest.warns(FutureWarning, match="'baseline' was renamed 'control'"):
+        pd.testing.assert_frame_equal(leaderboard(_table(), per_row, baseline="random"), board)
+    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="control' only"):
+        leaderboard(_table(), per_row, control="random", baseline="random")
+    with pytest.warns(FutureWarning):
+        assert format_leaderboard(board, baseline="random") == format_leaderboard(
+            board, control="random")
+    with pytest.warns(FutureWarning):
+        results = BenchmarkResults(_table(), per_row, baseline="random")
+    assert results.control == "random"
+    with pytest.warns(FutureWarning, match="BenchmarkResults.baseline"):
+        assert results.baseline == "random"
+    # A board saved before the rename (beats_baseline) still gets its marks.
+    old_board = board.rename(columns={"beats_control": "beats_baseline"})
+    assert format_leaderboard(old_board, control="random") == format_leaderboard(
+        board, control="random")
 
 
 def test_rank_frequencies_by_hand():
@@ -142,7 +173,7 @@ def test_display_names():
 def test_save_load_and_report(tmp_path):
     table = _table()
     results = BenchmarkResults(table, _per_row(np.random.default_rng(1)),
-                               spec={"name": "hand"}, baseline="random", wall_time=1.0)
+                               spec={"name": "hand"}, control="random", wall_time=1.0)
     paths = write_report(results, tmp_path)
     for key in ("results", "per_row", "leaderboard", "benchmark", "report_md",
                 "report_html", "figure_d_m"):
@@ -151,13 +182,20 @@ def test_save_load_and_report(tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert "acc ↑" in md and "loss ↓" in md and "boom" in md
     assert "<table" in (tmp_path / "report.html").read_text()
+    assert "random (control)" in md
+    meta = json.loads((tmp_path / "benchmark.json").read_text())
+    assert meta["control"] == "random" and "baseline" not in meta
     loaded = BenchmarkResults.load(tmp_path)
-    assert loaded.baseline == "random"
+    assert loaded.control == "random"
     pd.testing.assert_frame_equal(
-        loaded.leaderboard().drop(columns="beats_baseline"),
-        results.leaderboard().drop(columns="beats_baseline"), check_dtype=False)
-    assert (loaded.leaderboard()["beats_baseline"].fillna(False).to_numpy()
-            == results.leaderboard()["beats_baseline"].fillna(False).to_numpy()).all()
+        loaded.leaderboard().drop(columns="beats_control"),
+        results.leaderboard().drop(columns="beats_control"), check_dtype=False)
+    assert (loaded.leaderboard()["beats_control"].fillna(False).to_numpy()
+            == results.leaderboard()["beats_control"].fillna(False).to_numpy()).all()
+    # Results saved before the rename name the control "baseline".
+    meta["baseline"] = meta.pop("control")
+    (tmp_path / "benchmark.json").write_text(json.dumps(meta))
+    assert BenchmarkResults.load(tmp_path).control == "random"
     with pytest.raises(FileNotFoundError, match="No results.csv"):
         BenchmarkResults.load(tmp_path / "missing")
 
@@ -203,3 +241,35 @@ def test_bootstrap_interval_by_hand():
     assert np.isnan(leaderboard(*_one_cell(values), n_bootstrap=0).loc[0, "ci_low"])
     with pytest.raises(ValueError, match="confidence"):
         leaderboard(*_one_cell(values), confidence=1.5)
+
+
+def test_spec_names_its_control(tmp_path):
+    from sklearn_xai.benchmark import BenchmarkSpec, load_config
+
+    grid = {"datasets": "make_linear_attribution", "models": "linear_regression",
+            "explainers": {"random": "RandomExplainer", "ablation": "FeatureAblation"},
+            "metrics": "feature_agreement"}
+    assert BenchmarkSpec(**grid).control_label() == "random"
+    assert BenchmarkSpec(**grid, control="ablation").control_label() == "ablation"
+    assert BenchmarkSpec(**grid, control=None).control_label() is None
+    assert "control" in BenchmarkSpec(**grid).to_dict()
+    with pytest.raises(ValueError, match="control 'nobody' is not an explainer label"):
+        BenchmarkSpec(**grid, control="nobody").control_label()
+    # The deprecated name, in Python and in a config file.
+    with pytest.warns(FutureWarning, match="renamed 'control'"):
+        spec = BenchmarkSpec(**grid, baseline="ablation")
+    assert spec.control == "ablation" and "baseline" not in spec.to_dict()
+    with pytest.warns(FutureWarning, match="control_label"):
+        assert spec.baseline_label() == "ablation"
+    with pytest.warns(FutureWarning):
+        assert spec.baseline == "ablation"
+    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="control' only"):
+        BenchmarkSpec(**grid, control="random", baseline="ablation")
+    path = tmp_path / "old.yaml"
+    path.write_text("datasets: make_linear_attribution\nmodels: linear_regression\n"
+                    "explainers: {random: RandomExplainer, ablation: FeatureAblation}\n"
+                    "metrics: feature_agreement\nbaseline: null\n")
+    with pytest.warns(FutureWarning):
+        assert load_config(path).control_label() is None
+    path.write_text(path.read_text().replace("baseline:", "control:"))
+    assert load_config(path).control_label() is None

@@ -69,7 +69,7 @@ def test_tiny_grid_matches_a_hand_run():
     assert len(table) == 1 * 1 * 2 * 3 * 2
     assert (table["status"] == "ok").all()
     assert set(table["metric"]) == {"feature_agreement", "neg_complexity", "comprehensiveness"}
-    assert results.baseline == "random"
+    assert results.control == "random"
     # The same cell computed by hand, independently of the runner.
     seed = 1
     bunch = make_linear_attribution(n_samples=200, n_features=4, random_state=seed)
@@ -138,8 +138,9 @@ def test_no_cache_recomputes(tmp_path):
 
 
 def test_failures_and_skips_are_recorded():
+    # An invalid *value* passes the up-front check and fails while scoring.
     config = _config(seeds=[0], metrics=[
-        "feature_agreement", {"name": "neg_complexity", "params": {"not_a_param": 1}}])
+        "feature_agreement", {"name": "neg_complexity", "params": {"normalization": "bogus"}}])
     del config["dataset"]
     config["datasets"] = {
         "with_gt": {"name": "make_linear_attribution", "params": {"n_samples": 100}},
@@ -153,17 +154,63 @@ def test_failures_and_skips_are_recorded():
     assert table.loc[("with_gt", "ablation", "feature_agreement"), "status"] == "ok"
     broken = results.table[results.table["metric"] == "neg_complexity"]
     assert (broken["status"] == "error").all()
-    assert broken["error"].str.contains("not_a_param").all()
+    assert broken["error"].str.contains("normalization").all()
+    assert (broken["failed_in"] == "metric").all()
+    assert (results.table.loc[results.table["status"] != "error", "failed_in"] == "").all()
 
 
 def test_cell_level_error_does_not_stop_the_run():
     config = _config(models={"lr": "linear_regression",
                              "bad": {"name": "linear_regression",
-                                     "params": {"no_such_param": 1}}}, seeds=[0])
+                                     "params": {"fit_intercept": "maybe"}}}, seeds=[0])
     results = run_benchmark(config)
     bad = results.table[results.table["model"] == "bad"]
-    assert (bad["status"] == "error").all() and bad["error"].str.contains("no_such_param").all()
+    assert (bad["status"] == "error").all() and bad["error"].str.contains("fit_intercept").all()
+    assert (bad["failed_in"] == "model").all()
     assert (results.table.loc[results.table["model"] == "lr", "status"] == "ok").all()
+
+
+def test_parameter_typos_fail_before_any_cell_with_every_problem_named():
+    CALLS["n"] = 0
+    config = _config(
+        seeds=[0],
+        models={"lr": {"name": "linear_regression", "params": {"fit_intercep": False}}},
+        explainers={"ablation": {"name": "FeatureAblation",
+                                 "params": {"batch_sise": 10,
+                                            "masker": {"name": "BaselineMasker",
+                                                       "params": {"valu": "mean"}}}},
+                    "kernel": {"name": "KernelSHAP", "params": {"nsamples": 50}}},
+        metrics=["feature_agreement", {"name": "pgi", "params": {"kk": 2}}, "pgii"])
+    config["dataset"]["params"]["n_featurs"] = 3
+    with pytest.raises(ValueError) as info:
+        run_benchmark(config)
+    message = str(info.value)
+    for expected in (
+            "datasets['make_linear_attribution']: make_linear_attribution has no "
+            "parameter 'n_featurs'; did you mean 'n_features'?",
+            "models['lr']: LinearRegression has no parameter 'fit_intercep'; did you mean "
+            "'fit_intercept'?",
+            "explainers['ablation']: FeatureAblation has no parameter 'batch_sise'; did you "
+            "mean 'batch_size'?",
+            "explainers['ablation'].params.masker: BaselineMasker has no parameter 'valu'",
+            "explainers['kernel']: KernelSHAP has no parameter 'nsamples'; did you mean "
+            "'n_samples'?",
+            "metrics['pgi']: pgi has no parameter 'kk'; did you mean 'k'?",
+            "metrics['pgii']: 'pgii' is not an explanation scorer. Did you mean 'pgi'?"):
+        assert expected in message
+    assert "7 problem(s)" in message
+    assert CALLS["n"] == 0
+
+
+def test_explainer_and_model_instances_in_a_spec_are_cloned():
+    explainer = FeatureAblation(masker=BaselineMasker("mean"))
+    model = LinearRegression()
+    results = run_benchmark(_config(seeds=[0, 1], models={"lr": model},
+                                    explainers={"ablation": explainer}))
+    assert (results.table["status"] == "ok").all(), results.table["error"].tolist()
+    # The user's objects are not fitted or changed.
+    assert not hasattr(explainer, "estimator_") and not hasattr(model, "coef_")
+    assert explainer.get_params()["masker"].get_params() == {"value": "mean"}
 
 
 def test_threading_and_loky_give_the_same_table(tmp_path):
@@ -286,7 +333,7 @@ def test_image_shape_and_row_references_reach_explainers_and_metrics():
     config = {
         "dataset": {"name": f"{__name__}._image_data", "params": {}},
         "models": ["logistic_regression"],
-        "explainers": {"input": "InputBaseline", "sobel": "SobelBaseline"},
+        "explainers": {"input": "InputAttribution", "sobel": "SobelFilter"},
         "metrics": {
             "precision": {"name": "mask_precision",
                           "params": {"ground_truth": "@ground_truth_mask"}},
@@ -297,7 +344,7 @@ def test_image_shape_and_row_references_reach_explainers_and_metrics():
         "seeds": [0], "n_explain": 10,
     }
     table = run_benchmark(config).table.set_index(["explainer", "metric"])
-    # InputBaseline attributes the input itself: pixel 4 is in its top-1
+    # InputAttribution attributes the input itself: pixel 4 is in its top-1
     # only when it has the largest |x| of the row -- computed by hand.
     bunch = _image_data(60, random_state=0)
     _, test = train_test_split(np.arange(60), test_size=0.25, random_state=0,
@@ -357,3 +404,11 @@ def test_exact_shapley_reference_is_computed_once_per_model_and_seed(monkeypatch
                         random_state=1)
     got = table.set_index(["explainer", "metric", "seed"]).loc[("ablation", "corr", 1)]
     assert got["value"] == pytest.approx(np.nanmean(want))
+
+
+def test_renamed_explainers_keep_resolving_by_their_old_name():
+    from sklearn_xai.explainers import SobelFilter
+
+    with pytest.warns(FutureWarning, match="SobelFilter"):
+        explainer = resolve_component("SobelBaseline", "explainer")
+    assert isinstance(explainer, SobelFilter)

@@ -6,7 +6,6 @@ import pytest
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.linear_model import LinearRegression
 from sklearn.preprocessing import MinMaxScaler, QuantileTransformer
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_xai.datasets._preprocessing import (
     CorrelationFilter,
@@ -81,10 +80,9 @@ def test_correlation_filter_pandas_output_and_nan():
         CorrelationFilter(1.5).fit(CHAIN)
 
 
-@parametrize_with_checks([CorrelationFilter(), CorrelationFilter(0.3, strategy="beexai"),
-                          DatetimeFeatures()])
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
+# scikit-learn's estimator checks of CorrelationFilter, DatetimeFeatures and of
+# what openxai_preprocessor / beexai_preprocessor return run in
+# tests/test_common.py, with every other estimator of the package.
 
 
 # ---------------------------------------------------------------------------
@@ -251,3 +249,59 @@ def test_minmax_scale_target_matches_transformed_target_regressor():
     np.testing.assert_allclose(wrapped.regressor_.coef_, direct.coef_)
     only = minmax_scale_target([2.0, 4.0])
     np.testing.assert_allclose(only, [0.0, 1.0])
+
+
+# ---------------------------------------------------------------------------
+# Hostile inputs: NaN, sparse, empty and 1-D X
+# ---------------------------------------------------------------------------
+
+PREPROCESSORS = [
+    pytest.param(openxai_preprocessor, id="openxai"),
+    pytest.param(lambda: beexai_preprocessor(random_state=0), id="beexai"),
+    pytest.param(lambda: beexai_preprocessor(random_state=0, datetime_features=None),
+                 id="beexai-no-dates"),
+]
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(openxai_preprocessor, id="openxai"),
+    pytest.param(lambda: beexai_preprocessor(scaler="minmax"), id="beexai"),
+    pytest.param(lambda: beexai_preprocessor(scaler="minmax", categorical_encoder="onehot",
+                                             datetime_features=None), id="beexai-onehot"),
+])
+def test_preprocessors_pass_nan_through_as_missing(make):
+    """NaN is a missing value, as in sklearn's scalers and encoders: it stays
+    NaN in its (scaled) numeric column, and a missing category is a level of
+    its own (one-hot) or NaN (ordinal); the other values are unchanged.  (A
+    quantile transform would place the other values differently: its number
+    of quantiles counts the rows with NaN.)"""
+    X = pd.DataFrame({"x": [0.0, 1.0, np.nan, 2.0, 4.0],
+                      "c": ["a", "b", None, "a", "b"]})
+    before = X.copy()
+    Z = make().set_output(transform="pandas").fit_transform(X)
+    pd.testing.assert_frame_equal(X, before)  # user data untouched
+    assert np.isnan(Z["x"].iloc[2]) and not Z["x"].drop(index=2).isna().any()
+    clean = make().set_output(transform="pandas").fit_transform(X.drop(index=2))
+    np.testing.assert_allclose(Z["x"].drop(index=2), clean["x"])
+
+
+@pytest.mark.parametrize("make", PREPROCESSORS)
+def test_preprocessors_reject_sparse_empty_and_1d_input_clearly(make):
+    import scipy.sparse as sp
+
+    X = np.random.RandomState(0).rand(20, 3)
+    with pytest.raises(TypeError, match=r"[Ss]parse.*toarray\(\)"):
+        make().fit(sp.csr_matrix(X))
+    with pytest.raises(ValueError, match=r"0 sample\(s\) \(shape=\(0, 3\)\)"):
+        make().fit(np.empty((0, 3)))
+    with pytest.raises(ValueError, match=r"0 feature\(s\) \(shape=\(5, 0\)\)"):
+        make().fit(np.empty((5, 0)))
+    with pytest.raises(ValueError, match=r"(?s)Expected 2D array, got 1D.*Reshape your data"):
+        make().fit(X[:, 0])
+    pre = make().fit(X)
+    with pytest.raises(ValueError, match=r"(?s)Expected 2D array, got 1D.*Reshape your data"):
+        pre.transform(X[0])
+    with pytest.raises(ValueError, match=r"0 sample\(s\) \(shape=\(0, 3\)\)"):
+        pre.transform(np.empty((0, 3)))
+    with pytest.raises(ValueError, match="infinity"):
+        make().fit(np.where(X > 0.9, np.inf, X))

@@ -11,6 +11,12 @@ from sklearn_xai.datasets import (
     MultivariateGaussian,
     exact_shapley_values,
 )
+from sklearn_xai.masking import (
+    BaselineMasker,
+    ConditionalMasker,
+    EmpiricalConditionalMasker,
+    MarginalMasker,
+)
 
 
 def _permutation_shapley(value, d):
@@ -216,3 +222,61 @@ def test_wrong_output_shape_is_reported():
     with pytest.raises(ValueError, match="one value per row"):
         exact_shapley_values(lambda Z: np.zeros(1), np.zeros((2, 2)), value="baseline",
                              baseline=0.0)
+
+
+# ------------------------------------------------------------------ maskers
+def test_any_masker_defines_the_value_function():
+    dist = MultivariateGaussian.equicorrelated(3, 0.5)
+    X = dist.sample(4, random_state=0)
+
+    def f(Z):
+        return np.tanh(Z[:, 0]) * Z[:, 1] + Z[:, 2] ** 2
+
+    # the value= shorthands are the corresponding maskers
+    sugar = exact_shapley_values(f, X, dist, n_samples=200, random_state=1)
+    masked = exact_shapley_values(f, X, masker=ConditionalMasker(dist, n_samples=200),
+                                  random_state=1)
+    np.testing.assert_array_equal(masked.attributions, sugar.attributions)
+    assert masked.value == "masker" and sugar.value == "observational"
+    bg = dist.sample(9, random_state=2)
+    np.testing.assert_array_equal(
+        exact_shapley_values(f, X, masker=MarginalMasker(background=bg)).attributions,
+        exact_shapley_values(f, X, value="interventional", background=bg).attributions)
+
+    # a kernel-weighted empirical masker, against its definition written out
+    X_train = dist.sample(30, random_state=3)
+    sigma = 0.6
+    masker = EmpiricalConditionalMasker(sigma=sigma).fit(X_train)
+    cov = np.cov(X_train, rowvar=False)
+
+    def value(x, S):
+        S = sorted(S)
+        if not S:
+            return f(X_train).mean()
+        diff = x[S] - X_train[:, S]
+        dist2 = np.einsum("ni,ij,nj->n", diff, np.linalg.pinv(cov[np.ix_(S, S)]),
+                          diff) / len(S)
+        w = np.exp(-dist2 / (2 * sigma**2))
+        Z = X_train.copy()
+        Z[:, S] = x[S]
+        return (w * f(Z)).sum() / w.sum()
+
+    res = exact_shapley_values(f, X, masker=masker)
+    for i, x in enumerate(X):
+        ref = _permutation_shapley(lambda S, x=x: value(x, S), 3)
+        np.testing.assert_allclose(res.attributions[i], ref, rtol=1e-10, atol=1e-12)
+    assert res.n_model_rows == 4 * (1 + 7 * 30)
+
+
+def test_masker_errors():
+    X = np.zeros((1, 2))
+    dist = MultivariateGaussian.equicorrelated(2, 0.5)
+    with pytest.raises(ValueError, match="do not pass"):
+        exact_shapley_values(lambda Z: Z.sum(1), X, dist,
+                             masker=ConditionalMasker(dist))
+    with pytest.raises(ValueError, match=r"masker\.fit\(X_train\)"):
+        exact_shapley_values(lambda Z: Z.sum(1), X, masker=BaselineMasker("mean"))
+    # data-free maskers need no fitting
+    res = exact_shapley_values(lambda Z: Z.sum(1), [[1.0, 2.0]],
+                               masker=BaselineMasker("zero"))
+    np.testing.assert_allclose(res.attributions, [[1.0, 2.0]])

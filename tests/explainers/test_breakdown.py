@@ -1,4 +1,4 @@
-"""Tests of BreakDown (SPEC 3.2.15)."""
+"""Tests of BreakDown."""
 
 import numpy as np
 import pytest

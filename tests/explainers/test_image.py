@@ -1,11 +1,12 @@
-"""Tests of the model-ignorant image baselines (SPEC 3.2.14)."""
+"""Tests of the model-ignorant image controls (XAI-TRIS)."""
 
 import numpy as np
 import pytest
 from scipy import ndimage
+from sklearn.base import clone
 from sklearn.linear_model import LinearRegression
 
-from sklearn_xai.explainers._image import InputBaseline, LaplaceBaseline, SobelBaseline
+from sklearn_xai.explainers._image import InputAttribution, LaplaceFilter, SobelFilter
 
 
 @pytest.fixture(scope="module")
@@ -15,14 +16,14 @@ def images():
 
 def test_sobel_equals_scipy_image_by_image(images):
     X = images.reshape(5, -1)
-    A = SobelBaseline().fit(X).transform(X)
+    A = SobelFilter().fit(X).transform(X)
     for i, img in enumerate(images):
         np.testing.assert_allclose(A[i], ndimage.sobel(img, axis=-1).ravel(), atol=1e-12)
 
 
 def test_sobel_magnitude_equals_hypot_of_scipy(images):
     X = images.reshape(5, -1)
-    A = SobelBaseline(magnitude=True).fit(X).transform(X)
+    A = SobelFilter(magnitude=True).fit(X).transform(X)
     for i, img in enumerate(images):
         ref = np.hypot(ndimage.sobel(img, axis=0), ndimage.sobel(img, axis=1))
         np.testing.assert_allclose(A[i], ref.ravel(), atol=1e-12)
@@ -30,7 +31,7 @@ def test_sobel_magnitude_equals_hypot_of_scipy(images):
 
 def test_laplace_equals_scipy_image_by_image(images):
     X = images.reshape(5, -1)
-    A = LaplaceBaseline().fit(X).transform(X)
+    A = LaplaceFilter().fit(X).transform(X)
     for i, img in enumerate(images):
         np.testing.assert_allclose(A[i], ndimage.laplace(img).ravel(), atol=1e-12)
 
@@ -38,39 +39,63 @@ def test_laplace_equals_scipy_image_by_image(images):
 def test_rectangular_images():
     imgs = np.random.default_rng(1).normal(size=(3, 4, 7))
     X = imgs.reshape(3, -1)
-    A = SobelBaseline(image_shape=(4, 7)).fit(X).transform(X)
-    L = LaplaceBaseline(image_shape=(4, 7)).fit(X).transform(X)
+    A = SobelFilter(image_shape=(4, 7)).fit(X).transform(X)
+    L = LaplaceFilter(image_shape=(4, 7)).fit(X).transform(X)
     for i, img in enumerate(imgs):
         np.testing.assert_allclose(A[i], ndimage.sobel(img, axis=-1).ravel(), atol=1e-12)
         np.testing.assert_allclose(L[i], ndimage.laplace(img).ravel(), atol=1e-12)
 
 
-def test_input_baseline():
+def test_input_attribution():
     X = np.array([[1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0], [-1.0, 3.0, 0.0, 0.0]])
-    A = InputBaseline().fit(X).transform(X)
+    A = InputAttribution().fit(X).transform(X)
     np.testing.assert_allclose(A, [[0.1, 0.2, 0.3, 0.4], [0, 0, 0, 0], [-0.5, 1.5, 0, 0]])
 
 
-def test_image_baselines_ignore_the_model(images):
+def test_image_controls_ignore_the_model(images):
     X = images.reshape(5, -1)
     y = X[:, 0]
-    with_model = SobelBaseline(LinearRegression()).fit(X, y).transform(X)
-    np.testing.assert_array_equal(with_model, SobelBaseline().fit(X).transform(X))
+    with_model = SobelFilter(LinearRegression()).fit(X, y).transform(X)
+    np.testing.assert_array_equal(with_model, SobelFilter().fit(X).transform(X))
     np.testing.assert_array_equal(
-        LaplaceBaseline().fit(X).transform(X[::-1]), LaplaceBaseline().fit(X).transform(X)[::-1]
+        LaplaceFilter().fit(X).transform(X[::-1]), LaplaceFilter().fit(X).transform(X)[::-1]
     )
 
 
 def test_image_shape_errors():
     X = np.zeros((2, 10))
     with pytest.raises(ValueError, match="square"):
-        SobelBaseline().fit(X)
+        SobelFilter().fit(X)
     with pytest.raises(ValueError, match="image_shape"):
-        LaplaceBaseline(image_shape=(3, 3)).fit(X)
+        LaplaceFilter(image_shape=(3, 3)).fit(X)
     with pytest.raises(ValueError, match="image_shape"):
-        SobelBaseline(image_shape=(2.5, 4)).fit(X)
+        SobelFilter(image_shape=(2.5, 4)).fit(X)
     with pytest.raises(ValueError, match="image_shape"):
-        InputBaseline(image_shape=(3, 4)).fit(X)
-    ex = SobelBaseline().fit(np.zeros((2, 9)))
+        InputAttribution(image_shape=(3, 4)).fit(X)
+    ex = SobelFilter().fit(np.zeros((2, 9)))
     with pytest.raises(ValueError, match="features"):
         ex.transform(np.zeros((2, 16)))
+
+
+@pytest.mark.parametrize(
+    "old, new, params",
+    [("SobelBaseline", SobelFilter, {"magnitude": True}),
+     ("LaplaceBaseline", LaplaceFilter, {}),
+     ("InputBaseline", InputAttribution, {})],
+)
+def test_deprecated_names_warn_and_match_the_new_ones(images, old, new, params):
+    """The old names still import from sklearn_xai.explainers for one release:
+    constructing (or cloning) one emits a FutureWarning naming the new class,
+    and it explains exactly as the new class does."""
+    import sklearn_xai.explainers as explainers
+
+    assert old not in explainers.__all__
+    cls = getattr(explainers, old)
+    X = images.reshape(5, -1)
+    with pytest.warns(FutureWarning, match=rf"{old} was renamed {new.__name__}"):
+        ex = cls(**params)
+    assert isinstance(ex, new)
+    with pytest.warns(FutureWarning, match=old):
+        ex = clone(ex)
+    np.testing.assert_array_equal(ex.fit(X).transform(X),
+                                  new(**params).fit(X).transform(X))

@@ -1,4 +1,4 @@
-"""Tests of L2X (SPEC 3.2.10)."""
+"""Tests of L2X."""
 
 import numpy as np
 import pytest

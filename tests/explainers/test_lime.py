@@ -1,4 +1,4 @@
-"""Tests of the LIME variants (SPEC 3.2.8)."""
+"""Tests of the LIME variants."""
 
 import numpy as np
 import pytest
@@ -158,7 +158,7 @@ def test_surrogate_recovers_gradient_of_linear_regressor(gaussian_data):
 
 
 def test_surrogate_equals_sklearn_ridge_on_openxai_neighbourhood(gaussian_data):
-    """SPEC 3.2.8 built by hand: z_0 = x, z_i = x + 0.1 eps, sqrt-exp kernel
+    """OpenXAI's LIME built by hand: z_0 = x, z_i = x + 0.1 eps, sqrt-exp kernel
     on unscaled distances, Ridge(alpha=1) with sample weights."""
     X, _ = gaussian_data
     model = LinearRegression().fit(X, np.sin(X[:, 0]) + X[:, 1] ** 2)

@@ -1,4 +1,4 @@
-"""Tests of MAPLE (SPEC 3.2.9)."""
+"""Tests of MAPLE."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Tests of ExactShapley, KernelSHAP and ShapleyValueSampling (SPEC 3.2.4-3.2.6)."""
+"""Tests of ExactShapley, KernelSHAP and ShapleyValueSampling."""
 
 import numpy as np
 import pytest
@@ -11,6 +11,7 @@ from sklearn_xai.explainers._shapley import (
     KernelSHAP,
     ShapleyValueSampling,
 )
+from sklearn_xai.base import get_explainer_tags
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
 
 
@@ -361,7 +362,7 @@ def test_exact_with_stochastic_conditional_masker():
     full = f(rows)
     phi0 = 0.5 * (v0 - v_empty) + 0.5 * (full - v1)
     A = ex.transform(rows)
-    assert ex._stochastic
+    assert get_explainer_tags(ex).stochastic
     np.testing.assert_allclose(A[:, 0], phi0, atol=0.05)
     np.testing.assert_allclose(A.sum(axis=1), full - v_empty, atol=0.05)
     again = ExactShapley(FrozenEstimator(model), masker=GaussianConditionalMasker(n_samples=4000),

@@ -1,4 +1,4 @@
-"""Tests of EmpiricalConditionalSHAP ("SHAPR", SPEC 3.2.7)."""
+"""Tests of EmpiricalConditionalSHAP (XAI-Bench's "SHAPR")."""
 
 from itertools import combinations
 from math import factorial

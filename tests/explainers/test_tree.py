@@ -1,4 +1,4 @@
-"""Tests of TreeContributions (SPEC 3.2.13)."""
+"""Tests of TreeContributions."""
 
 import numpy as np
 import pytest

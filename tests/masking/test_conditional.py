@@ -5,8 +5,12 @@ import pytest
 from sklearn.base import clone
 from sklearn.utils._param_validation import InvalidParameterError
 
-from sklearn_xai.datasets import GaussianMixture, MultivariateGaussian
-from sklearn_xai.masking._conditional import ConditionalMasker, GaussianConditionalMasker
+from sklearn_xai.distributions import GaussianMixture, MultivariateGaussian
+from sklearn_xai.masking import (
+    ConditionalMasker,
+    EmpiricalConditionalMasker,
+    GaussianConditionalMasker,
+)
 from sklearn_xai.utils import row_generators, row_keys
 
 
@@ -135,3 +139,71 @@ def test_gaussian_conditional_masker_fits_the_data():
     dup = np.column_stack([x0, x0])
     GaussianConditionalMasker(n_samples=3).fit(dup).impute(
         dup[:1], [[True, False]], rngs=row_generators(0, [0]))
+
+
+def test_gaussian_conditional_masker_on_one_row_says_what_to_do():
+    """One training row has no covariance: the error names the problem, the
+    row count and the fix (previously the distribution's generic 'X must be a
+    2-D array with more than ddof=1 rows')."""
+    with pytest.raises(ValueError, match=r"GaussianConditionalMasker needs at least 2 "
+                                         r"training rows.*got 1 sample.*Fit it on the "
+                                         r"training data.*BaselineMasker"):
+        GaussianConditionalMasker().fit(np.ones((1, 3)))
+    X = np.array([[1.0, 2.0], [3.0, 5.0]])  # two rows are enough
+    assert GaussianConditionalMasker(n_samples=2).fit(X).distribution_.cov.shape == (2, 2)
+
+
+# ------------------------------------------------------------- interventional
+def test_interventional_value_draws_the_marginal():
+    dist = _dist()
+    X = np.array([[3.0, 0.0, 0.0]])
+    inter = ConditionalMasker(dist, n_samples=20000, value="interventional").fit(X)
+    obs = ConditionalMasker(dist, n_samples=20000).fit(X)
+    keep = np.array([[True, False, True]])
+    Zi = inter.impute(X, keep, rngs=row_generators(0, [0]))
+    Zo = obs.impute(X, keep, rngs=row_generators(0, [0]))
+    # marginal mean of x1 is -1; conditional mean given x0 = 3 is -1 + 0.7 * 2
+    assert Zi[0, 0, :, 1].mean() == pytest.approx(-1.0, abs=0.03)
+    assert Zo[0, 0, :, 1].mean() == pytest.approx(0.4, abs=0.03)
+    np.testing.assert_allclose(inter.expected_rows(X, keep)[0, 0], [3.0, -1.0, 0.0])
+    with pytest.raises(InvalidParameterError, match="value"):
+        ConditionalMasker(dist, value="marginal").fit(X)
+
+
+# ------------------------------------------------------------------ empirical
+def test_empirical_masker_hand_computed_weights():
+    # Two donors, d = 2 (the SHAPR hand case): Sigma = [[2, 4], [4, 8]].
+    Xtr = np.array([[0.0, 0.0], [2.0, 4.0]])
+    masker = EmpiricalConditionalMasker(sigma=0.5).fit(Xtr)
+    np.testing.assert_allclose(masker.covariance_, [[2.0, 4.0], [4.0, 8.0]])
+    x = np.array([[1.0, 1.0]])
+    keep = np.array([[False, False], [True, False], [False, True], [True, True]])
+
+    def f(Z, t):
+        return Z.sum(axis=1)
+
+    v = masker.evaluate(f, x, keep)[0]
+    # S={1}: distances^2 (1-0)^2/8 and (1-4)^2/8
+    w0, w1 = np.exp(-(1 / 8) / (2 * 0.25)), np.exp(-(9 / 8) / (2 * 0.25))
+    np.testing.assert_allclose(v, [3.0, 3.0, 1 + 2 * w1 / (w0 + w1), 2.0], rtol=1e-12)
+    # per-row coalitions give the same values as shared ones
+    per_row = masker.evaluate(f, np.vstack([x, x]), np.stack([keep, keep[::-1]]))
+    np.testing.assert_allclose(per_row[0], v, rtol=1e-12)
+    np.testing.assert_allclose(per_row[1], v[::-1], rtol=1e-12)
+    # uniform weights for |S| <= 1 (XAI-Bench's code): x1 + mean(0, 2)
+    uniform = EmpiricalConditionalMasker(sigma=0.5, uniform_small_coalitions=True)
+    np.testing.assert_allclose(uniform.fit(Xtr).evaluate(f, x, keep)[0, 2], 1 + 1.0)
+
+
+def test_empirical_masker_subsample_and_errors():
+    X = np.random.default_rng(0).normal(size=(100, 3))
+    m = EmpiricalConditionalMasker(max_background=20, random_state=0).fit(X)
+    assert m.n_draws == 20 and m.is_deterministic
+    assert all(any(np.array_equal(r, s) for s in X) for r in m.background_)
+    np.testing.assert_array_equal(
+        EmpiricalConditionalMasker(max_background=20, random_state=0).fit(X).background_,
+        m.background_)
+    with pytest.raises(ValueError, match="at least 2 training rows"):
+        EmpiricalConditionalMasker().fit(X[:1])
+    with pytest.raises(InvalidParameterError, match="sigma"):
+        EmpiricalConditionalMasker(sigma=0).fit(X)

@@ -135,3 +135,37 @@ def test_perturb_errors():
         p.perturb(X, np.zeros(3, bool), 0, _rngs(X))
     with pytest.raises(ValueError, match="shape"):
         p.perturb(np.zeros((2, 4)), np.zeros(3, bool), 2, _rngs(X))
+
+
+# ------------------------------------------- set up without training rows
+def test_fit_without_rows_sets_only_what_needs_no_data(mixed):
+    # What metrics do when they have no training rows: never look at the
+    # scored rows, so nothing depends on which rows are scored together.
+    p = GaussianNoisePerturber(0.3, sigma_scale="absolute", binary_features=[2],
+                               onehot_groups=[[3, 4, 5]])._fit_without_rows(6)
+    assert p.n_features_in_ == 6
+    assert p.scale_.tolist() == [0.3, 0.3, 0.0, 0.0, 0.0, 0.0]
+    assert p.binary_mask_.tolist() == [False, False, True, False, False, False]
+    assert p.flip_prob_ == pytest.approx(0.3 * np.sqrt(2 / np.pi))
+    # it perturbs exactly as the same perturber fitted on any rows would
+    fitted = GaussianNoisePerturber(0.3, sigma_scale="absolute", binary_features=[2],
+                                    onehot_groups=[[3, 4, 5]]).fit(mixed)
+    X = mixed[:4]
+    np.testing.assert_array_equal(
+        p.perturb(X, np.zeros(6, bool), 5, _rngs(X)),
+        fitted.perturb(X, np.zeros(6, bool), 5, _rngs(X)))
+
+
+def test_fit_without_rows_auto_binary_finds_none_and_warns():
+    with pytest.warns(UserWarning, match="binary_features='auto'"):
+        p = GaussianNoisePerturber(0.1, sigma_scale="absolute")._fit_without_rows(3)
+    assert not p.binary_mask_.any() and p.scale_.tolist() == [0.1] * 3
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({}, 'sigma_scale="std"'),
+    ({"sigma_scale": "absolute", "clip": True}, "clip=True"),
+])
+def test_fit_without_rows_refuses_what_needs_training_rows(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        GaussianNoisePerturber(binary_features=None, **kwargs)._fit_without_rows(3)

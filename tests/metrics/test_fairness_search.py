@@ -1,4 +1,4 @@
-"""Fairness end to end (SPEC 4.5): a grid search over an explainer's
+"""Fairness end to end (OpenXAI's group gap): a grid search over an explainer's
 hyperparameter scored by the PGI gap between the sexes on German credit,
 with ``sensitive`` routed per fold as metadata."""
 

@@ -19,6 +19,7 @@ from sklearn_xai.metrics._ground_truth import (
     rank_correlation,
     sign_agreement,
     signed_rank_agreement,
+    top_k_intersection,
 )
 from sklearn_xai.metrics._registry import get_metric_spec
 
@@ -315,6 +316,38 @@ def test_linear_shapley_reference_classifier_explains_the_logit():
         linear_shapley_reference(clf, X, mean=[0.0, 1.0])
 
 
+def test_top_k_intersection_hand_computed():
+    # |a| ranks row 0: f0 (0.9) > f3 (0.7) > f2 (0.5) > f1 (0.1);
+    # row 1: f1 = f2 (0.8, tie -> lower index f1 first) > f0 (0.3) > f3 (0).
+    A = np.array([[0.9, -0.1, 0.5, -0.7],
+                  [0.3, 0.8, -0.8, 0.0]])
+    mask = np.array([[True, True, False, False],
+                     [False, False, True, True]])
+    # k = 2: top {f0, f3} -> 1 of 2 in {f0, f1}; top {f1, f2} -> 1 of 2 in {f2, f3}.
+    np.testing.assert_allclose(top_k_intersection(mask, A, k=2), [0.5, 0.5])
+    # k = 3: {f0, f3, f2} -> 1/3; {f1, f2, f0} -> 1/3.  k = 1: f0 in, f1 out.
+    np.testing.assert_allclose(top_k_intersection(mask, A, k=3), [1 / 3, 1 / 3])
+    np.testing.assert_allclose(top_k_intersection(mask.astype(float), A, k=1),
+                               [1.0, 0.0])
+    # The default k = 0.25 is ceil(4 / 4) = 1; a single mask row {f0, f1}
+    # broadcasts: top-1 f0 (row 0) and f1 (row 1) are both in it.
+    np.testing.assert_allclose(top_k_intersection(mask[0], A), [1.0, 1.0])
+    # Reference attributions: their own top-2 {f2, f3} for both rows
+    # (mask=None sees values other than 0/1) -> 1/2 and 1/2.
+    reference = np.array([0.1, -0.2, 3.0, -2.0])
+    np.testing.assert_allclose(top_k_intersection(reference, A, k=2), [0.5, 0.5])
+    # mask=True reads the non-zero entries instead: all four features.
+    np.testing.assert_allclose(top_k_intersection(reference, A, k=2, mask=True),
+                               [1.0, 1.0])
+    # Against a reference it is feature agreement at k.
+    np.testing.assert_allclose(
+        top_k_intersection(np.tile(reference, (2, 1)), A, k=3),
+        feature_agreement(np.tile(reference, (2, 1)), A, k=3, auc=False))
+    spec = get_metric_spec("top_k_intersection")
+    assert spec.func is top_k_intersection and spec.requires == ("ground_truth",)
+    assert spec.kind == "reference" and spec.greater_is_better and spec.per_instance
+
+
 def test_registry_entries():
     for name in ["feature_agreement", "rank_agreement", "sign_agreement",
                  "signed_rank_agreement", "rank_correlation",
@@ -323,3 +356,20 @@ def test_registry_entries():
         assert spec.kind == "reference"
         assert spec.requires == ("ground_truth",)
         assert spec.greater_is_better
+
+
+@pytest.mark.parametrize("name", ["linear_model_reference", "linear_shapley_reference"])
+def test_linear_references_reject_a_class_target_on_a_regressor(name):
+    from sklearn.linear_model import LinearRegression
+
+    import sklearn_xai.metrics as metrics
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(20, 3)
+    model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="LinearRegression is a regressor"):
+        getattr(metrics, name)(model, X, target=1)
+    # The default target still works: coef_ on every row (the model reference).
+    if name == "linear_model_reference":
+        np.testing.assert_allclose(getattr(metrics, name)(model, X),
+                                   np.tile([1.0, 2.0, 3.0], (20, 1)))

@@ -140,6 +140,42 @@ def test_batch_and_order_invariance(linear):
     assert not np.allclose(infidelity(model, X, A, random_state=5), s)
 
 
+def test_noise_scale_comes_from_the_training_rows_or_is_absolute(linear):
+    # Never from the scored rows: a row alone would get sigma_j = 0.
+    X, model = linear
+    A = np.random.default_rng(2).normal(size=(5, 4))
+    X_train = 3.0 * X
+    kw = dict(normalize=False, random_state=0)
+    default = infidelity(model, X[:5], A, **kw)
+    np.testing.assert_array_equal(
+        default, infidelity(model, X[:5], A, sigma_scale="absolute", **kw))
+    np.testing.assert_array_equal(
+        infidelity(model, X[:5], A, X_train=X_train, **kw),
+        infidelity(model, X[:5], A, X_train=X_train, sigma_scale="std", **kw))
+    # an unfitted perturber: fitted on X_train, or set up without data
+    np.testing.assert_array_equal(
+        infidelity(model, X[:5], A, X_train=X_train,
+                   perturber=GaussianNoisePerturber(0.1), **kw),
+        infidelity(model, X[:5], A, X_train=X_train, **kw))
+    np.testing.assert_array_equal(
+        infidelity(model, X[:5], A, perturber=GaussianNoisePerturber(
+            0.1, sigma_scale="absolute", binary_features=None), **kw), default)
+    np.testing.assert_array_equal(default[:1], infidelity(model, X[:1], A[:1], **kw))
+
+
+def test_std_scale_needs_training_rows(linear):
+    X, model = linear
+    with pytest.raises(ValueError, match="pass X_train"):
+        infidelity(model, X[:3], X[:3], sigma_scale="std")
+    with pytest.raises(ValueError, match="X_train=<training rows>"):
+        infidelity(model, X[:3], X[:3], perturber=GaussianNoisePerturber(0.1))
+    with pytest.raises(ValueError, match="X_train has 2 features"):
+        infidelity(model, X[:3], X[:3], X_train=X[:, :2])
+    # XAI-Bench's perturbation has no scale to take
+    assert infidelity(model, X[:3], X[:3], perturbation="xai_bench",
+                      sigma_scale="std", n_perturbations=10).shape == (3,)
+
+
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("normalize", [True, False])
 def test_agrees_with_captum_on_the_same_draws(normalize):
@@ -153,10 +189,10 @@ def test_agrees_with_captum_on_the_same_draws(normalize):
     Xe, A = X[:8], rng.normal(size=(8, 4))
     N, sigma = 30, 0.1
     s = infidelity(model, Xe, A, n_perturbations=N, normalize=normalize,
-                   random_state=7)
+                   X_train=X, random_state=7)
     # The documented draws: row_normal(random_state, row_keys(X), (N, d),
-    # dtype=float32) * σ_j.
-    scale = sigma * Xe.std(axis=0)
+    # dtype=float32) * σ_j, σ_j = σ × the training std of feature j.
+    scale = sigma * X.std(axis=0)
     z = row_normal(7, row_keys(Xe), (N, 4), dtype=np.float32)
     noise = (z * scale).reshape(-1, 4)
 

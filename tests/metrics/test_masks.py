@@ -190,5 +190,6 @@ def test_registry_entries():
     for name in ["mask_precision", "emd_score", "mask_roc_auc",
                  "relevance_mass_accuracy", "relevance_rank_accuracy"]:
         spec = get_metric_spec(name)
-        assert spec.kind == "reference" and spec.requires == ("ground_truth",)
+        assert spec.kind == "reference" and spec.requires == (
+            ("ground_truth", "image_shape") if name == "emd_score" else ("ground_truth",))
         assert spec.greater_is_better

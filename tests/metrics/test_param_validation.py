@@ -1,5 +1,5 @@
-"""The metrics' parameter validation (sklearn_xai.metrics._faithfulness.
-validate_params checks only the arguments passed, so every default must
+"""The metrics' parameter validation (sklearn_xai.utils._sklearn.
+fast_validate_params checks only the arguments passed, so every default must
 satisfy its own constraints)."""
 
 import inspect

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression, LogisticRegression
 
@@ -72,7 +73,8 @@ def test_k_equal_d_pgu_is_zero_and_pgi_perturbs_everything(linear):
 
 
 def test_exact_beats_random_on_a_classifier():
-    # SPEC 4.6.7: PGI(exact) >= PGI(random) and PGU(exact) <= PGU(random).
+    # PGI(exact) >= PGI(random) and PGU(exact) <= PGU(random) (catches
+    # OpenXAI's inverted masks).
     rng = np.random.default_rng(1)
     X = rng.normal(size=(300, 8))
     clf = LogisticRegression().fit(X, X @ W + rng.normal(size=300) > 0)
@@ -150,6 +152,75 @@ def test_validation_errors(linear):
         pgi(model, X, X, perturber=fitted)
     with pytest.raises(Exception, match="perturber"):
         pgi(model, X, X, perturber="gauss")
+
+
+# ----------------------------------------- where the noise scale comes from
+class _FirstSquared(RegressorMixin, BaseEstimator):
+    """f(x) = x_0 ** 2 (closed forms)."""
+
+    def fit(self, X, y=None):
+        self.n_features_in_ = np.asarray(X).shape[1]
+        return self
+
+    def predict(self, X):
+        return np.asarray(X)[:, 0] ** 2
+
+
+def test_default_noise_without_training_rows_is_absolute(linear):
+    # σ = 0.1 in input units: E|w_0 ε| = 0.1 |w_0| sqrt(2/π), whatever X's spread.
+    X, model = linear
+    A = np.tile(np.abs(W), (1, 1))
+    for Xs in (X[:1], 10.0 * X[:1]):
+        s = pgi(model, Xs, A, k=1, auc=False, n_samples=40000, random_state=0)
+        assert s[0] == pytest.approx(0.1 * 8.0 * np.sqrt(2 / np.pi), rel=0.02)
+
+
+def test_default_noise_with_training_rows_is_relative_to_their_std(linear):
+    X, model = linear
+    X_train = X * 4.0
+    A = np.tile(np.abs(W), (1, 1))
+    s = pgi(model, X[:1], A, k=1, auc=False, X_train=X_train, n_samples=40000,
+            random_state=1)
+    assert s[0] == pytest.approx(
+        0.1 * X_train[:, 0].std() * 8.0 * np.sqrt(2 / np.pi), rel=0.02)
+
+
+def test_binary_columns_are_detected_on_the_training_rows():
+    # Column 0 is binary in the training rows: it flips with p = 0.1 sqrt(2/π)
+    # and f = x_0² changes by exactly 1; as a continuous column with σ = 0.1
+    # it would change by E[(0.1 ε)²] = 0.01 on average.
+    rng = np.random.default_rng(0)
+    X_train = np.column_stack([rng.integers(0, 2, 100), rng.normal(size=100)])
+    model = _FirstSquared().fit(X_train)
+    x, a = np.array([[0.0, 0.5]]), np.array([[1.0, 0.0]])
+    kw = dict(k=1, auc=False, n_samples=40000, random_state=0)
+    s = pgi(model, x, a, X_train=X_train, **kw)
+    assert s[0] == pytest.approx(0.1 * np.sqrt(2 / np.pi), rel=0.05)
+    assert pgi(model, x, a, **kw)[0] == pytest.approx(0.01, rel=0.05)
+
+
+def test_unfitted_perturber_is_fitted_on_the_training_rows(linear):
+    X, model = linear
+    A = X[:5] * W
+    X_train = 2.0 * X + 1.0
+    kw = dict(n_samples=30, random_state=0)
+    pert = GaussianNoisePerturber(0.2)
+    np.testing.assert_array_equal(
+        pgi(model, X[:5], A, perturber=pert, X_train=X_train, **kw),
+        pgi(model, X[:5], A, perturber=clone(pert).fit(X_train), **kw))
+    # a fitted perturber is used as is
+    fitted = clone(pert).fit(X)
+    np.testing.assert_array_equal(
+        pgu(model, X[:5], A, perturber=fitted, X_train=X_train, **kw),
+        pgu(model, X[:5], A, perturber=fitted, **kw))
+
+
+def test_unfitted_perturber_is_never_fitted_on_the_scored_rows(linear):
+    X, model = linear
+    with pytest.raises(ValueError, match="X_train=<training rows>"):
+        pgi(model, X, X, perturber=GaussianNoisePerturber(0.1))
+    with pytest.raises(ValueError, match="X_train has 3 features"):
+        pgi(model, X, X, X_train=X[:, :3])
 
 
 def test_registry_entries():

@@ -225,7 +225,7 @@ def test_common_random_numbers_versus_independent(classifier):
 def test_random_control_is_never_stable(linear):
     # Its randomness is the explanation: it ignores the shared row keys, so a
     # neighbour gets independent draws under either policy (OpenXAI's random
-    # control has log RIS ~ 11.6, SPEC 5.2), never the RIS = 0 that common
+    # control has log RIS ~ 11.6 in its Table 4), never the RIS = 0 that common
     # random numbers would give it.
     X, model, _ = linear
     rnd = RandomExplainer(random_state=0).fit(X)
@@ -299,14 +299,14 @@ def test_max_sensitivity_matches_a_brute_force_loop(linear):
     X, model, ex = linear
     Xe = X[:3]
     A = ex.transform(Xe)
-    s = max_sensitivity(model, Xe, A, explainer=ex, random_state=1)
-    r = 0.02 * Xe.std(axis=0)
+    s = max_sensitivity(model, Xe, A, explainer=ex, X_train=X, random_state=1)
+    r = 0.02 * X.std(axis=0)  # radius in units of the training std
     delta = _uniform_draws(Xe, 10, r, 1)
     # ablation of a linear model: a(x + δ) - a(x) = w ⊙ δ
     expected = np.linalg.norm(W * delta, axis=2).max(axis=1)
     np.testing.assert_allclose(s, expected, rtol=1e-8)
     per_noise = max_sensitivity(model, Xe, A, explainer=ex, normalize="per_noise",
-                                random_state=1)
+                                X_train=X, random_state=1)
     np.testing.assert_allclose(
         per_noise, (np.linalg.norm(W * delta, axis=2)
                     / np.linalg.norm(delta, axis=2)).max(axis=1), rtol=1e-8)
@@ -369,5 +369,7 @@ def test_registry_entries():
                        ("neg_ros", relative_output_stability),
                        ("neg_max_sensitivity", max_sensitivity)):
         spec = get_metric_spec(name)
-        assert spec.func is func and spec.requires == ("explainer",)
+        assert spec.func is func and spec.requires == (
+            ("explainer", "training_rows", "random_state") if name == "neg_max_sensitivity"
+            else ("masker", "explainer", "random_state"))
         assert not spec.greater_is_better and spec.per_instance

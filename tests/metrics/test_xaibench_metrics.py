@@ -332,9 +332,11 @@ def test_shapley_reference_from_maskers(gaussian):
     np.testing.assert_allclose(
         exact_shapley_reference(model, X[:5], masker=BaselineMasker(0.5).fit(X)), base
     )
+    # A masker draws its own n_samples (the metric's n_samples only sizes the
+    # distribution= shorthand).
     obs = exact_shapley_reference(model, X[:5],
-                                  masker=ConditionalMasker(dist).fit(X),
-                                  n_samples=50, random_state=0)
+                                  masker=ConditionalMasker(dist, n_samples=50).fit(X),
+                                  random_state=0)
     np.testing.assert_allclose(
         obs, exact_shapley_reference(model, X[:5], distribution=dist, n_samples=50,
                                      random_state=0)
@@ -515,14 +517,20 @@ def test_registry_entries():
                  "roar_mono_minus", "shapley_corr", "neg_shapley_mse"]:
         spec = get_metric_spec(name)
         assert spec.kind == "model"
-        expected = ("distribution", "explainer") if name.startswith("roar_") else ("distribution",)
+        expected = ("masker", "distribution", "training_rows", "random_state")
+        if name.startswith("roar_"):
+            expected = ("masker", "distribution", "explainer", "training_data",
+                        "random_state")
+        elif "shapley" in name:
+            expected = ("masker", "distribution", "training_rows", "reference",
+                        "random_state")
         assert spec.requires == expected
         assert spec.greater_is_better == (name != "neg_shapley_mse")
     assert get_metric_spec("neg_shapley_mse").func is shapley_mse
 
 
 # ------------------------------------------------ XAI-Bench reproduction (slow)
-# SPEC 5.1, preset xaibench_table_metrics (XB-rev Table 1): SHAP and RANDOM columns,
+# Preset xaibench_table_metrics (revised paper's Table 1): SHAP and RANDOM columns,
 # mean (std over 3 trials) of the published table.
 _PUBLISHED = {
     ("SHAP", "faith_plus"): (0.922, 0.020), ("SHAP", "faith_minus"): (0.970, 0.006),
@@ -625,3 +633,23 @@ def test_roar_feature_permutation_equivariance(roar_problem):
                                 attributions_train=A_train[:, perm], distribution=pdist,
                                 **kw)
     assert not np.allclose(permuted, base)
+
+
+@pytest.mark.parametrize("metric", [faith_plus, shapley_corr])
+def test_non_finite_X_is_named_with_its_count_and_fix(metric, gaussian):
+    """NaN / infinity in X: the error says which, how many, and what to do."""
+    dist, X, _ = gaussian
+    model = LinearRegression().fit(X, X @ W)
+    A = _random_attributions((6, 5), seed=3)
+    Xn = X[:6].copy()
+    Xn[1, 2] = Xn[4, 0] = np.nan
+    before = Xn.copy()
+    with pytest.raises(ValueError, match=r"X contains 2 NaN values \(rows \[1, 4\]\).*"
+                                         r"SimpleImputer"):
+        metric(model, Xn, A, distribution=dist, n_samples=5, random_state=0)
+    np.testing.assert_array_equal(Xn, before)  # user data untouched
+    Xn[1, 2] = np.inf
+    with pytest.raises(ValueError, match=r"X contains 1 NaN value and 1 infinite value"):
+        metric(model, Xn, A, distribution=dist, n_samples=5, random_state=0)
+    with pytest.raises(ValueError, match=r"X must be 2-D.*reshape\(1, -1\)"):
+        metric(model, X[0], A[:1], distribution=dist, n_samples=5, random_state=0)

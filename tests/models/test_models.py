@@ -1,4 +1,4 @@
-"""Architectures (layer sizes from SPEC 5.2-5.4) and estimator behaviour."""
+"""Architectures (layer sizes of OpenXAI, XAI-TRIS and BEExAI) and estimator behaviour."""
 
 import numpy as np
 import pytest

@@ -98,3 +98,34 @@ def test_all_outputs_one_call(clf3):
     assert f.n_calls == 1 and f.n_evaluations == 7
     reg = LinearRegression().fit(X, X.sum(1))
     np.testing.assert_allclose(explained_output(reg).all_outputs(X[:3]), X[:3].sum(1)[:, None])
+
+
+def test_class_target_of_a_single_output_is_an_error(clf3):
+    """A regressor, or output="predict", has one output per row: a class
+    target used to be silently ignored; it is now an error naming the fix,
+    for explainers and metrics alike (they all build an ExplainedOutput)."""
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_xai.metrics import comprehensiveness
+
+    X = np.arange(10.0).reshape(5, 2)
+    reg = LinearRegression().fit(X, X.sum(1))
+    fix = r"Use target='predicted' \(the default\) or omit target"
+    for model in (reg, FrozenEstimator(reg), make_pipeline(StandardScaler(), reg).fit(X, X.sum(1))):
+        with pytest.raises(ValueError, match=r"target=1 selects a class, but "
+                                             r"LinearRegression is a regressor.*" + fix):
+            explained_output(model, target=1)
+    with pytest.raises(ValueError, match=r"target=<array of shape \(5,\)>.*regressor"):
+        explained_output(reg, target=np.zeros(5))
+    with pytest.raises(ValueError, match="target=1 selects a class.*regressor"):
+        explained_output(reg).target_index(X, target=1)
+    for ok in ("predicted", None):
+        assert explained_output(reg, target=ok).target_index(X) is None
+    Xc, clf = clf3
+    with pytest.raises(ValueError, match=r"target='b'.*output='predict' of "
+                                         r"LogisticRegression.*output='proba'"):
+        explained_output(clf, target="b", output="predict")
+    with pytest.raises(ValueError, match="target=1 selects a class.*regressor"):
+        comprehensiveness(reg, X, np.ones((5, 2)), target=1)

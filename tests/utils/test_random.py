@@ -149,3 +149,29 @@ def test_sparse_partial_shuffle_equals_the_plain_fisher_yates():
                 perm[j], perm[o] = perm[o], perm[j]
             expected[p] = perm[:n_swaps]
         np.testing.assert_array_equal(_sparse_shuffle(k), expected)
+
+
+def test_row_keys_are_keyed_on_float64_values_whatever_the_dtype():
+    """A float32 (or integer, or DataFrame) copy of float64 data with the same
+    values gets the same keys, hence the same draws; float64 keys are pinned."""
+    import pandas as pd
+
+    X = np.array([[0.5, -1.25, 3.0], [0.1, 0.2, 0.3], [-0.0, 0.0, 7.0]])
+    # Pinned: float64 keys must never move (every seeded number depends on them).
+    assert row_keys(X).tolist() == [378112845351033343, 20865916242343472,
+                                    8869188867380419118]
+    exact = X[[0, 2]]  # exactly representable in float32
+    for copy in (exact.astype(np.float32), pd.DataFrame(exact.astype(np.float32)),
+                 exact.astype(np.float32).tolist()):
+        np.testing.assert_array_equal(row_keys(copy), row_keys(exact))
+    ints = np.array([[1, -2, 3]])
+    np.testing.assert_array_equal(row_keys(ints), row_keys(ints.astype(np.float64)))
+    # Keys are those of the float64 values: a float32 copy of 0.1 is another
+    # number (0.100000001...), keyed as such.
+    np.testing.assert_array_equal(row_keys(X[1:2].astype(np.float32)),
+                                  row_keys(X[1:2].astype(np.float32).astype(np.float64)))
+    # Same keys, same streams.
+    k32, k64 = row_keys(exact.astype(np.float32)), row_keys(exact)
+    np.testing.assert_array_equal(RowStreams(3, k32).normal(5), RowStreams(3, k64).normal(5))
+    g32, g64 = row_generators(3, k32), row_generators(3, k64)
+    assert all(np.array_equal(a.random(4), b.random(4)) for a, b in zip(g32, g64))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sklearn_xai.datasets import GaussianMixture, MultivariateGaussian
+from sklearn_xai.distributions import GaussianMixture, MultivariateGaussian
 
 
 def _cov3():

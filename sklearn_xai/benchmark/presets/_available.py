@@ -1,0 +1,34 @@
+"""Which components this installation provides.
+
+The smoke presets (``default``, ``xaibench_small``) use the explainers and
+metrics that are available and leave the others out, never faking them.
+"""
+
+MEAN_MASKER = {"name": "BaselineMasker", "params": {"value": "mean"}}
+
+
+def available_explainers():
+    """Names of the explainers of this installation."""
+    from sklearn_xai.utils.discovery import all_explainers
+
+    return {name for name, _ in all_explainers()}
+
+
+def available_metrics():
+    """Scorer names of this installation."""
+    from sklearn_xai.metrics import get_scorer_names
+
+    return set(get_scorer_names())
+
+
+def available_maskers():
+    """Public names of :mod:`sklearn_xai.masking`."""
+    from sklearn_xai import masking
+
+    return set(masking.__all__)
+
+
+def pick(candidates, available):
+    """The candidates (label -> spec) whose component is available."""
+    return {label: spec for label, spec in candidates.items()
+            if (spec if isinstance(spec, str) else spec["name"]) in available}

@@ -1,0 +1,116 @@
+"""Local surrogate machinery shared by LIME-style explainers and MAPLE.
+
+A local surrogate explainer scores many rows around each explained row,
+weights them by a similarity kernel and fits a weighted linear model whose
+coefficients are the attributions.  The pieces here are vectorised across
+explained rows:
+
+* :func:`row_blocks` groups explained rows so that their neighbourhoods fit
+  in one model call and in bounded memory;
+* :func:`evaluate_block` scores the neighbourhoods of a block in one call;
+* :func:`weighted_ridge` solves the weighted ridge problems of a block
+  together (batched normal equations);
+* :func:`lime_kernel` and :func:`exponential_kernel` are the similarity
+  kernels of ``lime`` and Captum.
+"""
+
+import numpy as np
+
+__all__ = [
+    "MAX_BLOCK_VALUES",
+    "evaluate_block",
+    "exponential_kernel",
+    "lime_kernel",
+    "row_blocks",
+    "weighted_ridge",
+]
+
+# Upper bound on the number of float64 values a block of rows materialises
+# (perturbed inputs, centred designs); 2**23 values = 64 MiB.
+MAX_BLOCK_VALUES = 2**23
+
+
+def row_blocks(n_rows, rows_per_instance, n_features, batch_size=None):
+    """Slices of rows whose perturbations are evaluated in one model call.
+
+    A block holds as many rows as fit in ``batch_size`` model rows (when
+    given) and in :data:`MAX_BLOCK_VALUES` values; always at least one row.
+    """
+    per_row = max(rows_per_instance, 1)
+    cap = MAX_BLOCK_VALUES // max(per_row * n_features, 1)
+    if batch_size is not None:
+        cap = min(cap, batch_size // per_row)
+    step = max(1, cap)
+    return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
+
+
+def evaluate_block(f, Z, target_index, block):
+    """Explained output at the perturbations ``Z`` (b, N, d) of a block of rows.
+
+    One model call for the whole block; every perturbed row is scored on the
+    class column of the row it perturbs (``target_index`` is None for
+    regression).  Returns a float64 array of shape (b, N).
+    """
+    b, N, d = Z.shape
+    t = None if target_index is None else np.repeat(np.asarray(target_index)[block], N)
+    return np.asarray(f(Z.reshape(b * N, d), t), dtype=np.float64).reshape(b, N)
+
+
+def weighted_ridge(Z, y, w, alpha):
+    """Batched weighted ridge regression with an intercept.
+
+    Solves, for every batch item ``b`` independently,
+    ``min_{beta, c} sum_i w[b, i] (y[b, i] - c - Z[b, i] @ beta)**2
+    + alpha * ||beta||**2``, the objective of
+    ``sklearn.linear_model.Ridge(alpha).fit(Z[b], y[b], sample_weight=w[b])``
+    (weighted centring, unpenalised intercept).
+
+    Parameters
+    ----------
+    Z : ndarray of shape (B, N, d) or (1, N, d)
+        Design matrices (a single one is shared by all batch items).
+    y : ndarray of shape (B, N) or (1, N)
+        Responses.
+    w : ndarray of shape (B, N)
+        Non-negative sample weights; each row must have a positive sum.
+    alpha : float
+        Ridge penalty.
+
+    Returns
+    -------
+    coef : ndarray of shape (B, d)
+    intercept : ndarray of shape (B,)
+    """
+    w = np.asarray(w, dtype=np.float64)
+    sw = w.sum(axis=1)
+    if np.any(sw <= 0):
+        raise ValueError(
+            "Every local regression needs at least one sample with a positive "
+            "weight; the weights of some rows sum to zero."
+        )
+    p = w / sw[:, None]
+    z_mean = np.einsum("bn,bnd->bd", p, np.broadcast_to(Z, w.shape + Z.shape[2:]))
+    y_mean = np.einsum("bn,bn->b", p, np.broadcast_to(y, w.shape))
+    Zc = Z - z_mean[:, None, :]
+    yc = y - y_mean[:, None]
+    Zw = Zc * w[:, :, None]
+    gram = np.matmul(Zw.transpose(0, 2, 1), Zc)
+    d = Zc.shape[2]
+    gram[:, np.arange(d), np.arange(d)] += alpha
+    rhs = np.einsum("bnd,bn->bd", Zw, np.broadcast_to(yc, w.shape))
+    try:
+        coef = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
+    except np.linalg.LinAlgError:
+        coef = np.einsum("bij,bj->bi", np.linalg.pinv(gram), rhs)
+    intercept = y_mean - np.einsum("bd,bd->b", z_mean, coef)
+    return coef, intercept
+
+
+def lime_kernel(squared_distance, width):
+    """``lime``'s sample weights ``sqrt(exp(-D**2 / width**2))``."""
+    return np.sqrt(np.exp(-squared_distance / width**2))
+
+
+def exponential_kernel(distance, width):
+    """Captum's similarity ``exp(-D**2 / (2 width**2))`` (``exp_kernel_similarity``)."""
+    return np.exp(-(distance**2) / (2.0 * width**2))
