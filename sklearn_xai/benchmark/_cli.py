@@ -90,7 +90,7 @@ def _list(what, out):
                 rows.append((name, "wraps another metric (fairness gap)"))
                 continue
             arrow = "↑" if s.greater_is_better else "↓"
-            needs = f" [needs {', '.join(s.requires)}]" if s.requires else ""
+            needs = f" [uses {', '.join(s.requires)}]" if s.requires else ""
             rows.append((name, f"{arrow} {s.description}{needs}"))
         _print_section("Metrics (scorer names; neg_* are losses)", rows, out)
     if "generators" in what:

@@ -27,7 +27,6 @@ import warnings
 
 import joblib
 import numpy as np
-from sklearn.exceptions import NotFittedError
 from sklearn.frozen import FrozenEstimator
 from sklearn.model_selection import train_test_split
 from sklearn.utils.multiclass import type_of_target
@@ -257,10 +256,7 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
     cell (explainer, training attributions, shared Shapley ``reference``)
     and its ``seed``.
     """
-    from sklearn.base import clone
-    from sklearn.utils.validation import check_is_fitted
-
-    from sklearn_xai.masking import BaseMasker, GaussianNoisePerturber, check_masker
+    from sklearn_xai.masking import BaseMasker, BasePerturber, check_masker, check_perturber
 
     params = {k: _resolve_value(v, "masker", seed, prepared["context"])
               for k, v in metric_spec["params"].items()
@@ -270,11 +266,8 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
     for key, value in params.items():
         if isinstance(value, BaseMasker):
             params[key] = check_masker(value, prepared["X_train"])
-        elif isinstance(value, GaussianNoisePerturber):
-            try:
-                check_is_fitted(value)
-            except NotFittedError:
-                params[key] = clone(value).fit(prepared["X_train"])
+        elif isinstance(value, BasePerturber):
+            params[key] = check_perturber(value, prepared["X_train"])
     context = prepared["context"]
     for need in registry_spec.requires:
         if need in ROW_METADATA:  # routed to the scorer, not bound
