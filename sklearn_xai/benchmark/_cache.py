@@ -10,10 +10,8 @@ drive, a tarball, a git repository) is safe to rerun: a file that is not a
 well-formed cell, whatever it contains, is ignored and the cell recomputed.
 
 Pickle (and so ``joblib.load``) is never used on anything under a results
-folder.  Fitted models are not cached on disk across runs: a cell's model
-is refitted, and within one run the cells that share a model reuse it
-through a private temporary folder that the run creates (readable by its
-owner only) and deletes when it ends.
+folder.  Fitted models are not stored on disk at all: each (dataset,
+model, seed) is fitted once per run and handed to its cells in memory.
 
 What a foreign cache *can* hold is wrong numbers: the cache is a record of
 earlier results, not a proof of them.  Delete the ``cache`` folder (or run

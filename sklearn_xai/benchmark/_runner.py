@@ -19,7 +19,6 @@ threads, or a Dask cluster) the caller chooses.
 import contextlib
 import inspect
 import os
-import tempfile
 import threading
 import time
 import traceback
@@ -449,50 +448,25 @@ def _watch_parent(main_pid):
 _WATCHING = False
 
 
-def _run_cell(task, cache_dir, prepare, references=None, main_pid=None):
+def _run_cell(task, cache_dir, fit=None, main_pid=None):
     """Compute (or load) one cell.  Never raises: errors are recorded.
 
-    ``references``: reference key -> precomputed exact Shapley values of
-    the cell's explained rows (:func:`_compute_references`).  ``main_pid``:
-    the run's main process (a worker process exits when it dies)."""
+    ``fit``: the cell's data, fitted model and exact Shapley references
+    (:func:`_fit`), None when the cell is cached.  ``main_pid``: the run's
+    main process (a worker process exits when it dies)."""
     if main_pid is not None:
         _watch_parent(main_pid)
     caught = []
     with _recorded_warnings(caught):
-        out, to_cache = _compute_cell(task, cache_dir, prepare, references or {})
+        out, to_cache = _compute_cell(task, cache_dir, fit)
     if out["computed"]:
         out["warnings"] = list(dict.fromkeys(out["warnings"] + caught))
     if to_cache is not None:
+        if _WATCHING and os.getppid() != main_pid:
+            os._exit(1)  # the run is gone: write nothing more into its folder
         path, content = to_cache
         _write_cache(path, {**content, "warnings": out["warnings"]})
     return out
-
-
-class _FitStore:
-    """The data and fitted model of a (dataset, model, seed), computed once
-    and shared by the cells of that fit through files in ``folder``, a
-    private temporary folder that lives for one run only.  A fit that cannot
-    be stored (an object pickle cannot write) is simply not shared."""
-
-    def __init__(self, folder):
-        self.folder = folder
-
-    def __call__(self, dataset, model, seed, key):
-        path = os.path.join(self.folder, f"{key}.joblib")
-        if os.path.exists(path):
-            try:
-                return joblib.load(path)  # written by this run, in its own folder
-            except Exception:  # noqa: BLE001 - another worker is writing it
-                pass
-        prepared = _prepare(dataset, model, seed)
-        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-        try:
-            joblib.dump(prepared, tmp)
-            os.replace(tmp, path)
-        except Exception:  # noqa: BLE001
-            with contextlib.suppress(OSError):
-                os.remove(tmp)
-        return prepared
 
 
 def _indexed(index, *args):
@@ -514,7 +488,7 @@ def _missing_metrics(task, cached):
     return missing, keys
 
 
-def _compute_cell(task, cache_dir, prepare, references):
+def _compute_cell(task, cache_dir, fit):
     """The cell's output, and (path, content) to cache or None."""
     path = _cell_path(task, cache_dir)
     cached = _read_cache(path) or {}
@@ -527,10 +501,16 @@ def _compute_cell(task, cache_dir, prepare, references):
                    metrics={label: results[keys[label]] for label in task["metrics"]})
         return out, None
     out["computed"] = True
-    stage = "model"  # data drawing and model fitting are one cached step
+    if fit is None:  # the cache changed since the run started
+        fit = _fit(task["dataset"], task["model"], task["seed"], {})
+    out["warnings"] = list(dict.fromkeys(out["warnings"] + fit["warnings"]))
+    if fit["error"]:
+        out.update(status="error", error=fit["error"], explanation=None, metrics={},
+                   failed_in="model")
+        return out, None
+    prepared, references = fit["prepared"], fit["references"]
+    stage = "explainer"
     try:
-        prepared = prepare(task["dataset"], task["model"], task["seed"], task["fit_key"])
-        stage = "explainer"
         explainer, fit_time = _explain(task, prepared)
         explanation = cached.get("explanation")
         if explanation is None:
@@ -590,17 +570,35 @@ def _reference_key(metric_spec):
     return joblib.hash(_reference_params(metric_spec["params"]))
 
 
-def _compute_references(dataset, model, seed, fit_key, metric_specs, prepare):
-    """Exact Shapley references of one (dataset, model, seed), one per
-    distinct reference setting: key -> (n_explain, d) array.  A reference
-    that fails is left out; the metrics then compute (and report) it."""
+def _fit(dataset, model, seed, reference_specs, main_pid=None):
+    """Data, split and fitted model of one (dataset, model, seed), and the
+    exact Shapley references its cells need, computed once for all the
+    explainers of that fit.  Never raises.
+
+    Returns a dict: ``prepared`` (:func:`_prepare`, or None), ``error`` (the
+    failure of drawing the data or fitting the model, or ""), ``warnings``
+    (those the fit raised) and ``references`` (reference key -> values; a
+    reference that fails is left out, and its metrics then compute and
+    report it).  The result travels to the cells as an argument, so nothing
+    is ever stored on disk and read back with pickle."""
+    if main_pid is not None:
+        _watch_parent(main_pid)
+    out = {"prepared": None, "error": "", "warnings": [], "references": {}}
+    with _recorded_warnings(out["warnings"]):
+        try:
+            out["prepared"] = _prepare(dataset, model, seed)
+        except Exception as exc:  # recorded by every cell of this fit
+            out["error"] = _format_error(exc)
+    if out["prepared"] is not None:
+        out["references"] = _references(out["prepared"], seed, reference_specs)
+    return out
+
+
+def _references(prepared, seed, metric_specs):
+    """Exact Shapley references of a fit: reference key -> (n_explain, d)."""
     from sklearn_xai.metrics import exact_shapley_reference
 
     out = {}
-    try:
-        prepared = prepare(dataset, model, seed, fit_key)
-    except Exception:  # the cells report the error
-        return out
     for key, metric_spec in metric_specs.items():
         registry_spec = get_metric_spec(metric_spec["name"])
         kwargs, reason = _metric_kwargs(metric_spec, registry_spec, prepared, None, seed)
@@ -609,28 +607,26 @@ def _compute_references(dataset, model, seed, fit_key, metric_specs, prepare):
         try:
             out[key] = exact_shapley_reference(prepared["model"], prepared["X_explain"],
                                                **_reference_params(kwargs))
-        except Exception:
+        except Exception:  # noqa: BLE001 - the metric computes and reports it
             continue
     return out
 
 
-def _reference_groups(tasks, cache_dir):
-    """Group key -> (dataset, model, seed, {reference key: metric spec}) of
-    the references the cells still to compute need, and each task's group
-    key (None when it needs none)."""
-    groups, task_groups = {}, []
+def _fit_groups(tasks, cache_dir):
+    """Fit key -> (dataset, model, seed, {reference key: metric spec}) of
+    every fit a cell still to compute needs (cells fully in the cache need
+    none)."""
+    groups = {}
     for task in tasks:
-        missing, _ = _missing_metrics(task, _read_cache(_cell_path(task, cache_dir)) or {})
-        needed = {task["reference_keys"][label]: s for label, s in missing.items()
-                  if label in task["reference_keys"]}
-        if not needed:
-            task_groups.append(None)
+        cached = _read_cache(_cell_path(task, cache_dir)) or {}
+        missing, _ = _missing_metrics(task, cached)
+        if not missing and "explanation" in cached:
             continue
-        key = task["fit_key"]
-        group = groups.setdefault(key, (task["dataset"], task["model"], task["seed"], key, {}))
-        group[4].update(needed)
-        task_groups.append(key)
-    return groups, task_groups
+        group = groups.setdefault(task["fit_key"],
+                                  (task["dataset"], task["model"], task["seed"], {}))
+        group[3].update({task["reference_keys"][label]: s for label, s in missing.items()
+                         if label in task["reference_keys"]})
+    return groups
 
 
 def _tasks(spec):
@@ -734,8 +730,8 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
         running client, or starts a loopback cluster of ``n_jobs`` worker
         processes for this run and shuts it down afterwards.
     cache_dir : str or path-like, default=None
-        Folder of the per-cell cache (and of the fitted models shared by a
-        cell's explainers).  With a cache, an interrupted run resumes and a
+        Folder of the per-cell cache: ``.npz`` files of numbers and JSON,
+        never read with pickle.  With a cache, an interrupted run resumes and a
         rerun recomputes nothing; failed cells are retried.  Cells are keyed
         by their spec and the package version, not by the code: after
         editing an explainer or metric, clear the folder (or pass ``None``).
@@ -776,27 +772,19 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
 
     start = time.perf_counter()
     outputs = []
-    groups, task_groups = _reference_groups(tasks, cache_dir)
-    with contextlib.ExitStack() as stack:
-        # The fitted model of a (dataset, model, seed) is shared by its
-        # explainers' cells through a joblib.Memory in a private folder that
-        # lives for this run only (created readable by its owner alone):
-        # nothing pickled is ever read back from the results folder.
-        fits = stack.enter_context(tempfile.TemporaryDirectory(prefix="sklearn_xai_fits_"))
-        prepare = _FitStore(fits)
-        stack.enter_context(_backend(backend, n_jobs))
-        # The exact Shapley references are shared by every explainer of a
-        # (dataset, model, seed): compute each once, before the cells.
-        computed = joblib.Parallel(n_jobs=n_jobs)(
-            joblib.delayed(_compute_references)(*group, prepare)
-            for group in groups.values())
-        references = dict(zip(groups, computed))
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-        main_pid = os.getpid()
-        cells = parallel(joblib.delayed(_indexed)(i, task, cache_dir, prepare,
-                                                  references.get(group), main_pid)
-                         for i, (task, group) in enumerate(zip(tasks, task_groups)))
+    groups = _fit_groups(tasks, cache_dir)
+    main_pid = os.getpid()
+    with _backend(backend, n_jobs):
         try:
+            # Each (dataset, model, seed) is drawn and fitted once, with the
+            # exact Shapley references its cells need, and handed to its
+            # explainers' cells as an argument.
+            fits = dict(zip(groups, joblib.Parallel(n_jobs=n_jobs)(
+                joblib.delayed(_fit)(*group, main_pid) for group in groups.values())))
+            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+            cells = parallel(joblib.delayed(_indexed)(i, task, cache_dir,
+                                                      fits.get(task["fit_key"]), main_pid)
+                             for i, task in enumerate(tasks))
             with tqdm(total=len(tasks), disable=not verbose, desc=spec.name,
                       unit="cell") as bar:
                 for out in cells:
