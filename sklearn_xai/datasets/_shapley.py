@@ -19,7 +19,7 @@ from sklearn_xai.masking import (
     MarginalMasker,
     check_masker,
 )
-from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
+from sklearn_xai.utils._random import keyed_generators
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
 from sklearn_xai.utils._validation import affine_params
 
@@ -305,7 +305,7 @@ def exact_shapley_values(
         values[:, full] = call(X, target_index)
         rngs = None
         if not masker.is_deterministic:
-            rngs = row_generators(seed_entropy(random_state), row_keys(X))
+            rngs = keyed_generators(X, random_state)
         values[:, :full] = masker.evaluate(
             call, X, masks[:full], target_index=target_index, batch_size=batch_size,
             rngs=rngs,

@@ -23,6 +23,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
 from sklearn_xai.utils._validation import affine_params, check_rows
 
@@ -483,8 +484,8 @@ class BaseDistribution(metaclass=ABCMeta):
         affine : tuple (w, c), default=None
             Declares ``f(z) = z @ w + c``.
         batch_size : int, default=None
-            Maximum number of rows per call of ``f`` (default: all draws of
-            one subset in one call).
+            Maximum number of rows per call of ``f`` (default: as many
+            subsets per call as fit in about ``BLOCK_ENTRIES`` values).
         row_keys : array-like of int of shape (n_rows,), default=None
             Keys of the rows' random streams (default: a hash of each row).
 
@@ -505,8 +506,11 @@ class BaseDistribution(metaclass=ABCMeta):
         else:
             Z, u = self._row_draws(X, int(n_samples), random_state, row_keys)
             n, B, d = Z.shape
-            for j, mask in enumerate(masks):
-                rows = self._impute(X, mask, Z, u, interventional).reshape(n * B, d)
-                out[:, j] = _evaluate(f, rows, batch_size).reshape(n, B).mean(axis=1)
+            # Several subsets per model call: as many as one block holds.
+            for block in block_slices(len(masks), n * B, d, batch_size):
+                rows = np.concatenate([self._impute(X, mask, Z, u, interventional)
+                                       .reshape(n * B, d) for mask in masks[block]])
+                values = _evaluate(f, rows, batch_size).reshape(-1, n, B).mean(axis=2)
+                out[:, block] = values.T
         return out[:, 0] if single else out
 

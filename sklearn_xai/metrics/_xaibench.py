@@ -35,7 +35,7 @@ from sklearn_xai.metrics._common import _BASE_PARAMS
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
+from sklearn_xai.utils._random import keyed_generators, seed_entropy
 from sklearn_xai.utils._sklearn import (
     HasMethods,
     Interval,
@@ -202,7 +202,7 @@ def _values(f, X, keep, t, masker, batch_size, random_state):
     """``masker.evaluate`` with one random stream per row (keyed by the row)."""
     rngs = None
     if not masker.is_deterministic:
-        rngs = row_generators(seed_entropy(random_state), row_keys(X))
+        rngs = keyed_generators(X, random_state)
     return masker.evaluate(f, X, keep, target_index=t, batch_size=batch_size,
                            rngs=rngs)
 
@@ -300,7 +300,7 @@ def _conditional_mean_imputer(distribution, masker, value, random_state):
         if masker.is_deterministic:
             # The exact (weighted) mean of the masker's imputations.
             return masker.expected_rows(Z, keep[:, None, :])[:, 0]
-        rngs = row_generators(seed_entropy(random_state), row_keys(Z))
+        rngs = keyed_generators(Z, random_state)
         return masker.impute(Z, keep[:, None, :], rngs=rngs)[:, 0].mean(axis=1)
 
     return impute_with_masker

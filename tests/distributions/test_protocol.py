@@ -95,3 +95,27 @@ def test_user_subclass_works_with_maskers_and_sampling():
         dist.conditional([0.1, 0.2], [0])
     with pytest.raises(NotImplementedError, match="marginal_sample"):
         dist.marginal([0])
+
+
+def test_conditional_expectation_batches_subsets_into_few_model_calls():
+    from sklearn_xai.distributions import MultivariateGaussian
+
+    dist = MultivariateGaussian(np.zeros(3), [[1.0, 0.5, 0.2], [0.5, 1.0, 0.3],
+                                              [0.2, 0.3, 1.0]])
+    X = np.random.RandomState(0).randn(4, 3)
+    calls = []
+
+    def f(Z):
+        calls.append(len(Z))
+        return np.tanh(Z).sum(axis=1) * Z[:, 0]
+
+    masks = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0], [0, 0, 0]], dtype=bool)
+    values = dist.conditional_expectation(f, X, masks, n_samples=50, random_state=0)
+    assert calls == [4 * 4 * 50]  # every subset's draws in one call
+    for j, mask in enumerate(masks):  # same numbers as one subset at a time
+        np.testing.assert_allclose(
+            dist.conditional_expectation(f, X, mask, n_samples=50, random_state=0),
+            values[:, j], rtol=1e-12)
+    calls.clear()
+    dist.conditional_expectation(f, X, masks, n_samples=50, random_state=0, batch_size=300)
+    assert max(calls) <= 300
