@@ -30,6 +30,7 @@ from sklearn_xai.metrics._masks import (
 )
 from sklearn_xai.metrics._pgi import pgi, pgu
 from sklearn_xai.metrics._registry import (
+    FAMILIES,
     ROW_METADATA,
     MetricSpec,
     get_metric_spec,
@@ -66,6 +67,7 @@ from sklearn_xai.metrics._scorer import (
 from sklearn_xai.utils._stats import UndefinedScoreWarning
 
 __all__ = [
+    "FAMILIES",
     "ROW_METADATA",
     "ExplanationScorer",
     "GroupGapScorer",

@@ -15,6 +15,7 @@ import warnings
 from dataclasses import dataclass, field
 
 __all__ = [
+    "FAMILIES",
     "ROW_METADATA",
     "MetricSpec",
     "get_metric_spec",
@@ -23,6 +24,26 @@ __all__ = [
 ]
 
 _KINDS = ("reference", "model", "attributions")
+
+# What a metric measures (the docs, ``sklearn-xai list`` and the report group
+# metrics by it).  A metric module is one family; a metric registered from
+# elsewhere names its family or gets "other".
+FAMILIES = (
+    "faithfulness", "robustness", "localisation", "complexity", "axiomatic",
+    "randomisation", "ground_truth", "fairness", "other",
+)
+_MODULE_FAMILY = {
+    "_faithfulness": "faithfulness", "_roar": "faithfulness",
+    "_pgi": "faithfulness", "_infidelity": "faithfulness",
+    "_removal": "faithfulness", "_curves": "faithfulness",
+    "_stability": "robustness", "_robustness": "robustness",
+    "_masks": "localisation", "_localisation": "localisation",
+    "_complexity": "complexity", "_axiomatic": "axiomatic",
+    "_randomisation": "randomisation",
+    "_ground_truth": "ground_truth", "_shapley_reference": "ground_truth",
+    "_xaibench": "faithfulness",
+    "_fairness": "fairness",
+}
 
 # Per-row metadata: routed to a scorer (scikit-learn's metadata routing) and
 # split per fold by model selection, never bound at construction.
@@ -87,6 +108,13 @@ class MetricSpec:
         One line for the docs' metric table.
     default_kwargs : dict, default=None
         Keyword arguments the scorer passes unless overridden.
+    family : str, default=None
+        What the metric measures, one of :data:`FAMILIES` ("faithfulness",
+        "robustness", "localisation", "complexity", "axiomatic",
+        "randomisation", "ground_truth", "fairness", "other").  ``None``
+        takes the family of the module defining ``func``
+        (``metrics/_faithfulness.py`` holds the faithfulness family, ...),
+        else "other".
     seed : str, default=None
         Deprecated alias of ``source`` (it clashed with random seeds).
 
@@ -117,10 +145,11 @@ class MetricSpec:
     source: str = ""
     description: str = ""
     default_kwargs: dict = field(default_factory=dict)
+    family: str = "other"
 
     def __init__(self, name, func, kind, greater_is_better, per_instance=True,
                  requires=(), source="", description="", default_kwargs=None, *,
-                 seed=None):
+                 family=None, seed=None):
         if seed is not None:
             warnings.warn(
                 "MetricSpec(seed=...) is deprecated and will be removed in 0.2: "
@@ -137,6 +166,7 @@ class MetricSpec:
             "requires": tuple(requires), "source": source,
             "description": description,
             "default_kwargs": dict(default_kwargs or {}),
+            "family": family if family is not None else _family_of(func),
         }
         for key, value in values.items():
             object.__setattr__(self, key, value)
@@ -145,6 +175,10 @@ class MetricSpec:
     def __post_init__(self):
         if self.kind not in _KINDS:
             raise ValueError(f"kind must be one of {_KINDS}, got {self.kind!r}.")
+        if self.family not in FAMILIES:
+            raise ValueError(
+                f"family must be one of {FAMILIES}, got {self.family!r}."
+            )
         unknown = set(self.requires) - set(_REQUIREMENTS)
         if unknown:
             raise ValueError(
@@ -178,6 +212,14 @@ class MetricSpec:
             stacklevel=2,
         )
         return self.source
+
+
+def _family_of(func):
+    """The family of the metric module defining ``func``, else "other"."""
+    module = getattr(func, "__module__", "") or ""
+    if module.startswith("sklearn_xai.metrics."):
+        return _MODULE_FAMILY.get(module.rsplit(".", 1)[-1], "other")
+    return "other"
 
 
 @dataclass(frozen=True)
@@ -228,7 +270,7 @@ def _add(name, entry, replace, message):
 
 def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
                     requires=(), source="", description="", default_kwargs=None,
-                    replace=False, seed=None):
+                    family=None, replace=False, seed=None):
     """Add a metric to the registry, which makes it a scorer name.
 
     Parameters
@@ -254,6 +296,9 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
         One line for the docs' metric table.
     default_kwargs : dict, default=None
         Keyword arguments the scorer passes unless overridden.
+    family : str, default=None
+        What the metric measures (see :class:`MetricSpec`); ``None`` takes
+        the family of the module defining ``func``, else "other".
     replace : bool, default=False
         Allow overwriting an existing name.
     seed : str, default=None
@@ -290,7 +335,7 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
     spec = MetricSpec(
         name=name, func=func, kind=kind, greater_is_better=greater_is_better,
         per_instance=per_instance, requires=requires, source=source,
-        description=description, default_kwargs=default_kwargs,
+        description=description, default_kwargs=default_kwargs, family=family,
     )
     return _add(name, spec, replace,
                 "A metric named {name!r} is already registered; pass replace=True "

@@ -8,6 +8,7 @@ from sklearn.utils.validation import check_array
 __all__ = [
     "affine_params",
     "check_attributions",
+    "check_feature_vector",
     "check_reference",
     "check_rows",
     "resolve_k",
@@ -15,6 +16,7 @@ __all__ = [
     "positions",
     "dense_rank",
     "top_k_coalitions",
+    "top_k_mask",
 ]
 
 
@@ -67,6 +69,66 @@ def check_attributions(attributions, *, n_samples=None, n_features=None, name="a
         )
     return A
 
+
+
+def check_feature_vector(value, n_features, name, *, scalar=True, finite=True):
+    """A number or a per-feature vector, as a float64 vector of length ``n_features``.
+
+    The one check behind every parameter documented as "float or array-like
+    of shape (n_features,)" (baselines, means, scales, weights).  Always
+    returns a new array, so the caller's value is never modified.
+
+    Parameters
+    ----------
+    value : float or array-like of shape (n_features,)
+        The parameter's value.
+    n_features : int
+        Expected length.
+    name : str
+        Parameter name, used in the error message.
+    scalar : bool, default=True
+        Whether a single number is allowed (broadcast to every feature).
+    finite : bool, default=True
+        Whether every entry must be finite.
+
+    Returns
+    -------
+    vector : ndarray of shape (n_features,), dtype float64
+
+    Raises
+    ------
+    ValueError
+        If the value has another shape or non-finite entries; the message
+        names the parameter and the expected shape.
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils._validation import check_feature_vector
+    >>> check_feature_vector(2, 3, "baseline")
+    array([2., 2., 2.])
+    >>> check_feature_vector([1, 2], 3, "baseline")
+    Traceback (most recent call last):
+    ...
+    ValueError: baseline must be a number or have n_features=3 entries; got shape (2,).
+    """
+    try:
+        arr = np.array(value, dtype=np.float64, copy=True)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"{name} must be {'a number or ' if scalar else ''}an array of "
+            f"n_features={n_features} numbers; got {value!r}."
+        ) from exc
+    if scalar and arr.ndim == 0:
+        arr = np.full(n_features, float(arr))
+    if arr.shape != (n_features,):
+        what = "be a number or have" if scalar else "have"
+        raise ValueError(
+            f"{name} must {what} n_features={n_features} entries; got shape "
+            f"{arr.shape}."
+        )
+    if finite and not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must hold finite numbers; got {arr.tolist()}.")
+    return arr
 
 def check_reference(reference, attributions, *, name="ground_truth"):
     """Validate a reference (ground truth) against an attribution matrix.
