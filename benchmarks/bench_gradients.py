@@ -65,10 +65,10 @@ def _explainers(image, quick):
         ("Saliency", lambda e: Saliency(e, target=1)),
         ("InputXGradient", lambda e: InputXGradient(e, target=1)),
         ("IntegratedGradients (50 steps)", lambda e: IntegratedGradients(
-            e, target=1, batch_size=10 if image else None)),
+            e, target=1, batch_size=500 if image else None)),
         (f"SmoothGrad ({n_sg} samples)", lambda e: SmoothGrad(
-            e, n_samples=n_sg, target=1, random_state=0,
-            batch_size=10 if image else None)),
+            e, n_perturbations=n_sg, target=1, random_state=0,
+            batch_size=500 if image else None)),
         ("GradientShap (5 samples)", lambda e: GradientShap(e, target=1, random_state=0)),
         ("DeepLift", lambda e: DeepLift(e, target=1)),
         ("GuidedBackprop", lambda e: GuidedBackprop(e, target=1)),

@@ -33,7 +33,7 @@ def best_of(func, repeat=3):
 
 def bench_lime_tabular(model, X, rows, n_samples):
     d = X.shape[1]
-    ours = LimeTabular(FrozenEstimator(model), n_samples=n_samples, random_state=0).fit(X)
+    ours = LimeTabular(FrozenEstimator(model), n_perturbations=n_samples, random_state=0).fit(X)
     direct = LimeTabularExplainer(
         X, mode="regression", kernel_width=0.75 * np.sqrt(d), random_state=0
     )

@@ -54,7 +54,8 @@ sphinx_gallery_conf = {
 warnings.filterwarnings("ignore", category=UserWarning, message=".*non-interactive.*")
 
 SUBPACKAGES = ["base", "compose", "explainers", "masking", "metrics", "datasets",
-               "distributions", "models", "benchmark", "utils"]
+               "distributions", "models", "benchmark", "utils",
+               "utils.estimator_checks"]
 
 
 def _write_api(srcdir):

@@ -327,15 +327,20 @@ class BaseExplainer(
     hyperparameters keyword-only, then the common ``target``, ``output``,
     ``batch_size`` and ``random_state`` they use, and implement
     :meth:`_explain` (and optionally :meth:`_fit_explainer` and
-    :meth:`_fit_estimator`).  What the explainer needs and does (a model, a
-    differentiable model, random numbers) is declared in
+    :meth:`_fit_estimator`).  ``batch_size`` always means the maximum
+    number of model rows per call, ``None`` calls of about 2**17 input
+    entries (:func:`~sklearn_xai.utils._output.block_slices`); the
+    attributions never depend on it.  A renamed parameter keeps its old
+    name with the default ``"deprecated"`` and is resolved in ``fit``
+    (:mod:`sklearn_xai.utils._deprecation`).  What the explainer needs and
+    does (a model, a differentiable model, random numbers) is declared in
     ``__sklearn_tags__`` through :class:`ExplainerTags`.
     """
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["fit"]), None],
         "target": [StrOptions({"predicted"}), numbers.Integral, str, "array-like"],
-        "output": [StrOptions({"auto", "proba", "decision", "predict"})],
+        "output": [StrOptions({"auto", "proba", "decision", "predict", "margin"})],
         "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
     }

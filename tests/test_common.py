@@ -149,27 +149,27 @@ def _instances():
     yield FeatureAblation(LinearRegression(), masker=MarginalMasker(20, random_state=0)), {}
     yield ExactShapley(LinearRegression(), masker=MarginalMasker(10, random_state=0), random_state=0), {}
     yield (
-        KernelSHAP(LinearRegression(), n_samples=20, masker=MarginalMasker(10, random_state=0),
+        KernelSHAP(LinearRegression(), n_perturbations=20, masker=MarginalMasker(10, random_state=0),
                    random_state=0),
         {},
     )
-    yield ShapleyValueSampling(LinearRegression(), n_samples=5, random_state=0), {}
+    yield ShapleyValueSampling(LinearRegression(), n_permutations=5, random_state=0), {}
     yield EmpiricalConditionalSHAP(LinearRegression(), max_background=50, random_state=0), {}
     yield (
-        EmpiricalConditionalSHAP(LinearRegression(), method="gaussian", n_samples=20,
+        EmpiricalConditionalSHAP(LinearRegression(), method="gaussian", n_draws=20,
                                  random_state=0),
         {},
     )
     yield TreeContributions(XGBRegressor(n_estimators=3)), {}
-    yield LimeTabular(LinearRegression(), n_samples=50, random_state=0), {}
-    yield LocalLinearSurrogate(LinearRegression(), n_samples=50, random_state=0), {}
+    yield LimeTabular(LinearRegression(), n_perturbations=50, random_state=0), {}
+    yield LocalLinearSurrogate(LinearRegression(), n_perturbations=50, random_state=0), {}
     yield CaptumLime(LinearRegression(), random_state=0), {}
     yield MAPLE(LinearRegression(), n_estimators=5, random_state=0), {}
     yield L2X(LinearRegression(), epochs=1, random_state=0), {}
     yield BreakDown(LinearRegression()), {}
     # A stochastic masker: per-row random streams through a masker explainer.
     yield (
-        LeaveOneCovariateIn(LinearRegression(), masker=GaussianConditionalMasker(n_samples=5),
+        LeaveOneCovariateIn(LinearRegression(), masker=GaussianConditionalMasker(n_draws=5),
                             random_state=0),
         {},
     )
@@ -188,13 +188,13 @@ def _instances():
         },
     )
     yield DeepLift(_net()), {}
-    yield GradientShap(_net(), n_samples=2, random_state=0), {}
+    yield GradientShap(_net(), n_perturbations=2, random_state=0), {}
     yield GuidedBackprop(_net()), {}
     yield Deconvolution(_net()), {}
     yield LRP(_net()), {}
     yield (
         SmoothGrad(BEExAIMLPRegressor(max_epochs=3, early_stopping=False, random_state=0),
-                   n_samples=5, random_state=0),
+                   n_perturbations=5, random_state=0),
         {},
     )
     yield TransformedExplainer(FeatureAblation(LinearRegression()), func="abs"), {}
@@ -215,10 +215,10 @@ def _instances():
     yield BaselineMasker(), {}
     yield BaselineMasker("median"), {}
     yield MarginalMasker(10, random_state=0), {}
-    yield GaussianConditionalMasker(n_samples=5), {}
+    yield GaussianConditionalMasker(n_draws=5), {}
     yield EmpiricalConditionalMasker(max_background=10, random_state=0), {}
     yield (
-        ConditionalMasker(MultivariateGaussian.equicorrelated(3, rho=0.5), n_samples=5),
+        ConditionalMasker(MultivariateGaussian.equicorrelated(3, rho=0.5), n_draws=5),
         _CONDITIONAL,
     )
     yield GaussianNoisePerturber(), {}

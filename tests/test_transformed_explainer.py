@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression
 
@@ -33,7 +34,7 @@ def test_abs_of_the_inner_attributions(data):
 
 def test_row_keys_and_target_are_forwarded(data):
     X, model = data
-    lime = LocalLinearSurrogate(FrozenEstimator(model), n_samples=30, random_state=0)
+    lime = LocalLinearSurrogate(FrozenEstimator(model), n_perturbations=30, random_state=0)
     ex = TransformedExplainer(lime, func=np.negative).fit(X)
     inner = ex.explainer_
     keys = [5, 5, 6]
@@ -80,3 +81,37 @@ def test_metrics_and_runner_take_it(data):
     }
     table = run_benchmark(benchmark, n_jobs=1).table
     assert (table["status"] == "ok").all(), table["error"].tolist()
+
+
+def test_tags_are_the_inner_explainers():
+    from sklearn.utils import get_tags
+
+    from sklearn_xai.base import get_explainer_tags
+    from sklearn_xai.explainers import KernelSHAP, Saliency
+    from sklearn_xai.masking import GaussianConditionalMasker
+
+    for inner in (FeatureAblation(), RandomExplainer(), Saliency(),
+                  KernelSHAP(random_state=0),
+                  FeatureAblation(masker=GaussianConditionalMasker(n_draws=3))):
+        ex = TransformedExplainer(inner)
+        assert get_explainer_tags(ex) == get_explainer_tags(inner), inner
+        assert get_tags(ex).non_deterministic == get_tags(inner).non_deterministic
+    tags = get_explainer_tags(TransformedExplainer(RandomExplainer()))
+    assert tags.stochastic and not tags.requires_estimator and not tags.shares_row_keys
+    assert get_explainer_tags(TransformedExplainer(Saliency())).differentiable
+    # A copy: editing the wrapper's tags leaves the inner explainer's alone.
+    inner = FeatureAblation()
+    get_tags(TransformedExplainer(inner)).explainer_tags.stochastic = True
+    assert not get_explainer_tags(inner).stochastic
+
+
+def test_stochastic_inner_gets_row_streams(data):
+    X, model = data
+    lime = LocalLinearSurrogate(FrozenEstimator(model), n_perturbations=30)
+    def explain(seed):
+        ex = TransformedExplainer(clone(lime).set_params(random_state=seed))
+        return ex.fit(X).transform(X[:3])
+
+    a, b, c = explain(0), explain(0), explain(1)
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a, c)

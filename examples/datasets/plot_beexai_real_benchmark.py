@@ -93,11 +93,11 @@ benchmark = {
     "explainers": {
         "random": "RandomExplainer",
         "ablation": {"name": "FeatureAblation", "params": {"masker": zero}},
-        "kernel_shap": {"name": "KernelSHAP", "params": {"n_samples": 128,
+        "kernel_shap": {"name": "KernelSHAP", "params": {"n_perturbations": 128,
                                                          "masker": zero}},
         "shapley_sampling": {"name": "ShapleyValueSampling",
-                             "params": {"n_samples": 4, "masker": zero}},
-        "lime": {"name": "LimeTabular", "params": {"n_samples": 300}},
+                             "params": {"n_permutations": 4, "masker": zero}},
+        "lime": {"name": "LimeTabular", "params": {"n_perturbations": 300}},
     },
     "metrics": [
         {"name": "comprehensiveness", "params": {"masker": zero}},
@@ -173,7 +173,7 @@ X_train, X_test, y_train, y_test, s_train, s_test = train_test_split(
     random_state=0,
 )
 em = ExplainedModel(LogisticRegression(max_iter=1000),
-                    KernelSHAP(n_samples=128, masker=BaselineMasker("zero"),
+                    KernelSHAP(n_perturbations=128, masker=BaselineMasker("zero"),
                                random_state=0))
 em.fit(X_train, y_train)
 scorer = get_scorer("neg_group_gap", metric="comprehensiveness",

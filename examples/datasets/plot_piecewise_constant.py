@@ -5,7 +5,7 @@ Piecewise-constant labels: the paper's and XAI-Bench's code's versions
 
 :func:`~sklearn_xai.datasets.make_gaussian_piecewise_constant` adds three
 step functions of the first three features. XAI-Bench's paper and its code
-define two of them differently; ``psi_variant="xai_bench_code"`` reproduces
+define two of them differently; ``convention="xai_bench_code"`` reproduces
 the code (needed for its published tables). The ground truth of each
 feature is its component minus the component's exact expectation, divided
 by the label scale, so its plot against the feature is the step function
@@ -19,7 +19,7 @@ from sklearn_xai.datasets import make_gaussian_piecewise_constant
 
 fig, axes = plt.subplots(2, 3, figsize=(10, 5.5), sharex=True)
 for row, variant in zip(axes, ["paper", "xai_bench_code"]):
-    data = make_gaussian_piecewise_constant(1000, psi_variant=variant, random_state=0)
+    data = make_gaussian_piecewise_constant(1000, convention=variant, random_state=0)
     for j, ax in enumerate(row):
         order = np.argsort(data.X[:, j])
         ax.plot(data.X[order, j], data.ground_truth[order, j], ".", markersize=2)

@@ -84,7 +84,7 @@ fig.tight_layout()
 # Gaussian (closed form for the linear model; 60 conditional draws per
 # coalition for XGBoost, with another seed than the explainer's).
 conditional = {"name": "ConditionalMasker",
-               "params": {"distribution": "@distribution", "n_samples": 40}}
+               "params": {"distribution": "@distribution", "n_draws": 40}}
 exact = {"n_samples": 60, "random_state": 123}
 benchmark = {
     "name": "simulated_diabetes",
@@ -99,7 +99,7 @@ benchmark = {
         "ablation_mean": {"name": "FeatureAblation",
                           "params": {"masker": {"name": "BaselineMasker",
                                                 "params": {"value": "mean"}}}},
-        "kernel_shap": {"name": "KernelSHAP", "params": {"n_samples": 256}},
+        "kernel_shap": {"name": "KernelSHAP", "params": {"n_perturbations": 256}},
         "exact_shapley_cond": {"name": "ExactShapley", "params": {"masker": conditional}},
     },
     "metrics": [{"name": name, "params": exact}

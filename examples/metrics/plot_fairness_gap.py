@@ -38,7 +38,7 @@ explained.fit(X_train, y_train)
 
 # The perturbation noise is scaled by the training rows' spread (``X_train``),
 # never by the rows being scored.
-scorer = get_scorer("neg_group_gap", metric="pgi", n_samples=50, random_state=0,
+scorer = get_scorer("neg_group_gap", metric="pgi", n_perturbations=50, random_state=0,
                     X_train=X_train)
 report = scorer.group_report(explained, X_test, sensitive=sex_test)
 for group, mean, se, count in zip(report.groups, report.means,

@@ -4,9 +4,9 @@
 
     sklearn-xai run                       # the default preset (about a minute)
     sklearn-xai run PRESET|CONFIG.yaml [--n-jobs N] [--backend loky|threading|dask]
-                                       [--out DIR] [--no-cache]
+                                       [--out DIR] [--no-cache] [--metrics NAME,...]
     sklearn-xai list [presets|explainers|maskers|metrics|generators|models]
-    sklearn-xai report DIR                # rebuild the report from saved results
+    sklearn-xai report DIR [--metrics NAME,...]   # rebuild the report from saved results
 """
 
 import argparse
@@ -40,6 +40,7 @@ def _parser():
     run.add_argument("--alpha", type=float, default=0.05,
                      help="level of the test against the random control (default 0.05)")
     run.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    _add_metrics_option(run)
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     lst = sub.add_parser("list", help="list presets, explainers, metrics, generators...")
     lst.add_argument("what", nargs="*", metavar="WHAT",
@@ -49,7 +50,35 @@ def _parser():
     rep.add_argument("--alpha", type=float, default=0.05,
                      help="level of the test against the random control (default 0.05)")
     rep.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    _add_metrics_option(rep)
     return parser
+
+
+def _add_metrics_option(parser):
+    parser.add_argument(
+        "--metrics", action="append", default=None, metavar="NAME[,NAME...]",
+        help="print the leaderboard of these metrics only (labels of the benchmark's "
+             "metrics; a loss may be named without 'neg_'); the report files keep all")
+
+
+def _metric_names(args):
+    """The names given with --metrics (comma-separated, repeatable), or None."""
+    if not getattr(args, "metrics", None):
+        return None
+    names = [n.strip() for item in args.metrics for n in item.split(",") if n.strip()]
+    return names or None
+
+
+def _check_metric_names(names, labels):
+    """Fail before anything runs when --metrics names a metric the benchmark
+    does not have."""
+    if names is None:
+        return
+    known = set(labels) | {m[4:] for m in labels if m.startswith("neg_")}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"--metrics: unknown metric(s) {unknown}; the benchmark has "
+                         f"{list(labels)}.")
 
 
 def _print_section(title, rows, out):
@@ -125,18 +154,30 @@ def _grouped(frame, key):
     return sorted(out, key=lambda g: (-g[2], g[0]))
 
 
-def _show(results, alpha, paths, out):
-    """Print the leaderboard, then the failures grouped by (component,
-    error) and the not-applicable skips apart from them.  Returns the number
-    of failed scores."""
-    from sklearn_xai.benchmark._report import format_leaderboard
+def _show(results, alpha, paths, out, metrics=None):
+    """Print the leaderboard (of ``metrics`` only when given) within
+    TERMINAL_WIDTH columns, then the failures grouped by (component, error)
+    and the not-applicable skips apart from them.  Returns the number of
+    failed scores."""
+    from sklearn_xai.benchmark._report import (
+        TERMINAL_WIDTH,
+        _with_families,
+        format_leaderboard,
+    )
 
     table = results.table
     ok = table["status"] == "ok"
     if ok.any():
-        board = results.leaderboard(alpha=alpha)
-        print(format_leaderboard(board, fmt="markdown", control=results.control,
-                                 alpha=alpha), file=out)
+        board = _with_families(results.leaderboard(alpha=alpha), table)
+        if metrics is not None:
+            scored = set(board["metric"])
+            metrics = [m for m in metrics if m in scored or f"neg_{m}" in scored]
+        if metrics == []:
+            print("No successful score of the metrics given with --metrics.", file=out)
+        else:
+            print(format_leaderboard(board, fmt="markdown", control=results.control,
+                                     alpha=alpha, max_width=TERMINAL_WIDTH,
+                                     metrics=metrics), file=out)
     skipped = table[table["status"] == "skipped"]
     if len(skipped):
         print(f"\n{len(skipped)} of {len(table)} scores skipped as not applicable:",
@@ -175,6 +216,8 @@ def _run(args, out):
 
     spec = _as_spec(args.benchmark)
     spec.validate_names()
+    metrics = _metric_names(args)
+    _check_metric_names(metrics, list(spec.metrics))
     directory = args.out or os.path.join(DEFAULT_OUT, spec.name)
     _check_output(directory)
     cache_dir = None if args.no_cache else os.path.join(directory, "cache")
@@ -188,7 +231,7 @@ def _run(args, out):
     print(f"{spec.name}: {results.n_cells} cells ({results.n_computed} computed, "
           f"{results.n_cells - results.n_computed} from the cache) in "
           f"{results.wall_time:.1f} s\n", file=out)
-    n_failed = _show(results, args.alpha, paths, out)
+    n_failed = _show(results, args.alpha, paths, out, metrics=metrics)
     return 1 if n_failed else 0
 
 
@@ -197,9 +240,11 @@ def _report(args, out):
     from sklearn_xai.benchmark._results import BenchmarkResults
 
     results = BenchmarkResults.load(args.directory)
+    metrics = _metric_names(args)
+    _check_metric_names(metrics, list(dict.fromkeys(results.table["metric"])))
     paths = write_report(results, args.directory, alpha=args.alpha,
                          figures=not args.no_figures)
-    return 1 if _show(results, args.alpha, paths, out) else 0
+    return 1 if _show(results, args.alpha, paths, out, metrics=metrics) else 0
 
 
 def main(argv=None):

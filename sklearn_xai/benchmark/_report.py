@@ -1,70 +1,185 @@
-"""Reports of benchmark results: leaderboard tables (Markdown, HTML, text)
-and bar charts with error bars."""
+"""Reports of benchmark results: leaderboard tables (Markdown, HTML, text),
+bar charts with error bars grouped by metric family, and one self-contained
+HTML page (:func:`write_report`)."""
 
+import base64
 import html
+import io
 import os
 import re
+import textwrap
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 
 from sklearn_xai.benchmark._results import (
     _DEPRECATED,
+    BenchmarkResults,
     _renamed_control,
     metric_display_name,
 )
+from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 
 __all__ = ["format_leaderboard", "plot_leaderboard", "write_report"]
 
 NOT_BETTER_MARK = "†"
+CANNOT_REACH_MARK = "‡"
+TERMINAL_WIDTH = 100
 _FORMATS = ("markdown", "html", "text")
+_ERRORS = {"std": "± 1 std over seeds", "se": "± 1 standard error over seeds",
+           "row_se": "± mean per-row standard error"}
+# Scorer names that are factories, not registered metrics (no MetricSpec).
+_FACTORY_FAMILIES = {"neg_group_gap": "fairness"}
+# Longest explainer label a terminal table shows unabbreviated.
+_LABEL_LIMIT = 20
 
 
-def _note(control, alpha, bold):
-    best = "; best explainer per metric in bold" if bold else ""
-    if control is None:
-        return f"Mean ± std over seeds{best}. No random control: no significance test."
-    return (f"Mean ± std over seeds{best}. "
-            f"{NOT_BETTER_MARK} = not significantly better than the `{control}` "
-            f"control (one-sided paired Wilcoxon signed-rank test over seeds x "
-            f"explained rows, Holm-corrected across explainers, alpha = {alpha}).")
+# ---------------------------------------------------------------- families
+def _metric_family(name):
+    """Family of a scorer name, from its registry entry: the spec's
+    ``family``, else its module (``_faithfulness`` -> "faithfulness"), else
+    "other"."""
+    if name in _FACTORY_FAMILIES:
+        return _FACTORY_FAMILIES[name]
+    try:
+        from sklearn_xai.metrics import get_metric_spec
+
+        spec = get_metric_spec(name)
+    except (ImportError, ValueError, KeyError, TypeError):
+        return "other"
+    family = getattr(spec, "family", None)
+    if family:
+        return str(family)
+    module = getattr(getattr(spec, "func", None), "__module__", "") or ""
+    return module.rsplit(".", 1)[-1].strip("_") or "other"
 
 
+def _family_title(family):
+    """``"ground_truth"`` -> ``"Ground truth"``."""
+    text = str(family).replace("_", " ").strip()
+    return text[:1].upper() + text[1:] if text else "Other"
+
+
+def _with_families(board, table=None):
+    """The board with a ``family`` column (kept if present): each metric
+    label's family, looked up by its scorer name (``metric_name`` of the
+    results table when given, else the label)."""
+    if "family" in board:
+        return board
+    names = {}
+    if table is not None and "metric_name" in table:
+        known = table.dropna(subset=["metric_name"])
+        names = dict(zip(known["metric"], known["metric_name"]))
+    families = {m: _metric_family(names.get(m, m)) for m in dict.fromkeys(board["metric"])}
+    return board.assign(family=board["metric"].map(families))
+
+
+def _family_groups(sub):
+    """``[(family title, [metric, ...]), ...]`` in the board's metric order."""
+    if "family" not in sub:
+        sub = _with_families(sub)
+    groups = {}
+    for metric, family in zip(sub["metric"], sub["family"]):
+        metrics = groups.setdefault(_family_title(family), [])
+        if metric not in metrics:
+            metrics.append(metric)
+    return list(groups.items())
+
+
+# ------------------------------------------------------------------ cells
 def _beats(row):
     """The row's test outcome (``beats_baseline`` in boards saved before the
     control was renamed)."""
     return row.get("beats_control", row.get("beats_baseline", pd.NA))
 
 
-def _cell_text(row, digits, bold):
-    text = f"{row['mean']:.{digits}f} ± {row['std']:.{digits}f}" if np.isfinite(row["std"]) \
-        else f"{row['mean']:.{digits}f}"
+def _is_best(row):
+    """Bold: ``tied_best`` when the board has it (NA for the control), else
+    rank 1."""
+    if "tied_best" in row.index:
+        tied = row["tied_best"]
+        return False if pd.isna(tied) else bool(tied)
+    return not pd.isna(row["rank"]) and row["rank"] == 1
+
+
+def _not_better(row):
     beats = _beats(row)
-    if not pd.isna(beats) and not bool(beats):
+    return not pd.isna(beats) and not bool(beats)
+
+
+def _number(row, digits):
+    if np.isfinite(row["std"]):
+        return f"{row['mean']:.{digits}f} ± {row['std']:.{digits}f}"
+    return f"{row['mean']:.{digits}f}"
+
+
+def _cell_text(row, digits, bold):
+    text = _number(row, digits)
+    if _not_better(row):
         text += f" {NOT_BETTER_MARK}"
-    if bold and row["rank"] == 1:
+    if bold and _is_best(row):
         text = f"**{text}**"
     return text
 
 
-def _wide_tables(board, digits, bold, control):
-    """One wide frame (explainers x metrics) per (dataset, model)."""
-    tables = []
-    for (dataset, model), group in board.groupby(["dataset", "model"], sort=False):
-        cells = group.assign(
-            column=[metric_display_name(m, g) for m, g in
-                    zip(group["metric"], group["greater_is_better"])],
-            text=[_cell_text(r, digits, bold) for _, r in group.iterrows()],
-        )
-        wide = cells.pivot(index="explainer", columns="column", values="text")
-        wide = wide.reindex(index=list(dict.fromkeys(group["explainer"])),
-                            columns=list(dict.fromkeys(cells["column"])))
-        wide = wide.fillna("–")
-        wide.index = [f"{e} (control)" if e == control else e for e in wide.index]
-        wide.index.name = "explainer"
-        wide.columns.name = None
-        tables.append((dataset, model, wide))
-    return tables
+def _cannot_reach(sub, metric):
+    """Whether no test of ``metric`` can reach the level (the board's
+    ``can_reach_significance``; False when the column is absent)."""
+    if "can_reach_significance" not in sub:
+        return False
+    values = sub.loc[sub["metric"] == metric, "can_reach_significance"].dropna()
+    return bool(len(values)) and not bool(values.astype(bool).any())
+
+
+def _column_name(sub, metric):
+    rows = sub[sub["metric"] == metric]
+    name = metric_display_name(metric, bool(rows["greater_is_better"].iloc[0]))
+    return name + f" {CANNOT_REACH_MARK}" if _cannot_reach(sub, metric) else name
+
+
+def _explainer_order(sub):
+    return list(dict.fromkeys(sub["explainer"]))
+
+
+# ------------------------------------------------------------ text tables
+def _abbreviations(labels, limit):
+    """label -> short label for labels longer than ``limit``: each word cut
+    to 4 letters (``integrated_gradients`` -> ``inte_grad``), then truncated
+    with an ellipsis; unique."""
+    out, used = {}, set()
+    for label in labels:
+        short = str(label)
+        if len(short) > limit:
+            words = [w for w in re.split(r"[_\-\s.]+", short) if w]
+            short = "_".join(w[:4] for w in words) if len(words) > 1 else short
+            if len(short) > limit:
+                short = short[:limit - 1] + "…"
+            base, i = short, 2
+            while short in used or short in labels and short != label:
+                suffix = str(i)
+                short = base[:limit - len(suffix)] + suffix
+                i += 1
+        used.add(short)
+        out[label] = short
+    return out
+
+
+def _wide(sub, metrics, digits, bold, control, names):
+    """One wide frame (explainers x ``metrics``) of one (dataset, model)."""
+    sub = sub[sub["metric"].isin(metrics)]
+    explainers = _explainer_order(sub)
+    columns = {m: _column_name(sub, m) for m in metrics}
+    cells = sub.assign(column=sub["metric"].map(columns),
+                       text=[_cell_text(r, digits, bold) for _, r in sub.iterrows()])
+    wide = cells.pivot(index="explainer", columns="column", values="text")
+    wide = wide.reindex(index=explainers, columns=[columns[m] for m in metrics])
+    wide = wide.fillna("–")
+    wide.index = [f"{names.get(e, e)} (control)" if e == control else names.get(e, e)
+                  for e in wide.index]
+    wide.index.name = "explainer"
+    wide.columns.name = None
+    return wide
 
 
 def _markdown(frame):
@@ -78,21 +193,150 @@ def _markdown(frame):
         return "\n".join(lines)
 
 
+def _render(frame, fmt):
+    return _markdown(frame) if fmt == "markdown" else frame.to_string()
+
+
+def _width(text):
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
+def _chunks(metrics, fits):
+    """Consecutive runs of ``metrics``, each as long as ``fits`` allows (at
+    least one metric)."""
+    chunks, current = [], []
+    for metric in metrics:
+        if current and not fits(current + [metric]):
+            chunks.append(current)
+            current = []
+        current.append(metric)
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _text_tables(sub, fmt, digits, control, max_width, by_family):
+    """``[(subtitle, rendered table), ...]`` of one (dataset, model): one
+    table when it fits in ``max_width`` (and not ``by_family``), else one per
+    metric family, split further by metric when a family is still too
+    wide.  Returns the tables and the abbreviations used."""
+    bold = fmt != "text"
+    metrics = list(dict.fromkeys(sub["metric"]))
+    names = {}
+
+    def render(ms):
+        return _render(_wide(sub, ms, digits, bold, control, names), fmt)
+
+    if not by_family:
+        whole = render(metrics)
+        if max_width is None or _width(whole) <= max_width:
+            return [("", whole)], names
+    if max_width is not None:
+        names = _abbreviations(_explainer_order(sub), _LABEL_LIMIT)
+        names = {k: v for k, v in names.items() if k != v}
+    parts = []
+    for family, family_metrics in _family_groups(sub):
+        if max_width is None:
+            chunks = [family_metrics]
+        else:
+            chunks = _chunks(family_metrics, lambda ms: _width(render(ms)) <= max_width)
+        for i, chunk in enumerate(chunks, 1):
+            title = family if len(chunks) == 1 else f"{family} ({i} of {len(chunks)})"
+            parts.append((title, render(chunk)))
+    return parts, names
+
+
+def _note(control, alpha, bold, tied=False, cannot_reach=False):
+    """The note under the tables, as phrases (joined by spaces, or one
+    wrapped block each for a terminal)."""
+    best = ""
+    if bold:
+        best = ("; in bold the best explainer per metric and those not significantly "
+                "worse than it (tied best)" if tied else
+                "; best explainer per metric in bold")
+    if control is None:
+        phrases = [f"Mean ± std over seeds{best}.",
+                   "No random control: no significance test."]
+    else:
+        phrases = [f"Mean ± std over seeds{best}.",
+                   f"{NOT_BETTER_MARK} = not significantly better than the `{control}` "
+                   "control",
+                   "(one-sided paired Wilcoxon signed-rank test over seeds x explained rows, "
+                   f"Holm-corrected across explainers, alpha = {alpha})."]
+    if cannot_reach:
+        phrases.append(f"{CANNOT_REACH_MARK} = too few seeds or rows for any test of this "
+                       "metric to reach alpha.")
+    return phrases
+
+
+def _select_metrics(board, metrics):
+    """Rows of the metrics named in ``metrics`` (labels such as
+    ``neg_complexity`` or their display name ``complexity``)."""
+    if metrics is None:
+        return board
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    wanted = [m.strip() for item in metrics for m in str(item).split(",") if m.strip()]
+    labels = list(dict.fromkeys(board["metric"]))
+    aliases = {}
+    for label in labels:
+        aliases[label] = label
+        if label.startswith("neg_"):
+            aliases.setdefault(label[4:], label)
+    unknown = [m for m in wanted if m not in aliases]
+    if unknown:
+        raise ValueError(f"Unknown metric(s) {unknown}; the results have {labels}.")
+    keep = {aliases[m] for m in wanted}
+    return board[board["metric"].isin(keep)]
+
+
+@validate_params(
+    {
+        "board": [pd.DataFrame],
+        "fmt": [StrOptions(set(_FORMATS))],
+        "control": [str, None],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "digits": [Interval(Integral, 0, None, closed="left")],
+        "max_width": [Interval(Integral, 20, None, closed="left"), None],
+        "metrics": [str, list, tuple, None],
+        "baseline": "no_validation",
+    },
+    prefer_skip_nested_validation=True,
+)
 def format_leaderboard(board, *, fmt="markdown", control=None, alpha=0.05, digits=3,
-                       baseline=_DEPRECATED):
+                       max_width=TERMINAL_WIDTH, metrics=None, baseline=_DEPRECATED):
     """Leaderboard tables as text: one table per (dataset, model), explainers
     as rows and metrics (natural orientation, with an arrow) as columns.
+
+    Cells read ``mean ± std`` over seeds.  In Markdown and HTML the best
+    explainer of each metric is in bold (with the board's ``tied_best``
+    column: every explainer not significantly worse than the best), ``†``
+    marks an explainer not significantly better than the control, and
+    ``‡`` on a metric says that no test of it can reach ``alpha`` (the
+    board's ``can_reach_significance``).
 
     Parameters
     ----------
     board : DataFrame
         A leaderboard (:func:`leaderboard`).
     fmt : {"markdown", "html", "text"}, default="markdown"
+        Output format.  HTML gives one table per metric family.
     control : str, default=None
         Label of the control explainer (marked "(control)" in the table).
     alpha : float, default=0.05
         Level quoted in the note.
     digits : int, default=3
+        Decimals of the means and standard deviations.
+    max_width : int or None, default=100
+        Widest line of the Markdown and text output, for a terminal: a table
+        wider than this is split by metric family (the metric registry's
+        ``family``), then by metric, explainer labels longer than 20
+        characters are abbreviated (listed under the tables) and the note is
+        wrapped.  ``None`` keeps one table per (dataset, model).  Ignored by
+        HTML.
+    metrics : str or list of str, default=None
+        Metrics to show (labels, comma-separated or a list; a loss may be
+        named without its ``neg_`` prefix).  ``None`` shows all.
     baseline : str or None
         Deprecated alias of ``control``.
 
@@ -108,42 +352,222 @@ def format_leaderboard(board, *, fmt="markdown", control=None, alpha=0.05, digit
     >>> import pandas as pd
     >>> from sklearn_xai.benchmark import format_leaderboard, leaderboard
     >>> table = pd.DataFrame({
-    ...     "dataset": "d", "model": "m", "explainer": ["a", "a", "b", "b"],
-    ...     "metric": "neg_complexity", "seed": [0, 1, 0, 1],
-    ...     "value": [1.0, 3.0, 0.5, 0.5], "greater_is_better": False, "status": "ok"})
+    ...     "dataset": "d", "model": "m", "explainer": ["a"] * 5 + ["b"] * 5,
+    ...     "metric": "neg_complexity", "seed": list(range(5)) * 2,
+    ...     "value": [1.0, 2.0, 3.0, 2.0, 2.0] + [0.5] * 5, "greater_is_better": False,
+    ...     "status": "ok"})
     >>> print(format_leaderboard(leaderboard(table), fmt="text"))  # doctest: +NORMALIZE_WHITESPACE
     d / m
               complexity ↓
     explainer
     b          0.500 ± 0.000
-    a          2.000 ± 1.000
+    a          2.000 ± 0.632
     <BLANKLINE>
     Mean ± std over seeds. No random control: no significance test.
     """
     control = _renamed_control(control, baseline, "format_leaderboard")
-    if fmt not in _FORMATS:
-        raise ValueError(f"fmt must be one of {_FORMATS}, got {fmt!r}.")
-    parts = []
-    for dataset, model, wide in _wide_tables(board, digits, fmt != "text", control):
+    board = _select_metrics(board, metrics)
+    return _format(board, fmt=fmt, control=control, alpha=alpha, digits=digits,
+                   max_width=None if fmt == "html" else max_width, by_family=fmt == "html")
+
+
+def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading="###"):
+    parts, abbreviations = [], {}
+    if "family" not in board:
+        board = _with_families(board)
+    for (dataset, model), sub in board.groupby(["dataset", "model"], sort=False):
         title = f"{dataset} / {model}"
-        if fmt == "markdown":
-            parts.append(f"### {title}\n\n{_markdown(wide)}\n")
-        elif fmt == "html":
-            body = wide.to_html(escape=True)
-            body = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", body)
-            parts.append(f"<h3>{html.escape(title)}</h3>\n{body}\n")
-        else:
-            parts.append(f"{title}\n{wide.to_string()}\n")
-    note = _note(control, alpha, fmt != "text")
-    parts.append(f"<p>{html.escape(note)}</p>" if fmt == "html" else note)
+        if fmt == "html":
+            parts.append(f"<h3>{html.escape(title)}</h3>")
+            for family, family_metrics in _family_groups(sub):
+                parts.append(f"<h4>{html.escape(family)}</h4>")
+                parts.append(_html_table(sub[sub["metric"].isin(family_metrics)],
+                                         digits, control))
+            continue
+        tables, names = _text_tables(sub, fmt, digits, control, max_width, by_family)
+        abbreviations.update(names)
+        for subtitle, text in tables:
+            full = f"{title} — {subtitle}" if subtitle else title
+            parts.append(f"{heading} {full}\n\n{text}\n" if fmt == "markdown"
+                         else f"{full}\n{text}\n")
+    tied = "tied_best" in board
+    cannot = any(_cannot_reach(sub, m) for (_, _, m), sub in
+                 board.groupby(["dataset", "model", "metric"], sort=False))
+    phrases = _note(control, alpha, fmt != "text", tied=tied, cannot_reach=cannot)
+    if fmt == "html":
+        parts.append(f"<p>{html.escape(' '.join(phrases))}</p>")
+        return "\n".join(parts)
+    if abbreviations:
+        parts.append(_fill("Abbreviations: " + ", ".join(
+            f"{short} = {label}" for label, short in abbreviations.items()) + ".",
+            max_width))
+    parts.append(_pack(phrases, max_width))
     return "\n".join(parts)
 
 
+def _pack(phrases, width):
+    """Phrases joined by spaces, a phrase never broken unless it is longer
+    than ``width`` alone."""
+    if width is None:
+        return " ".join(phrases)
+    lines = []
+    for phrase in phrases:
+        if lines and len(lines[-1]) + 1 + len(phrase) <= width:
+            lines[-1] += " " + phrase
+        else:
+            lines.extend(_fill(phrase, width).splitlines())
+    return "\n".join(lines)
+
+
+def _fill(text, width):
+    if width is None:
+        return text
+    return textwrap.fill(text, width, break_on_hyphens=False, break_long_words=False)
+
+
+# -------------------------------------------------------------------- HTML
+def _html_header(name):
+    """A metric header that may break after underscores and before its
+    arrow (the arrow and its marks kept together)."""
+    word, _, marks = str(name).partition(" ")
+    head = "_<wbr>".join(html.escape(part) for part in word.split("_"))
+    if marks:
+        head += f' <span class="arrow">{html.escape(marks).replace(" ", "&nbsp;")}</span>'
+    return head
+
+
+def _html_table(sub, digits, control):
+    """One leaderboard table (explainers x metrics of ``sub``) as HTML."""
+    metrics = list(dict.fromkeys(sub["metric"]))
+    explainers = _explainer_order(sub)
+    cells = {(r["explainer"], r["metric"]): r for _, r in sub.iterrows()}
+    head = "".join(f'<th scope="col">{_html_header(_column_name(sub, m))}</th>'
+                   for m in metrics)
+    rows = []
+    for explainer in explainers:
+        is_control = explainer == control
+        label = html.escape(str(explainer))
+        if is_control:
+            label += ' <span class="tag">control</span>'
+        tds = []
+        for metric in metrics:
+            row = cells.get((explainer, metric))
+            if row is None or not np.isfinite(row["mean"]):
+                tds.append('<td class="num empty">–</td>')
+                continue
+            text = html.escape(_number(row, digits))
+            if _not_better(row):
+                text += (f'<span class="mark" title="not significantly better than the '
+                         f'control">{NOT_BETTER_MARK}</span>')
+            cls = "num best" if _is_best(row) else "num"
+            if _is_best(row):
+                text = f"<strong>{text}</strong>"
+            tds.append(f'<td class="{cls}">{text}</td>')
+        attr = ' class="control"' if is_control else ""
+        rows.append(f'<tr{attr}><th scope="row">{label}</th>{"".join(tds)}</tr>')
+    return (f'<div class="scroll"><table class="board"><thead><tr><th scope="col">'
+            f'explainer</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+# ------------------------------------------------------------------ figures
+def _select_pair(board, dataset, model):
+    sub = board
+    for col, value in (("dataset", dataset), ("model", model)):
+        values = list(dict.fromkeys(sub[col]))
+        if value is None:
+            if len(values) != 1:
+                raise ValueError(f"The board has several {col}s {values}: pass {col}=.")
+            value = values[0]
+        sub = sub[sub[col] == value]
+        if sub.empty:
+            raise ValueError(f"No rows for {col}={value!r}; available: {values}.")
+    return sub
+
+
+def _colours(explainers, control):
+    import matplotlib.pyplot as plt
+
+    cmap = plt.get_cmap("tab10")
+    others = [e for e in explainers if e != control]
+    return {e: "0.6" if e == control else cmap(others.index(e) % 10) for e in explainers}
+
+
+def _draw_panels(fig, sub, metrics, explainers, control, error, ncols=None):
+    """One bar panel per metric of ``sub`` on ``fig`` (a figure or subfigure),
+    ``ncols`` panels a row (at most 4 by default).  Returns what the panels
+    show (for the legend)."""
+    n = len(metrics)
+    ncols = ncols or min(n, 4)
+    nrows = int(np.ceil(n / ncols))
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    colours = _colours(explainers, control)
+    shown = {"hatched": False, "best": False, "control": False}
+    for ax, metric in zip(axes.ravel(), metrics):
+        rows = sub[sub["metric"] == metric].set_index("explainer").reindex(explainers)
+        rows = rows.dropna(subset=["mean"])
+        x = np.arange(len(rows))
+        bars = ax.bar(x, rows["mean"], yerr=rows[error].fillna(0), capsize=3,
+                      color=[colours[e] for e in rows.index], edgecolor="black",
+                      linewidth=0.5, error_kw={"elinewidth": 0.8})
+        for bar, (explainer, row) in zip(bars, rows.iterrows()):
+            shown["control"] |= explainer == control
+            if _not_better(row):
+                bar.set_hatch("//")
+                shown["hatched"] = True
+            if _is_best(row):
+                bar.set_linewidth(2.0)
+                shown["best"] = True
+        ax.set_xticks(x, rows.index, rotation=45, ha="right", fontsize=8)
+        ax.tick_params(axis="y", labelsize=8)
+        ax.set_title(_column_name(sub, metric), fontsize=9)
+        ax.axhline(0, color="black", linewidth=0.5)
+        ax.grid(axis="y", linewidth=0.3, alpha=0.5)
+        ax.set_axisbelow(True)
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    return shown
+
+
+def _legend(fig, shown, control, error, n_panel_columns):
+    """Legend of the marks (control colour, hatching, outline, error bars)
+    under the panels, in as many columns as the figure is wide for."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = []
+    if shown["control"]:
+        handles.append(Patch(facecolor="0.6", edgecolor="black", linewidth=0.5,
+                             label=f"{control} (control)"))
+    if shown["hatched"]:
+        handles.append(Patch(facecolor="white", edgecolor="black", hatch="//",
+                             linewidth=0.5, label="not significantly better than control"))
+    if shown["best"]:
+        handles.append(Patch(facecolor="white", edgecolor="black", linewidth=2.0,
+                             label="best (or tied best)"))
+    handles.append(Line2D([], [], color="black", marker="_", markersize=8, linewidth=0.8,
+                          label=f"error bar: {_ERRORS[error]}"))
+    fig.legend(handles=handles, loc="outside lower center",
+               ncols=max(1, min(len(handles), n_panel_columns)), fontsize=8, frameon=False)
+
+
+@validate_params(
+    {
+        "board": [pd.DataFrame],
+        "dataset": "no_validation",
+        "model": "no_validation",
+        "control": [str, None],
+        "error": [StrOptions({"std", "se", "row_se"})],
+        "metrics": [str, list, tuple, None],
+        "baseline": "no_validation",
+    },
+    prefer_skip_nested_validation=True,
+)
 def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="std",
-                     baseline=_DEPRECATED):
+                     metrics=None, baseline=_DEPRECATED):
     """Bar chart of a leaderboard: one panel per metric, one bar per explainer,
     error bars over seeds; explainers not significantly better than the
-    control are hatched.
+    control are hatched, the best (or tied best) bars outlined, and a legend
+    explains the marks.
 
     Parameters
     ----------
@@ -155,6 +579,9 @@ def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="st
         Label of the control explainer (drawn in grey).
     error : {"std", "se", "row_se"}, default="std"
         Column used for the error bars.
+    metrics : str or list of str, default=None
+        Metrics to draw (e.g. those of one family, as :func:`write_report`
+        does); ``None`` draws all.
     baseline : str or None
         Deprecated alias of ``control``.
 
@@ -164,121 +591,632 @@ def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="st
     Returns
     -------
     fig : matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import leaderboard, plot_leaderboard
+    >>> table = pd.DataFrame({
+    ...     "dataset": "d", "model": "m", "explainer": ["a"] * 5 + ["b"] * 5,
+    ...     "metric": "x", "seed": list(range(5)) * 2,
+    ...     "value": [1.0, 2.0, 3.0, 2.0, 2.0] + [0.5] * 5, "greater_is_better": True,
+    ...     "status": "ok"})
+    >>> fig = plot_leaderboard(leaderboard(table))
+    >>> [ax.get_title() for ax in fig.axes]
+    ['x ↑']
     """
     import matplotlib.pyplot as plt
 
     control = _renamed_control(control, baseline, "plot_leaderboard")
-    if error not in ("std", "se", "row_se"):
-        raise ValueError(f"error must be 'std', 'se' or 'row_se', got {error!r}.")
-    sub = board
-    for col, value in (("dataset", dataset), ("model", model)):
-        values = list(dict.fromkeys(sub[col]))
-        if value is None:
-            if len(values) != 1:
-                raise ValueError(f"The board has several {col}s {values}: pass {col}=.")
-            value = values[0]
-        sub = sub[sub[col] == value]
-        if sub.empty:
-            raise ValueError(f"No rows for {col}={value!r}; available: {values}.")
-    metrics = list(dict.fromkeys(sub["metric"]))
+    sub = _select_pair(_select_metrics(board, metrics), dataset, model)
+    metric_list = list(dict.fromkeys(sub["metric"]))
     explainers = list(dict.fromkeys(board["explainer"]))
-    n = len(metrics)
+    n = len(metric_list)
     ncols = min(n, 4)
     nrows = int(np.ceil(n / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 2.8 * nrows),
-                             squeeze=False, constrained_layout=True)
-    colors = plt.get_cmap("tab10")
-    for ax, metric in zip(axes.ravel(), metrics):
-        rows = sub[sub["metric"] == metric].set_index("explainer").reindex(explainers)
-        rows = rows.dropna(subset=["mean"])
-        x = np.arange(len(rows))
-        bar_colors = ["0.6" if e == control else colors(explainers.index(e) % 10)
-                      for e in rows.index]
-        bars = ax.bar(x, rows["mean"], yerr=rows[error].fillna(0), capsize=3,
-                      color=bar_colors, edgecolor="black", linewidth=0.5)
-        for bar, (_, row) in zip(bars, rows.iterrows()):
-            beats = _beats(row)
-            if not pd.isna(beats) and not bool(beats):
-                bar.set_hatch("//")
-        ax.set_xticks(x, rows.index, rotation=45, ha="right", fontsize=8)
-        ax.set_title(metric_display_name(metric, bool(rows["greater_is_better"].iloc[0])),
-                     fontsize=9)
-        ax.axhline(0, color="black", linewidth=0.5)
-    for ax in axes.ravel()[n:]:
-        ax.set_visible(False)
+    fig = plt.figure(figsize=(3.1 * ncols, 2.7 * nrows + 0.5), layout="constrained")
+    shown = _draw_panels(fig, sub, metric_list, explainers, control, error)
+    _legend(fig, shown, control, error, ncols)
     fig.suptitle(f"{sub['dataset'].iloc[0]} / {sub['model'].iloc[0]}", fontsize=10)
     return fig
+
+
+def _plot_families(board, dataset, model, control, error="std"):
+    """All metrics of one (dataset, model), one row of panels per metric
+    family (matplotlib subfigures), one legend."""
+    import matplotlib.pyplot as plt
+
+    sub = _select_pair(board, dataset, model)
+    groups = _family_groups(sub)
+    explainers = list(dict.fromkeys(board["explainer"]))
+    heights = [int(np.ceil(len(ms) / 4)) for _, ms in groups]
+    ncols = min(max(len(ms) for _, ms in groups), 4)
+    fig = plt.figure(figsize=(3.1 * ncols, 2.9 * sum(heights) + 0.6), layout="constrained")
+    subfigs = np.atleast_1d(fig.subfigures(len(groups), 1, height_ratios=heights))
+    shown = {"hatched": False, "best": False, "control": False}
+    for subfig, (family, metrics) in zip(subfigs, groups):
+        for key, value in _draw_panels(subfig, sub, metrics, explainers, control,
+                                       error, ncols=ncols).items():
+            shown[key] |= value
+        subfig.suptitle(family, fontsize=10, fontweight="bold")
+    _legend(fig, shown, control, error, ncols)
+    fig.suptitle(f"{dataset} / {model}", fontsize=11)
+    return fig
+
+
+def _png(fig):
+    """PNG bytes of a figure (closed afterwards)."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def _img(png, alt):
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
+
+
+# ----------------------------------------------------------------- report
+_CSS = """
+:root { color-scheme: light; --muted: #6b7280; --line: #d1d5db; --zebra: #f6f7f9;
+        --accent: #1d4ed8; }
+* { box-sizing: border-box; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+       font-size: 15px; line-height: 1.45; color: #111827; background: #fff;
+       margin: 0; }
+main { max-width: 1400px; margin: 0 auto; padding: 24px 28px 64px; }
+h1 { font-size: 1.7em; margin: 0 0 4px; }
+h2 { font-size: 1.3em; margin: 40px 0 10px; padding-bottom: 4px;
+     border-bottom: 2px solid var(--line); }
+h3 { font-size: 1.12em; margin: 28px 0 8px; }
+h4 { font-size: 1em; margin: 18px 0 6px; color: #374151; }
+p.lead { color: var(--muted); margin: 0 0 14px; }
+dl.spec { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px;
+          margin: 12px 0; padding: 12px 16px; background: var(--zebra);
+          border: 1px solid var(--line); border-radius: 6px; }
+dl.spec dt { font-weight: 600; }
+dl.spec dd { margin: 0; }
+nav ul { margin: 6px 0; padding-left: 20px; }
+a { color: var(--accent); }
+.scroll { overflow-x: auto; margin: 6px 0 12px; }
+table { border-collapse: collapse; font-size: 14px; }
+th, td { border: 1px solid var(--line); padding: 4px 10px; }
+table.board { font-size: 13px; }
+table.board th, table.board td { padding: 3px 7px; }
+thead th { background: #eef0f3; text-align: center; vertical-align: bottom;
+           font-weight: 600; }
+tbody th { text-align: left; font-weight: 500; white-space: nowrap; }
+tbody tr:nth-child(even) { background: var(--zebra); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.text { text-align: left; }
+td.best strong { font-weight: 700; }
+td.empty { color: var(--muted); text-align: center; }
+tr.control, tr.control th { color: var(--muted); font-style: italic; }
+.tag { font-size: 0.75em; font-style: normal; border: 1px solid var(--line);
+       border-radius: 3px; padding: 0 4px; margin-left: 4px; }
+.mark { color: #b45309; margin-left: 2px; font-size: 0.9em; }
+.arrow { white-space: nowrap; }
+.legend { border-left: 4px solid var(--accent); background: #f8fafc; padding: 8px 14px;
+          margin: 10px 0 16px; font-size: 14px; }
+.legend p { margin: 3px 0; }
+.notes li { margin: 4px 0; }
+figure { margin: 10px 0 22px; }
+figure img { max-width: 100%; height: auto; border: 1px solid var(--line);
+             border-radius: 4px; }
+figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; }
+code { font-size: 0.92em; background: #f3f4f6; padding: 0 3px; border-radius: 3px; }
+td code { white-space: pre-wrap; word-break: break-word; }
+details { margin: 12px 0; border: 1px solid var(--line); border-radius: 6px;
+          padding: 6px 12px; }
+details summary { cursor: pointer; font-weight: 600; }
+.ok { color: #15803d; }
+.bad { color: #b91c1c; }
+footer { margin-top: 48px; color: var(--muted); font-size: 13px; }
+"""
+
+
+def _component_name(value):
+    if isinstance(value, dict):
+        return str(value.get("name", ""))
+    return str(value)
+
+
+def _spec_items(results, table):
+    """(term, HTML description) pairs of the run's summary."""
+    spec = results.spec or {}
+
+    def labelled(key, column):
+        group = spec.get(key)
+        if isinstance(group, dict) and group:
+            return ", ".join(
+                f"<strong>{html.escape(str(label))}</strong> "
+                f"<span class=\"lead\">({html.escape(_component_name(c))})</span>"
+                if _component_name(c) and _component_name(c) != str(label)
+                else f"<strong>{html.escape(str(label))}</strong>"
+                for label, c in group.items())
+        return ", ".join(html.escape(str(v)) for v in dict.fromkeys(table[column]))
+
+    items = [("Datasets", labelled("datasets", "dataset")),
+             ("Models", labelled("models", "model")),
+             ("Explainers", labelled("explainers", "explainer"))]
+    board_like = _with_families(table[["metric"]].drop_duplicates(), table)
+    groups = _family_groups(board_like)
+    items.append((f"Metrics ({board_like['metric'].nunique()})", "<br>".join(
+        f"{html.escape(family)}: " + ", ".join(html.escape(m) for m in metrics)
+        for family, metrics in groups)))
+    seeds = spec.get("seeds")
+    if seeds is None and "seed" in table:
+        seeds = sorted(dict.fromkeys(table["seed"]))
+    if seeds is not None:
+        seeds = seeds if isinstance(seeds, (list, tuple)) else [seeds]
+        items.append(("Seeds", html.escape(", ".join(str(s) for s in seeds))))
+    n_explain = spec.get("n_explain")
+    if n_explain is None and "n_rows" in table and (table["n_rows"] > 0).any():
+        n_explain = int(table["n_rows"].max())
+    if n_explain is not None:
+        items.append(("Explained rows", f"{html.escape(str(n_explain))} held-out rows per "
+                                        "(dataset, model, seed)"))
+    if results.control is not None:
+        items.append(("Control", html.escape(str(results.control))))
+    ok = table["status"] == "ok"
+    n_err = int((table["status"] == "error").sum())
+    n_skip = int((table["status"] == "skipped").sum())
+    cells = (f"{results.n_cells} cells, {int(ok.sum())} scores, "
+             f"<span class=\"{'bad' if n_err else 'ok'}\">{n_err} errors</span>, "
+             f"{n_skip} skipped as not applicable")
+    items.append(("Cells", cells))
+    if results.wall_time is not None:
+        items.append(("Wall time", f"{results.wall_time:.1f} s"))
+    return items
+
+
+def _summary_text(results, table):
+    ok = table["status"] == "ok"
+    text = (f"{results.n_cells} cells, {int(ok.sum())} scores, "
+            f"{int((table['status'] == 'error').sum())} errors, "
+            f"{int((table['status'] == 'skipped').sum())} skipped")
+    if results.wall_time is not None:
+        text += f", {results.wall_time:.1f} s wall time"
+    return text
+
+
+def _strings(series):
+    """A column as str, missing values as ""."""
+    return series.astype(object).fillna("").astype(str)
+
+
+def _grouped_failures(frame):
+    """Failed scores grouped by (explainer, metric, error): a failure while
+    drawing the data or fitting the model concerns every explainer and
+    metric ("all"), an explainer's failure every metric of its cells."""
+    where = frame["failed_in"] if "failed_in" in frame else pd.Series("", index=frame.index)
+    where = _strings(where)
+    explainer = np.where(where == "model", "all", frame["explainer"].astype(str))
+    metric = np.where(where.isin(["model", "explainer"]), "all", frame["metric"].astype(str))
+    return _group_counts(frame.assign(_explainer=explainer, _metric=metric,
+                                      _error=_strings(frame["error"])),
+                         ["_explainer", "_metric", "_error"])
+
+
+def _group_counts(frame, keys):
+    records = []
+    for key, group in frame.groupby(keys, sort=False):
+        places = ", ".join(dict.fromkeys(f"{d} / {m}" for d, m in
+                                         zip(group["dataset"], group["model"])))
+        seeds = ", ".join(str(s) for s in sorted(dict.fromkeys(group["seed"]), key=str))
+        cells = len(group.drop_duplicates(["dataset", "model", "explainer", "seed"]))
+        records.append((*key, len(group), cells, places, seeds))
+    return sorted(records, key=lambda r: -r[len(keys)])
+
+
+def _failures_html(table):
+    errors = table[table["status"] == "error"]
+    skipped = table[table["status"] == "skipped"]
+    parts = ['<section id="failures"><h2>Failures</h2>']
+    if len(errors):
+        rows = "".join(
+            f'<tr><td class="text">{html.escape(e)}</td><td class="text">{html.escape(m)}'
+            f'</td><td class="text"><code>{html.escape(err)}</code></td>'
+            f'<td class="num">{n}</td><td class="num">{c}</td>'
+            f'<td class="text">{html.escape(places)}</td><td class="text">'
+            f'{html.escape(seeds)}</td></tr>'
+            for e, m, err, n, c, places, seeds in _grouped_failures(errors))
+        parts.append(
+            f'<p class="bad">{len(errors)} of {len(table)} scores failed, grouped by '
+            "(explainer, metric, error); the results table has the details (columns "
+            "<code>status</code>, <code>error</code>, <code>failed_in</code>) and a "
+            "rerun retries them.</p>"
+            '<div class="scroll"><table class="failures"><thead><tr><th>explainer</th>'
+            "<th>metric</th><th>error</th><th>scores</th><th>cells</th>"
+            "<th>dataset / model</th><th>seeds</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>")
+    else:
+        parts.append('<p class="ok">No score failed.</p>')
+    if len(skipped):
+        frame = skipped.assign(_metric=skipped["metric"].astype(str),
+                               _error=_strings(skipped["error"]))
+        rows = "".join(
+            f'<tr><td class="text">{html.escape(m)}</td><td class="text">'
+            f'{html.escape(err)}</td><td class="num">{n}</td>'
+            f'<td class="text">{html.escape(places)}</td></tr>'
+            for m, err, n, _, places, _ in _group_counts(frame, ["_metric", "_error"]))
+        parts.append(
+            f'<details class="skips"><summary>{len(skipped)} scores skipped as not '
+            "applicable (expected, not failures)</summary>"
+            '<div class="scroll"><table class="skips"><thead><tr><th>metric</th>'
+            "<th>reason</th><th>scores</th><th>dataset / model</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div></details>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _failures_markdown(table):
+    parts = []
+    errors = table[table["status"] == "error"]
+    if len(errors):
+        frame = pd.DataFrame(_grouped_failures(errors), columns=[
+            "explainer", "metric", "error", "scores", "cells", "dataset / model", "seeds"])
+        parts.append(f"\n## Failures\n\n{_markdown(frame.set_index('explainer'))}\n")
+    skipped = table[table["status"] == "skipped"]
+    if len(skipped):
+        frame = skipped.assign(_metric=skipped["metric"].astype(str),
+                               _error=_strings(skipped["error"]))
+        rows = [(m, err, n, places) for m, err, n, _, places, _ in
+                _group_counts(frame, ["_metric", "_error"])]
+        frame = pd.DataFrame(rows, columns=["metric", "reason", "scores", "dataset / model"])
+        parts.append("\n## Skipped as not applicable\n\n"
+                     f"{_markdown(frame.set_index('metric'))}\n")
+    return "\n".join(parts)
+
+
+def _decision_functions():
+    """The decision helpers, when this version has them."""
+    try:
+        from sklearn_xai.benchmark._decisions import decision_summary, significance_note
+    except ImportError:
+        decision_summary = significance_note = None
+    try:
+        from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
+    except ImportError:
+        plot_critical_difference = None
+    return decision_summary, significance_note, plot_critical_difference
+
+
+def _fallback_summary(board, control):
+    """Mean rank over metrics and number of metrics ranked first, per
+    (dataset, model, explainer), when the decision helpers are absent."""
+    frame = board[board["explainer"] != control]
+    frame = frame.assign(_best=[_is_best(r) for _, r in frame.iterrows()])
+    out = frame.groupby(["dataset", "model", "explainer"], sort=False).agg(
+        mean_rank=("rank", "mean"), n_tied_best=("_best", "sum"),
+        n_metrics=("rank", "count")).reset_index()
+    return out.sort_values(["dataset", "model", "mean_rank"], kind="stable")
+
+
+def _summary_value(summary, sub, column, attr):
+    """A per-(dataset, model) statistic: the summary's column, else its
+    ``attrs`` (a number or a dict keyed by (dataset, model))."""
+    if column in sub and len(sub):
+        return sub[column].iloc[0]
+    value = summary.attrs.get(attr)
+    if isinstance(value, dict):
+        value = value.get(tuple(sub[["dataset", "model"]].iloc[0]))
+    return value
+
+
+def _fmt_number(value, digits=3):
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return "–"
+    return f"{value:.{digits}g}" if np.isfinite(value) else "–"
+
+
+def _costs(sub):
+    """explainer -> (seconds per row, model evaluations per row) or per cell
+    when the board has no per-row costs."""
+    per_row = "cost_per_row" in sub
+    time_col = "cost_per_row" if per_row else "explain_time"
+    eval_col = "evaluations_per_row" if "evaluations_per_row" in sub else "n_evaluations"
+    out = {}
+    for explainer, group in sub.groupby("explainer", sort=False):
+        t = group[time_col].mean() if time_col in group else np.nan
+        e = group[eval_col].mean() if eval_col in group else np.nan
+        out[explainer] = (t, e)
+    unit = "per explained row" if per_row else "per cell"
+    return out, unit
+
+
+def _decision_html(board, control, alpha):
+    """The decision section: per (dataset, model), the explainers by mean
+    rank over metrics (and the critical-difference diagram when available),
+    their costs, and the notes on significance."""
+    decision_summary, significance_note, plot_cd = _decision_functions()
+    candidates = board.loc[board["explainer"] != control, "explainer"]
+    if candidates.nunique() < 2:  # nothing to compare: no test, no diagram
+        decision_summary = plot_cd = None
+    if decision_summary is not None:
+        summary = decision_summary(board, alpha=alpha, control=control)
+    else:
+        summary = _fallback_summary(board, control)
+    parts = ['<section id="decision"><h2>Decision</h2>',
+             '<p class="lead">Explainers ordered by their mean rank over the metrics of '
+             "each dataset and model (1 = best); the count of metrics where each is best "
+             "or tied best; and what one explanation costs.</p>"]
+    if significance_note is not None:
+        try:
+            notes = significance_note(board, alpha)
+        except ValueError:  # a board without the decision columns
+            notes = []
+        if notes:
+            parts.append('<ul class="notes">' + "".join(
+                f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>")
+    for (dataset, model), sub in board.groupby(["dataset", "model"], sort=False):
+        ranked = summary[(summary["dataset"] == dataset) & (summary["model"] == model)]
+        parts.append(f'<h3 id="decision-{_slug(dataset)}-{_slug(model)}">'
+                     f"{html.escape(f'{dataset} / {model}')}</h3>")
+        stats = []
+        p = _summary_value(summary, ranked, "friedman_p_value", "friedman_p")
+        cd = _summary_value(summary, ranked, "critical_difference", "cd")
+        if p is not None and _fmt_number(p) != "–":
+            stats.append(f"Friedman test over the metrics: p = {_fmt_number(p)}")
+        if cd is not None and _fmt_number(cd) != "–":
+            stats.append(f"Nemenyi critical difference = {_fmt_number(cd)} mean ranks "
+                         f"(alpha = {alpha:g}); explainers joined by a bar in the diagram "
+                         "are not significantly different")
+        note = ranked["note"].iloc[0] if "note" in ranked and len(ranked) else ""
+        if isinstance(note, str) and note:
+            stats.append(note)
+        if stats:
+            parts.append("<p>" + html.escape("; ".join(stats)) + ".</p>")
+        if plot_cd is not None and len(ranked) >= 2:
+            import matplotlib.pyplot as plt
+
+            fig, ax = plt.subplots(figsize=(8.0, 1.6 + 0.3 * ((len(ranked) + 1) // 2)))
+            plot_cd(summary, dataset=dataset, model=model, ax=ax)
+            parts.append("<figure>" + _img(_png(fig), f"critical difference diagram, "
+                                                      f"{dataset} / {model}")
+                         + "<figcaption>Critical-difference diagram of the mean ranks "
+                         "(Demšar, 2006).</figcaption></figure>")
+        costs, unit = _costs(sub)
+        n_total = sub["metric"].nunique()
+        rows = []
+        order = list(ranked["explainer"]) + [e for e in _explainer_order(sub)
+                                             if e not in set(ranked["explainer"])]
+        ranked = ranked.set_index("explainer")
+        for explainer in order:
+            is_control = explainer == control
+            if explainer in ranked.index:
+                r = ranked.loc[explainer]
+                rank = f"{float(r['mean_rank']):.2f}"
+                best = r.get("n_tied_best", pd.NA)
+                best = "–" if pd.isna(best) else f"{int(best)} of {int(r['n_metrics'])}"
+            else:
+                rank, best = "–", "–"
+            t, e = costs.get(explainer, (np.nan, np.nan))
+            label = html.escape(str(explainer))
+            if is_control:
+                label += ' <span class="tag">control</span>'
+            attr = ' class="control"' if is_control else ""
+            rows.append(f'<tr{attr}><th scope="row">{label}</th><td class="num">{rank}</td>'
+                        f'<td class="num">{best}</td><td class="num">{_fmt_seconds(t)}</td>'
+                        f'<td class="num">{_fmt_count(e)}</td></tr>')
+        parts.append(
+            '<div class="scroll"><table class="decision"><thead><tr><th>explainer</th>'
+            f"<th>mean rank</th><th>best or tied best (of {n_total} metrics)</th>"
+            f"<th>explain time {unit}</th><th>model evaluations {unit}</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _fmt_count(value):
+    """A count or mean count: thousands separators, at most one decimal."""
+    if value is None or not np.isfinite(value):
+        return "–"
+    return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:,.1f}"
+
+
+def _fmt_seconds(value):
+    if value is None or not np.isfinite(value):
+        return "–"
+    if value < 1e-3:
+        return f"{value * 1e6:.0f} µs"
+    if value < 1:
+        return f"{value * 1e3:.1f} ms"
+    return f"{value:.2f} s"
+
+
+def _legend_html(board, control, alpha):
+    tied = "tied_best" in board
+    items = [
+        "<p>Cells: mean ± standard deviation over seeds of the mean score over the "
+        "explained rows; each metric in its natural orientation (↑ greater is better, "
+        "↓ lower is better).</p>",
+        "<p><strong>Bold</strong>: " + (
+            "the best explainer of the metric and those not significantly worse than it "
+            "(paired test against the best, Holm-corrected): tied best.</p>" if tied else
+            "the best explainer of the metric (rank 1).</p>"),
+    ]
+    if control is not None:
+        items.append(
+            f'<p><span class="mark">{NOT_BETTER_MARK}</span> not significantly better '
+            f"than the <em>{html.escape(str(control))}</em> control (one-sided paired "
+            "Wilcoxon signed-rank test over seeds × explained rows, Holm-corrected "
+            f"across explainers, alpha = {alpha:g}). The control's row is grey and "
+            "italic.</p>")
+    else:
+        items.append("<p>No random control: no significance test.</p>")
+    if any(_cannot_reach(sub, metric) for (_, _, metric), sub in
+           board.groupby(["dataset", "model", "metric"], sort=False)):
+        items.append(f"<p>{CANNOT_REACH_MARK} after a metric: too few seeds or rows for "
+                     "any test of it to reach alpha, so its marks say nothing.</p>")
+    items.append("<p>Figures: one bar per explainer with its error bar; the control in "
+                 "grey, hatched bars not significantly better than the control, thick "
+                 "outlines the best (or tied best).</p>")
+    return '<div class="legend">' + "".join(items) + "</div>"
 
 
 def _slug(text):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(text))
 
 
+@validate_params(
+    {
+        "results": [BenchmarkResults],
+        "directory": [str, os.PathLike],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "figures": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def write_report(results, directory, *, alpha=0.05, figures=True):
-    """Save results and write ``report.md``, ``report.html`` and one PNG per
-    (dataset, model) in ``figures/``.
+    """Save results and write ``report.html``, ``report.md`` and figures.
+
+    ``report.html`` is one self-contained page (inline style, figures
+    embedded, no script): the run's summary; the decision (explainers by
+    mean rank over metrics, with the critical-difference diagram of Demšar
+    (2006) and the notes on what the run is too small to show, when this
+    version provides them); per (dataset, model) a leaderboard table and a
+    bar-chart figure per metric family, with a legend of the marks; and the
+    failed scores grouped by (explainer, metric, error) with their counts,
+    the metrics skipped as not applicable apart in a collapsed section.
+    ``report.md`` holds the same tables; ``figures/`` one PNG per (dataset,
+    model) (a row of panels per metric family) and one per family.
 
     Parameters
     ----------
     results : BenchmarkResults
+        The results to report.
     directory : str or path-like
+        Output folder (created if needed).
     alpha : float, default=0.05
-        Level of the significance test against the random control.
+        Level of the significance tests.
     figures : bool, default=True
         Also draw the bar charts.
 
     Returns
     -------
     paths : dict
-        Name -> written path.
+        Name -> written path: those of :meth:`BenchmarkResults.save`,
+        ``report_md``, ``report_html``, ``figure_<dataset>_<model>`` and
+        ``figure_<dataset>_<model>_<family>``.
+
+    References
+    ----------
+    .. [1] Demšar, J. "Statistical Comparisons of Classifiers over Multiple
+       Data Sets", Journal of Machine Learning Research 7, 1-30, 2006.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import BenchmarkResults, write_report
+    >>> table = pd.DataFrame({
+    ...     "dataset": "d", "model": "m", "explainer": ["a", "a", "b", "b"],
+    ...     "metric": "neg_complexity", "seed": [0, 1, 0, 1],
+    ...     "value": [1.0, 3.0, 0.5, 0.5], "greater_is_better": False,
+    ...     "status": "ok", "error": "", "cached": False})
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     paths = write_report(BenchmarkResults(table), folder, figures=False)
+    ...     page = open(paths["report_html"], encoding="utf-8").read()
+    >>> "<table" in page and "<script" not in page
+    True
     """
     directory = os.fspath(directory)
     paths = results.save(directory)
-    ok = results.table["status"] == "ok"
-    failures = results.table.loc[~ok, ["dataset", "model", "explainer", "metric", "seed",
-                                       "status", "error"]]
-    title = (results.spec or {}).get("name", "benchmark")
+    table = results.table
+    control = results.control
+    ok = table["status"] == "ok"
+    title = str((results.spec or {}).get("name", "benchmark"))
+    description = (results.spec or {}).get("description") or ""
+    summary = _summary_text(results, table)
+    board = None
     if ok.any():
-        board = results.leaderboard(alpha=alpha)
-        md = format_leaderboard(board, fmt="markdown", control=results.control, alpha=alpha)
-        body_html = format_leaderboard(board, fmt="html", control=results.control,
-                                       alpha=alpha)
-    else:
-        board = None
-        md = body_html = "No successful cell."
-    summary = (f"{results.n_cells} cells, {int(ok.sum())} scores, "
-               f"{int((results.table['status'] == 'error').sum())} errors, "
-               f"{int((results.table['status'] == 'skipped').sum())} skipped")
-    if results.wall_time is not None:
-        summary += f", {results.wall_time:.1f} s wall time"
-    md_parts = [f"# {title}\n", summary + "\n", md]
-    html_parts = [f"<h1>{html.escape(str(title))}</h1>", f"<p>{html.escape(summary)}</p>",
-                  body_html]
-    if len(failures):
-        md_parts.append("\n## Failed or skipped\n\n" + _markdown(failures.set_index("dataset")))
-        html_parts.append("<h2>Failed or skipped</h2>" + failures.to_html(index=False))
-    if figures and board is not None:
-        import matplotlib.pyplot as plt
+        board = _with_families(results.leaderboard(alpha=alpha), table)
 
-        fig_dir = os.path.join(directory, "figures")
-        os.makedirs(fig_dir, exist_ok=True)
-        for (dataset, model), _ in board.groupby(["dataset", "model"], sort=False):
-            fig = plot_leaderboard(board, dataset=dataset, model=model,
-                                   control=results.control)
-            name = f"{_slug(dataset)}__{_slug(model)}.png"
-            path = os.path.join(fig_dir, name)
-            fig.savefig(path, dpi=100)
-            plt.close(fig)
-            paths[f"figure_{dataset}_{model}"] = path
-            md_parts.append(f"\n![{dataset} / {model}](figures/{name})\n")
-            html_parts.append(f'<img src="figures/{html.escape(name)}" '
-                              f'alt="{html.escape(f"{dataset} / {model}")}">')
+    md_parts = [f"# {title}\n", summary + "\n"]
+    body = [f"<header><h1>{html.escape(title)}</h1>"]
+    if description:
+        body.append(f'<p class="lead">{html.escape(str(description))}</p>')
+    body.append('<dl class="spec">' + "".join(
+        f"<dt>{term}</dt><dd>{text}</dd>" for term, text in _spec_items(results, table))
+        + "</dl>")
+    pairs = ([] if board is None else
+             list(board.groupby(["dataset", "model"], sort=False).groups))
+    toc = ['<li><a href="#decision">Decision</a></li>'] if board is not None else []
+    toc += [f'<li><a href="#board-{_slug(d)}-{_slug(m)}">{html.escape(f"{d} / {m}")}'
+            "</a></li>" for d, m in pairs]
+    toc.append('<li><a href="#failures">Failures and skipped metrics</a></li>')
+    body.append("<nav><ul>" + "".join(toc) + "</ul></nav></header>")
+
+    if board is None:
+        body.append("<p>No successful cell.</p>")
+        md_parts.append("No successful cell.")
+    else:
+        body.append(_decision_html(board, control, alpha))
+        body.append('<section id="leaderboards"><h2>Leaderboards</h2>')
+        body.append(_legend_html(board, control, alpha))
+        md_parts.append(_format(board, fmt="markdown", control=control, alpha=alpha,
+                                digits=3, max_width=None, by_family=True))
+        if figures:
+            fig_dir = os.path.join(directory, "figures")
+            os.makedirs(fig_dir, exist_ok=True)
+        for dataset, model in pairs:
+            sub = board[(board["dataset"] == dataset) & (board["model"] == model)]
+            body.append(f'<h3 id="board-{_slug(dataset)}-{_slug(model)}">'
+                        f"{html.escape(f'{dataset} / {model}')}</h3>")
+            stem = f"{_slug(dataset)}__{_slug(model)}"
+            for family, family_metrics in _family_groups(sub):
+                family_rows = sub[sub["metric"].isin(family_metrics)]
+                body.append(f'<section class="family"><h4>{html.escape(family)}</h4>')
+                body.append(_html_table(family_rows, 3, control))
+                if figures:
+                    fig = plot_leaderboard(board, dataset=dataset, model=model,
+                                           control=control, metrics=family_metrics)
+                    fig.suptitle(f"{dataset} / {model}: {family}", fontsize=10)
+                    png = _png(fig)
+                    name = f"{stem}__{_slug(family.lower())}.png"
+                    path = os.path.join(fig_dir, name)
+                    with open(path, "wb") as fh:
+                        fh.write(png)
+                    paths[f"figure_{dataset}_{model}_{family.lower()}"] = path
+                    body.append("<figure>" + _img(png, f"{dataset} / {model}: {family}")
+                                + f"<figcaption>{html.escape(family)} metrics, "
+                                f"{html.escape(f'{dataset} / {model}')}: one panel per "
+                                "metric, error bars ± 1 std over seeds.</figcaption>"
+                                "</figure>")
+                body.append("</section>")
+            if figures:
+                # The overview figure (a row of panels per family), for report.md.
+                name = f"{stem}.png"
+                path = os.path.join(fig_dir, name)
+                with open(path, "wb") as fh:
+                    fh.write(_png(_plot_families(board, dataset, model, control)))
+                paths[f"figure_{dataset}_{model}"] = path
+                md_parts.append(f"\n![{dataset} / {model}](figures/{name})\n")
+        body.append("</section>")
+    body.append(_failures_html(table))
+    md_parts.append(_failures_markdown(table))
+    written = ", ".join(f"<code>{html.escape(os.path.basename(p))}</code>"
+                        for k, p in paths.items() if not k.startswith("figure_"))
+    body.append(f"<footer>Written with this page: {written}"
+                + (", and PNG copies of the figures in <code>figures/</code>"
+                   if figures and board is not None else "") + ".</footer>")
+
     paths["report_md"] = os.path.join(directory, "report.md")
     with open(paths["report_md"], "w", encoding="utf-8") as fh:
         fh.write("\n".join(md_parts))
     paths["report_html"] = os.path.join(directory, "report.html")
     with open(paths["report_html"], "w", encoding="utf-8") as fh:
-        fh.write("<!DOCTYPE html><html><head><meta charset='utf-8'><title>"
-                 f"{html.escape(str(title))}</title></head><body>\n"
-                 + "\n".join(html_parts) + "\n</body></html>\n")
+        fh.write('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+                 '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                 f"<title>{html.escape(title)}: benchmark report</title>"
+                 f"<style>{_CSS}</style></head>\n<body><main>\n"
+                 + "\n".join(body) + "\n</main></body></html>\n")
     return paths

@@ -1,6 +1,7 @@
 """Benchmark results: one tidy table, per-row scores, and their aggregation
-into leaderboards (mean, spread, ranks, rank frequencies, and a paired test of
-every explainer against the random control)."""
+into leaderboards (mean, spread, ranks, rank frequencies, costs per explained
+row, a paired test of every explainer against the random control and one
+against the best explainer, which decides the explainers tied for best)."""
 
 import json
 import os
@@ -8,6 +9,15 @@ import warnings
 
 import numpy as np
 import pandas as pd
+
+from sklearn_xai.benchmark._decisions import (
+    _TESTS,
+    _decision_columns,
+    _holm,  # noqa: F401  (importable from here, as before the move)
+    _paired_family,
+    _row_groups,
+    decision_summary,
+)
 
 __all__ = [
     "BenchmarkResults",
@@ -131,43 +141,9 @@ def _orientation(table):
 
 
 # ---------------------------------------------------------- significance
-def _holm(p_values):
-    """Holm step-down adjusted p-values (NaN entries left out and kept NaN)."""
-    p = np.asarray(p_values, dtype=np.float64)
-    adjusted = np.full_like(p, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    if ok.size == 0:
-        return adjusted
-    order = ok[np.argsort(p[ok], kind="stable")]
-    m = order.size
-    running = 0.0
-    for i, idx in enumerate(order):
-        running = max(running, min(1.0, (m - i) * p[idx]))
-        adjusted[idx] = running
-    return adjusted
-
-
-def _paired_p_value(diff, test):
-    """One-sided p-value of "the paired differences are positive"."""
-    from scipy import stats
-
-    diff = np.asarray(diff, dtype=np.float64)
-    diff = diff[~np.isnan(diff)]
-    if diff.size == 0:
-        return np.nan
-    if np.all(diff == 0):
-        return 1.0
-    if test == "wilcoxon":
-        return float(stats.wilcoxon(diff, alternative="greater", zero_method="wilcox").pvalue)
-    return float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
-
-
-def _pairs(values, explainer, control, on):
-    """Control-aligned values of one explainer (inner join on ``on``)."""
-    a = values[values["explainer"] == explainer].set_index(on)["value"]
-    b = values[values["explainer"] == control].set_index(on)["value"]
-    joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
-    return joined["a"].to_numpy(dtype=float), joined["b"].to_numpy(dtype=float)
+def _check_test(test):
+    if test not in _TESTS:
+        raise ValueError(f"test must be 'wilcoxon' or 'ttest', got {test!r}.")
 
 
 def significance_vs_control(table, per_row=None, *, control, test="wilcoxon"):
@@ -211,8 +187,7 @@ def significance_vs_control(table, per_row=None, *, control, test="wilcoxon"):
     >>> round(float(sig["p_value"].iloc[0]), 4)
     0.0156
     """
-    if test not in ("wilcoxon", "ttest"):
-        raise ValueError(f"test must be 'wilcoxon' or 'ttest', got {test!r}.")
+    _check_test(test)
     ok = table[table["status"] == "ok"]
     if control not in set(ok["explainer"]):
         raise ValueError(
@@ -220,33 +195,15 @@ def significance_vs_control(table, per_row=None, *, control, test="wilcoxon"):
             f"{sorted(set(table['explainer']))}."
         )
     orientation = _orientation(table)
-    row_groups = {}
-    if per_row is not None and len(per_row):
-        row_groups = {key: frame for key, frame in per_row.groupby(_GROUP, sort=False)}
+    row_groups = _row_groups(per_row)
     records = []
     for (dataset, model, metric), group in ok.groupby(_GROUP, sort=False):
         sign = 1.0 if orientation.get(metric, True) else -1.0
-        rows = row_groups.get((dataset, model, metric))
-        ps, block = [], []
-        for explainer in group["explainer"].unique():
-            if explainer == control:
-                continue
-            over = "rows"
-            a = np.array([])
-            if rows is not None and len(rows):
-                a, b = _pairs(rows, explainer, control, ["seed", "row"])
-            if a.size == 0:
-                over = "seeds"
-                a, b = _pairs(group, explainer, control, ["seed"])
-            diff = sign * (a - b)
-            p = _paired_p_value(diff, test)
-            ps.append(p)
-            block.append({"dataset": dataset, "model": model, "metric": metric,
-                          "explainer": explainer, "n_pairs": int(np.sum(~np.isnan(diff))),
-                          "paired_over": over, "p_value": p})
-        for rec, adj in zip(block, _holm(ps)):
-            rec["p_holm"] = adj
-        records.extend(block)
+        explainers = [e for e in group["explainer"].unique() if e != control]
+        family = _paired_family(group, row_groups.get((dataset, model, metric)), control,
+                                explainers, sign, test)
+        records.extend({"dataset": dataset, "model": model, "metric": metric, **rec}
+                       for rec in family)
     columns = ["dataset", "model", "metric", "explainer", "n_pairs", "paired_over",
                "p_value", "p_holm"]
     return pd.DataFrame.from_records(records, columns=columns)
@@ -333,8 +290,24 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
     standard error (``ddof=0``, as OpenXAI), a bootstrap interval of the mean,
     the rank of the explainer among those of its (dataset, model, metric) in
     the metric's orientation (1 = best; means equal to 12 decimals tie and
-    share the best rank), mean costs, and, when a control is given, the
-    paired test against it (:func:`significance_vs_control`).
+    share the best rank), mean costs, the costs per explained row, when a
+    control is given the paired test against it
+    (:func:`significance_vs_control`), and which explainers are tied for
+    best.
+
+    Tied for best: within each (dataset, model, metric), the explainer with
+    the best mean (the control left out) is tied for best, and so is every
+    other explainer that a paired one-sided test of "worse than the best"
+    does not reject at ``alpha``, Holm-corrected over the explainers compared
+    with the best [2]_.  The pairs are the same (seed, explained row) when
+    per-row scores exist, else the same seed; the test is ``test``, as
+    against the control.  The control is never tied for best.  A small run
+    may be unable to reject anything: ``can_reach_significance`` says whether
+    the smallest p-value the test can give on the run's pairs survives the
+    correction (the exact one-sided Wilcoxon signed-rank test on ``n`` pairs
+    never goes below ``1 / 2**n``); :func:`significance_note` words it.
+    :func:`decision_summary` aggregates the metrics into mean ranks with a
+    Friedman test and the Nemenyi critical difference [1]_.
 
     Parameters
     ----------
@@ -346,12 +319,15 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
         Label of the control explainer (the random one); ``None`` skips the
         test.
     alpha : float, default=0.05
-        Level of the Holm-corrected test: ``beats_control`` is
-        ``p_holm < alpha``.
+        Level of the Holm-corrected tests: ``beats_control`` is
+        ``p_holm < alpha``; an explainer is not ``tied_best`` when
+        ``p_vs_best < alpha``.
     ddof : int, default=0
         Delta degrees of freedom of the standard deviation over seeds (0, as
         the published tables; 1 for the unbiased variance).
     test : {"wilcoxon", "ttest"}, default="wilcoxon"
+        Paired test of the comparisons with the control and with the best:
+        Wilcoxon signed-rank test or paired t-test.
     n_bootstrap : int, default=1000
         Bootstrap resamples of the interval ``ci_low``, ``ci_high`` of the
         mean: explained rows are resampled within each seed (the row-sampling
@@ -370,9 +346,35 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
     Returns
     -------
     board : DataFrame
-        With the columns of the test: ``p_value``, ``p_holm`` and
+        One row per (dataset, model, metric, explainer), best rank first.
+        Scores: ``mean``, ``std``, ``se``, ``n_seeds``, ``row_se``,
+        ``greater_is_better``, ``rank``, ``ci_low``, ``ci_high``.  Mean
+        costs per seed: ``explain_time``, ``metric_time``,
+        ``n_evaluations``; per explained row: ``cost_per_row`` (seconds of
+        explanation) and ``evaluations_per_row`` (model evaluations), from
+        the ``explain_time``, ``n_evaluations`` and ``n_rows`` columns of
+        ``table`` (NaN when missing); ``n_rows`` (rows scored per seed).
+        The test against the control: ``p_value``, ``p_holm`` and
         ``beats_control`` (NA for the control and when no control is
-        given).
+        given).  The decisions: ``tied_best`` (boolean; NA for the control
+        and for an explainer that cannot be tested), ``p_vs_best`` (the
+        Holm-corrected p-value of "worse than the best"; NaN for the best
+        and the control); and per (dataset, model, metric) ``paired_over``
+        ("rows" or "seeds"), ``n_pairs`` (the most pairs of its tests),
+        ``n_comparisons`` (the smaller Holm family: the explainers compared
+        with the best, or with the control), ``min_p_value`` (the smallest
+        p-value ``test`` can give on ``n_pairs`` pairs) and
+        ``can_reach_significance`` (``n_comparisons * min_p_value < alpha``:
+        when False, no test of the (dataset, model, metric) can reject,
+        whatever the scores; NA when nothing is tested).
+        ``board.attrs["control"]`` is ``control``.
+
+    References
+    ----------
+    .. [1] Demšar, J. "Statistical Comparisons of Classifiers over Multiple
+       Data Sets", Journal of Machine Learning Research 7, 1-30, 2006.
+    .. [2] Holm, S. "A Simple Sequentially Rejective Multiple Test
+       Procedure", Scandinavian Journal of Statistics 6(2), 65-70, 1979.
 
     Examples
     --------
@@ -385,22 +387,33 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
     >>> board = leaderboard(table)
     >>> board[["explainer", "mean", "std", "rank"]].to_numpy().tolist()
     [['a', 2.0, 1.0, 1], ['b', 0.0, 0.0, 2]]
+
+    Two seeds cannot show ``b`` worse than ``a`` (the smallest one-sided
+    Wilcoxon p-value on 2 pairs is 1/4), so both are tied for best:
+
+    >>> board[["explainer", "tied_best"]].to_numpy().tolist()
+    [['a', True], ['b', True]]
+    >>> bool(board["can_reach_significance"].iloc[0])
+    False
     """
     control = _renamed_control(control, baseline, "leaderboard")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
+    _check_test(test)
     ok = table[table["status"] == "ok"].copy()
     if ok.empty:
         raise ValueError("The results table has no successful cell to aggregate.")
-    for col in ("se", "explain_time", "metric_time", "n_evaluations"):
+    for col in ("se", "explain_time", "metric_time", "n_evaluations", "n_rows"):
         if col not in ok:
             ok[col] = np.nan
+    _per_row_costs(ok)
     keys = _GROUP + ["explainer"]
     grouped = ok.groupby(keys, sort=False)
     board = grouped.agg(
         mean=("value", "mean"), n_seeds=("value", "count"), row_se=("se", "mean"),
         explain_time=("explain_time", "mean"), metric_time=("metric_time", "mean"),
-        n_evaluations=("n_evaluations", "mean"),
+        n_evaluations=("n_evaluations", "mean"), cost_per_row=("_cost", "mean"),
+        evaluations_per_row=("_evaluations", "mean"), n_rows=("_n_rows", "mean"),
     ).reset_index()
     board.insert(board.columns.get_loc("n_seeds"), "std",
                  grouped["value"].std(ddof=ddof).to_numpy())
@@ -428,6 +441,7 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
     board["p_value"] = np.nan
     board["p_holm"] = np.nan
     board["beats_control"] = pd.array([pd.NA] * len(board), dtype="boolean")
+    sig = None
     if control is not None:
         sig = significance_vs_control(ok, per_row, control=control, test=test)
         if len(sig):
@@ -444,7 +458,35 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
     sort_keys["rank"] = board["rank"]
     sort_keys["explainer"] = board["explainer"]
     idx = sort_keys.sort_values(_GROUP + ["rank", "explainer"], kind="stable").index
-    return board.loc[idx].reset_index(drop=True)
+    board = board.loc[idx].reset_index(drop=True)
+    # Costs beside the scores, then the decisions (after sorting: on a tie
+    # for the best mean, the first explainer in the board's order is the
+    # reference of the tests against the best).
+    costs = ["cost_per_row", "evaluations_per_row", "n_rows"]
+    board = board[[c for c in board.columns if c not in costs] + costs]
+    decisions = _decision_columns(board, ok, per_row, control=control, test=test,
+                                  alpha=alpha, significance=sig)
+    board = pd.concat([board, decisions], axis=1)
+    board.attrs["control"] = control
+    return board
+
+
+def _per_row_costs(ok):
+    """Add the hidden columns ``_cost``, ``_evaluations`` and ``_n_rows`` to
+    the successful rows ``ok``: explanation time and model evaluations per
+    explained row of each (dataset, model, explainer, seed) cell.
+
+    A cell explains the rows its per-row metrics score: the largest
+    ``n_rows`` among its metrics (a metric of the whole explanation scores
+    one row).
+    """
+    cell = [c for c in ("dataset", "model", "explainer", "seed") if c in ok]
+    n_rows = pd.to_numeric(ok["n_rows"], errors="coerce").astype(float)
+    explained = n_rows.groupby([ok[c] for c in cell], sort=False).transform("max")
+    explained = explained.where(explained > 0)
+    ok["_cost"] = pd.to_numeric(ok["explain_time"], errors="coerce") / explained
+    ok["_evaluations"] = pd.to_numeric(ok["n_evaluations"], errors="coerce") / explained
+    ok["_n_rows"] = n_rows
 
 
 def rank_frequencies(board, top=(1, 2)):
@@ -575,10 +617,32 @@ class BenchmarkResults:
     def leaderboard(self, *, alpha=0.05, ddof=0, test="wilcoxon", n_bootstrap=1000,
                     confidence=0.95, random_state=0):
         """The leaderboard (:func:`leaderboard`) with the significance test
-        against the random control when the benchmark has one."""
+        against the random control when the benchmark has one, and the
+        explainers tied for best."""
         return leaderboard(self.table, self.per_row, control=self.control, alpha=alpha,
                            ddof=ddof, test=test, n_bootstrap=n_bootstrap,
                            confidence=confidence, random_state=random_state)
+
+    def decisions(self, alpha=0.05, *, test="wilcoxon"):
+        """Mean ranks, Friedman test and critical difference per (dataset,
+        model) (:func:`decision_summary` of the leaderboard), the control
+        left out.
+
+        Parameters
+        ----------
+        alpha : float, default=0.05
+            Level of the paired tests of the leaderboard (``tied_best``), of
+            the Friedman test and of the critical difference.
+        test : {"wilcoxon", "ttest"}, default="wilcoxon"
+            Paired test of the leaderboard.
+
+        Returns
+        -------
+        summary : DataFrame
+            As :func:`decision_summary`.
+        """
+        board = self.leaderboard(alpha=alpha, test=test, n_bootstrap=0)
+        return decision_summary(board, alpha=alpha, control=self.control)
 
     def rank_frequencies(self, top=(1, 2)):
         """Top-k frequencies across datasets (:func:`rank_frequencies`)."""
@@ -644,7 +708,7 @@ class BenchmarkResults:
         table = pd.read_csv(path, dtype={"error": object, "warnings": object})
         for col in ("error", "failed_in", "warnings"):
             if col in table:
-                table[col] = table[col].fillna("").astype(str)
+                table[col] = table[col].astype(object).fillna("").astype(str)
         per_path = os.path.join(directory, "per_row.csv")
         per_row = pd.read_csv(per_path) if os.path.exists(per_path) else None
         meta = {}

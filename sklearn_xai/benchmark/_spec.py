@@ -616,11 +616,24 @@ class BenchmarkSpec:
         """Spec from a dict (the parsed YAML/JSON config).
 
         ``dataset`` / ``model`` / ``explainer`` / ``metric`` (singular) are
-        accepted for a single component.
+        accepted for a single component.  ``preset: NAME`` starts from a
+        preset (:func:`~sklearn_xai.benchmark.get_preset`): the config's
+        datasets, models, explainers and metrics are added to the preset's
+        (a label already there is replaced; a label mapped to ``null``
+        removes it) and its other keys override the preset's.
 
         Returns
         -------
         spec : BenchmarkSpec
+
+        Examples
+        --------
+        >>> from sklearn_xai.benchmark import BenchmarkSpec
+        >>> spec = BenchmarkSpec.from_dict({
+        ...     "preset": "default", "seeds": [0],
+        ...     "explainers": {"occlusion": "FeatureAblation", "lime": None}})
+        >>> "occlusion" in spec.explainers, "lime" in spec.explainers
+        (True, False)
         """
         if not isinstance(config, dict):
             raise ValueError(f"A benchmark config must be a mapping, got {type(config).__name__}.")
@@ -630,6 +643,8 @@ class BenchmarkSpec:
                 if key + "s" in config:
                     raise ValueError(f"Give either {key!r} or {key + 's'!r}, not both.")
                 config[key + "s"] = config.pop(key)
+        if "preset" in config:
+            config = _extend_preset(config.pop("preset"), config)
         valid = {f for f in cls.__dataclass_fields__}
         unknown = set(config) - valid
         if unknown:
@@ -782,6 +797,46 @@ class BenchmarkSpec:
                 + "\n  - ".join(problems)
             )
 
+
+
+_GROUPS = {"datasets": ("dataset", _DATASET_KEYS), "models": ("model", _COMPONENT_KEYS),
+           "explainers": ("explainer", _COMPONENT_KEYS),
+           "metrics": ("metric", _METRIC_KEYS)}
+
+
+def _extend_preset(name, config):
+    """A config dict: preset ``name`` extended by ``config`` (see
+    :meth:`BenchmarkSpec.from_dict`)."""
+    from sklearn_xai.benchmark.presets import get_preset
+
+    if not isinstance(name, str):
+        raise ValueError(f"preset must be a preset name, got {name!r}.")
+    base = get_preset(name)
+    merged = {f: getattr(base, f) for f in BenchmarkSpec.__dataclass_fields__
+              if f != "baseline"}
+    for group, (what, keys) in _GROUPS.items():
+        if group not in config:
+            continue
+        extra = config.pop(group)
+        if not isinstance(extra, dict):
+            raise ValueError(
+                f"To extend preset {name!r}, give {group} as a mapping label -> spec "
+                "(a label mapped to null removes it)."
+            )
+        combined = dict(merged[group])
+        for label, value in extra.items():
+            if value is None:
+                if label not in combined:
+                    raise ValueError(
+                        f"Cannot remove {what} {label!r}: preset {name!r} has "
+                        f"{sorted(combined)}."
+                    )
+                del combined[label]
+            else:
+                combined[str(label)] = _normalise_component(value, what, keys)
+        merged[group] = combined
+    merged.update(config)
+    return merged
 
 def _spec_baseline(self):
     """Deprecated alias of :attr:`control`."""

@@ -6,6 +6,8 @@ because benchmark metrics call ``explain`` (with ``target``, ``row_keys``
 and evaluation counts), which a Pipeline does not forward.
 """
 
+import dataclasses
+
 import numpy as np
 from sklearn.base import (
     BaseEstimator,
@@ -14,8 +16,10 @@ from sklearn.base import (
     TransformerMixin,
     clone,
 )
+from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
+from sklearn_xai.base import Tags
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fit_context
 
 __all__ = ["TransformedExplainer"]
@@ -45,6 +49,14 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
         The model to explain; when given it replaces the inner explainer's
         ``estimator`` (the benchmark runner sets it).
 
+    Notes
+    -----
+    The tags are the inner explainer's (``get_tags(self).explainer_tags``
+    is a copy of the :class:`~sklearn_xai.base.ExplainerTags` of
+    ``explainer``: stochastic, needs a model, differentiable, ...), so
+    :func:`~sklearn_xai.base.get_explainer_tags`, tag filters and the
+    explanation scorers treat the wrapper as the explainer it wraps.
+
     Attributes
     ----------
     explainer_ : explainer
@@ -68,6 +80,9 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
     >>> ex = TransformedExplainer(FeatureAblation(LinearRegression()), func="abs")
     >>> ex.fit(X, y).transform(X[3:]).round(6)
     array([[1., 3.]])
+    >>> from sklearn_xai.base import get_explainer_tags
+    >>> get_explainer_tags(ex).model_agnostic
+    True
     """
 
     _parameter_constraints: dict = {
@@ -164,8 +179,17 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        inner = self.explainer.__sklearn_tags__()
-        tags.input_tags = inner.input_tags
+        inner = get_tags(self.explainer)
+        explainer_tags = getattr(inner, "explainer_tags", None)
+        if explainer_tags is not None:
+            # The inner explainer's capabilities, copied so that editing
+            # these tags never edits the inner ones.
+            tags = Tags.from_sklearn(tags, dataclasses.replace(explainer_tags))
+            if inner.transformer_tags is not None:
+                tags.transformer_tags.preserves_dtype = list(
+                    inner.transformer_tags.preserves_dtype)
+            tags.target_tags.required = inner.target_tags.required
+        tags.input_tags = dataclasses.replace(inner.input_tags)
         tags.non_deterministic = inner.non_deterministic
         tags.requires_fit = True
         return tags

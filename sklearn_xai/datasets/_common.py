@@ -5,6 +5,7 @@ from sklearn.utils import Bunch
 
 from sklearn_xai.distributions import MultivariateGaussian
 from sklearn_xai.utils._random import seed_entropy
+from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = []
 
@@ -26,14 +27,7 @@ def _gaussian(n_features, mean, rho, cov):
     ``cov=None`` gives the equicorrelated ``Sigma(rho)``; a user ``cov`` is
     used as is (then ``rho`` must stay 0).
     """
-    mean = np.asarray(mean, dtype=np.float64)
-    if mean.ndim == 0:
-        mean = np.full(n_features, float(mean))
-    if mean.shape != (n_features,):
-        raise ValueError(
-            f"mean must be a number or have n_features={n_features} entries; got "
-            f"shape {mean.shape}."
-        )
+    mean = check_feature_vector(mean, n_features, "mean")
     if cov is None:
         cov = MultivariateGaussian.equicorrelated(n_features, rho).cov
     else:
@@ -49,17 +43,6 @@ def _gaussian(n_features, mean, rho, cov):
                 f"n_features={n_features}; got {cov.shape}."
             )
     return MultivariateGaussian(mean, cov)
-
-
-def _check_vector(value, n_features, name):
-    """A float vector of length ``n_features`` (a copy)."""
-    arr = np.array(value, dtype=np.float64, copy=True)
-    if arr.shape != (n_features,) or not np.all(np.isfinite(arr)):
-        raise ValueError(
-            f"{name} must hold n_features={n_features} finite numbers; got shape "
-            f"{arr.shape}."
-        )
-    return arr
 
 
 def _finish(

@@ -29,12 +29,18 @@ from sklearn.preprocessing import (
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._sklearn import (
     Interval,
     StrOptions,
     validate_estimator_params,
     validate_params,
 )
+
+from sklearn_xai.utils._sklearn import Hidden
+
+# The deprecated correlation-filter switch and the convention it means.
+_STRATEGY_CONVENTION = {"greedy": "paper", "beexai": "beexai_code"}
 
 __all__ = [
     "CorrelationFilter",
@@ -151,12 +157,13 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
     a constant feature correlates with nothing). A pair is "correlated" when
     ``|r| > threshold``.
 
-    - ``strategy="greedy"`` (default): scan the features in order and
-      keep a feature unless it is correlated with a feature already kept.
-      Every kept pair then has ``|r| <= threshold`` (the paper's "keep only
-      features with a cross-correlation lower than a given threshold") and a
-      feature is only dropped because of a feature that stays.
-    - ``strategy="beexai"`` (BEExAI's code,
+    - ``convention="paper"`` (default): scan the features in order and
+      keep a feature unless it is correlated with a feature already kept
+      (greedy).  Every kept pair then has ``|r| <= threshold`` (the paper's
+      "keep only features with a cross-correlation lower than a given
+      threshold") and a feature is only dropped because of a feature that
+      stays.
+    - ``convention="beexai_code"`` (BEExAI's code,
       ``DataCleaner.remove_correlated_features``):
       drop feature ``j`` if it is correlated with *any* earlier feature, even
       one that is itself dropped, so chains lose more features.
@@ -165,7 +172,14 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
     ----------
     threshold : float in [0, 1], default=0.7
         BEExAI's default.
-    strategy : {"greedy", "beexai"}, default="greedy"
+    convention : {"paper", "beexai_code"}, default="paper"
+        Which features a chain of correlated features keeps (see above).
+    strategy : {"greedy", "beexai"}
+        Former switch: ``"greedy"`` is ``convention="paper"``, ``"beexai"``
+        is ``convention="beexai_code"``.
+
+        .. deprecated:: 0.1
+           Use ``convention``; ``strategy`` will be removed in 0.2.
 
     Attributes
     ----------
@@ -188,11 +202,14 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
 
     _parameter_constraints = {
         "threshold": [Interval(numbers.Real, 0, 1, closed="both")],
-        "strategy": [StrOptions({"greedy", "beexai"})],
+        "convention": [StrOptions({"paper", "beexai_code"})],
+        "strategy": [StrOptions(set(_STRATEGY_CONVENTION)),
+                     Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, threshold=0.7, *, strategy="greedy"):
+    def __init__(self, threshold=0.7, *, convention="paper", strategy=DEPRECATED):
         self.threshold = threshold
+        self.convention = convention
         self.strategy = strategy
 
     def fit(self, X, y=None):
@@ -210,6 +227,9 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
         self : CorrelationFilter
         """
         validate_estimator_params(self)
+        convention = switch_to_convention(
+            self.convention, {"strategy": (self.strategy, _STRATEGY_CONVENTION)},
+            owner="CorrelationFilter", stacklevel=3)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         with np.errstate(invalid="ignore", divide="ignore"):
             corr = np.array(pd.DataFrame(X).corr().abs(), dtype=np.float64)
@@ -218,7 +238,7 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
         support = np.ones(X.shape[1], dtype=bool)
         for j in range(1, X.shape[1]):
             earlier = correlated[:j, j]
-            if self.strategy == "greedy":
+            if convention == "paper":
                 earlier = earlier & support[:j]
             support[j] = not earlier.any()
         self.correlation_ = corr
@@ -578,15 +598,17 @@ def _beexai_scaler(scaler, random_state):
         "categorical_features": _CATEGORICAL_FEATURES,
         "datetime_features": [StrOptions({"auto"}), list, None],
         "correlation_threshold": [Interval(numbers.Real, 0, 1, closed="both"), None],
-        "correlation_strategy": [StrOptions({"greedy", "beexai"})],
+        "convention": [StrOptions({"paper", "beexai_code"})],
         "random_state": ["random_state"],
+        "correlation_strategy": [StrOptions(set(_STRATEGY_CONVENTION)),
+                                 Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
 def beexai_preprocessor(*, scaler="quantile_uniform", categorical_encoder="ordinal",
                         categorical_features="auto", datetime_features="auto",
-                        correlation_threshold=None, correlation_strategy="greedy",
-                        random_state=None):
+                        correlation_threshold=None, convention="paper",
+                        random_state=None, correlation_strategy=DEPRECATED):
     """BEExAI's preprocessing as a scikit-learn pipeline.
 
     Steps, as BEExAI's ``Preprocessor``, ``DataCleaner`` and ``Scaler``:
@@ -630,10 +652,18 @@ def beexai_preprocessor(*, scaler="quantile_uniform", categorical_encoder="ordin
     correlation_threshold : float in [0, 1] or None, default=None
         Drop numeric features correlated above it (BEExAI: 0.7 when
         ``keep_corr_features=False``); None keeps all.
-    correlation_strategy : {"greedy", "beexai"}, default="greedy"
-        See :class:`CorrelationFilter`.
+    convention : {"paper", "beexai_code"}, default="paper"
+        Which features the correlation filter keeps: the paper's greedy
+        rule or BEExAI's code (see :class:`CorrelationFilter`).
     random_state : int, RandomState or None, default=None
         For the quantile transformer's subsampling.
+    correlation_strategy : {"greedy", "beexai"}
+        Former switch: ``"greedy"`` is ``convention="paper"``, ``"beexai"``
+        is ``convention="beexai_code"``.
+
+        .. deprecated:: 0.1
+           Use ``convention``; ``correlation_strategy`` will be removed in
+           0.2.
 
     Returns
     -------
@@ -662,12 +692,16 @@ def beexai_preprocessor(*, scaler="quantile_uniform", categorical_encoder="ordin
     >>> out["cut"].tolist()
     [0.0, 0.5, 1.0, 0.0]
     """
+    convention = switch_to_convention(
+        convention, {"correlation_strategy": (correlation_strategy,
+                                              _STRATEGY_CONVENTION)},
+        owner="beexai_preprocessor", stacklevel=4)
     scale = _beexai_scaler(scaler, random_state)
     numeric = scale
     if correlation_threshold is not None:
         numeric = Pipeline([
             ("correlation", CorrelationFilter(correlation_threshold,
-                                              strategy=correlation_strategy)),
+                                              convention=convention)),
             ("scale", scale),
         ])
     if categorical_encoder == "ordinal":

@@ -19,9 +19,14 @@ from sklearn_xai.masking import (
     MarginalMasker,
     check_masker,
 )
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
+from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import keyed_generators
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
-from sklearn_xai.utils._validation import affine_params
+from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+from sklearn_xai.utils._validation import affine_params, check_feature_vector
+
+from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = ["exact_shapley_values"]
 
@@ -34,7 +39,7 @@ _VALUE_ALIASES = {
 }
 
 
-def _value_masker(value, distribution, background, baseline, n_samples, n_features):
+def _value_masker(value, distribution, background, baseline, n_draws, n_features):
     """The fitted masker of the ``value=`` shorthand; returns (kind, masker)."""
     if value not in _VALUE_ALIASES:
         raise ValueError(
@@ -60,14 +65,7 @@ def _value_masker(value, distribution, background, baseline, n_samples, n_featur
                 "value='baseline' needs baseline= (a number or one value per "
                 "feature) and no distribution or background."
             )
-        b = np.asarray(baseline, dtype=np.float64)
-        b = np.full(n_features, float(b)) if b.ndim == 0 else b
-        if b.shape != (n_features,) or not np.all(np.isfinite(b)):
-            raise ValueError(
-                f"baseline must be a finite number or {n_features} finite values; "
-                f"got shape {b.shape}."
-            )
-        masker = BaselineMasker(b)
+        masker = BaselineMasker(check_feature_vector(baseline, n_features, "baseline"))
     elif baseline is not None:
         raise ValueError(f"baseline= is only used with value='baseline', not {value!r}.")
     elif value == "observational":
@@ -77,7 +75,7 @@ def _value_masker(value, distribution, background, baseline, n_samples, n_featur
                 "distribution, or MultivariateGaussian.from_data(X_train) as a "
                 "Gaussian approximation for real data) and no background."
             )
-        masker = ConditionalMasker(distribution, n_samples=n_samples)
+        masker = ConditionalMasker(distribution, n_draws=n_draws)
     elif (distribution is None) == (background is None):
         raise ValueError(
             "value='interventional' needs exactly one of background= (rows whose "
@@ -85,7 +83,7 @@ def _value_masker(value, distribution, background, baseline, n_samples, n_featur
             "marginal draws)."
         )
     elif distribution is not None:
-        masker = ConditionalMasker(distribution, n_samples=n_samples,
+        masker = ConditionalMasker(distribution, n_draws=n_draws,
                                    value="interventional")
     else:
         bg = check_array(background, dtype=np.float64, input_name="background")
@@ -97,6 +95,28 @@ def _value_masker(value, distribution, background, baseline, n_samples, n_featur
     return value, check_masker(masker, n_features=n_features)
 
 
+@validate_params(
+    {
+        "f": "no_validation",
+        "X": "no_validation",
+        "distribution": "no_validation",
+        "masker": "no_validation",
+        "value": "no_validation",
+        "background": "no_validation",
+        "baseline": "no_validation",
+        "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
+        "target_index": "no_validation",
+        "affine": "no_validation",
+        "max_features": [Interval(numbers.Integral, 0, None, closed="left")],
+        "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "convention": [StrOptions({"paper", "xai_bench_code"})],
+        "random_state": "no_validation",
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
+        "xai_bench_efficiency": ["boolean", Hidden(StrOptions({DEPRECATED}))],
+    },
+    prefer_skip_nested_validation=True,
+)
 def exact_shapley_values(
     f,
     X,
@@ -106,13 +126,15 @@ def exact_shapley_values(
     value="observational",
     background=None,
     baseline=None,
-    n_samples=1000,
+    n_draws=1000,
     target_index=None,
     affine=None,
     max_features=16,
-    batch_size=65536,
-    xai_bench_efficiency=False,
+    batch_size=None,
+    convention="paper",
     random_state=None,
+    n_samples=DEPRECATED,
+    xai_bench_efficiency=DEPRECATED,
 ):
     """Exact Shapley values of a vectorised model by enumerating all coalitions.
 
@@ -123,17 +145,17 @@ def exact_shapley_values(
 
     - ``"observational"`` (alias ``"conditional"``): ``E[f(X) | X_S = x_S]``
       under ``distribution``
-      (``ConditionalMasker(distribution, n_samples)``);
+      (``ConditionalMasker(distribution, n_draws)``);
     - ``"interventional"`` (alias ``"marginal"``): ``mean_z f(x_S ⊕ z_U)``
       over the rows of ``background`` (``MarginalMasker(background)``), or
       ``E_Z[f(x_S ⊕ Z_U)]`` with ``Z`` drawn from ``distribution``
-      (``ConditionalMasker(distribution, n_samples,
+      (``ConditionalMasker(distribution, n_draws,
       value="interventional")``);
     - ``"baseline"``: ``f(x_S ⊕ b_U)`` (``BaselineMasker(baseline)``).
 
     All ``2**d`` coalitions of all rows are evaluated through
     :meth:`~sklearn_xai.masking.BaseMasker.evaluate`, in batched calls of
-    ``f`` of about ``batch_size`` rows each (never one call per row and
+    ``f`` of at most ``batch_size`` rows each (never one call per row and
     coalition).  ``v_x([d]) = f(x)`` is evaluated once per row.  When ``f``
     is affine (``affine=(w, c)``, or ``f`` exposes ``coef_`` and
     ``intercept_``) and the masker knows its expected rows
@@ -166,7 +188,7 @@ def exact_shapley_values(
         Background rows of interventional values.
     baseline : float or array-like of shape (n_features,), default=None
         Baseline of ``value="baseline"``.
-    n_samples : int, default=1000
+    n_draws : int, default=1000
         Monte-Carlo draws per row and coalition when values come from a
         distribution and ``f`` is not affine (XAI-Bench used 20 000).
     target_index : array-like of shape (n_rows,), default=None
@@ -176,14 +198,29 @@ def exact_shapley_values(
         Declares ``f(z) = z @ w + c`` (closed form).
     max_features : int, default=16
         Largest number of features accepted (``2**d`` coalitions).
-    batch_size : int, default=65536
-        Target number of rows per call of ``f`` (a call holds at least one
-        row's draws for one coalition).
-    xai_bench_efficiency : bool, default=False
-        Reproduce XAI-Bench's biased least-squares solution, which adds
-        ``v_x(∅) / d`` to every value so that they sum to ``f(x)``.
+    batch_size : int or None, default=None
+        Maximum number of rows per call of ``f``; ``None``: calls of about
+        ``BLOCK_ENTRIES`` (``2**17``) input values
+        (:func:`sklearn_xai.utils._output.block_slices`).  Values do not
+        depend on it.
+    convention : {"paper", "xai_bench_code"}, default="paper"
+        ``"paper"``: the Shapley values.  ``"xai_bench_code"``: XAI-Bench's
+        biased least-squares solution, which adds ``v_x(∅) / d`` to every
+        value so that they sum to ``f(x)``.
     random_state : int, RandomState, Generator or None, default=None
         Seed of the Monte-Carlo draws of a stochastic masker.
+    n_samples : int
+        Former name of ``n_draws``.
+
+        .. deprecated:: 0.1
+           ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows
+           in scikit-learn); it will be removed in 0.2.
+    xai_bench_efficiency : bool
+        ``True`` is ``convention="xai_bench_code"``.
+
+        .. deprecated:: 0.1
+           Use ``convention``; ``xai_bench_efficiency`` will be removed in
+           0.2.
 
     Returns
     -------
@@ -229,10 +266,13 @@ def exact_shapley_values(
     >>> res.attributions.tolist(), res.n_model_rows
     ([[1.0, 2.0, 3.0]], 0)
     """
+    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws",
+                      default=1000, owner="exact_shapley_values", stacklevel=4)
+    convention = switch_to_convention(
+        convention, {"xai_bench_efficiency": (xai_bench_efficiency, "xai_bench_code")},
+        owner="exact_shapley_values", stacklevel=4)
     X = check_array(X, dtype=np.float64, input_name="X", copy=True)
     n, d = X.shape
-    if isinstance(max_features, bool) or not isinstance(max_features, numbers.Integral):
-        raise ValueError(f"max_features must be an int; got {max_features!r}.")
     if d > max_features:
         raise ValueError(
             f"Exact Shapley values enumerate 2**n_features coalitions; X has "
@@ -241,12 +281,9 @@ def exact_shapley_values(
             "features, or raise max_features if 2**n_features model evaluations "
             "per row are affordable."
         )
-    for name, val in (("n_samples", n_samples), ("batch_size", batch_size)):
-        if isinstance(val, bool) or not isinstance(val, numbers.Integral) or val < 1:
-            raise ValueError(f"{name} must be a positive int; got {val!r}.")
     if masker is None:
         kind, masker = _value_masker(value, distribution, background, baseline,
-                                     n_samples, d)
+                                     n_draws, d)
     else:
         given = [k for k, v in (("distribution", distribution),
                                 ("background", background),
@@ -269,16 +306,14 @@ def exact_shapley_values(
     counter = Bunch(rows=0, calls=0)
 
     def call(Z, t=None):
-        """``f`` on Z in chunks of ``batch_size`` rows, ``t`` the class of each."""
+        """``f`` on Z, at most ``batch_size`` rows per call (``None``: blocks
+        of about ``BLOCK_ENTRIES`` values), ``t`` the class of each row."""
         out = []
-        for start in range(0, len(Z), batch_size):
-            chunk = Z[start : start + batch_size]
+        for sl in block_slices(len(Z), 1, d, batch_size):
+            chunk = Z[sl]
             counter.rows += len(chunk)
             counter.calls += 1
-            if target_index is None:
-                res = f(chunk)
-            else:
-                res = f(chunk, t[start : start + batch_size])
+            res = f(chunk) if target_index is None else f(chunk, t[sl])
             out.append(np.asarray(res, dtype=np.float64).reshape(-1))
         res = np.concatenate(out) if out else np.empty(0)
         if res.shape != (len(Z),):
@@ -312,7 +347,7 @@ def exact_shapley_values(
         )
 
     phi = shapley_from_values(values, d)
-    if xai_bench_efficiency:
+    if convention == "xai_bench_code":
         phi = phi + values[:, :1] / d
     return Bunch(
         attributions=phi,

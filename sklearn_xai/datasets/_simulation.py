@@ -14,7 +14,11 @@ from sklearn.utils.validation import check_array, check_X_y, column_or_1d
 
 from sklearn_xai.datasets._common import _feature_names, _finish, _generator
 from sklearn_xai.distributions import MultivariateGaussian
-from sklearn_xai.utils._sklearn import HasMethods, Interval, validate_params
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
+from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._sklearn import HasMethods, Interval, StrOptions, validate_params
+
+from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = [
     "explanation_transfer_error",
@@ -40,7 +44,7 @@ _COPY_CONSTRAINTS = {
     "as_frame": ["boolean"],
 }
 
-_COPY_RETURNS = """\
+_COPY_RETURNS = """
     Returns
     -------
     data : Bunch
@@ -99,13 +103,8 @@ def _gaussian_copy(X, y, *, n_samples, n_neighbors, test_size, split_random_stat
     return result
 
 
-def _fill_returns(func):
-    func.__doc__ = func.__doc__.replace("%(returns)s", _COPY_RETURNS)
-    return func
-
-
 @validate_params(_COPY_CONSTRAINTS, prefer_skip_nested_validation=True)
-@_fill_returns
+@Substitution(returns=_COPY_RETURNS)
 def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
                        split_random_state=None, shuffle=True, random_state=None,
                        return_X_y=False, as_frame=False):
@@ -143,7 +142,7 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
     as_frame : bool, default=False
         Return pandas objects.
 
-%(returns)s
+    {returns}
 
     References
     ----------
@@ -174,7 +173,7 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
 
 
 @validate_params(_COPY_CONSTRAINTS, prefer_skip_nested_validation=True)
-@_fill_returns
+@Substitution(returns=_COPY_RETURNS)
 def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
                          split_random_state=7, shuffle=True, random_state=None,
                          return_X_y=False, as_frame=False):
@@ -209,7 +208,7 @@ def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
     as_frame : bool, default=False
         Return pandas objects.
 
-%(returns)s
+    {returns}
 
     References
     ----------
@@ -259,11 +258,13 @@ def _jensen_shannon(P, Q, base):
         "X_sim": ["array-like"],
         "bins": [Interval(numbers.Integral, 1, None, closed="left"), str, "array-like"],
         "base": [Interval(numbers.Real, 1, None, closed="neither")],
-        "xai_bench_compat": ["boolean"],
+        "convention": [StrOptions({"paper", "xai_bench_code"})],
+        "xai_bench_compat": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, xai_bench_compat=False):
+def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper",
+                        xai_bench_compat=DEPRECATED):
     """Per-feature Jensen-Shannon divergence between real and simulated data.
 
     Histograms of each feature on common bins (computed from both samples
@@ -279,12 +280,18 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, xai_bench_compat=
         values) or explicit edges shared by all features.
     base : float, default=2
         Base of the logarithm.
-    xai_bench_compat : bool, default=False
-        Reproduce XAI-Bench's statistic instead: fixed edges
-        -6.0, -5.9, ..., 5.9, probabilities as counts over the total count,
-        and SciPy's Jensen-Shannon *distance* (square root of the divergence,
-        natural logarithm, at most ``sqrt(ln 2) ~ 0.83``); ``bins`` and
-        ``base`` are then ignored.  XAI-Bench reports a mean of 0.20.
+    convention : {"paper", "xai_bench_code"}, default="paper"
+        ``"paper"``: the divergence above.  ``"xai_bench_code"``: XAI-Bench's
+        statistic instead: fixed edges -6.0, -5.9, ..., 5.9, probabilities
+        as counts over the total count, and SciPy's Jensen-Shannon
+        *distance* (square root of the divergence, natural logarithm, at
+        most ``sqrt(ln 2) ~ 0.83``); ``bins`` and ``base`` are then ignored.
+        XAI-Bench reports a mean of 0.20.
+    xai_bench_compat : bool
+        ``True`` is ``convention="xai_bench_code"``.
+
+        .. deprecated:: 0.1
+           Use ``convention``; ``xai_bench_compat`` will be removed in 0.2.
 
     Returns
     -------
@@ -309,6 +316,9 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, xai_bench_compat=
     >>> float(marginal_divergence([[0.0]], [[5.0]], bins=2)[0])
     1.0
     """
+    convention = switch_to_convention(
+        convention, {"xai_bench_compat": (xai_bench_compat, "xai_bench_code")},
+        owner="marginal_divergence", stacklevel=4)
     X_real = check_array(X_real, dtype=np.float64, input_name="X_real")
     X_sim = check_array(X_sim, dtype=np.float64, input_name="X_sim")
     if X_real.shape[1] != X_sim.shape[1]:
@@ -318,7 +328,7 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, xai_bench_compat=
         )
     out = np.empty(X_real.shape[1])
     for j in range(X_real.shape[1]):
-        if xai_bench_compat:
+        if convention == "xai_bench_code":
             p = np.histogram(X_real[:, j], bins=_XAI_BENCH_EDGES)[0] / len(X_real)
             q = np.histogram(X_sim[:, j], bins=_XAI_BENCH_EDGES)[0] / len(X_sim)
             out[j] = jensenshannon(p, q)

@@ -19,8 +19,8 @@ def two_draws(generator="make_gaussian_piecewise_constant", n_train=1000, n_test
     """Training and explained rows as two independent draws of a generator.
 
     XAI-Bench draws its 1000 training rows and its 100 explained rows
-    separately, so per-batch label normalisation
-    (``xai_bench_batch_norm=True``) standardises each batch with its own
+    separately, so its per-batch label normalisation
+    (``convention="xai_bench_code"``) standardises each batch with its own
     statistics.  The two draws use seeds spawned from ``random_state``.
 
     Parameters

@@ -8,7 +8,10 @@ from sklearn.utils import check_random_state
 
 from sklearn_xai.datasets._common import _feature_names, _finish
 from sklearn_xai.distributions import GaussianMixture
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+
+from sklearn_xai.utils._sklearn import Hidden
 from sklearn_xai.utils._validation import check_rows as _check_rows
 
 __all__ = ["make_synthgauss"]
@@ -104,23 +107,25 @@ class _SynthGaussLabelFunction:
         "sparsity": [Interval(numbers.Real, 0, 1, closed="both")],
         "cov": ["array-like", None],
         "test_size": [Interval(numbers.Real, 0, 1, closed="left")],
-        "variant": [StrOptions({"openxai_code", "paper"})],
+        "convention": [StrOptions({"openxai_code", "paper"})],
         "min_active_features": [Interval(numbers.Integral, 0, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
         "return_X_y": ["boolean"],
         "as_frame": ["boolean"],
+        "variant": [StrOptions({"openxai_code", "paper"}),
+                    Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
 def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
                     cluster_distance=6.0, weight_range=(-1.0, 1.0), sparsity=0.25,
-                    cov=None, test_size=0.25, variant="openxai_code",
+                    cov=None, test_size=0.25, convention="openxai_code",
                     min_active_features=0, shuffle=True, random_state=None,
-                    return_X_y=False, as_frame=False):
+                    return_X_y=False, as_frame=False, variant=DEPRECATED):
     """OpenXAI's synthetic Gaussian-cluster classification data.
 
-    ``variant="openxai_code"`` (default) follows the code that produced
+    ``convention="openxai_code"`` (default) follows the code that produced
     OpenXAI's data: one weight vector ``w ~ U(weight_range)^d`` shared by all
     clusters; cluster by cluster a mask ``m_k ~ Bernoulli(sparsity)^d`` and
     ``n_samples`` rows ``x ~ N(mu_k, cov)``; ``pi = sigmoid(x . (w * m_k))``;
@@ -128,7 +133,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     positive rate is closest to 1/2; ``y = 1[pi > t]``.  With an int
     ``random_state`` and ``shuffle=False`` the draws are those of OpenXAI's
     generator seeded with the same int (legacy ``RandomState`` stream).
-    ``variant="paper"`` follows OpenXAI's Algorithm 1: per-cluster weights,
+    ``convention="paper"`` follows OpenXAI's Algorithm 1: per-cluster weights,
     the cluster of each of ``n_samples`` rows drawn uniformly, centres
     ``kappa e_k`` with far blocks at ``2 kappa``, ``3 kappa``, ... and the
     median of ``pi`` as threshold.
@@ -154,8 +159,9 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     test_size : float, default=0.25
         Fraction of rows in the test split (``floor(n * test_size)`` rows
         drawn without replacement).
-    variant : {"openxai_code", "paper"}, default="openxai_code"
-        Data-generating process (see above).
+    convention : {"openxai_code", "paper"}, default="openxai_code"
+        Data-generating process (see above): the code that produced
+        OpenXAI's data, or the paper's Algorithm 1.
     min_active_features : int, default=0
         Redraw cluster masks with fewer active features (OpenXAI: 0; an
         all-zero mask makes a cluster's labels ignore its features; 1 is
@@ -168,6 +174,11 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
         Return ``(X, y)``.
     as_frame : bool, default=False
         Return pandas objects.
+    variant : {"openxai_code", "paper"}
+        Former name of ``convention``.
+
+        .. deprecated:: 0.1
+           Use ``convention``; ``variant`` will be removed in 0.2.
 
     Returns
     -------
@@ -197,6 +208,19 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     >>> bool((data.ground_truth[data.ground_truth_mask == 0] == 0).all())
     True
     """
+    if not (isinstance(variant, str) and variant == DEPRECATED):
+        # The default convention here is the code's, which
+        # switch_to_convention (written for a "paper" default) would read
+        # as a contradiction: only an explicit "paper" can contradict.
+        if convention not in ("openxai_code", variant):
+            raise TypeError(
+                f"make_synthgauss: variant={variant!r} contradicts "
+                f"convention={convention!r}; pass only convention."
+            )
+        convention = switch_to_convention(
+            "paper", {"variant": (variant, {"openxai_code": "openxai_code",
+                                            "paper": "paper"})},
+            owner="make_synthgauss", stacklevel=4)
     if len(weight_range) != 2 or not float(weight_range[0]) < float(weight_range[1]):
         raise ValueError(
             f"weight_range must be a pair (low, high) with low < high; got "
@@ -216,7 +240,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     if cov.shape != (d, d):
         raise ValueError(f"cov must have shape ({d}, {d}); got {cov.shape}.")
     rs = check_random_state(random_state)
-    if variant == "openxai_code":
+    if convention == "openxai_code":
         centers = _code_centers(K, d, cluster_distance)
         distribution = GaussianMixture(np.full(K, 1.0 / K), centers, cov)
         w = rs.uniform(high, low, d)  # OpenXAI passes (upper, lower)
@@ -237,7 +261,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
         cluster = rs.randint(K, size=n_samples)
         X = centers[cluster] + rs.multivariate_normal(np.zeros(d), cov, n_samples)
     probs = _sigmoid(np.einsum("ij,ij->i", X, effective[cluster]))
-    if variant == "openxai_code":
+    if convention == "openxai_code":
         grid = np.linspace(0.0, 1.0, 1000)
         rates = (probs[None, :] > grid[:, None]).mean(axis=1)
         threshold = float(grid[np.argmin(np.abs(rates - 0.5))])
@@ -251,11 +275,11 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     parameters = dict(
         n_samples=n_samples, n_features=d, n_clusters=K,
         cluster_distance=cluster_distance, weight_range=(low, high),
-        sparsity=sparsity, cov=cov.copy(), test_size=test_size, variant=variant,
+        sparsity=sparsity, cov=cov.copy(), test_size=test_size, convention=convention,
         min_active_features=min_active_features, random_state=random_state,
     )
     descr = (
-        f"OpenXAI SynthGauss ({variant} process): {K} Gaussian clusters in {d} "
+        f"OpenXAI SynthGauss ({convention} process): {K} Gaussian clusters in {d} "
         "dimensions; each cluster's label probability is "
         "sigmoid(x . (w * m_k)) with a sparse mask m_k; y = 1[pi > threshold]. "
         "Ground truth: w * m_k of the row's cluster.\nSource: Agarwal et al., "

@@ -14,16 +14,20 @@ import numpy as np
 from scipy.special import ndtr
 
 from sklearn_xai.datasets._common import (
-    _check_vector,
     _feature_names,
     _finish,
     _gaussian,
     _generator,
 )
 from sklearn_xai.distributions import GaussianMixture
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+from sklearn_xai.utils._validation import check_feature_vector
 from sklearn_xai.utils._validation import check_rows as _check_rows
+
+from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = [
     "make_gaussian_linear",
@@ -390,7 +394,7 @@ def _descr(kind, mixture, params):
         f"XAI-Bench synthetic data ({kind.replace('_', ' ')} label function).\n\n"
         f"Features: {params['n_features']} from a {features}; rho={params['rho']}.\n"
         f"Label: y_raw = sum_j psi_j(x_j) + eps, eps ~ N(0, {params['noise']}^2); "
-        f"{_DESCR[kind]} (psi_variant={params['psi_variant']!r}).\n"
+        f"{_DESCR[kind]} (convention={params['convention']!r}).\n"
         f"Task: {params['task']} (regression labels normalised with the frozen "
         "mean and std of this draw's raw labels).\n"
         f"Ground truth: exact {params['gt_value']} Shapley values of the label "
@@ -401,15 +405,16 @@ def _descr(kind, mixture, params):
 
 
 def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, task,
-                   gt_value, xai_bench_batch_norm, shuffle, random_state, return_X_y,
-                   as_frame, weights=None, psi_variant="paper", mean=0.0,
+                   gt_value, convention, batch_norm, shuffle, random_state,
+                   return_X_y, as_frame, weights=None, psi_variant="paper", mean=0.0,
                    component_weights=None, component_means=None):
     """Shared core of the six XAI-Bench generators.
 
     ``kind`` is the label function (``"linear"`` uses ``weights``, the others
     ``psi_variant``) and ``features`` the feature distribution
     (``"gaussian"`` uses ``mean``, ``"mixture"`` ``component_weights`` and
-    ``component_means``).
+    ``component_means``).  ``psi_variant`` and ``batch_norm`` come from
+    :func:`_resolve_convention`; ``convention`` is recorded.
     """
     parameters = dict(n_samples=n_samples)
     if kind == "linear":
@@ -444,7 +449,7 @@ def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, ta
         y = (raw >= 0).astype(np.int64)
     label_function = _AdditiveLabelFunction(
         psis, offset=offset, loc=loc, scale=scale, task=task,
-        distribution=distribution, batch_norm=xai_bench_batch_norm,
+        distribution=distribution, batch_norm=batch_norm,
     )
     if gt_value == "observational" and d > _MAX_OBSERVATIONAL_FEATURES:
         raise ValueError(
@@ -455,7 +460,7 @@ def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, ta
     ground_truth = label_function.attributions(X, gt_value)
     mask = np.tile(label_function.ground_truth_mask, (n_samples, 1))
     mixture = isinstance(distribution, GaussianMixture)
-    parameters = dict(parameters, n_features=d, task=task, psi_variant=psi_variant,
+    parameters = dict(parameters, n_features=d, task=task, convention=convention,
                       gt_value=gt_value, noise=noise,
                       n_components=distribution.n_components)
     result, _ = _finish(
@@ -471,7 +476,7 @@ def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, ta
 def _default_weights(weights, n_features):
     if weights is None:
         return np.arange(n_features - 1, -1, -1, dtype=np.float64)
-    return _check_vector(weights, n_features, "weights")
+    return check_feature_vector(weights, n_features, "weights", scalar=False)
 
 
 def _mixture(n_features, component_weights, component_means, rho, cov):
@@ -506,12 +511,13 @@ _COMMON_CONSTRAINTS = {
     "cov": ["array-like", None],
     "noise": [Interval(numbers.Real, 0, None, closed="left")],
     "task": [StrOptions({"regression", "classification"})],
+    "convention": [StrOptions({"paper", "xai_bench_code"})],
     "gt_value": [StrOptions({"interventional", "observational"})],
-    "xai_bench_batch_norm": ["boolean"],
     "shuffle": ["boolean"],
     "random_state": ["random_state"],
     "return_X_y": ["boolean"],
     "as_frame": ["boolean"],
+    "xai_bench_batch_norm": ["boolean", Hidden(StrOptions({DEPRECATED}))],
 }
 _GAUSSIAN_CONSTRAINTS = dict(_COMMON_CONSTRAINTS, mean=[numbers.Real, "array-like"])
 _MIXTURE_CONSTRAINTS = dict(
@@ -519,89 +525,139 @@ _MIXTURE_CONSTRAINTS = dict(
     component_weights=["array-like", None],
     component_means=["array-like", None],
 )
-_PSI_CONSTRAINT = {"psi_variant": [StrOptions({"paper", "xai_bench_code"})]}
+_PSI_CONSTRAINT = {"psi_variant": [StrOptions({"paper", "xai_bench_code"}),
+                                   Hidden(StrOptions({DEPRECATED}))]}
 _WEIGHTS_CONSTRAINT = {"weights": ["array-like", None]}
 
-_DOC_FEATURES_GAUSSIAN = """\
-    mean : float or array-like of shape (n_features,), default=0.0
-        Mean of the features.
-    rho : float, default=0.0
-        Common correlation of the equicorrelated covariance
-        ``(1 - rho) I + rho 11'``; must satisfy ``-1/(n_features-1) < rho < 1``
-        (XAI-Bench sweeps 0, 0.25, 0.5, 0.75, 0.99).
-    cov : array-like of shape (n_features, n_features), default=None
-        A covariance used instead of ``rho`` (then leave ``rho=0``)."""
-_DOC_FEATURES_MIXTURE = """\
-    component_weights : array-like of shape (n_components,), default=None
-        Component probabilities ``pi_c`` (default: equal).
-    component_means : array-like of shape (n_components, n_features), default=None
-        Component means (default: two components at ``+1`` and ``-1``).
-    rho : float, default=0.0
-        Common correlation of every component's equicorrelated covariance;
-        must satisfy ``-1/(n_features-1) < rho < 1``.
-    cov : array-like of shape (n_features, n_features), default=None
-        A covariance shared by the components, used instead of ``rho``."""
-_DOC_PSI = """\
-    psi_variant : {"paper", "xai_bench_code"}, default="paper"
-        ``"paper"``: the published label functions; ``"xai_bench_code"``:
-        what XAI-Bench's code computes (needed to reproduce its tables; see
-        :ref:`def-switches-xaibench` in the user guide)."""
-_DOC_WEIGHTS = """\
-    weights : array-like of shape (n_features,), default=None
-        Coefficients ``w`` (default ``w_j = d - j``, e.g. 4, 3, 2, 1, 0)."""
-_DOC_COMMON = """\
-    noise : float, default=0.01
-        Standard deviation of the additive label noise ``eps``.
-    task : {"regression", "classification"}, default="regression"
-        Classification thresholds the raw score at 0 (XAI-Bench code
-        variant); its ground truth explains the latent score.
-    gt_value : {"interventional", "observational"}, default="interventional"
-        Value function of the ground-truth Shapley values of the label
-        function: closed form, or exact enumeration (at most 16 features).
-    xai_bench_batch_norm : bool, default=False
-        Make ``label_function`` z-score every batch by its own mean and std
-        (XAI-Bench's behaviour; reproduction only).
-    shuffle : bool, default=True
-        Shuffle the rows (and the ground truth with them).
-    random_state : int, RandomState instance or None, default=None
-        Seed of the draw.
-    return_X_y : bool, default=False
-        Return ``(X, y)`` instead of a Bunch.
-    as_frame : bool, default=False
-        Return ``X`` (and the ground truth) as DataFrames and ``y`` as a
-        Series.
 
-    Returns
-    -------
-    data : Bunch
-        ``X`` (n_samples, n_features), ``y`` (n_samples,), ``ground_truth``
-        (n_samples, n_features) exact Shapley values of the label function,
-        ``ground_truth_mask`` (features with a non-zero component),
-        ``distribution`` (the feature law, with exact conditionals),
-        ``label_function`` (frozen oracle; ``label_function.attributions(X)``
-        gives the ground truth of new rows), ``feature_names``,
-        ``feature_info``, ``DESCR``, ``parameters``.
-    (X, y) : tuple if ``return_X_y`` is True."""
+def _resolve_convention(convention, psi_variant, xai_bench_batch_norm, owner):
+    """``(convention, psi_variant, batch_norm)`` of a generator call.
+
+    ``convention="xai_bench_code"`` means XAI-Bench's label functions and its
+    per-batch label normalisation.  The deprecated switches
+    ``psi_variant`` and ``xai_bench_batch_norm`` map onto ``convention``
+    (with a ``FutureWarning``); each keeps exactly its former effect, so an
+    old call gives the same data as before.
+    """
+    switches = {"xai_bench_batch_norm": (xai_bench_batch_norm, "xai_bench_code")}
+    if psi_variant is not None:
+        switches = {"psi_variant": (psi_variant, {"paper": "paper",
+                                                  "xai_bench_code": "xai_bench_code"}),
+                    **switches}
+    code = convention == "xai_bench_code"
+    resolved = switch_to_convention(convention, switches, owner=owner, stacklevel=5)
+    if psi_variant is None or psi_variant == DEPRECATED:
+        psi_variant = "xai_bench_code" if code else "paper"
+    if isinstance(xai_bench_batch_norm, str) and xai_bench_batch_norm == DEPRECATED:
+        batch_norm = code
+    else:
+        batch_norm = bool(xai_bench_batch_norm)
+    return resolved, psi_variant, batch_norm
 
 
-def _fill_doc(*blocks):
-    """Insert shared parameter blocks at the ``%(params)s`` placeholder."""
+# Docstring fragments of the six XAI-Bench generators (inserted by
+# sklearn_xai.utils._docstring.Substitution).
+_DOCS = {
+    "weights": """
+        weights : array-like of shape (n_features,), default=None
+            Coefficients ``w`` (default ``w_j = d - j``, e.g. 4, 3, 2, 1, 0).""",
+    "features_gaussian": """
+        mean : float or array-like of shape (n_features,), default=0.0
+            Mean of the features.
+        rho : float, default=0.0
+            Common correlation of the equicorrelated covariance
+            ``(1 - rho) I + rho 11'``; must satisfy ``-1/(n_features-1) < rho < 1``
+            (XAI-Bench sweeps 0, 0.25, 0.5, 0.75, 0.99).
+        cov : array-like of shape (n_features, n_features), default=None
+            A covariance used instead of ``rho`` (then leave ``rho=0``).""",
+    "features_mixture": """
+        component_weights : array-like of shape (n_components,), default=None
+            Component probabilities ``pi_c`` (default: equal).
+        component_means : array-like of shape (n_components, n_features), default=None
+            Component means (default: two components at ``+1`` and ``-1``).
+        rho : float, default=0.0
+            Common correlation of every component's equicorrelated covariance;
+            must satisfy ``-1/(n_features-1) < rho < 1``.
+        cov : array-like of shape (n_features, n_features), default=None
+            A covariance shared by the components, used instead of ``rho``.""",
+    "noise_task": """
+        noise : float, default=0.01
+            Standard deviation of the additive label noise ``eps``.
+        task : {"regression", "classification"}, default="regression"
+            Classification thresholds the raw score at 0 (XAI-Bench code
+            variant); its ground truth explains the latent score.""",
+    "convention": """
+        convention : {"paper", "xai_bench_code"}, default="paper"
+            ``"paper"``: the published label functions, normalised once with
+            this draw's statistics.  ``"xai_bench_code"``: what XAI-Bench's
+            code computes, needed to reproduce its tables (see
+            :ref:`def-switches-xaibench` in the user guide): its label
+            functions (where they differ from the paper) and a
+            ``label_function`` that z-scores every batch by its own mean and
+            std (a single row then gives NaN; reproduction only).""",
+    "convention_linear": """
+        convention : {"paper", "xai_bench_code"}, default="paper"
+            ``"paper"``: labels normalised once with this draw's statistics.
+            ``"xai_bench_code"``: XAI-Bench's code, needed to reproduce its
+            tables (see :ref:`def-switches-xaibench` in the user guide): a
+            ``label_function`` that z-scores every batch by its own mean and
+            std (a single row then gives NaN; reproduction only).""",
+    "options": """
+        gt_value : {"interventional", "observational"}, default="interventional"
+            Value function of the ground-truth Shapley values of the label
+            function: closed form, or exact enumeration (at most 16 features).
+        shuffle : bool, default=True
+            Shuffle the rows (and the ground truth with them).
+        random_state : int, RandomState instance or None, default=None
+            Seed of the draw.
+        return_X_y : bool, default=False
+            Return ``(X, y)`` instead of a Bunch.
+        as_frame : bool, default=False
+            Return ``X`` (and the ground truth) as DataFrames and ``y`` as a
+            Series.""",
+    "deprecated_psi": """
+        psi_variant : {"paper", "xai_bench_code"}
+            The label functions alone.
 
-    def decorate(func):
-        func.__doc__ = func.__doc__.replace("%(params)s", "\n".join(blocks))
-        return func
+            .. deprecated:: 0.1
+               Use ``convention``; ``psi_variant`` will be removed in 0.2.""",
+    "deprecated_batch_norm": """
+        xai_bench_batch_norm : bool
+            The per-batch normalisation of ``label_function`` alone.
 
-    return decorate
+            .. deprecated:: 0.1
+               Use ``convention="xai_bench_code"``; ``xai_bench_batch_norm``
+               will be removed in 0.2.""",
+    "returns": """
+        Returns
+        -------
+        data : Bunch
+            ``X`` (n_samples, n_features), ``y`` (n_samples,), ``ground_truth``
+            (n_samples, n_features) exact Shapley values of the label function,
+            ``ground_truth_mask`` (features with a non-zero component),
+            ``distribution`` (the feature law, with exact conditionals),
+            ``label_function`` (frozen oracle; ``label_function.attributions(X)``
+            gives the ground truth of new rows), ``feature_names``,
+            ``feature_info``, ``DESCR``, ``parameters``.
+        (X, y) : tuple if ``return_X_y`` is True.""",
+}
+
+
+def _doc(*names):
+    """The fragments of :data:`_DOCS` a generator's docstring names."""
+    return {name: _DOCS[name] for name in names}
 
 
 @validate_params(dict(_GAUSSIAN_CONSTRAINTS, **_WEIGHTS_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@_fill_doc(_DOC_WEIGHTS, _DOC_FEATURES_GAUSSIAN, _DOC_COMMON)
+@Substitution(**_doc("weights", "features_gaussian", "noise_task",
+                     "convention_linear", "options", "deprecated_batch_norm",
+                     "returns"))
 def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0,
                          rho=0.0, cov=None, noise=0.01, task="regression",
-                         gt_value="interventional", xai_bench_batch_norm=False,
-                         shuffle=True, random_state=None, return_X_y=False,
-                         as_frame=False):
+                         convention="paper", gt_value="interventional", shuffle=True,
+                         random_state=None, return_X_y=False, as_frame=False,
+                         xai_bench_batch_norm=DEPRECATED):
     """Gaussian features with a linear label (XAI-Bench).
 
     ``y = (w'x + eps - m) / s`` with ``m``, ``s`` frozen on this draw.
@@ -612,7 +668,14 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
         Number of rows.
     n_features : int, default=5
         Number of features.
-%(params)s
+    {weights}
+    {features_gaussian}
+    {noise_task}
+    {convention_linear}
+    {options}
+    {deprecated_batch_norm}
+
+    {returns}
 
     References
     ----------
@@ -629,10 +692,12 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
     >>> data.ground_truth_mask[0].tolist()
     [True, True, True, True, False]
     """
+    convention, _, batch_norm = _resolve_convention(
+        convention, None, xai_bench_batch_norm, "make_gaussian_linear")
     return _make_additive(
         "linear", "gaussian", n_samples=n_samples, n_features=n_features,
         weights=weights, mean=mean, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
@@ -640,14 +705,15 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
 
 @validate_params(dict(_GAUSSIAN_CONSTRAINTS, **_PSI_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@_fill_doc(_DOC_PSI, _DOC_FEATURES_GAUSSIAN, _DOC_COMMON)
+@Substitution(**_doc("features_gaussian", "noise_task", "convention", "options",
+                     "deprecated_psi", "deprecated_batch_norm", "returns"))
 def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
-                                     rho=0.0, cov=None, noise=0.01,
-                                     task="regression", psi_variant="paper",
-                                     gt_value="interventional",
-                                     xai_bench_batch_norm=False, shuffle=True,
-                                     random_state=None, return_X_y=False,
-                                     as_frame=False):
+                                     rho=0.0, cov=None, noise=0.01, task="regression",
+                                     convention="paper", gt_value="interventional",
+                                     shuffle=True, random_state=None,
+                                     return_X_y=False, as_frame=False,
+                                     psi_variant=DEPRECATED,
+                                     xai_bench_batch_norm=DEPRECATED):
     """Gaussian features with a piecewise-constant label (XAI-Bench).
 
     Only the first three features matter: ``psi_1`` = +-1 step at 0,
@@ -660,7 +726,14 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
         Number of rows.
     n_features : int, default=5
         Number of features.
-%(params)s
+    {features_gaussian}
+    {noise_task}
+    {convention}
+    {options}
+    {deprecated_psi}
+    {deprecated_batch_norm}
+
+    {returns}
 
     References
     ----------
@@ -676,10 +749,13 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
     >>> X.shape, abs(round(float(y.mean()), 10)), round(float(y.std()), 10)
     ((100, 5), 0.0, 1.0)
     """
+    convention, psi_variant, batch_norm = _resolve_convention(
+        convention, psi_variant, xai_bench_batch_norm,
+        "make_gaussian_piecewise_constant")
     return _make_additive(
         "piecewise_constant", "gaussian", n_samples=n_samples, n_features=n_features,
         psi_variant=psi_variant, mean=mean, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
@@ -687,18 +763,19 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
 
 @validate_params(dict(_GAUSSIAN_CONSTRAINTS, **_PSI_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@_fill_doc(_DOC_PSI, _DOC_FEATURES_GAUSSIAN, _DOC_COMMON)
+@Substitution(**_doc("features_gaussian", "noise_task", "convention", "options",
+                     "deprecated_psi", "deprecated_batch_norm", "returns"))
 def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
-                                     rho=0.0, cov=None, noise=0.01,
-                                     task="regression", psi_variant="paper",
-                                     gt_value="interventional",
-                                     xai_bench_batch_norm=False, shuffle=True,
-                                     random_state=None, return_X_y=False,
-                                     as_frame=False):
+                                     rho=0.0, cov=None, noise=0.01, task="regression",
+                                     convention="paper", gt_value="interventional",
+                                     shuffle=True, random_state=None,
+                                     return_X_y=False, as_frame=False,
+                                     psi_variant=DEPRECATED,
+                                     xai_bench_batch_norm=DEPRECATED):
     """Gaussian features with a non-linear additive label (XAI-Bench).
 
     ``psi_1 = sin``, ``psi_2 = |.|``, ``psi_3 = (.)^2``, ``psi_4 = exp``
-    (``exp(-t)`` with ``psi_variant="xai_bench_code"``); later features do
+    (``exp(-t)`` with ``convention="xai_bench_code"``); later features do
     not matter.
 
     Parameters
@@ -707,7 +784,14 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
         Number of rows.
     n_features : int, default=5
         Number of features.
-%(params)s
+    {features_gaussian}
+    {noise_task}
+    {convention}
+    {options}
+    {deprecated_psi}
+    {deprecated_batch_norm}
+
+    {returns}
 
     References
     ----------
@@ -724,10 +808,13 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
     >>> bool(abs(data.label_function(data.X[:1])[0] - data.label_function(data.X)[0]) < 1e-12)
     True
     """
+    convention, psi_variant, batch_norm = _resolve_convention(
+        convention, psi_variant, xai_bench_batch_norm,
+        "make_gaussian_nonlinear_additive")
     return _make_additive(
         "nonlinear_additive", "gaussian", n_samples=n_samples, n_features=n_features,
         psi_variant=psi_variant, mean=mean, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
@@ -735,13 +822,14 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
 
 @validate_params(dict(_MIXTURE_CONSTRAINTS, **_WEIGHTS_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@_fill_doc(_DOC_WEIGHTS, _DOC_FEATURES_MIXTURE, _DOC_COMMON)
+@Substitution(**_doc("weights", "features_mixture", "noise_task", "convention_linear",
+                     "options", "deprecated_batch_norm", "returns"))
 def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
                         component_weights=None, component_means=None, rho=0.0,
-                        cov=None, noise=0.01, task="regression",
-                        gt_value="interventional", xai_bench_batch_norm=False,
-                        shuffle=True, random_state=None, return_X_y=False,
-                        as_frame=False):
+                        cov=None, noise=0.01, task="regression", convention="paper",
+                        gt_value="interventional", shuffle=True, random_state=None,
+                        return_X_y=False, as_frame=False,
+                        xai_bench_batch_norm=DEPRECATED):
     """Gaussian-mixture features with a linear label (XAI-Bench).
 
     Each row draws its own component (XAI-Bench's code drew one component
@@ -753,7 +841,14 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
         Number of rows.
     n_features : int, default=5
         Number of features.
-%(params)s
+    {weights}
+    {features_mixture}
+    {noise_task}
+    {convention_linear}
+    {options}
+    {deprecated_batch_norm}
+
+    {returns}
 
     References
     ----------
@@ -770,11 +865,13 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
     >>> bool(abs((data.X.mean(axis=1) > 0).mean() - 0.5) < 0.05)
     True
     """
+    convention, _, batch_norm = _resolve_convention(
+        convention, None, xai_bench_batch_norm, "make_mixture_linear")
     return _make_additive(
         "linear", "mixture", n_samples=n_samples, n_features=n_features,
         weights=weights, component_weights=component_weights,
         component_means=component_means, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
@@ -782,15 +879,15 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
 
 @validate_params(dict(_MIXTURE_CONSTRAINTS, **_PSI_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@_fill_doc(_DOC_PSI, _DOC_FEATURES_MIXTURE, _DOC_COMMON)
+@Substitution(**_doc("features_mixture", "noise_task", "convention", "options",
+                     "deprecated_psi", "deprecated_batch_norm", "returns"))
 def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
                                     component_weights=None, component_means=None,
-                                    rho=0.0, cov=None, noise=0.01,
-                                    task="regression", psi_variant="paper",
-                                    gt_value="interventional",
-                                    xai_bench_batch_norm=False, shuffle=True,
-                                    random_state=None, return_X_y=False,
-                                    as_frame=False):
+                                    rho=0.0, cov=None, noise=0.01, task="regression",
+                                    convention="paper", gt_value="interventional",
+                                    shuffle=True, random_state=None, return_X_y=False,
+                                    as_frame=False, psi_variant=DEPRECATED,
+                                    xai_bench_batch_norm=DEPRECATED):
     """Gaussian-mixture features with the piecewise-constant label (XAI-Bench).
 
     Parameters
@@ -799,7 +896,14 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
         Number of rows.
     n_features : int, default=5
         Number of features.
-%(params)s
+    {features_mixture}
+    {noise_task}
+    {convention}
+    {options}
+    {deprecated_psi}
+    {deprecated_batch_norm}
+
+    {returns}
 
     References
     ----------
@@ -814,11 +918,14 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
     >>> data.X.shape, data.distribution.n_components
     ((100, 5), 2)
     """
+    convention, psi_variant, batch_norm = _resolve_convention(
+        convention, psi_variant, xai_bench_batch_norm,
+        "make_mixture_piecewise_constant")
     return _make_additive(
         "piecewise_constant", "mixture", n_samples=n_samples, n_features=n_features,
         psi_variant=psi_variant, component_weights=component_weights,
         component_means=component_means, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
@@ -826,15 +933,15 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
 
 @validate_params(dict(_MIXTURE_CONSTRAINTS, **_PSI_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@_fill_doc(_DOC_PSI, _DOC_FEATURES_MIXTURE, _DOC_COMMON)
+@Substitution(**_doc("features_mixture", "noise_task", "convention", "options",
+                     "deprecated_psi", "deprecated_batch_norm", "returns"))
 def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
                                     component_weights=None, component_means=None,
-                                    rho=0.0, cov=None, noise=0.01,
-                                    task="regression", psi_variant="paper",
-                                    gt_value="interventional",
-                                    xai_bench_batch_norm=False, shuffle=True,
-                                    random_state=None, return_X_y=False,
-                                    as_frame=False):
+                                    rho=0.0, cov=None, noise=0.01, task="regression",
+                                    convention="paper", gt_value="interventional",
+                                    shuffle=True, random_state=None, return_X_y=False,
+                                    as_frame=False, psi_variant=DEPRECATED,
+                                    xai_bench_batch_norm=DEPRECATED):
     """Gaussian-mixture features with the non-linear additive label (XAI-Bench).
 
     Parameters
@@ -843,7 +950,14 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
         Number of rows.
     n_features : int, default=5
         Number of features.
-%(params)s
+    {features_mixture}
+    {noise_task}
+    {convention}
+    {options}
+    {deprecated_psi}
+    {deprecated_batch_norm}
+
+    {returns}
 
     References
     ----------
@@ -861,11 +975,14 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
     >>> bool(np.ptp(resid) < 1e-8)  # efficiency: sum = h(x) - E[h(X)]
     True
     """
+    convention, psi_variant, batch_norm = _resolve_convention(
+        convention, psi_variant, xai_bench_batch_norm,
+        "make_mixture_nonlinear_additive")
     return _make_additive(
         "nonlinear_additive", "mixture", n_samples=n_samples, n_features=n_features,
         psi_variant=psi_variant, component_weights=component_weights,
         component_means=component_means, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, xai_bench_batch_norm=xai_bench_batch_norm,
+        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
@@ -946,7 +1063,7 @@ def make_linear_attribution(n_samples=1000, n_features=5, *, weights=None, mean=
     dist = _gaussian(n_features, mean, rho, cov)
     if weights is None:
         weights = rng.standard_normal(n_features)
-    weights = _check_vector(weights, n_features, "weights")
+    weights = check_feature_vector(weights, n_features, "weights", scalar=False)
     X = dist.sample(n_samples, rng)
     y = X @ weights + noise * rng.standard_normal(n_samples)
     parameters = dict(n_samples=n_samples, n_features=n_features, weights=weights,

@@ -23,6 +23,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
 from sklearn_xai.utils._validation import affine_params, check_rows
@@ -80,10 +81,11 @@ def _mask_key(mask):
 
 
 def _evaluate(f, Z, batch_size):
-    """``f`` on the rows of ``Z`` in chunks of ``batch_size`` rows."""
-    step = batch_size or max(len(Z), 1)
-    out = [np.asarray(f(Z[i : i + step]), dtype=np.float64).reshape(-1)
-           for i in range(0, len(Z), step)]
+    """``f`` on the rows of ``Z``, at most ``batch_size`` rows per call
+    (``None``: blocks of about ``BLOCK_ENTRIES`` values, see
+    :func:`sklearn_xai.utils._output.block_slices`)."""
+    out = [np.asarray(f(Z[sl]), dtype=np.float64).reshape(-1)
+           for sl in block_slices(len(Z), 1, Z.shape[1], batch_size)]
     values = np.concatenate(out) if out else np.empty(0)
     if values.shape != (len(Z),):
         raise ValueError(
@@ -91,6 +93,16 @@ def _evaluate(f, Z, batch_size):
             f"{len(Z)} rows."
         )
     return values
+
+
+def _n_draws(n_samples, n_draws, default, dist, method):
+    """``n_draws``, or the deprecated ``n_samples`` passed instead of it."""
+    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws",
+                      default=default, owner=f"{type(dist).__name__}.{method}",
+                      stacklevel=4)
+    if n_draws is None:
+        raise TypeError(f"{type(dist).__name__}.{method} needs n_draws.")
+    return n_draws
 
 
 class _BlockCache:
@@ -187,7 +199,7 @@ class BaseDistribution(metaclass=ABCMeta):
     >>> dist = IndependentUniform(2)
     >>> dist.conditional_mean([[0.9, 0.1]], given=[0]).tolist()
     [[0.9, 0.5]]
-    >>> Z = dist.conditional_sample([[0.9, 0.1]], given=[0], n_samples=3,
+    >>> Z = dist.conditional_sample([[0.9, 0.1]], given=[0], n_draws=3,
     ...                             random_state=0)
     >>> Z.shape, bool(np.all(Z[..., 0] == 0.9))
     ((1, 3, 2), True)
@@ -208,7 +220,7 @@ class BaseDistribution(metaclass=ABCMeta):
     def _check_rows(self, X, name="X"):
         return check_rows(X, self.n_features, name)
 
-    def _row_draws(self, X, n_samples, random_state, keys):
+    def _row_draws(self, X, n_draws, random_state, keys):
         keys = row_keys(X) if keys is None else np.asarray(keys, dtype=np.int64)
         if keys.shape != (len(X),):
             raise ValueError(
@@ -216,10 +228,10 @@ class BaseDistribution(metaclass=ABCMeta):
                 f"{keys.shape}."
             )
         rngs = row_generators(seed_entropy(random_state), keys)
-        return self.standard_draws(rngs, n_samples)
+        return self.standard_draws(rngs, n_draws)
 
     # -------------------------------------------------- masker protocol
-    def standard_draws(self, rngs, n_samples):
+    def standard_draws(self, rngs, n_draws=None, *, n_samples=DEPRECATED):
         """One block of standard random numbers per row generator.
 
         The normals are drawn first, so a row's normals do not depend on the
@@ -230,24 +242,31 @@ class BaseDistribution(metaclass=ABCMeta):
         rngs : sequence of numpy.random.Generator
             One generator per row (see
             :func:`sklearn_xai.utils.row_generators`).
+        n_draws : int
+            Monte-Carlo draws per row.
         n_samples : int
-            Draws per row.
+            Former name of ``n_draws``.
+
+            .. deprecated:: 0.1
+               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts
+               rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
-        Z : ndarray of shape (n_rows, n_samples, n_features)
+        Z : ndarray of shape (n_rows, n_draws, n_features)
             Standard normals.
-        u : ndarray of shape (n_rows, n_samples)
+        u : ndarray of shape (n_rows, n_draws)
             Uniforms on ``[0, 1)`` selecting mixture components (zeros when
             ``n_components == 1``).
         """
+        n_draws = _n_draws(n_samples, n_draws, None, self, "standard_draws")
         n, d = len(rngs), self.n_features
-        Z = np.empty((n, n_samples, d))
-        u = np.zeros((n, n_samples))
+        Z = np.empty((n, n_draws, d))
+        u = np.zeros((n, n_draws))
         for i, rng in enumerate(rngs):
-            Z[i] = rng.standard_normal((n_samples, d))
+            Z[i] = rng.standard_normal((n_draws, d))
             if self.n_components > 1:
-                u[i] = rng.random(n_samples)
+                u[i] = rng.random(n_draws)
         return Z, u
 
     def impute_coalitions(self, X, keep, Z, u, *, interventional=False):
@@ -270,7 +289,7 @@ class BaseDistribution(metaclass=ABCMeta):
 
         Returns
         -------
-        rows : ndarray of shape (n_rows, n_coalitions, n_samples, n_features)
+        rows : ndarray of shape (n_rows, n_coalitions, n_draws, n_features)
         """
         X = np.asarray(X, dtype=np.float64)
         keep = np.asarray(keep)
@@ -418,53 +437,62 @@ class BaseDistribution(metaclass=ABCMeta):
         X = self._check_rows(X)
         return self._expected_rows(X, _check_given(given, self.n_features), False)
 
-    def conditional_sample(self, X, given, n_samples=100, random_state=None, *,
-                           row_keys=None):
+    def conditional_sample(self, X, given, n_draws=100, random_state=None, *,
+                           row_keys=None, n_samples=DEPRECATED):
         """Draws from the observational conditional, as full rows.
 
         Parameters
         ----------
         X : array-like of shape (n_rows, n_features)
         given : bool array-like of shape (n_features,) or list of int
-        n_samples : int, default=100
-            Draws per row.
+        n_draws : int, default=100
+            Monte-Carlo draws per row.
         random_state : int, RandomState, Generator or None, default=None
         row_keys : array-like of int of shape (n_rows,), default=None
             Keys of the rows' random streams (default: a hash of each row).
+        n_samples : int
+            Former name of ``n_draws``.
+
+            .. deprecated:: 0.1
+               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts
+               rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
-        Z : ndarray of shape (n_rows, n_samples, n_features)
+        Z : ndarray of shape (n_rows, n_draws, n_features)
             ``Z[i, b]`` equals ``X[i]`` on ``given`` and is drawn from
             ``X_U | X_S = X[i, S]`` on the free features.
         """
-        return self._sample_rows(X, given, n_samples, random_state, row_keys, False)
+        n_draws = _n_draws(n_samples, n_draws, 100, self, "conditional_sample")
+        return self._sample_rows(X, given, n_draws, random_state, row_keys, False)
 
-    def marginal_sample(self, X, given, n_samples=100, random_state=None, *,
-                        row_keys=None):
+    def marginal_sample(self, X, given, n_draws=100, random_state=None, *,
+                        row_keys=None, n_samples=DEPRECATED):
         """Interventional counterpart of :meth:`conditional_sample`.
 
         The free features are drawn from their marginal law, independently of
-        the fixed ones (``x_S`` is kept as is).  Same parameters and return
-        value as :meth:`conditional_sample`.
+        the fixed ones (``x_S`` is kept as is).  Same parameters (including
+        the deprecated ``n_samples``, the former name of ``n_draws``) and
+        return value as :meth:`conditional_sample`.
         """
-        return self._sample_rows(X, given, n_samples, random_state, row_keys, True)
+        n_draws = _n_draws(n_samples, n_draws, 100, self, "marginal_sample")
+        return self._sample_rows(X, given, n_draws, random_state, row_keys, True)
 
-    def _sample_rows(self, X, given, n_samples, random_state, keys, interventional):
+    def _sample_rows(self, X, given, n_draws, random_state, keys, interventional):
         X = self._check_rows(X)
         mask = _check_given(given, self.n_features)
-        Z, u = self._row_draws(X, int(n_samples), random_state, keys)
+        Z, u = self._row_draws(X, int(n_draws), random_state, keys)
         return self._impute(X, mask, Z, u, interventional)
 
-    def conditional_expectation(self, f, X, given, n_samples=100, random_state=None,
+    def conditional_expectation(self, f, X, given, n_draws=100, random_state=None,
                                 interventional=False, *, affine=None,
-                                batch_size=None, row_keys=None):
+                                batch_size=None, row_keys=None, n_samples=DEPRECATED):
         """Expected model output when only the features ``S`` are known.
 
         Observational ``E[f(X) | X_S = x_S]`` (default) or interventional
         ``E_Z[f(x_S ⊕ Z_U)]``.  Closed form when ``f`` is affine
         (``affine=(w, c)``, or ``f`` exposes ``coef_`` and ``intercept_``);
-        otherwise Monte Carlo with ``n_samples`` draws per row, the same
+        otherwise Monte Carlo with ``n_draws`` draws per row, the same
         standard draws being transformed for every subset (common random
         numbers).
 
@@ -475,7 +503,7 @@ class BaseDistribution(metaclass=ABCMeta):
         X : array-like of shape (n_rows, n_features)
         given : bool array-like of shape (n_features,) or (n_masks, n_features), or list of int
             One subset, or several as a 2-D boolean array.
-        n_samples : int, default=100
+        n_draws : int, default=100
             Monte-Carlo draws per row (ignored for affine ``f``).
         random_state : int, RandomState, Generator or None, default=None
         interventional : bool, default=False
@@ -483,16 +511,24 @@ class BaseDistribution(metaclass=ABCMeta):
             conditional.
         affine : tuple (w, c), default=None
             Declares ``f(z) = z @ w + c``.
-        batch_size : int, default=None
-            Maximum number of rows per call of ``f`` (default: as many
-            subsets per call as fit in about ``BLOCK_ENTRIES`` values).
+        batch_size : int or None, default=None
+            Maximum number of rows per call of ``f``; ``None``: blocks of
+            about ``BLOCK_ENTRIES`` (``2**17``) values, several subsets per
+            call when they fit.  Values do not depend on it.
         row_keys : array-like of int of shape (n_rows,), default=None
             Keys of the rows' random streams (default: a hash of each row).
+        n_samples : int
+            Former name of ``n_draws``.
+
+            .. deprecated:: 0.1
+               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts
+               rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
         values : ndarray of shape (n_rows,) or (n_rows, n_masks)
         """
+        n_draws = _n_draws(n_samples, n_draws, 100, self, "conditional_expectation")
         X = self._check_rows(X)
         masks = _check_given(given, self.n_features, allow_2d=True)
         single = masks.ndim == 1
@@ -504,7 +540,7 @@ class BaseDistribution(metaclass=ABCMeta):
             for j, mask in enumerate(masks):
                 out[:, j] = self._expected_rows(X, mask, interventional) @ w + c
         else:
-            Z, u = self._row_draws(X, int(n_samples), random_state, row_keys)
+            Z, u = self._row_draws(X, int(n_draws), random_state, row_keys)
             n, B, d = Z.shape
             # Several subsets per model call: as many as one block holds.
             for block in block_slices(len(masks), n * B, d, batch_size):

@@ -13,6 +13,7 @@ from sklearn_xai.distributions._base import (
     _check_given,
     _mask_key,
 )
+from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = ["MultivariateGaussian"]
 
@@ -239,16 +240,9 @@ class MultivariateGaussian(_GaussianFamily):
                 f"got shape {cov.shape}."
             )
         d = cov.shape[0]
-        mean = np.array(mean, dtype=np.float64, copy=True)
-        if mean.ndim == 0:
-            mean = np.full(d, float(mean))
-        if mean.shape != (d,):
-            raise ValueError(
-                f"mean must have one entry per feature of cov ({d}); got shape "
-                f"{mean.shape}."
-            )
-        if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(cov))):
-            raise ValueError("mean and cov must be finite (no NaN or infinity).")
+        mean = check_feature_vector(mean, d, "mean")
+        if not np.all(np.isfinite(cov)):
+            raise ValueError("cov must be finite (no NaN or infinity).")
         scale = max(float(np.max(np.abs(cov))) if d else 0.0, 1.0)
         if not np.allclose(cov, cov.T, rtol=1e-8, atol=1e-10 * scale):
             raise ValueError(

@@ -8,11 +8,13 @@ empty one, through the masker's value function ``v_x``:
 
 import numpy as np
 
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._masker_based import _MaskerExplainer
 
 __all__ = ["FeatureAblation", "LeaveOneCovariateIn"]
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
 class FeatureAblation(_MaskerExplainer):
     """Occlusion: the output change when one feature is removed.
 
@@ -33,11 +35,9 @@ class FeatureAblation(_MaskerExplainer):
     masker : masker, default=None
         How a feature is removed; ``None`` is ``BaselineMasker("zero")``
         (Captum and BEExAI).  Fitted on the training rows in :meth:`fit`.
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call.
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams of a stochastic masker (unused by
         deterministic ones).
@@ -94,6 +94,7 @@ class FeatureAblation(_MaskerExplainer):
         return fx[:, None] - values
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
 class LeaveOneCovariateIn(_MaskerExplainer):
     """Keep one feature at a time: ``a_j = v_x({j}) - v_x(∅)``.
 
@@ -121,11 +122,9 @@ class LeaveOneCovariateIn(_MaskerExplainer):
         How the other features are removed; ``None`` is
         ``BaselineMasker("zero")``.  Fitted on the training rows in
         :meth:`fit`.
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call.
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams of a stochastic masker (unused by
         deterministic ones).

@@ -2,11 +2,13 @@
 
 import numpy as np
 
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._masker_based import _MaskerExplainer
 
 __all__ = ["BreakDown"]
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
 class BreakDown(_MaskerExplainer):
     """Break-down attributions: remove features one at a time along a greedy
     path from the full input (pyBreakDown's "down" direction).
@@ -37,11 +39,9 @@ class BreakDown(_MaskerExplainer):
     masker : masker, default=None
         How a feature is removed; ``None`` is ``BaselineMasker("zero")``.
         Fitted on the training rows in :meth:`fit`.
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call.
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams of a stochastic masker (unused by
         deterministic ones).

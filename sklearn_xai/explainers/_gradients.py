@@ -12,11 +12,13 @@ What is differentiable (a skorch net, a FrozenEstimator of one, a Pipeline of
 affine scalers ending in one) and how it becomes that scalar is decided in
 ``_torch.py`` (:func:`differentiable_model`); this module holds the Captum
 methods.  Anything else raises a ``TypeError`` naming the model-agnostic
-explainers.  Rows are sent to Captum in chunks of ``batch_size`` explained rows; the
-attributions are float64 ``(n_samples, n_features)`` matrices (images
-flattened row-major).  Stochastic methods (SmoothGrad, GradientSHAP) draw their
-noise from the per-row generators, so results do not depend on the batch size
-or on the row order.
+explainers.  Rows are sent to Captum in blocks of whole rows of at most
+``batch_size`` model rows (``None``: about 2**17 input entries, see
+:func:`~sklearn_xai.utils._output.block_slices`); the attributions are
+float64 ``(n_samples, n_features)`` matrices (images flattened row-major).
+Stochastic methods (SmoothGrad, GradientSHAP) draw their noise from the
+per-row generators, so results do not depend on the batch size or on the
+row order.
 """
 
 import math
@@ -34,18 +36,25 @@ from captum.attr import GuidedGradCam as _CaptumGuidedGradCam
 from captum.attr import InputXGradient as _CaptumInputXGradient
 from captum.attr import IntegratedGradients as _CaptumIntegratedGradients
 from captum.attr import Saliency as _CaptumSaliency
+# Captum exports its LRP rules from no public module: its documentation
+# ("LRP", custom rules) imports them from captum.attr._utils.lrp_rules.
 from captum.attr._utils.lrp_rules import EpsilonRule
 from torch import nn
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
+from sklearn_xai.explainers._params import Hidden, resolved
 from sklearn_xai.explainers._torch import (
     Affine,
     differentiable_model,
     explained_module,
     summed_output,
 )
+from sklearn_xai.utils._deprecation import DEPRECATED
+from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._torch import eval_mode
+from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = [
     "DeepLift",
@@ -61,27 +70,24 @@ __all__ = [
     "differentiable_model",
 ]
 
-def _check_baseline(baseline, X, *, allow_many, name="baseline"):
-    """Baseline rows ``(B, d)`` from "zero", "mean", a scalar or an array."""
+def _check_baseline(baseline, X, *, allow_many):
+    """Baseline rows ``(B, d)`` from "zero", "mean", a number or an array.
+
+    A number or a vector is one baseline row; a matrix holds one baseline
+    per row (one row only unless ``allow_many``).
+    """
     d = X.shape[1]
     if isinstance(baseline, str):
         if baseline == "zero":
             return np.zeros((1, d))
         return X.mean(axis=0, keepdims=True)  # "mean"
-    if isinstance(baseline, numbers.Real) and not isinstance(baseline, bool):
-        return np.full((1, d), float(baseline))
-    B = np.asarray(baseline, dtype=np.float64)
-    if B.ndim == 1:
-        B = B[None, :]
-    if B.ndim != 2 or B.shape[1] != d or (B.shape[0] != 1 and not allow_many):
-        shapes = f"({d},)" + (f" or (n_baselines, {d})" if allow_many else "")
-        raise ValueError(
-            f"{name} must be 'zero', 'mean', a number or an array of shape "
-            f"{shapes}; got shape {np.shape(baseline)}."
-        )
-    if not np.all(np.isfinite(B)):
-        raise ValueError(f"{name} must be finite.")
-    return B
+    if np.ndim(baseline) == 2 and (allow_many or np.shape(baseline)[0] == 1):
+        rows = list(baseline)
+        if not rows:
+            raise ValueError("baseline must hold at least one row.")
+        return np.stack([check_feature_vector(row, d, "baseline", scalar=False)
+                         for row in rows])
+    return check_feature_vector(baseline, d, "baseline")[None, :]
 
 
 # ---------------------------------------------------------------------------
@@ -115,16 +121,20 @@ class _GradientExplainer(BaseExplainer):
             )
         return explained_module(self.estimator_, f.output, explainer=type(self).__name__)
 
+    def _model_rows_per_row(self):
+        """Model rows one explained row costs in a Captum call."""
+        return 1
+
     def _explain(self, X, f, target_index, rngs):
         model, dtype, device = self._torch_model(f)
-        n = X.shape[0]
-        step = self.batch_size or max(n, 1)
+        n, d = X.shape
         out = np.empty(X.shape, dtype=np.float64)
+        blocks = block_slices(n, self._model_rows_per_row(), d, self.batch_size)
         with eval_mode(model), torch.enable_grad(), warnings.catch_warnings():
             # Captum announces, on every call, the hooks it sets on activations.
             warnings.filterwarnings("ignore", message=".*hooks", category=UserWarning)
-            for start in range(0, n, step):
-                stop = min(start + step, n)
+            for block in blocks:
+                start, stop = block.start, min(block.stop, n)
                 inputs = _leaf(torch.tensor(np.array(X[start:stop]), dtype=dtype,
                                             device=device))
                 if target_index is None:
@@ -153,38 +163,57 @@ class _GradientExplainer(BaseExplainer):
         return B.expand(inputs.shape[0], -1).contiguous()
 
 
-_COMMON_PARAMS = """target : "predicted", int or label, default="predicted"
-        Explained class of a classifier (``"predicted"``: arg-max at each
-        row; :meth:`explain` also takes one label per row).
-    output : {{"auto", "proba", "decision", "predict"}}, default="auto"
-        ``"auto"``: the target-class probability (classifiers) or the
-        prediction (regressors); ``"decision"``: the logit.
-    batch_size : int or None, default=None
-        Number of explained rows sent to Captum per call (``None``: all).{extra}"""
+# Docstring fragments of this module (see sklearn_xai.utils._docstring).
+_GRADIENT_DOC = {
+    "gradient_batch_size": """
+        batch_size : int or None, default=None
+            Maximum number of model rows per Captum call (an explained row
+            costs one model row, ``n_steps`` for integrated gradients,
+            ``n_perturbations`` for the noisy methods, two for DeepLIFT and
+            Guided Grad-CAM; a call holds at least one explained row);
+            ``None`` makes calls of about 2**17 input entries.  The
+            attributions do not depend on it.""",
+    "gradient_attributes": """
+        estimator_ : estimator
+            The fitted model.
+        n_features_in_ : int
+        feature_names_in_ : ndarray of str
+            Only when ``X`` has string column names.""",
+    # A doctest model shared by the examples: a logistic net on 2 features.
+    "gradient_example": """
+        >>> import numpy as np
+        >>> from sklearn.frozen import FrozenEstimator
+        >>> from sklearn_xai.models import LogisticNetClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(100, 2))
+        >>> y = (X[:, 0] > 0).astype(int)
+        >>> net = LogisticNetClassifier(lr=0.1, max_epochs=10,
+        ...                             random_state=0).fit(X, y)""",
+    "baseline": """
+        baseline : "zero", "mean", float or array-like of shape (n_features,), \
+default="zero"
+            Reference input ``b``: zeros (XAI-TRIS, BEExAI), the training mean
+            (OpenXAI), a constant, or a given row.""",
+    "n_samples": deprecated_doc("n_samples", "int", "``n_perturbations``"),
+}
 
-_ATTRIBUTES = """Attributes
-    ----------
-    estimator_ : estimator
-        The fitted model.{extra}
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names."""
 
-# A doctest model shared by the examples: a logistic net on 2 features.
-_EXAMPLE_SETUP = """>>> import numpy as np
-    >>> from sklearn.frozen import FrozenEstimator
-    >>> from sklearn_xai.models import LogisticNetClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(100, 2))
-    >>> y = (X[:, 0] > 0).astype(int)
-    >>> net = LogisticNetClassifier(lr=0.1, max_epochs=10, random_state=0).fit(X, y)"""
+def _gradient_doc(*names):
+    """Substitution of the common fragments and of ``names`` (this module's
+    own fragments or shared ones)."""
+    own = ("gradient_batch_size", "gradient_attributes",
+           *[name for name in names if name in _GRADIENT_DOC])
+    shared = [name for name in names if name not in _GRADIENT_DOC]
+    return explainer_doc("explainer_target", "explainer_output", *shared,
+                         **{name: _GRADIENT_DOC[name] for name in own})
 
 
 # ---------------------------------------------------------------------------
 # Deterministic gradient methods
 # ---------------------------------------------------------------------------
+@_gradient_doc("gradient_example")
 class Saliency(_GradientExplainer):
-    __doc__ = f"""Vanilla gradient ``a = ∇_x f(x)`` (Captum ``Saliency``).
+    """Vanilla gradient ``a = ∇_x f(x)`` (Captum ``Saliency``).
 
     Signed by default, as OpenXAI since March 2024; ``abs=True`` gives
     Captum's default absolute gradient (XAI-TRIS, BEExAI).
@@ -196,9 +225,13 @@ class Saliency(_GradientExplainer):
         ``FrozenEstimator(model)`` for a fitted one.
     abs : bool, default=False
         Return ``|∇_x f(x)|``.
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra="")}
+    Attributes
+    ----------
+    {gradient_attributes}
 
     References
     ----------
@@ -208,7 +241,7 @@ class Saliency(_GradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import Saliency
     >>> A = Saliency(FrozenEstimator(net)).fit(X).transform(X[:3])
     >>> A.shape
@@ -235,8 +268,9 @@ class Saliency(_GradientExplainer):
         return A, len(inputs)
 
 
+@_gradient_doc("gradient_example")
 class InputXGradient(_GradientExplainer):
-    __doc__ = f"""Gradient times input ``a = x ⊙ ∇_x f(x)`` (Captum ``InputXGradient``).
+    """Gradient times input ``a = x ⊙ ∇_x f(x)`` (Captum ``InputXGradient``).
 
     OpenXAI's "itg".  With a pipeline of scalers, ``x`` is the raw input and
     the gradient includes the scalers (chain rule).
@@ -245,9 +279,13 @@ class InputXGradient(_GradientExplainer):
     ----------
     estimator : estimator
         A differentiable model (see :func:`differentiable_model`).
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra="")}
+    Attributes
+    ----------
+    {gradient_attributes}
 
     References
     ----------
@@ -257,7 +295,7 @@ class InputXGradient(_GradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import InputXGradient
     >>> A = InputXGradient(FrozenEstimator(net)).fit(X).transform([[0.0, 1.0]])
     >>> bool(A[0, 0] == 0.0)  # x_0 = 0
@@ -276,17 +314,13 @@ class InputXGradient(_GradientExplainer):
         return A, len(inputs)
 
 
-_BASELINE_DOC = """baseline : "zero", "mean", float or array-like of shape (n_features,), \
-default="zero"
-        Reference input ``b``: zeros (XAI-TRIS, BEExAI), the training mean
-        (OpenXAI), a constant, or a given row."""
-
 _IG_METHODS = {"gausslegendre", "riemann_left", "riemann_right", "riemann_middle",
                "riemann_trapezoid"}
 
 
+@_gradient_doc("gradient_example", "baseline")
 class IntegratedGradients(_GradientExplainer):
-    __doc__ = f"""Integrated gradients (Captum ``IntegratedGradients``).
+    """Integrated gradients (Captum ``IntegratedGradients``).
 
     ``IG_j = (x_j - b_j) ∫_0^1 ∂_j f(b + t (x - b)) dt`` by ``n_steps``-point
     quadrature.  Completeness: ``Σ_j IG_j ≈ f(x) - f(b)``.
@@ -298,17 +332,21 @@ class IntegratedGradients(_GradientExplainer):
     ----------
     estimator : estimator
         A differentiable model (see :func:`differentiable_model`).
-    {_BASELINE_DOC}
+    {baseline}
     n_steps : int, default=50
         Quadrature points.
-    method : {{"gausslegendre", "riemann_left", "riemann_right", \
-"riemann_middle", "riemann_trapezoid"}}, default="gausslegendre"
+    method : {"gausslegendre", "riemann_left", "riemann_right", \
+"riemann_middle", "riemann_trapezoid"}, default="gausslegendre"
     multiply_by_inputs : bool, default=True
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra='''
+    Attributes
+    ----------
+    {gradient_attributes}
     baseline_ : ndarray of shape (1, n_features)
-        The resolved baseline.''')}
+        The resolved baseline.
 
     References
     ----------
@@ -317,7 +355,7 @@ class IntegratedGradients(_GradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import IntegratedGradients
     >>> ig = IntegratedGradients(FrozenEstimator(net), target=1).fit(X)
     >>> x = np.array([[1.0, -0.5]])
@@ -346,6 +384,9 @@ class IntegratedGradients(_GradientExplainer):
         self.output = output
         self.batch_size = batch_size
 
+    def _model_rows_per_row(self):
+        return self.n_steps
+
     def _attribute(self, model, inputs, target, rngs):
         # Captum stacks the n_steps scaled copies step by step: the summed
         # forward tiles the targets accordingly.
@@ -356,8 +397,9 @@ class IntegratedGradients(_GradientExplainer):
         return A, len(inputs) * self.n_steps
 
 
+@_gradient_doc("gradient_example", "baseline")
 class DeepLift(_GradientExplainer):
-    __doc__ = f"""DeepLIFT, Rescale rule (Captum ``DeepLift``).
+    """DeepLIFT, Rescale rule (Captum ``DeepLift``).
 
     Multipliers ``(Δ out / Δ in)`` replace the gradients of the ReLU and
     max-pool modules, between the input and ``baseline`` (XAI-TRIS and
@@ -369,13 +411,17 @@ class DeepLift(_GradientExplainer):
     ----------
     estimator : estimator
         A differentiable model whose nonlinearities are ``torch.nn`` modules.
-    {_BASELINE_DOC}
+    {baseline}
     multiply_by_inputs : bool, default=True
         ``False`` returns the multipliers only.
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra='''
-    baseline_ : ndarray of shape (1, n_features)''')}
+    Attributes
+    ----------
+    {gradient_attributes}
+    baseline_ : ndarray of shape (1, n_features)
 
     References
     ----------
@@ -384,7 +430,7 @@ class DeepLift(_GradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import DeepLift
     >>> DeepLift(FrozenEstimator(net)).fit(X).transform(X[:4]).shape
     (4, 2)
@@ -405,14 +451,18 @@ class DeepLift(_GradientExplainer):
         self.output = output
         self.batch_size = batch_size
 
+    def _model_rows_per_row(self):
+        return 2  # the input and its baseline
+
     def _attribute(self, model, inputs, target, rngs):
         dl = _CaptumDeepLift(model, multiply_by_inputs=self.multiply_by_inputs)
         A = dl.attribute(inputs, baselines=self._baseline_tensor(inputs), target=target)
         return A, 2 * len(inputs)
 
 
+@_gradient_doc("gradient_example")
 class GuidedBackprop(_GradientExplainer):
-    __doc__ = f"""Guided backpropagation (Captum ``GuidedBackprop``).
+    """Guided backpropagation (Captum ``GuidedBackprop``).
 
     Gradient in which every ReLU module passes back only positive gradients
     at positive inputs (as used by XAI-TRIS).
@@ -421,9 +471,13 @@ class GuidedBackprop(_GradientExplainer):
     ----------
     estimator : estimator
         A differentiable model whose ReLUs are ``torch.nn.ReLU`` modules.
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra="")}
+    Attributes
+    ----------
+    {gradient_attributes}
 
     References
     ----------
@@ -433,7 +487,7 @@ class GuidedBackprop(_GradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import GuidedBackprop, Saliency
     >>> # without ReLUs, guided backpropagation is the plain gradient
     >>> ex = FrozenEstimator(net)
@@ -455,8 +509,9 @@ class GuidedBackprop(_GradientExplainer):
         return self._captum(model).attribute(inputs, target=target), len(inputs)
 
 
+@_gradient_doc("gradient_example")
 class Deconvolution(GuidedBackprop):
-    __doc__ = f"""Deconvolution (Captum ``Deconvolution``).
+    """Deconvolution (Captum ``Deconvolution``).
 
     Gradient in which every ReLU module passes back the positive part of the
     gradient whatever its input (as used by XAI-TRIS).
@@ -465,9 +520,13 @@ class Deconvolution(GuidedBackprop):
     ----------
     estimator : estimator
         A differentiable model whose ReLUs are ``torch.nn.ReLU`` modules.
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra="")}
+    Attributes
+    ----------
+    {gradient_attributes}
 
     References
     ----------
@@ -476,7 +535,7 @@ class Deconvolution(GuidedBackprop):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import Deconvolution
     >>> Deconvolution(FrozenEstimator(net)).fit(X).transform(X[:2]).shape
     (2, 2)
@@ -490,8 +549,9 @@ class Deconvolution(GuidedBackprop):
 _LRP_AFFINE = (nn.BatchNorm1d, Affine)
 
 
+@_gradient_doc("gradient_example")
 class LRP(_GradientExplainer):
-    __doc__ = f"""Layer-wise relevance propagation, epsilon rule (Captum ``LRP``).
+    """Layer-wise relevance propagation, epsilon rule (Captum ``LRP``).
 
     Captum's defaults (as used by XAI-TRIS): epsilon rule (ε = 1e-9) on
     linear, convolution and pooling layers, ReLU and dropout passed through.
@@ -502,9 +562,13 @@ class LRP(_GradientExplainer):
     ----------
     estimator : estimator
         A differentiable model.
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra="")}
+    Attributes
+    ----------
+    {gradient_attributes}
 
     References
     ----------
@@ -514,7 +578,7 @@ class LRP(_GradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import LRP
     >>> LRP(FrozenEstimator(net)).fit(X).transform(X[:2]).shape
     (2, 2)
@@ -541,8 +605,9 @@ class LRP(_GradientExplainer):
         return A, len(inputs)
 
 
+@_gradient_doc()
 class GuidedGradCam(_GradientExplainer):
-    __doc__ = f"""Guided Grad-CAM (Captum ``GuidedGradCam``), convolutional nets only.
+    """Guided Grad-CAM (Captum ``GuidedGradCam``), convolutional nets only.
 
     Guided backpropagation times the Grad-CAM map of the **last**
     ``torch.nn.Conv2d`` layer, upsampled (nearest) to the image (as used by
@@ -555,9 +620,13 @@ class GuidedGradCam(_GradientExplainer):
     estimator : estimator
         A differentiable model with at least one ``Conv2d`` layer, e.g.
         ``TetrominoNetClassifier(architecture="cnn")``.
-    {_COMMON_PARAMS.format(extra="")}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
 
-    {_ATTRIBUTES.format(extra="")}
+    Attributes
+    ----------
+    {gradient_attributes}
 
     References
     ----------
@@ -603,6 +672,9 @@ class GuidedGradCam(_GradientExplainer):
             )
         self.image_shape_ = (1, side, side)
 
+    def _model_rows_per_row(self):
+        return 2  # guided backpropagation and Grad-CAM
+
     def _attribute(self, model, inputs, target, rngs):
         layer = [m for m in model.module.modules() if isinstance(m, nn.Conv2d)][-1]
         images = inputs.reshape(len(inputs), *self.image_shape_)
@@ -624,7 +696,9 @@ def _repeat(tensor, k):
 
 
 class _NoisyGradientExplainer(_GradientExplainer):
-    """Gradient methods that average over random points around the input."""
+    """Gradient methods that average over random points around the input;
+    ``n_perturbations`` (formerly ``n_samples``) is resolved in :meth:`fit`
+    as ``n_perturbations_``."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -632,32 +706,46 @@ class _NoisyGradientExplainer(_GradientExplainer):
         tags.non_deterministic = self.random_state is None
         return tags
 
+    def _fit_explainer(self, X, y):
+        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        super()._fit_explainer(X, y)
 
+    def _model_rows_per_row(self):
+        return self.n_perturbations_
+
+
+@_gradient_doc("gradient_example", "n_samples", "explainer_random_state")
 class SmoothGrad(_NoisyGradientExplainer):
-    __doc__ = f"""SmoothGrad: mean gradient under Gaussian input noise.
+    """SmoothGrad: mean gradient under Gaussian input noise.
 
     ``a = (1/N) Σ_i ∇_x f(x + ε_i)``, ``ε_i ~ N(0, std² I)`` with ``std`` in
     input units (Captum ``NoiseTunnel(Saliency)`` with
     ``nt_type="smoothgrad"``, no absolute value).  The noise of each row comes
     from its own random stream, so a row's attributions do not depend on the
-    batch size or on the other rows; all ``N`` noisy copies of a chunk of rows
-    are differentiated in one pass.
+    batch size or on the other rows; all ``N = n_perturbations`` noisy copies
+    of a block of rows are differentiated in one pass.
 
     Parameters
     ----------
     estimator : estimator
         A differentiable model (see :func:`differentiable_model`).
-    n_samples : int, default=100
+    n_perturbations : int, default=100
         Noisy copies per row (OpenXAI's code: 100; its paper: 500).
     std : float, default=0.1
         Noise standard deviation (OpenXAI: 0.1 on min-max scaled features).
     abs : bool, default=False
         Average absolute gradients instead.
-    {_COMMON_PARAMS.format(extra='''
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row noise.''')}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
+    {explainer_random_state}
+    {n_samples}
 
-    {_ATTRIBUTES.format(extra="")}
+    Attributes
+    ----------
+    {gradient_attributes}
+    n_perturbations_ : int
+        The number of noisy copies per row used.
 
     References
     ----------
@@ -666,35 +754,39 @@ class SmoothGrad(_NoisyGradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import SmoothGrad
-    >>> sg = SmoothGrad(FrozenEstimator(net), n_samples=20, random_state=0).fit(X)
+    >>> sg = SmoothGrad(FrozenEstimator(net), n_perturbations=20,
+    ...                 random_state=0).fit(X)
     >>> bool(np.allclose(sg.transform(X[:4])[2:], sg.transform(X[2:4])))
     True
     """
 
     _parameter_constraints = {
         **_GradientExplainer._parameter_constraints,
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
         "std": [Interval(numbers.Real, 0, None, closed="left")],
         "abs": ["boolean"],
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, n_samples=100, std=0.1, abs=False,
+    def __init__(self, estimator=None, *, n_perturbations=100, std=0.1, abs=False,
                  target="predicted", output="auto", batch_size=None,
-                 random_state=None):
+                 random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
-        self.n_samples = n_samples
+        self.n_perturbations = n_perturbations
         self.std = std
         self.abs = abs
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.n_samples = n_samples
 
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape
-        N = self.n_samples
+        N = self.n_perturbations_
         noise = np.stack([rng.normal(0.0, self.std, size=(N, d)) for rng in rngs])
         noisy = _repeat(inputs, N) + torch.as_tensor(
             noise.reshape(m * N, d), dtype=inputs.dtype, device=inputs.device
@@ -704,12 +796,13 @@ class SmoothGrad(_NoisyGradientExplainer):
         return G.reshape(m, N, d).mean(dim=1), m * N
 
 
+@_gradient_doc("gradient_example", "n_samples", "explainer_random_state")
 class GradientShap(_NoisyGradientExplainer):
-    __doc__ = f"""GradientSHAP: expected gradients between baselines and noisy inputs.
+    """GradientSHAP: expected gradients between baselines and noisy inputs.
 
     ``a = E[(x + ε - b) ⊙ ∇f(b + α (x + ε - b))]`` over a baseline ``b``
     drawn uniformly from ``baseline``'s rows, ``α ~ U(0, 1)`` and
-    ``ε ~ N(0, std² I)``, estimated with ``n_samples`` draws per row (Captum
+    ``ε ~ N(0, std² I)``, estimated with ``n_perturbations`` draws per row (Captum
     ``GradientShap``; XAI-TRIS: zero baseline, 5 samples, std 0).  The draws
     come from the per-row random streams (Captum draws them from torch's
     global generator).
@@ -721,15 +814,22 @@ class GradientShap(_NoisyGradientExplainer):
     baseline : "zero", "mean", float or array-like of shape (n_features,) or \
 (n_baselines, n_features), default="zero"
         Baseline distribution (rows drawn uniformly).
-    n_samples : int, default=5
+    n_perturbations : int, default=5
+        Draws ``(b, α, ε)`` per row.
     std : float, default=0.0
         Standard deviation of the input noise.
-    {_COMMON_PARAMS.format(extra='''
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row draws.''')}
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
+    {explainer_random_state}
+    {n_samples}
 
-    {_ATTRIBUTES.format(extra='''
-    baseline_ : ndarray of shape (n_baselines, n_features)''')}
+    Attributes
+    ----------
+    {gradient_attributes}
+    baseline_ : ndarray of shape (n_baselines, n_features)
+    n_perturbations_ : int
+        The number of draws per row used.
 
     References
     ----------
@@ -738,7 +838,7 @@ class GradientShap(_NoisyGradientExplainer):
 
     Examples
     --------
-    {_EXAMPLE_SETUP}
+    {gradient_example}
     >>> from sklearn_xai.explainers import GradientShap
     >>> gs = GradientShap(FrozenEstimator(net), random_state=0).fit(X)
     >>> gs.transform(X[:3]).shape
@@ -748,26 +848,29 @@ class GradientShap(_NoisyGradientExplainer):
     _parameter_constraints = {
         **_GradientExplainer._parameter_constraints,
         "baseline": [StrOptions({"zero", "mean"}), numbers.Real, "array-like"],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
         "std": [Interval(numbers.Real, 0, None, closed="left")],
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
     }
     _baseline_many = True
 
-    def __init__(self, estimator=None, *, baseline="zero", n_samples=5, std=0.0,
+    def __init__(self, estimator=None, *, baseline="zero", n_perturbations=5, std=0.0,
                  target="predicted", output="auto", batch_size=None,
-                 random_state=None):
+                 random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
         self.baseline = baseline
-        self.n_samples = n_samples
+        self.n_perturbations = n_perturbations
         self.std = std
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.n_samples = n_samples
 
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape
-        N = self.n_samples
+        N = self.n_perturbations_
         B = self.baseline_
         draws = [(rng.integers(0, len(B), size=N), rng.uniform(size=N),
                   rng.normal(0.0, self.std, size=(N, d)) if self.std else np.zeros((N, d)))

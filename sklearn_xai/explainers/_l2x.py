@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.utils import seed_entropy
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._torch import single_thread
@@ -76,6 +77,7 @@ def _concrete_sample(logits, k, temperature, generator):
     return samples.max(dim=1).values
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
 class L2X(BaseExplainer):
     """L2X: an instance-wise feature selector trained to keep the ``k``
     features that best predict the model (Chen et al. 2018).
@@ -130,12 +132,12 @@ class L2X(BaseExplainer):
     preset : {"xai_bench"} or None, default=None
         ``"xai_bench"``: one epoch per ``k``, no early stopping, batches of
         1000 rows (overriding those parameters).
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier (the attributions do not depend on
-        it; it is accepted for a uniform interface).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call (in :meth:`fit`).
+    {explainer_target}
+        The attributions do not depend on it (accepted for a uniform
+        interface).
+    {explainer_output}
+    {explainer_batch_size}
+        The model is called in :meth:`fit` only.
     random_state : int, RandomState instance or None, default=None
         Seeds the initialisation, the validation split, the shuffling and the
         Gumbel noise.

@@ -17,21 +17,30 @@ from sklearn.linear_model import Lasso
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
+from sklearn_xai.explainers._params import Hidden, resolved
 from sklearn_xai.explainers._surrogate import (
     evaluate_block,
     exponential_kernel,
     lime_kernel,
-    row_blocks,
     weighted_ridge,
 )
+from sklearn_xai.utils._deprecation import DEPRECATED
+from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = ["CaptumLime", "LimeTabular", "LocalLinearSurrogate"]
 
 
+# The deprecated name of ``n_perturbations`` (renamed in 0.1).
+_N_SAMPLES_DOC = deprecated_doc("n_samples", "int", "``n_perturbations``")
+
+
 class _SampledSurrogate(BaseExplainer):
     """LIME-style explainers: the neighbourhood of a row is drawn from the
-    row's random stream."""
+    row's random stream.  ``n_perturbations`` (formerly ``n_samples``) is
+    resolved in :meth:`fit` as ``n_perturbations_``."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -45,15 +54,17 @@ class _SampledSurrogate(BaseExplainer):
 # ---------------------------------------------------------------------------
 
 _LIME_PRESETS = {
-    "xai_bench": {"kernel_width": 0.5, "n_samples": 5000},
+    "xai_bench": {"kernel_width": 0.5, "n_perturbations": 5000},
 }
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               n_samples=_N_SAMPLES_DOC)
 class LimeTabular(_SampledSurrogate):
     """Stock LIME (``lime.lime_tabular.LimeTabularExplainer``) in regression
     mode on the explained output (XAI-Bench's "LIME").
 
-    For each row, ``lime`` samples ``n_samples`` perturbations (by default:
+    For each row, ``lime`` samples ``n_perturbations`` perturbations (by default:
     quartile bins of the training data, values redrawn from a truncated normal
     inside the bin), weights them with the kernel
     ``sqrt(exp(-D**2 / width**2))`` of their distance ``D`` to the row on
@@ -76,7 +87,7 @@ class LimeTabular(_SampledSurrogate):
     ----------
     estimator : estimator
         The model to explain (``FrozenEstimator(model)`` for a fitted one).
-    n_samples : int, default=5000
+    n_perturbations : int, default=5000
         Neighbourhood size per row (``num_samples`` of ``lime``).
     kernel_width : float, default=0.75
         Kernel width relative to ``sqrt(n_features)`` (``lime``'s default).
@@ -90,16 +101,15 @@ class LimeTabular(_SampledSurrogate):
         order in which ``lime`` adds them).
     preset : {"xai_bench"} or None, default=None
         ``"xai_bench"`` uses XAI-Bench's experiment configuration:
-        ``kernel_width=0.5`` and ``n_samples=5000`` (overriding those two
-        parameters).
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call.
+        ``kernel_width=0.5`` and ``n_perturbations=5000`` (overriding those
+        two parameters).
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds ``lime`` per row (from the row's own random stream), so results
         are reproducible and do not depend on the batch or row order.
+    {n_samples}
 
     Attributes
     ----------
@@ -107,6 +117,10 @@ class LimeTabular(_SampledSurrogate):
         The fitted model.
     training_data_ : ndarray of shape (n_train, n_features)
         Training rows given to ``lime`` (see :meth:`lime_explainer`).
+    kernel_width_ : float
+        The kernel width used (``kernel_width`` or the preset's).
+    n_perturbations_ : int
+        The neighbourhood size used (``n_perturbations`` or the preset's).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -132,7 +146,7 @@ class LimeTabular(_SampledSurrogate):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 3))
     >>> y = X @ [3.0, 1.0, 0.0]
-    >>> ex = LimeTabular(LinearRegression(), n_samples=500, random_state=0)
+    >>> ex = LimeTabular(LinearRegression(), n_perturbations=500, random_state=0)
     >>> A = ex.fit(X, y).transform([[2.0, 2.0, 2.0]])
     >>> bool(A[0, 0] > A[0, 1] > abs(A[0, 2]))
     True
@@ -140,7 +154,7 @@ class LimeTabular(_SampledSurrogate):
 
     _parameter_constraints = {
         **BaseExplainer._parameter_constraints,
-        "n_samples": [Interval(numbers.Integral, 2, None, closed="left")],
+        "n_perturbations": [Interval(numbers.Integral, 2, None, closed="left")],
         "kernel_width": [Interval(numbers.Real, 0, None, closed="neither")],
         "discretize_continuous": ["boolean"],
         "discretizer": [StrOptions({"quartile", "decile"})],
@@ -150,14 +164,17 @@ class LimeTabular(_SampledSurrogate):
             )
         ],
         "preset": [StrOptions(set(_LIME_PRESETS)), None],
+        "n_samples": [Interval(numbers.Integral, 2, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, n_samples=5000, kernel_width=0.75,
+    def __init__(self, estimator=None, *, n_perturbations=5000, kernel_width=0.75,
                  discretize_continuous=True, discretizer="quartile",
                  feature_selection="auto", preset=None, target="predicted",
-                 output="auto", batch_size=None, random_state=None):
+                 output="auto", batch_size=None, random_state=None,
+                 n_samples=DEPRECATED):
         self.estimator = estimator
-        self.n_samples = n_samples
+        self.n_perturbations = n_perturbations
         self.kernel_width = kernel_width
         self.discretize_continuous = discretize_continuous
         self.discretizer = discretizer
@@ -167,14 +184,15 @@ class LimeTabular(_SampledSurrogate):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-
-    def _settings(self):
-        settings = {"kernel_width": self.kernel_width, "n_samples": self.n_samples}
-        if self.preset is not None:
-            settings.update(_LIME_PRESETS[self.preset])
-        return settings
+        self.n_samples = n_samples
 
     def _fit_explainer(self, X, y):
+        settings = {"kernel_width": self.kernel_width,
+                    "n_perturbations": resolved(self, "n_samples", "n_perturbations")}
+        if self.preset is not None:
+            settings.update(_LIME_PRESETS[self.preset])
+        self.kernel_width_ = settings["kernel_width"]
+        self.n_perturbations_ = settings["n_perturbations"]
         self.training_data_ = X.copy()
         self.lime_explainer()  # fail early on data lime cannot discretise
 
@@ -200,7 +218,7 @@ class LimeTabular(_SampledSurrogate):
         return LimeTabularExplainer(
             X,
             mode="regression",
-            kernel_width=self._settings()["kernel_width"] * np.sqrt(X.shape[1]),
+            kernel_width=self.kernel_width_ * np.sqrt(X.shape[1]),
             discretize_continuous=self.discretize_continuous,
             discretizer=self.discretizer,
             feature_selection=self.feature_selection,
@@ -209,7 +227,7 @@ class LimeTabular(_SampledSurrogate):
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
-        n_samples = self._settings()["n_samples"]
+        n_perturbations = self.n_perturbations_
         lime_ex = self.lime_explainer()
         A = np.zeros((n, d), dtype=np.float64)
         for i in range(n):
@@ -228,7 +246,7 @@ class LimeTabular(_SampledSurrogate):
                     return f(Z, np.full(len(Z), t, dtype=np.intp))
 
             exp = lime_ex.explain_instance(
-                X[i], predict_fn, num_features=d, num_samples=n_samples
+                X[i], predict_fn, num_features=d, num_samples=n_perturbations
             )
             # local_exp[1] holds the fitted coefficients; local_exp[0] their
             # negation (lime's regression-mode convention).
@@ -242,13 +260,16 @@ class LimeTabular(_SampledSurrogate):
 # ---------------------------------------------------------------------------
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               n_samples=_N_SAMPLES_DOC)
 class LocalLinearSurrogate(_SampledSurrogate):
     """OpenXAI's LIME: a ridge surrogate fitted on a Gaussian neighbourhood
     (after Ribeiro et al. 2016), re-implemented exactly and vectorised
     across rows.
 
     For a row ``x`` the neighbourhood is ``z_0 = x`` and
-    ``z_i = x + std * eps_i``, ``eps_i ~ N(0, I)`` for ``i = 1..n_samples-1``
+    ``z_i = x + std * eps_i``, ``eps_i ~ N(0, I)`` for
+    ``i = 1..n_perturbations-1``
     (unscaled features: the same absolute noise on every feature).  Sample
     weights are ``pi_i = sqrt(exp(-||z_i - x||**2 / w**2))`` with
     ``w = kernel_width * sqrt(n_features)`` and Euclidean distances on the
@@ -277,25 +298,25 @@ class LocalLinearSurrogate(_SampledSurrogate):
         The model to explain (``FrozenEstimator(model)`` for a fitted one).
     std : float, default=0.1
         Standard deviation of the Gaussian perturbations, in input units.
-    n_samples : int, default=1000
+    n_perturbations : int, default=1000
         Neighbourhood size per row, the row itself included.
     kernel_width : float, default=0.75
         Kernel width relative to ``sqrt(n_features)``.
     alpha : float, default=1.0
         Ridge penalty of the surrogate (``lime``'s ``Ridge(alpha=1)``).
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call (rows are grouped in blocks
-        whose neighbourhoods fit in one call).
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams (OpenXAI: 0).
+    {n_samples}
 
     Attributes
     ----------
     estimator_ : estimator
         The fitted model.
+    n_perturbations_ : int
+        The neighbourhood size used.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -326,30 +347,36 @@ class LocalLinearSurrogate(_SampledSurrogate):
     _parameter_constraints = {
         **BaseExplainer._parameter_constraints,
         "std": [Interval(numbers.Real, 0, None, closed="neither")],
-        "n_samples": [Interval(numbers.Integral, 2, None, closed="left")],
+        "n_perturbations": [Interval(numbers.Integral, 2, None, closed="left")],
         "kernel_width": [Interval(numbers.Real, 0, None, closed="neither")],
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
+        "n_samples": [Interval(numbers.Integral, 2, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, std=0.1, n_samples=1000, kernel_width=0.75,
-                 alpha=1.0, target="predicted", output="auto", batch_size=None,
-                 random_state=None):
+    def __init__(self, estimator=None, *, std=0.1, n_perturbations=1000,
+                 kernel_width=0.75, alpha=1.0, target="predicted", output="auto",
+                 batch_size=None, random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
         self.std = std
-        self.n_samples = n_samples
+        self.n_perturbations = n_perturbations
         self.kernel_width = kernel_width
         self.alpha = alpha
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.n_samples = n_samples
+
+    def _fit_explainer(self, X, y):
+        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
-        N = self.n_samples
+        N = self.n_perturbations_
         width = self.kernel_width * np.sqrt(d)
         A = np.empty((n, d), dtype=np.float64)
-        for block in row_blocks(n, N, d, self.batch_size):
+        for block in block_slices(n, N, d, self.batch_size):
             Xb = X[block]
             noise = np.stack(
                 [rng.standard_normal((N, d)) for rng in rngs[block]]
@@ -368,12 +395,14 @@ class LocalLinearSurrogate(_SampledSurrogate):
 # ---------------------------------------------------------------------------
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               n_samples=_N_SAMPLES_DOC)
 class CaptumLime(_SampledSurrogate):
     """Captum's LIME (``captum.attr.Lime`` defaults): binary feature-presence
     masks, cosine-distance exponential kernel and a Lasso surrogate
     (as used by XAI-TRIS and BEExAI).
 
-    For a row ``x``, ``n_samples`` masks ``m_s ~ Bernoulli(0.5)^d`` give the
+    For a row ``x``, ``n_perturbations`` masks ``m_s ~ Bernoulli(0.5)^d`` give the
     inputs ``z_s = m_s * x + (1 - m_s) * b`` (``b`` the baseline).  Each is
     weighted by ``exp(-D(x, z_s)**2 / (2 * kernel_width**2))`` with
     ``D`` the cosine distance ``1 - cos(x, z_s)`` (or the Euclidean distance)
@@ -390,7 +419,7 @@ class CaptumLime(_SampledSurrogate):
     ----------
     estimator : estimator
         The model to explain (``FrozenEstimator(model)`` for a fitted one).
-    n_samples : int, default=50
+    n_perturbations : int, default=50
         Number of masks per row (Captum's default; XAI-TRIS uses 50).
     alpha : float, default=0.01
         Lasso penalty (Captum's ``SkLearnLasso(alpha=0.01)``).
@@ -400,13 +429,11 @@ class CaptumLime(_SampledSurrogate):
         Distance between the row and a masked input.
     baseline : float or array-like of shape (n_features,), default=0.0
         Value of an absent feature (Captum's default 0).
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row random streams.
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
+    {explainer_random_state}
+    {n_samples}
 
     Attributes
     ----------
@@ -414,6 +441,8 @@ class CaptumLime(_SampledSurrogate):
         The fitted model.
     baseline_ : ndarray of shape (n_features,)
         The baseline broadcast to one value per feature.
+    n_perturbations_ : int
+        The number of masks per row used.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -431,7 +460,7 @@ class CaptumLime(_SampledSurrogate):
     >>> from sklearn.linear_model import LinearRegression
     >>> from sklearn_xai.explainers import CaptumLime
     >>> X = np.random.default_rng(0).normal(size=(50, 3))
-    >>> ex = CaptumLime(LinearRegression(), n_samples=100, alpha=1e-6,
+    >>> ex = CaptumLime(LinearRegression(), n_perturbations=100, alpha=1e-6,
     ...                 random_state=0)
     >>> ex.fit(X, X @ [2.0, -1.0, 0.5]).transform([[1.0, 2.0, 4.0]]).round(3)
     array([[ 2., -2.,  2.]])
@@ -439,18 +468,21 @@ class CaptumLime(_SampledSurrogate):
 
     _parameter_constraints = {
         **BaseExplainer._parameter_constraints,
-        "n_samples": [Interval(numbers.Integral, 2, None, closed="left")],
+        "n_perturbations": [Interval(numbers.Integral, 2, None, closed="left")],
         "alpha": [Interval(numbers.Real, 0, None, closed="neither")],
         "kernel_width": [Interval(numbers.Real, 0, None, closed="neither")],
         "distance": [StrOptions({"cosine", "euclidean"})],
         "baseline": [numbers.Real, "array-like"],
+        "n_samples": [Interval(numbers.Integral, 2, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, n_samples=50, alpha=0.01, kernel_width=1.0,
-                 distance="cosine", baseline=0.0, target="predicted", output="auto",
-                 batch_size=None, random_state=None):
+    def __init__(self, estimator=None, *, n_perturbations=50, alpha=0.01,
+                 kernel_width=1.0, distance="cosine", baseline=0.0,
+                 target="predicted", output="auto", batch_size=None,
+                 random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
-        self.n_samples = n_samples
+        self.n_perturbations = n_perturbations
         self.alpha = alpha
         self.kernel_width = kernel_width
         self.distance = distance
@@ -459,18 +491,11 @@ class CaptumLime(_SampledSurrogate):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.n_samples = n_samples
 
     def _fit_explainer(self, X, y):
-        d = X.shape[1]
-        base = np.asarray(self.baseline, dtype=np.float64)
-        if base.ndim == 0:
-            base = np.full(d, float(base))
-        if base.shape != (d,) or not np.all(np.isfinite(base)):
-            raise ValueError(
-                f"baseline must be a finite number or an array of shape ({d},) "
-                f"(one value per feature); got shape {base.shape}."
-            )
-        self.baseline_ = base
+        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        self.baseline_ = check_feature_vector(self.baseline, X.shape[1], "baseline")
 
     def _similarity(self, Xb, Z):
         if self.distance == "cosine":
@@ -484,10 +509,10 @@ class CaptumLime(_SampledSurrogate):
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
-        S = self.n_samples
+        S = self.n_perturbations_
         A = np.empty((n, d), dtype=np.float64)
         lasso = Lasso(alpha=self.alpha, fit_intercept=True)
-        for block in row_blocks(n, S, d, self.batch_size):
+        for block in block_slices(n, S, d, self.batch_size):
             Xb = X[block]
             masks = np.stack([rng.random((S, d)) < 0.5 for rng in rngs[block]])
             Z = np.where(masks, Xb[:, None, :], self.baseline_)

@@ -8,13 +8,16 @@ from sklearn.ensemble import RandomForestRegressor
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._surrogate import row_blocks, weighted_ridge
+from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._surrogate import weighted_ridge
 from sklearn_xai.utils import seed_entropy
+from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval
 
 __all__ = ["MAPLE"]
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
 class MAPLE(BaseExplainer):
     """MAPLE: local ridge regression of ``f`` on training rows weighted by a
     random forest's leaf co-occurrence (Plumb et al. 2018).
@@ -58,11 +61,9 @@ class MAPLE(BaseExplainer):
         Features considered per split (``RandomForestRegressor``).
     alpha : float, default=0.001
         Ridge penalty of the local regressions.
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum number of model rows per call (in :meth:`fit`).
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the forest.
 
@@ -183,7 +184,8 @@ class MAPLE(BaseExplainer):
             np.zeros(n, dtype=np.intp) if target_index is None
             else np.asarray(target_index, dtype=np.intp)
         )
-        for block in row_blocks(n, n_train, d):
+        # A block's local regressions hold n_train weighted rows per row.
+        for block in block_slices(n, n_train, d):
             W = self._weights(X[block])
             y = self.y_train_[:, columns[block]].T
             coef, _ = weighted_ridge(self.X_train_[None], y, W, self.alpha)

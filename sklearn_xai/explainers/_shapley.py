@@ -12,24 +12,23 @@ by a masker (see :ref:`def-shapley` in the user guide)::
   feature orderings (Castro et al., 2009).
 
 Every coalition of a block of rows is scored through one
-:meth:`~sklearn_xai.masking.BaseMasker.evaluate` call (one model call per
-block of at most ``batch_size`` model rows).
+:meth:`~sklearn_xai.masking.BaseMasker.evaluate` call, in model calls of at
+most ``batch_size`` model rows (``None``: about 2**17 input entries).
 """
 
 import numbers
 
 import numpy as np
 
+from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
 from sklearn_xai.explainers._masker_based import _MaskerExplainer
+from sklearn_xai.explainers._params import Hidden, resolved
 from sklearn_xai.masking import MarginalMasker
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values, shapley_kernel
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["ExactShapley", "KernelSHAP", "ShapleyValueSampling"]
-
-# Model rows evaluated per call when ``batch_size=None`` (bounds memory; a
-# block always holds at least one explained row).
-_DEFAULT_BLOCK_ROWS = 2**18
 
 
 # --------------------------------------------------------------------------
@@ -67,10 +66,6 @@ def _constrained_wls(Z, weights, y, delta):
     return np.concatenate([rest, (delta - rest.sum(axis=1))[:, None]], axis=1)
 
 
-def _block_rows(batch_size):
-    return _DEFAULT_BLOCK_ROWS if batch_size is None else batch_size
-
-
 def _values_with_ends(explainer, f, X, Z, target_index, rngs):
     """``v_x(empty)``, ``v_x(full)`` and ``v_x(S)`` of per-row coalitions ``Z``.
 
@@ -84,7 +79,7 @@ def _values_with_ends(explainer, f, X, Z, target_index, rngs):
     keep = np.concatenate([np.broadcast_to(ends, (n, 2, d)), Z], axis=1)
     values = explainer.masker_.evaluate(
         f, X, keep, target_index=target_index,
-        batch_size=_block_rows(explainer.batch_size), rngs=rngs,
+        batch_size=explainer.batch_size, rngs=rngs,
     )
     return values[:, 0], values[:, 1], values[:, 2:]
 
@@ -102,17 +97,6 @@ def _check_n_features(explainer, d):
 # --------------------------------------------------------------------------
 # Explainers
 # --------------------------------------------------------------------------
-_COMMON_DOC = """
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier (see :ref:`def-explained-output`).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-        Explained output of a classifier.
-    batch_size : int or None, default=None
-        Maximum number of model rows per call; ``None`` evaluates blocks of at
-        most 262144 model rows (a block always holds all coalitions of at
-        least one row)."""
-
-
 class _SampledShapley(_MaskerExplainer):
     """Shapley estimators that sample coalitions or orderings per row (from
     the row's random stream): stochastic whatever the masker."""
@@ -124,6 +108,10 @@ class _SampledShapley(_MaskerExplainer):
         return tags
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               xai_bench_efficiency=deprecated_doc(
+                   "xai_bench_efficiency", "bool",
+                   '``convention="xai_bench_code"`` (for ``True``)'))
 class ExactShapley(_MaskerExplainer):
     """Exact Shapley values by enumeration of all ``2^d`` coalitions.
 
@@ -145,18 +133,20 @@ class ExactShapley(_MaskerExplainer):
     masker : masker, default=None
         The value function; ``None`` is ``MarginalMasker(100,
         random_state=random_state)``.  Cloned and fitted on the training rows.
-    xai_bench_efficiency : bool, default=False
-        Reproduce XAI-Bench's BF-SHAP / ground-truth bias (its code solves
-        the Shapley regression without intercept; see
-        :ref:`def-switches-xaibench`): add ``v_x(empty) / d`` to every value,
-        so that rows
-        sum to ``f(x)`` instead of ``f(x) - v_x(empty)``.  Off by default:
-        these are not Shapley values.
+    convention : {"paper", "xai_bench_code"}, default="paper"
+        ``"paper"``: the Shapley values.  ``"xai_bench_code"`` reproduces
+        XAI-Bench's BF-SHAP / ground-truth bias (its code solves the Shapley
+        regression without intercept; see :ref:`def-switches-xaibench`): add
+        ``v_x(empty) / d`` to every value, so that rows sum to ``f(x)``
+        instead of ``f(x) - v_x(empty)``; these are not Shapley values.
     max_features : int, default=16
         Refuse inputs with more features (the cost grows as ``2^d``).
-    %(common)s
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the default background subsample and stochastic maskers.
+    {xai_bench_efficiency}
 
     Attributes
     ----------
@@ -164,6 +154,9 @@ class ExactShapley(_MaskerExplainer):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    convention_ : str
+        The convention used (``convention``, or the one a deprecated switch
+        names).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -198,26 +191,34 @@ class ExactShapley(_MaskerExplainer):
 
     _parameter_constraints = {
         **_MaskerExplainer._parameter_constraints,
-        "xai_bench_efficiency": ["boolean"],
+        "convention": [StrOptions({"paper", "xai_bench_code"})],
         "max_features": [Interval(numbers.Integral, 1, 30, closed="both")],
+        "xai_bench_efficiency": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, masker=None, xai_bench_efficiency=False,
+    def __init__(self, estimator=None, *, masker=None, convention="paper",
                  max_features=16, target="predicted", output="auto",
-                 batch_size=None, random_state=None):
+                 batch_size=None, random_state=None,
+                 xai_bench_efficiency=DEPRECATED):
         self.estimator = estimator
         self.masker = masker
-        self.xai_bench_efficiency = xai_bench_efficiency
+        self.convention = convention
         self.max_features = max_features
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.xai_bench_efficiency = xai_bench_efficiency
 
     def _default_masker(self):
         return MarginalMasker(100, random_state=self.random_state)
 
     def _fit_explainer(self, X, y):
+        self.convention_ = switch_to_convention(
+            self.convention,
+            {"xai_bench_efficiency": (self.xai_bench_efficiency, "xai_bench_code")},
+            owner=type(self).__name__, stacklevel=4,
+        )
         _check_n_features(self, X.shape[1])
         super()._fit_explainer(X, y)
 
@@ -226,14 +227,18 @@ class ExactShapley(_MaskerExplainer):
         coalitions = all_coalitions(d)
         values = self.masker_.evaluate(
             f, X, coalitions, target_index=target_index,
-            batch_size=_block_rows(self.batch_size), rngs=rngs,
+            batch_size=self.batch_size, rngs=rngs,
         )
         phi = shapley_from_values(values, d)
-        if self.xai_bench_efficiency:
+        if self.convention_ == "xai_bench_code":
             phi += values[:, :1] / d
         return phi
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               "explainer_random_state",
+               n_samples=deprecated_doc("n_samples", 'int or "auto"',
+                                        "``n_perturbations``"))
 class KernelSHAP(_SampledShapley):
     """KernelSHAP: Shapley values by weighted regression on sampled coalitions.
 
@@ -244,17 +249,16 @@ class KernelSHAP(_SampledShapley):
     empty and full coalitions are not sampled: they are *constraints*
     (intercept ``= v_x(empty)``, ``sum_j phi_j = f(x) - v_x(empty)``), not
     large weights (see :ref:`def-shapley`).  The weighted least squares with
-    that fixed intercept is solved per row.  When ``n_samples`` covers all
-    ``2^d - 2``
-    non-trivial coalitions, they are enumerated once each with their exact
-    kernel weights, which gives the exact Shapley values (equal to
-    :class:`ExactShapley` with the same masker).
+    that fixed intercept is solved per row.  When ``n_perturbations`` covers
+    all ``2^d - 2`` non-trivial coalitions, they are enumerated once each
+    with their exact kernel weights, which gives the exact Shapley values
+    (equal to :class:`ExactShapley` with the same masker).
 
     Parameters
     ----------
     estimator : estimator
         The model to explain (``FrozenEstimator(model)`` for a fitted one).
-    n_samples : int or "auto", default="auto"
+    n_perturbations : int or "auto", default="auto"
         Coalitions per row (besides the empty and full ones); ``"auto"`` is
         ``2 d + 2048`` (shap's default).  OpenXAI used 500, XAI-TRIS and
         BEExAI 25.
@@ -266,9 +270,12 @@ class KernelSHAP(_SampledShapley):
         Antithetic sampling: every sampled coalition is followed by its
         complement (same kernel weight), which cancels the leading error
         term.
-    %(common)s
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row coalition draws (and the default background).
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
+    {explainer_random_state}
+        It also seeds the default background subsample.
+    {n_samples}
 
     Attributes
     ----------
@@ -276,6 +283,8 @@ class KernelSHAP(_SampledShapley):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    n_perturbations_ : int or "auto"
+        The number of coalitions per row used.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -297,7 +306,7 @@ class KernelSHAP(_SampledShapley):
     >>> from sklearn_xai.masking import BaselineMasker
     >>> X = np.random.default_rng(0).normal(size=(20, 3))
     >>> y = X @ [2.0, -1.0, 0.5]
-    >>> ex = KernelSHAP(LinearRegression(), n_samples=100,
+    >>> ex = KernelSHAP(LinearRegression(), n_perturbations=100,
     ...                 masker=BaselineMasker("zero"), random_state=0)
     >>> ex.fit(X, y).transform([[1.0, 1.0, 1.0]]).round(6)
     array([[ 2. , -1. ,  0.5]])
@@ -305,28 +314,36 @@ class KernelSHAP(_SampledShapley):
 
     _parameter_constraints = {
         **_MaskerExplainer._parameter_constraints,
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                      StrOptions({"auto"})],
+        "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"),
+                            StrOptions({"auto"})],
         "paired": ["boolean"],
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                      StrOptions({"auto"}), Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, n_samples="auto", masker=None, paired=True,
-                 target="predicted", output="auto", batch_size=None,
-                 random_state=None):
+    def __init__(self, estimator=None, *, n_perturbations="auto", masker=None,
+                 paired=True, target="predicted", output="auto", batch_size=None,
+                 random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
-        self.n_samples = n_samples
+        self.n_perturbations = n_perturbations
         self.masker = masker
         self.paired = paired
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.n_samples = n_samples
 
     def _default_masker(self):
         return MarginalMasker(100, random_state=self.random_state)
 
+    def _fit_explainer(self, X, y):
+        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        super()._fit_explainer(X, y)
+
     def _budget(self, d):
-        return 2 * d + 2048 if self.n_samples == "auto" else int(self.n_samples)
+        m = self.n_perturbations_
+        return 2 * d + 2048 if m == "auto" else int(m)
 
     def _sample(self, rng, d, m):
         """``m`` coalitions of sizes 1..d-1 drawn from the Shapley kernel."""
@@ -357,30 +374,35 @@ class KernelSHAP(_SampledShapley):
         return _constrained_wls(Z, weights, values - v_empty[:, None], v_full - v_empty)
 
 
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               "explainer_random_state",
+               n_samples=deprecated_doc("n_samples", "int", "``n_permutations``"))
 class ShapleyValueSampling(_SampledShapley):
     """Shapley values by permutation sampling (Castro et al., 2009).
 
-    For each of ``n_samples`` random orderings of the features, features are
+    For each of ``n_permutations`` random orderings of the features, features are
     added one at a time (starting from all removed) and each is credited with
     the change of ``v_x``; the attributions are the averages over orderings
     (Captum's ``ShapleyValueSampling``).  Rows sum exactly to
-    ``f(x) - v_x(empty)``.  The ``n_samples * (d - 1) + 2`` distinct
+    ``f(x) - v_x(empty)``.  The ``n_permutations * (d - 1) + 2`` distinct
     coalitions of a block of rows are scored in one model call.
 
     Parameters
     ----------
     estimator : estimator
         The model to explain (``FrozenEstimator(model)`` for a fitted one).
-    n_samples : int, default=25
+    n_permutations : int, default=25
         Number of feature orderings (XAI-TRIS and BEExAI: 25, Captum's
         default).
     masker : masker, default=None
         The value function; ``None`` is ``BaselineMasker("zero")`` (Captum).
     antithetic : bool, default=False
         Follow every ordering by its reverse (antithetic sampling).
-    %(common)s
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row orderings.
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
+    {explainer_random_state}
+    {n_samples}
 
     Attributes
     ----------
@@ -388,6 +410,8 @@ class ShapleyValueSampling(_SampledShapley):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    n_permutations_ : int
+        The number of orderings per row used.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -405,31 +429,39 @@ class ShapleyValueSampling(_SampledShapley):
     >>> from sklearn_xai.explainers import ShapleyValueSampling
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
     >>> y = X @ [2.0, -1.0]
-    >>> ex = ShapleyValueSampling(LinearRegression(), n_samples=5, random_state=0)
+    >>> ex = ShapleyValueSampling(LinearRegression(), n_permutations=5,
+    ...                           random_state=0)
     >>> ex.fit(X, y).transform([[3.0, 3.0]]).round(6)  # additive model: exact
     array([[ 6., -3.]])
     """
 
     _parameter_constraints = {
         **_MaskerExplainer._parameter_constraints,
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_permutations": [Interval(numbers.Integral, 1, None, closed="left")],
         "antithetic": ["boolean"],
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, n_samples=25, masker=None, antithetic=False,
-                 target="predicted", output="auto", batch_size=None,
-                 random_state=None):
+    def __init__(self, estimator=None, *, n_permutations=25, masker=None,
+                 antithetic=False, target="predicted", output="auto",
+                 batch_size=None, random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
-        self.n_samples = n_samples
+        self.n_permutations = n_permutations
         self.masker = masker
         self.antithetic = antithetic
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.n_samples = n_samples
+
+    def _fit_explainer(self, X, y):
+        self.n_permutations_ = resolved(self, "n_samples", "n_permutations")
+        super()._fit_explainer(X, y)
 
     def _permutations(self, rng, d):
-        m = self.n_samples
+        m = self.n_permutations_
         n_draw = -(-m // 2) if self.antithetic else m
         perms = np.argsort(rng.random((n_draw, d)), axis=1)
         if self.antithetic:
@@ -438,7 +470,7 @@ class ShapleyValueSampling(_SampledShapley):
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
-        m = self.n_samples
+        m = self.n_permutations_
         perms = np.stack([self._permutations(rng, d) for rng in rngs])  # (n, m, d)
         # position[i, p, j] = step at which feature j enters in ordering p
         position = np.argsort(perms, axis=2)
@@ -459,8 +491,3 @@ class ShapleyValueSampling(_SampledShapley):
         increments = np.diff(path, axis=2)  # increment of step k -> feature perms[k]
         contrib = np.take_along_axis(increments, position, axis=2)
         return contrib.mean(axis=1)
-
-
-for _cls in (ExactShapley, KernelSHAP, ShapleyValueSampling):
-    _cls.__doc__ = _cls.__doc__.replace("    %(common)s", _COMMON_DOC.strip("\n"))
-del _cls

@@ -16,8 +16,11 @@ import numbers
 import numpy as np
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._shapley import _block_rows, _check_n_features
+from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
+from sklearn_xai.explainers._params import Hidden, resolved
+from sklearn_xai.explainers._shapley import _check_n_features
 from sklearn_xai.masking import EmpiricalConditionalMasker, GaussianConditionalMasker
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._shapley import all_coalitions, shapley_kernel
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 
@@ -44,6 +47,13 @@ def _shapr_projection(coalitions, end_weight=_END_WEIGHT):
     return np.linalg.solve(gram, design.T * w)
 
 
+@explainer_doc(
+    "explainer_target", "explainer_output", "explainer_batch_size",
+    uniform_small_coalitions=deprecated_doc(
+        "uniform_small_coalitions", "bool",
+        '``convention="xai_bench_code"`` (for ``True``)'),
+    n_samples=deprecated_doc("n_samples", "int", "``n_draws``"),
+)
 class EmpiricalConditionalSHAP(BaseExplainer):
     """Conditional Shapley values with empirical (kernel-weighted) conditionals.
 
@@ -74,29 +84,29 @@ class EmpiricalConditionalSHAP(BaseExplainer):
     method : {"empirical", "gaussian"}, default="empirical"
         ``"empirical"``: the kernel-weighted training rows above;
         ``"gaussian"``: ``v_x(S)`` is the Monte-Carlo mean of ``f`` over
-        ``n_samples`` draws of the removed features from the conditional of a
+        ``n_draws`` draws of the removed features from the conditional of a
         Gaussian fitted to the training rows.
     sigma : float, default=0.4
         Kernel bandwidth (XAI-Bench tuned it over {0.1, 0.2, 0.4, 0.8}).
-    uniform_small_coalitions : bool, default=False
-        XAI-Bench's code: coalitions with ``|S| <= 1`` use uniform weights
-        (plain marginal averaging) instead of the Mahalanobis kernel.
+    convention : {"paper", "xai_bench_code"}, default="paper"
+        ``"paper"``: the Mahalanobis kernel for every coalition (Aas et
+        al.).  ``"xai_bench_code"``: coalitions with ``|S| <= 1`` use
+        uniform weights (plain marginal averaging), as XAI-Bench's code
+        (see :ref:`def-switches-xaibench`).
     max_background : int or None, default=None
         Use at most this many training rows (drawn without replacement with
         ``random_state``); ``None`` uses all (XAI-Bench: 1000).
-    n_samples : int, default=1000
+    n_draws : int, default=1000
         Draws per coalition for ``method="gaussian"`` (ignored otherwise).
     max_features : int, default=12
         Refuse inputs with more features (the cost grows as ``2^d``).
-    target : "predicted", int or label, default="predicted"
-        Explained class of a classifier (see :ref:`def-explained-output`).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-        Explained output of a classifier.
-    batch_size : int or None, default=None
-        Maximum number of model rows per call; ``None`` evaluates blocks of at
-        most 262144 model rows (a block always holds at least one instance).
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the background subsample and the Gaussian draws.
+    {uniform_small_coalitions}
+    {n_samples}
 
     Attributes
     ----------
@@ -109,6 +119,10 @@ class EmpiricalConditionalSHAP(BaseExplainer):
     masker_ : EmpiricalConditionalMasker or GaussianConditionalMasker
         The fitted masker giving ``v_x`` (the Gaussian one for
         ``method="gaussian"``, fitted on ``background_``).
+    convention_ : str
+        The convention used.
+    n_draws_ : int
+        The number of draws per coalition used.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -143,33 +157,46 @@ class EmpiricalConditionalSHAP(BaseExplainer):
         **BaseExplainer._parameter_constraints,
         "method": [StrOptions({"empirical", "gaussian"})],
         "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
-        "uniform_small_coalitions": ["boolean"],
+        "convention": [StrOptions({"paper", "xai_bench_code"})],
         "max_background": [Interval(numbers.Integral, 2, None, closed="left"), None],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+        "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
         "max_features": [Interval(numbers.Integral, 1, 20, closed="both")],
+        "uniform_small_coalitions": ["boolean", Hidden(StrOptions({DEPRECATED}))],
+        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                      Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, method="empirical", sigma=0.4,
-                 uniform_small_coalitions=False, max_background=None, n_samples=1000,
+                 convention="paper", max_background=None, n_draws=1000,
                  max_features=12, target="predicted", output="auto", batch_size=None,
-                 random_state=None):
+                 random_state=None, uniform_small_coalitions=DEPRECATED,
+                 n_samples=DEPRECATED):
         self.estimator = estimator
         self.method = method
         self.sigma = sigma
-        self.uniform_small_coalitions = uniform_small_coalitions
+        self.convention = convention
         self.max_background = max_background
-        self.n_samples = n_samples
+        self.n_draws = n_draws
         self.max_features = max_features
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.uniform_small_coalitions = uniform_small_coalitions
+        self.n_samples = n_samples
 
     @property
     def _stochastic(self):
         return getattr(self, "method", "empirical") == "gaussian"
 
     def _fit_explainer(self, X, y):
+        self.convention_ = switch_to_convention(
+            self.convention,
+            {"uniform_small_coalitions": (self.uniform_small_coalitions,
+                                          "xai_bench_code")},
+            owner=type(self).__name__, stacklevel=4,
+        )
+        self.n_draws_ = resolved(self, "n_samples", "n_draws")
         n, d = X.shape
         _check_n_features(self, d)
         if n < 2:
@@ -179,14 +206,15 @@ class EmpiricalConditionalSHAP(BaseExplainer):
             )
         donors = EmpiricalConditionalMasker(
             self.sigma, max_background=self.max_background,
-            uniform_small_coalitions=self.uniform_small_coalitions,
+            uniform_small_coalitions=self.convention_ == "xai_bench_code",
             random_state=self.random_state,
         ).fit(X)
         self.background_ = donors.background_
         self.covariance_ = donors.covariance_
         self._projection = _shapr_projection(all_coalitions(d))
         if self.method == "gaussian":
-            self.masker_ = GaussianConditionalMasker(n_samples=self.n_samples).fit(
+            # The number of draws is the masker's first parameter.
+            self.masker_ = GaussianConditionalMasker(self.n_draws_).fit(
                 self.background_)
         else:
             self.masker_ = donors
@@ -194,7 +222,7 @@ class EmpiricalConditionalSHAP(BaseExplainer):
     def _explain(self, X, f, target_index, rngs):
         d = X.shape[1]
         coalitions = all_coalitions(d)
-        batch_size = _block_rows(self.batch_size)
+        batch_size = self.batch_size
         if self.method == "gaussian":
             values = self.masker_.evaluate(f, X, coalitions, target_index=target_index,
                                            batch_size=batch_size, rngs=rngs)

@@ -5,8 +5,10 @@ weights them by a similarity kernel and fits a weighted linear model whose
 coefficients are the attributions.  The pieces here are vectorised across
 explained rows:
 
-* :func:`row_blocks` groups explained rows so that their neighbourhoods fit
-  in one model call and in bounded memory;
+* :func:`~sklearn_xai.utils._output.block_slices` (the package's one block
+  rule) groups explained rows so that their neighbourhoods fit in one model
+  call of at most ``batch_size`` rows, or of about
+  :data:`~sklearn_xai.utils._output.BLOCK_ENTRIES` entries;
 * :func:`evaluate_block` scores the neighbourhoods of a block in one call;
 * :func:`weighted_ridge` solves the weighted ridge problems of a block
   together (batched normal equations);
@@ -17,31 +19,11 @@ explained rows:
 import numpy as np
 
 __all__ = [
-    "MAX_BLOCK_VALUES",
     "evaluate_block",
     "exponential_kernel",
     "lime_kernel",
-    "row_blocks",
     "weighted_ridge",
 ]
-
-# Upper bound on the number of float64 values a block of rows materialises
-# (perturbed inputs, centred designs); 2**23 values = 64 MiB.
-MAX_BLOCK_VALUES = 2**23
-
-
-def row_blocks(n_rows, rows_per_instance, n_features, batch_size=None):
-    """Slices of rows whose perturbations are evaluated in one model call.
-
-    A block holds as many rows as fit in ``batch_size`` model rows (when
-    given) and in :data:`MAX_BLOCK_VALUES` values; always at least one row.
-    """
-    per_row = max(rows_per_instance, 1)
-    cap = MAX_BLOCK_VALUES // max(per_row * n_features, 1)
-    if batch_size is not None:
-        cap = min(cap, batch_size // per_row)
-    step = max(1, cap)
-    return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
 def evaluate_block(f, Z, target_index, block):

@@ -32,6 +32,7 @@ __all__ = [
     "differentiable_model",
     "explained_module",
     "is_torch_net",
+    "predict_nonlinearity",
     "scaler_layer",
     "summed_output",
 ]
@@ -177,6 +178,72 @@ class ExplainedModule(nn.Module):
         return out.reshape(out.shape[0], -1)
 
 
+def _identity(out):
+    return out
+
+
+def _softmax(out):
+    return torch.softmax(out, dim=-1)
+
+
+def _two_columns(proba):
+    """``(1 - p, p)`` for a binary net with one probability column."""
+    return torch.stack((1 - proba, proba), 1)
+
+
+def _sigmoid_two_columns(logits):
+    return _two_columns(torch.sigmoid(logits))
+
+
+def predict_nonlinearity(net):
+    """The function a skorch net's ``predict_proba`` applies to the module output.
+
+    skorch's public ``predict_nonlinearity`` parameter, resolved as its
+    documentation says: a callable is used as is, ``None`` is the identity,
+    and ``"auto"`` follows the fitted criterion (``criterion_``): the
+    softmax for :class:`torch.nn.CrossEntropyLoss`, the sigmoid (as two
+    columns ``1 - p, p``) for :class:`torch.nn.BCEWithLogitsLoss`, two
+    columns for :class:`torch.nn.BCELoss`, the identity otherwise.
+
+    Parameters
+    ----------
+    net : skorch.NeuralNet
+        A fitted net.
+
+    Returns
+    -------
+    nonlinearity : callable
+        Maps a tensor of module outputs to the tensor ``predict_proba``
+        returns.
+
+    Raises
+    ------
+    TypeError
+        If ``predict_nonlinearity`` is neither ``"auto"``, ``None`` nor a
+        callable.
+    """
+    nonlinearity = getattr(net, "predict_nonlinearity", "auto")
+    if nonlinearity is None:
+        return _identity
+    if isinstance(nonlinearity, str) and nonlinearity == "auto":
+        criterion = getattr(net, "criterion_", None)
+        # A compiled criterion (torch.compile) wraps the module in _orig_mod.
+        criterion = getattr(criterion, "_orig_mod", criterion)
+        if isinstance(criterion, nn.CrossEntropyLoss):
+            return _softmax
+        if isinstance(criterion, nn.BCEWithLogitsLoss):
+            return _sigmoid_two_columns
+        if isinstance(criterion, nn.BCELoss):
+            return _two_columns
+        return _identity
+    if not callable(nonlinearity):
+        raise TypeError(
+            "predict_nonlinearity has to be a callable, 'auto' or None; got "
+            f"{nonlinearity!r}."
+        )
+    return nonlinearity
+
+
 def explained_module(estimator, output, *, explainer="This explainer"):
     """The torch module of the explained outputs of a differentiable model.
 
@@ -204,7 +271,7 @@ def explained_module(estimator, output, *, explainer="This explainer"):
     param = next(module.parameters(), None)
     dtype = torch.float32 if param is None else param.dtype
     device = torch.device("cpu") if param is None else param.device
-    nonlinearity = net._get_predict_nonlinearity()
+    nonlinearity = predict_nonlinearity(net)
     model = ExplainedModule(scalers, module, nonlinearity, output, dtype)
     return model.to(device), dtype, device
 

@@ -28,6 +28,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import validate_estimator_params
 from sklearn_xai.utils._validation import affine_params
@@ -155,6 +156,12 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
     def n_draws(self):
         """Number of imputed copies per (row, coalition)."""
 
+    def _draw_count(self):
+        """Imputed copies per (row, coalition) of the fitted masker: what
+        :meth:`evaluate` reshapes by (``n_draws`` unless a subclass resolves
+        it at fit time)."""
+        return self.n_draws
+
     @property
     def is_deterministic(self):
         """Whether :meth:`impute` ignores the random generators."""
@@ -281,11 +288,14 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
             class ``f`` predicts at each row, read from the same model
             call).
         batch_size : int or None
-            Upper bound on the number of model rows per call (at least one
-            row's coalitions are always evaluated together); ``None`` bounds
-            a block to about ``2**17`` input entries.  An
-            ``ExplainedOutput`` evaluated with ``include_x`` uses its own
-            ``batch_size``.
+            Maximum number of model rows per call, as in
+            :func:`sklearn_xai.utils._output.block_slices`; ``None`` bounds
+            a block to about ``BLOCK_ENTRIES`` (``2**17``) input entries.
+            A block always holds whole rows (all coalitions and draws of a
+            row, and ``x`` with ``include_x``), so a row with more model
+            inputs than the bound is evaluated alone in a larger call.
+            Values do not depend on it.  An ``ExplainedOutput`` evaluated
+            with ``include_x`` uses its own ``batch_size``.
         rngs : list of numpy.random.Generator, optional
             One generator per row; required by stochastic maskers.
         include_x : bool, default=False
@@ -314,7 +324,7 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                 values = expected @ w + c
                 return (X @ w + c, values) if include_x else values
         self._check_rngs(rngs)
-        b = self.n_draws
+        b = self._draw_count()
         if target_index is not None:
             target_index = np.asarray(target_index)
 
@@ -396,8 +406,8 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
     Unlike a masker, a perturber does not define a value function: it draws
     neighbours of each row (OpenXAI's PGI / PGU and the relative-stability
     metrics use them).  Subclasses implement :meth:`_fit` and
-    ``_perturb(X, fixed, n_samples, rngs)``, returning an array of shape
-    (n_rows, n_masks, n_samples, n_features) for validated rows ``X``, a
+    ``_perturb(X, fixed, n_perturbations, rngs)``, returning an array of shape
+    (n_rows, n_masks, n_perturbations, n_features) for validated rows ``X``, a
     boolean ``fixed`` of shape (n_rows, n_masks, n_features) and the rows'
     random streams; the same draws should serve every mask of a row.
     Like maskers they may implement ``_learns_from_rows`` and
@@ -412,11 +422,12 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
     _kind = "perturber"
 
     @abstractmethod
-    def _perturb(self, X, fixed, n_samples, rngs):
-        """Perturbed rows (n, m, n_samples, d) for fixed masks (n, m, d)."""
+    def _perturb(self, X, fixed, n_perturbations, rngs):
+        """Perturbed rows (n, m, n_perturbations, d) for fixed masks (n, m, d)."""
 
-    def perturb(self, X, keep_fixed_mask, n_samples, rngs):
-        """Draw ``n_samples`` noisy copies of each row.
+    def perturb(self, X, keep_fixed_mask, n_perturbations=None, rngs=None, *,
+                n_samples=DEPRECATED):
+        """Draw ``n_perturbations`` noisy copies of each row.
 
         Parameters
         ----------
@@ -425,24 +436,37 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
         keep_fixed_mask : bool array-like of shape (n_features,), (n_rows, n_features) or (n_rows, n_masks, n_features)
             ``True`` where a feature keeps its value.  With several masks per
             row the same random draws are used for every mask.
-        n_samples : int
+        n_perturbations : int
             Number of perturbed copies per row (and mask).
         rngs : RowStreams or list of numpy.random.Generator
             The rows' random streams: a :class:`sklearn_xai.utils.RowStreams`
             (vectorised) or one generator per row
             (:func:`sklearn_xai.utils.row_generators`); row ``i``'s copies
             depend only on ``X[i]`` and its stream.
+        n_samples : int
+            Former name of ``n_perturbations``.
+
+            .. deprecated:: 0.1
+               ``n_samples`` was renamed ``n_perturbations`` (``n_samples``
+               counts rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
-        Z : ndarray of shape (n_rows, n_samples, n_features)
-            Or ``(n_rows, n_masks, n_samples, n_features)`` for 3-D masks.
+        Z : ndarray of shape (n_rows, n_perturbations, n_features)
+            Or ``(n_rows, n_masks, n_perturbations, n_features)`` for 3-D
+            masks.
         """
+        n_perturbations = renamed(
+            n_samples, n_perturbations, old="n_samples", new="n_perturbations",
+            default=None, owner=f"{type(self).__name__}.perturb")
         X = self._check_rows(X)
         n, d = X.shape
-        if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral) \
-                or n_samples < 1:
-            raise ValueError(f"n_samples must be a positive int; got {n_samples!r}.")
+        if isinstance(n_perturbations, bool) \
+                or not isinstance(n_perturbations, numbers.Integral) \
+                or n_perturbations < 1:
+            raise ValueError(
+                f"n_perturbations must be a positive int; got {n_perturbations!r}."
+            )
         if rngs is None or len(rngs) != n:
             raise ValueError(
                 f"rngs must be a RowStreams over the {n} rows or hold one numpy "
@@ -464,7 +488,7 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
                 f"keep_fixed_mask must have shape ({d},), ({n}, {d}) or ({n}, "
                 f"n_masks, {d}); got {np.shape(keep_fixed_mask)}."
             )
-        Z = self._perturb(X, fixed, int(n_samples), rngs)
+        Z = self._perturb(X, fixed, int(n_perturbations), rngs)
         return Z[:, 0] if squeeze else Z
 
 

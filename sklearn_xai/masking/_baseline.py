@@ -7,6 +7,7 @@ from sklearn.utils import check_random_state
 
 from sklearn_xai.masking._base import BaseMasker
 from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = ["BaselineMasker", "MarginalMasker"]
 
@@ -68,18 +69,8 @@ class BaselineMasker(BaseMasker):
     def _fit_data_free(self, n_features):
         if isinstance(self.value, str):  # "zero"
             self.baseline_ = np.zeros(n_features)
-        elif isinstance(self.value, numbers.Real):
-            self.baseline_ = np.full(n_features, float(self.value))
         else:
-            b = np.asarray(self.value, dtype=np.float64).ravel()
-            if b.shape != (n_features,):
-                raise ValueError(
-                    f"value has {b.size} entries but X has {n_features} features; "
-                    "pass one baseline value per feature."
-                )
-            if not np.all(np.isfinite(b)):
-                raise ValueError("value contains NaN or infinity; pass finite baselines.")
-            self.baseline_ = b.copy()
+            self.baseline_ = check_feature_vector(self.value, n_features, "value")
 
     @property
     def n_draws(self):

@@ -9,7 +9,11 @@ from sklearn.utils import check_random_state
 
 from sklearn_xai.distributions import BaseDistribution, MultivariateGaussian
 from sklearn_xai.masking._base import BaseMasker
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import Interval, StrOptions
+
+from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = ["ConditionalMasker", "EmpiricalConditionalMasker", "GaussianConditionalMasker"]
 
@@ -22,28 +26,52 @@ def _unique_masks(keep):
     return uniq, inverse.reshape(n, m)
 
 
+_N_DRAWS_CONSTRAINTS = {
+    "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
+    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                  Hidden(StrOptions({DEPRECATED}))],
+}
+
+_DOC_N_SAMPLES = """\
+    n_samples : int
+        Former name of ``n_draws``.
+
+        .. deprecated:: 0.1
+           ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows
+           in scikit-learn); it will be removed in 0.2."""
+
+
 class _DistributionMasker(BaseMasker):
     """Impute removed features by exact draws from ``self.distribution_``.
 
-    Every row draws one block of ``n_samples`` standard normals (and
+    Every row draws one block of ``n_draws`` standard normals (and
     component uniforms for mixtures) from its own generator and transforms it
     for all of its coalitions (common random numbers across coalitions).
     The exact conditional means of the distribution give the values of an
     affine model in closed form (:meth:`BaseMasker.expected_rows`).
+
+    ``n_draws`` is a parameter of these maskers (a plain attribute replacing
+    the :class:`BaseMasker` property); the count in use, ``n_draws_``, is
+    resolved at fit time from it or from the deprecated ``n_samples``.
     """
 
     _interventional = False
+    n_draws = 100
 
-    @property
-    def n_draws(self):
-        return self.n_samples
+    def _resolve_n_draws(self):
+        self.n_draws_ = int(renamed(
+            self.n_samples, self.n_draws, old="n_samples", new="n_draws",
+            default=100, owner=type(self).__name__, stacklevel=5))
+
+    def _draw_count(self):
+        return self.n_draws_
 
     @property
     def is_deterministic(self):
         return False
 
     def _impute(self, X, keep, rngs):
-        Z, u = self.distribution_.standard_draws(rngs, self.n_samples)
+        Z, u = self.distribution_.standard_draws(rngs, self.n_draws_)
         return self.distribution_.impute_coalitions(
             X, keep, Z, u, interventional=self._interventional)
 
@@ -57,6 +85,7 @@ class _DistributionMasker(BaseMasker):
         return out
 
 
+@Substitution(n_samples=_DOC_N_SAMPLES)
 class ConditionalMasker(_DistributionMasker):
     """Observational masker for a known distribution.
 
@@ -78,7 +107,7 @@ class ConditionalMasker(_DistributionMasker):
         (a :class:`~sklearn_xai.distributions.MultivariateGaussian`,
         :class:`~sklearn_xai.distributions.GaussianMixture` or any
         :class:`~sklearn_xai.distributions.BaseDistribution`).
-    n_samples : int, default=100
+    n_draws : int, default=100
         Conditional draws per row and coalition (XAI-Bench: 100 for its
         faithfulness metrics).
     value : {"observational", "interventional"}, default="observational"
@@ -86,11 +115,14 @@ class ConditionalMasker(_DistributionMasker):
         ``"interventional"``: draws from the marginal law of ``X_U``,
         independent of ``x_S`` (``v_x(S) = E_Z[f(x_S ⊕ Z_U)]``, the exact
         counterpart of :class:`MarginalMasker`).
+    {n_samples}
 
     Attributes
     ----------
     distribution_ : BaseDistribution
         The distribution used.
+    n_draws_ : int
+        Draws per row and coalition in use.
     n_features_in_ : int
         Number of features seen during :meth:`fit`.
 
@@ -108,7 +140,7 @@ class ConditionalMasker(_DistributionMasker):
     >>> from sklearn_xai.utils import row_generators
     >>> dist = MultivariateGaussian.equicorrelated(2, rho=0.9)
     >>> X = np.array([[2.0, 0.0]])
-    >>> masker = ConditionalMasker(dist, n_samples=5).fit(X)
+    >>> masker = ConditionalMasker(dist, n_draws=5).fit(X)
     >>> Z = masker.impute(X, [[True, False]], rngs=row_generators(0, [0]))
     >>> Z.shape, bool(np.all(Z[..., 0] == 2.0))
     ((1, 1, 5, 2), True)
@@ -116,14 +148,16 @@ class ConditionalMasker(_DistributionMasker):
 
     _parameter_constraints = {
         "distribution": [BaseDistribution],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
+        **_N_DRAWS_CONSTRAINTS,
         "value": [StrOptions({"observational", "interventional"})],
     }
 
-    def __init__(self, distribution, n_samples=100, *, value="observational"):
+    def __init__(self, distribution, n_draws=100, *, value="observational",
+                 n_samples=DEPRECATED):
         self.distribution = distribution
-        self.n_samples = n_samples
+        self.n_draws = n_draws
         self.value = value
+        self.n_samples = n_samples
 
     @property
     def _interventional(self):
@@ -136,6 +170,7 @@ class ConditionalMasker(_DistributionMasker):
         return None
 
     def _fit_data_free(self, n_features):
+        self._resolve_n_draws()
         if self.distribution.n_features != n_features:
             raise ValueError(
                 f"distribution has {self.distribution.n_features} features but X has "
@@ -144,6 +179,7 @@ class ConditionalMasker(_DistributionMasker):
         self.distribution_ = self.distribution
 
 
+@Substitution(n_samples=_DOC_N_SAMPLES)
 class GaussianConditionalMasker(_DistributionMasker):
     """Observational masker for real data: a Gaussian fitted to the training rows.
 
@@ -153,13 +189,16 @@ class GaussianConditionalMasker(_DistributionMasker):
 
     Parameters
     ----------
-    n_samples : int, default=100
+    n_draws : int, default=100
         Conditional draws per row and coalition.
+    {n_samples}
 
     Attributes
     ----------
     distribution_ : MultivariateGaussian
         The fitted Gaussian.
+    n_draws_ : int
+        Draws per row and coalition in use.
     n_features_in_ : int
         Number of features seen during :meth:`fit`.
 
@@ -181,14 +220,14 @@ class GaussianConditionalMasker(_DistributionMasker):
     [[1.0, 2.0]]
     """
 
-    _parameter_constraints = {
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
-    }
+    _parameter_constraints = dict(_N_DRAWS_CONSTRAINTS)
 
-    def __init__(self, n_samples=100):
+    def __init__(self, n_draws=100, *, n_samples=DEPRECATED):
+        self.n_draws = n_draws
         self.n_samples = n_samples
 
     def _fit(self, X):
+        self._resolve_n_draws()
         if X.shape[0] < 2:
             raise ValueError(
                 "GaussianConditionalMasker needs at least 2 training rows to "

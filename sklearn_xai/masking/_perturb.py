@@ -204,7 +204,7 @@ class GaussianNoisePerturber(BasePerturber):
         self.data_max_ = np.full(d, np.inf) if X is None else X.max(axis=0)
         return self
 
-    def _draw(self, rngs, n_samples):
+    def _draw(self, rngs, n_perturbations):
         """Random numbers of every row: Gaussian, flip and one-hot draws.
 
         Everything is drawn for all features whatever the fixed set, so that
@@ -215,13 +215,13 @@ class GaussianNoisePerturber(BasePerturber):
         n_groups = len(self.onehot_groups_)
         n_flip = d if self.binary_mask_.any() else 0
         if isinstance(rngs, RowStreams):
-            gauss = rngs.normal((n_samples, d), stream=0)
-            unif = rngs.uniform((n_samples, n_flip), stream=1)
-            group_u = rngs.uniform((n_samples, n_groups), stream=2)
+            gauss = rngs.normal((n_perturbations, d), stream=0)
+            unif = rngs.uniform((n_perturbations, n_flip), stream=1)
+            group_u = rngs.uniform((n_perturbations, n_groups), stream=2)
             return gauss, unif, group_u
-        gauss = np.empty((len(rngs), n_samples, d))
-        unif = np.empty((len(rngs), n_samples, n_flip))
-        group_u = np.empty((len(rngs), n_samples, n_groups))
+        gauss = np.empty((len(rngs), n_perturbations, d))
+        unif = np.empty((len(rngs), n_perturbations, n_flip))
+        group_u = np.empty((len(rngs), n_perturbations, n_groups))
         for i, rng in enumerate(rngs):
             rng.standard_normal(out=gauss[i])
             if n_flip:
@@ -231,7 +231,7 @@ class GaussianNoisePerturber(BasePerturber):
         return gauss, unif, group_u
 
     def _apply(self, X, fixed, draws):
-        """Perturbed rows (n, m, n_samples, d) for fixed masks (n, m, d)."""
+        """Perturbed rows (n, m, n_perturbations, d) for fixed masks (n, m, d)."""
         gauss, unif, group_u = draws
         Xb = X[:, None, None, :]
         free = ~fixed[:, :, None, :]
@@ -259,7 +259,7 @@ class GaussianNoisePerturber(BasePerturber):
             Z = np.clip(Z, self.data_min_, self.data_max_)
         return Z
 
-    def _perturb(self, X, fixed, n_samples, rngs):
+    def _perturb(self, X, fixed, n_perturbations, rngs):
         # With a RowStreams the Gaussian noise comes from stream 0, the
         # flips from stream 1 and the one-hot moves from stream 2.
-        return self._apply(X, fixed, self._draw(rngs, n_samples))
+        return self._apply(X, fixed, self._draw(rngs, n_perturbations))

@@ -5,7 +5,11 @@ from sklearn_xai.metrics._fairness import GroupGapScorer, group_gap
 from sklearn_xai.metrics._faithfulness import (
     auc_tp,
     comprehensiveness,
+    faith_minus,
+    faith_plus,
     faithfulness_correlation,
+    mono_minus,
+    mono_plus,
     monotonicity,
     sufficiency,
 )
@@ -37,24 +41,22 @@ from sklearn_xai.metrics._registry import (
     metric_specs,
     register_metric,
 )
+from sklearn_xai.metrics._roar import (
+    roar_faith_minus,
+    roar_faith_plus,
+    roar_mono_minus,
+    roar_mono_plus,
+)
+from sklearn_xai.metrics._shapley_reference import (
+    exact_shapley_reference,
+    shapley_corr,
+    shapley_mse,
+)
 from sklearn_xai.metrics._stability import (
     max_sensitivity,
     relative_input_stability,
     relative_output_stability,
     relative_representation_stability,
-)
-from sklearn_xai.metrics._xaibench import (
-    exact_shapley_reference,
-    faith_minus,
-    faith_plus,
-    mono_minus,
-    mono_plus,
-    roar_faith_minus,
-    roar_faith_plus,
-    roar_mono_minus,
-    roar_mono_plus,
-    shapley_corr,
-    shapley_mse,
 )
 from sklearn_xai.metrics._scorer import (
     ExplanationScorer,

@@ -3,7 +3,9 @@
 
 import numpy as np
 
+from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._sklearn import StrOptions, validate_params
 from sklearn_xai.utils._validation import check_attributions
 
@@ -13,25 +15,45 @@ __all__ = ["complexity", "sparseness"]
 @validate_params(
     {
         "attributions": ["array-like"],
-        "normalization": [StrOptions({"log_d", "none", "beexai"})],
+        "normalize": [StrOptions({"log_d", "none"})],
+        "convention": [StrOptions({"paper", "beexai_code"})],
+        # Deprecated in 0.1.
+        "normalization": [StrOptions({"log_d", "none", "beexai"}),
+                          Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def complexity(attributions, *, normalization="log_d"):
+def complexity(attributions, *, normalize="log_d", convention="paper",
+               normalization=DEPRECATED):
     """Entropy complexity of each explanation (Bhatt et al. 2020).
 
     With ``P_j = |a_j| / sum_l |a_l|`` and ``H = -sum_j P_j ln P_j``
-    (``0 ln 0 = 0``): ``"log_d"`` returns ``H / ln d`` in ``[0, 1]`` (0 for a
-    one-hot explanation, 1 for uniform magnitudes); ``"none"`` returns ``H``
-    in nats (Quantus); ``"beexai"`` returns BEExAI's ``H / d`` with ``1e-8``
-    added inside the log and to the denominator of ``P``.  An all-zero
-    explanation has no distribution: NaN (except for ``"beexai"``).  See
+    (``0 ln 0 = 0``): ``normalize="log_d"`` returns ``H / ln d`` in
+    ``[0, 1]`` (0 for a one-hot explanation, 1 for uniform magnitudes);
+    ``"none"`` returns ``H`` in nats (Quantus).  An all-zero explanation has
+    no distribution: NaN.  ``convention="beexai_code"`` returns BEExAI's
+    ``H / d`` instead, with ``1e-8`` added inside the log and to the
+    denominator of ``P`` (0 for an all-zero explanation).  See
     :ref:`def-complexity` in the user guide.
 
     Parameters
     ----------
     attributions : array-like of shape (n_samples, n_features)
-    normalization : {"log_d", "none", "beexai"}, default="log_d"
+        The explanations to score.
+    normalize : {"log_d", "none"}, default="log_d"
+        Divide the entropy by its maximum ``ln d`` (``"log_d"``) or not
+        (``"none"``).
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: the entropy above, normalised by ``normalize``.
+        ``"beexai_code"``: BEExAI's code, ``H / d`` with its ``1e-8``
+        offsets (the paper promises a score in ``[0, 1]``; ``normalize`` is
+        then ignored).
+    normalization : {"log_d", "none", "beexai"}
+        The normalisation.
+
+        .. deprecated:: 0.1
+           ``normalization`` was renamed ``normalize`` and will be removed
+           in 0.2; ``"beexai"`` is ``convention="beexai_code"``.
 
     Returns
     -------
@@ -51,10 +73,18 @@ def complexity(attributions, *, normalization="log_d"):
     >>> complexity([[1.0, 0.0, 0.0], [2.0, -2.0, 2.0]])
     array([0., 1.])
     """
+    if isinstance(normalization, str) and normalization == "beexai":
+        convention = switch_to_convention(
+            convention, {"normalization": (normalization, {"beexai": "beexai_code"})},
+            owner="complexity", stacklevel=4)
+    else:
+        normalize = renamed(normalization, normalize, old="normalization",
+                            new="normalize", default="log_d", owner="complexity",
+                            stacklevel=4)
     A = np.abs(check_attributions(attributions))
     d = A.shape[1]
     total = A.sum(axis=1, keepdims=True)
-    if normalization == "beexai":
+    if convention == "beexai_code":
         P = A / (total + 1e-8)
         return -(P * np.log(P + 1e-8)).sum(axis=1) / d
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -62,10 +92,10 @@ def complexity(attributions, *, normalization="log_d"):
         logP = np.where(P > 0, np.log(np.where(P > 0, P, 1.0)), 0.0)
     H = 0.0 - (P * logP).sum(axis=1)  # 0.0 - x avoids -0.0
     H[total[:, 0] == 0] = np.nan
-    if normalization == "none":
+    if normalize == "none":
         return H
     if d < 2:
-        raise ValueError("complexity with normalization='log_d' needs at least 2 features.")
+        raise ValueError("complexity with normalize='log_d' needs at least 2 features.")
     return H / np.log(d)
 
 
@@ -85,7 +115,10 @@ def sparseness(attributions, *, normalize=False):
     Parameters
     ----------
     attributions : array-like of shape (n_samples, n_features)
+        The explanations to score.
     normalize : bool, default=False
+        Divide by the maximum ``1 - 1/d`` (a one-hot explanation) to reach
+        ``[0, 1]``.
 
     Returns
     -------

@@ -1,14 +1,49 @@
-"""Predictive faithfulness without a reference: what happens to the model's
-output when the features an explanation calls important are removed or kept
-(BEExAI / ERASER; definitions in the user guide, :ref:`def-removal-metrics`)."""
+"""The faithfulness family: does the model's output move as an explanation
+says when the features it ranks are removed or kept?
+
+* Removal and insertion through a masker, without a reference (ERASER,
+  BEExAI): :func:`comprehensiveness`, :func:`sufficiency`,
+  :func:`faithfulness_correlation`, :func:`auc_tp` and :func:`monotonicity`
+  (:ref:`def-removal-metrics` in the user guide).
+* XAI-Bench's faithfulness and monotonicity, :func:`faith_minus`,
+  :func:`faith_plus`, :func:`mono_minus` and :func:`mono_plus`
+  (:ref:`def-faith`, :ref:`def-mono`).  They read the value function
+  ``v_x(S)`` (expected model output when only the features ``S`` of ``x``
+  are known) from a masker: observational ``E[f(X) | X_S = x_S]`` through
+  :class:`~sklearn_xai.masking.ConditionalMasker` on a known distribution
+  (XAI-Bench's choice), interventional through a
+  :class:`~sklearn_xai.masking.MarginalMasker` whose background is drawn
+  from the distribution, or any masker passed explicitly.
+
+Every metric evaluates the explained rows and all their coalitions in one
+batched :meth:`~sklearn_xai.masking.BaseMasker.evaluate` pass (the rows
+themselves included, so ``f(x)`` and the explained class come from the same
+model calls; conditional draws are shared by a row's coalitions).  For an
+affine regressor the values are computed in closed form.
+
+Defaults follow the papers; ``convention="xai_bench_code"`` or
+``"beexai_code"`` reproduces a benchmark's code where it differs
+(:ref:`def-published-differences`).  The retraining (ROAR) variants live in
+``_roar.py``, the agreement with exact Shapley values in
+``_shapley_reference.py``.
+"""
 
 import numbers
 
 import numpy as np
 
-from sklearn_xai.masking import BaselineMasker, check_masker
+from sklearn_xai.distributions import BaseDistribution
+from sklearn_xai.masking import (
+    BaselineMasker,
+    ConditionalMasker,
+    MarginalMasker,
+    check_masker,
+)
 from sklearn_xai.metrics._common import _BASE_PARAMS
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
+from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
@@ -21,15 +56,56 @@ from sklearn_xai.utils._validation import (
     top_k_coalitions,
 )
 
+from sklearn_xai.utils._sklearn import Hidden
+
 __all__ = [
     "auc_tp",
     "comprehensiveness",
+    "faith_minus",
+    "faith_plus",
     "faithfulness_correlation",
+    "mono_minus",
+    "mono_plus",
     "monotonicity",
     "sufficiency",
 ]
 
+# Constraints of the deprecated parameters: the old values, or "deprecated"
+# (not passed).
+_DEPRECATED_SWITCH = ["boolean", Hidden(StrOptions({DEPRECATED}))]
+_DEPRECATED_N_SAMPLES = [Interval(numbers.Integral, 1, None, closed="left"),
+                         Hidden(StrOptions({DEPRECATED}))]
 
+# Docstring entries shared by this family and the retraining / Shapley
+# reference metrics (_roar.py, _shapley_reference.py).
+_DOC_NAN_POLICY = """
+nan_policy : {"omit", "zero", "raise"}, default="omit"
+    A row where either side of the correlation is constant has no
+    correlation: NaN with a warning (``"omit"``), 0 (``"zero"``,
+    XAI-Bench's code) or a ``ValueError`` (``"raise"``)."""
+_DOC_N_SAMPLES = """
+n_samples : int
+    Former name of ``n_draws``.
+
+    .. deprecated:: 0.1
+       ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows in
+       scikit-learn); it will be removed in 0.2."""
+_DOC_VALUE_DISTRIBUTION = """
+distribution : MultivariateGaussian or GaussianMixture, default=None
+    The data distribution (e.g. ``bunch.distribution``) whose value
+    function ``v_x(S)`` is used, see ``value``.  Exactly one of
+    ``distribution`` and ``masker`` is required."""
+_DOC_VALUE_MASKER = """
+masker : masker, default=None
+    Any :mod:`sklearn_xai.masking` masker defining ``v_x(S)`` instead of
+    ``distribution``.  A fitted masker is used as is; an unfitted one is
+    fitted on ``X_train``, never on ``X`` (a row's score would depend on
+    the other rows)."""
+
+
+# ======================================================================
+# Removal and insertion without a reference (ERASER, BEExAI)
+# ======================================================================
 def _prepare(estimator, X, attributions, masker, target, output, batch_size,
              X_train=None):
     """Validated inputs shared by the model-based metrics.
@@ -93,42 +169,42 @@ _COMMON_PARAMS = {
     "rounding": [StrOptions({"floor", "ceil"})],
     "absolute": ["boolean", None],
 }
+_CONVENTION_BEEXAI = {
+    "convention": [StrOptions({"paper", "beexai_code"})],
+}
 
-_PARAM_DOC = """    estimator : fitted estimator
-        The model whose explanations are scored.
-    X : array-like of shape (n_samples, n_features)
-        The explained rows.
-    attributions : array-like of shape (n_samples, n_features)
-        Their explanations.
-    ratio : float or list of float, default=0.3
-        Fraction of features in the top set; ``k = floor(ratio * d)`` (at
-        least 1) as BEExAI.  A list averages the scores over the ratios
-        (ERASER's AOPC uses 0.01, 0.05, 0.1, 0.2, 0.5).
-    masker : masker, default=None
-        How features are removed; ``None`` is ``BaselineMasker("zero")``
-        (BEExAI).  A fitted masker is used as is.
-    X_train : array-like of shape (n_train, n_features), default=None
-        Training rows an unfitted ``masker`` is fitted on.  A masker is never
-        fitted on ``X`` (a row's score would depend on the other rows):
-        without ``X_train`` an unfitted masker that learns from data
-        (``BaselineMasker("mean")``, ``MarginalMasker(100)``, ...) raises a
-        ``ValueError``, and one that does not (``BaselineMasker("zero")``, a
-        given baseline or background) is used as is.
-    order_by : {"abs", "signed"}, default="abs"
-        Rank features by magnitude, or by signed value (BEExAI's choice for
-        classification).
-    rounding : {"floor", "ceil"}, default="floor"
-    absolute : bool or None, default=None
-        Take the absolute value of the output change; ``None`` does so for
-        regression outputs only (BEExAI).
-    target : "predicted", int or label, default="predicted"
-        Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum rows per model call."""
+# Entries shared by the functions of this section.
+_DOC_REMOVAL_MASKER = """
+masker : masker, default=None
+    How features are removed; ``None`` is ``BaselineMasker("zero")``
+    (BEExAI).  Any masker works (baseline, marginal, conditional); a fitted
+    one is used as is, an unfitted one is fitted on ``X_train``."""
+_DOC_ORDER_BY = """
+order_by : {"abs", "signed"}, default="abs"
+    Rank features by magnitude, or by signed value (BEExAI's choice for
+    classification)."""
+_REMOVAL_DOCS = dict(
+    removal_masker=_DOC_REMOVAL_MASKER,
+    order_by=_DOC_ORDER_BY,
+    ratio="""
+ratio : float or list of float, default=0.3
+    Fraction of features in the top set; ``k = floor(ratio * d)`` (at
+    least 1) as BEExAI.  A list averages the scores over the ratios
+    (ERASER's AOPC uses 0.01, 0.05, 0.1, 0.2, 0.5).""",
+    rounding="""
+rounding : {"floor", "ceil"}, default="floor"
+    How ``ratio * d`` is rounded to the size of the top set.""",
+    removal_absolute="""
+absolute : bool or None, default=None
+    Take the absolute value of the output change; ``None`` does so for
+    regression outputs only (BEExAI).""",
+)
+_REMOVAL_SHARED = ("estimator", "X", "attributions", "X_train", "target", "output",
+                   "batch_size")
 
 
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS)
 def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
                       X_train=None, order_by="abs", rounding="floor", absolute=None,
                       target="predicted", output="auto", batch_size=None):
@@ -140,7 +216,18 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     Parameters
     ----------
-{params}
+    {estimator}
+    {X}
+    {attributions}
+    {ratio}
+    {removal_masker}
+    {X_train}
+    {order_by}
+    {rounding}
+    {removal_absolute}
+    {target}
+    {output}
+    {batch_size}
 
     Returns
     -------
@@ -171,6 +258,7 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
 
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS)
 def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
                 X_train=None, order_by="abs", rounding="floor", absolute=None,
                 target="predicted", output="auto", batch_size=None):
@@ -182,7 +270,18 @@ def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     Parameters
     ----------
-{params}
+    {estimator}
+    {X}
+    {attributions}
+    {ratio}
+    {removal_masker}
+    {X_train}
+    {order_by}
+    {rounding}
+    {removal_absolute}
+    {target}
+    {output}
+    {batch_size}
 
     Returns
     -------
@@ -212,9 +311,6 @@ def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
                            keep_top=True, X_train=X_train)
 
 
-comprehensiveness.__doc__ = comprehensiveness.__doc__.replace("{params}", _PARAM_DOC)
-sufficiency.__doc__ = sufficiency.__doc__.replace("{params}", _PARAM_DOC)
-
 register_metric(
     "comprehensiveness", comprehensiveness, kind="model", greater_is_better=True,
     requires=("masker", "training_rows"), source="BEExAI",
@@ -234,22 +330,32 @@ _MODEL_PARAMS = {
 }
 
 
+def _beexai_convention(convention, variant, options, owner):
+    """``convention`` with the deprecated ``variant`` of a BEExAI metric
+    mapped onto it (``options``: old value -> convention)."""
+    return switch_to_convention(convention, {"variant": (variant, options)},
+                                owner=owner, stacklevel=5)
+
+
 @fast_validate_params(
     {
         **{k: v for k, v in _MODEL_PARAMS.items() if k != "order_by"},
+        **_CONVENTION_BEEXAI,
         "n_subsets": [Interval(numbers.Integral, 2, None, closed="left")],
         "subset_size": [Interval(numbers.Integral, 1, None, closed="left"),
                         Interval(numbers.Real, 0, 1, closed="right"), None],
-        "variant": [StrOptions({"bhatt", "beexai"})],
         "random_state": ["random_state"],
+        "variant": [StrOptions({"bhatt", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution("estimator", "X", "attributions", "X_train", "random_state", "target",
+              "output", "batch_size", removal_masker=_DOC_REMOVAL_MASKER)
 def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
                              subset_size=None, masker=None, X_train=None,
-                             variant="bhatt",
-                             absolute=None, random_state=None, target="predicted",
-                             output="auto", batch_size=None):
+                             convention="paper", absolute=None, random_state=None,
+                             target="predicted", output="auto", batch_size=None,
+                             variant=DEPRECATED):
     """Faithfulness correlation (Bhatt et al. 2020; BEExAI).
 
     For each row, draw ``n_subsets`` feature subsets ``S_r`` of size ``s``
@@ -260,54 +366,44 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
 
     Parameters
     ----------
-    estimator : fitted estimator
-        The model whose explanations are scored.
-    X : array-like of shape (n_samples, n_features)
-        The explained rows.
-    attributions : array-like of shape (n_samples, n_features)
-        Their explanations.
+    {estimator}
+    {X}
+    {attributions}
     n_subsets : int, default=20
         Number of random subsets ``R`` per row.
     subset_size : int, float in (0, 1] or None, default=None
         Subset size ``s``; a float is a fraction of the features (rounded
         down, at least 1); ``None`` is ``max(floor(0.2 d), 1)`` (BEExAI).
-    masker : masker, default=None
-        How the subset is removed; ``None`` is ``BaselineMasker("zero")``
-        (BEExAI).  Any masker works (baseline, marginal, conditional); a
-        fitted one is used as is.
-    X_train : array-like of shape (n_train, n_features), default=None
-        Training rows an unfitted ``masker`` is fitted on.  A masker is never
-        fitted on ``X`` (a row's score would depend on the other rows):
-        without ``X_train`` an unfitted masker that learns from data
-        (``BaselineMasker("mean")``, ``MarginalMasker(100)``, ...) raises a
-        ``ValueError``, and one that does not (``BaselineMasker("zero")``, a
-        given baseline or background) is used as is.
-    variant : {"bhatt", "beexai"}, default="bhatt"
-        ``"bhatt"``: subsets drawn independently per row, one correlation per
-        row (the paper).  ``"beexai"``: BEExAI's code — one set of subsets
-        shared by all rows, indices drawn *with* replacement, the attribution
-        *mean* over the subset, and one correlation pooled over all (row,
-        subset) pairs (a single float).  BEExAI multiplies a non-zero
-        baseline into ``x``; here the masker substitutes it (identical for
-        BEExAI's zero baseline).
+    {removal_masker}
+    {X_train}
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: subsets drawn independently per row, one correlation
+        per row.  ``"beexai_code"``: BEExAI's code — one set of subsets
+        shared by all rows, indices drawn *with* replacement, the
+        attribution *mean* over the subset, and one correlation pooled over
+        all (row, subset) pairs (a single float).  BEExAI multiplies a
+        non-zero baseline into ``x``; here the masker substitutes it
+        (identical for BEExAI's zero baseline).
     absolute : bool or None, default=None
         Correlate with ``|f(x) - f(x')|``; ``None`` does so only for
-        regression outputs under ``variant="beexai"``.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the subsets (one stream per row, keyed by the row's content, so
-        scores do not depend on batch size or row order).
-    target : "predicted", int or label, default="predicted"
-        Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum rows per model call.
+        regression outputs under ``convention="beexai_code"``.
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+    variant : {"bhatt", "beexai"}
+        Former switch: ``"bhatt"`` is ``convention="paper"``, ``"beexai"``
+        is ``convention="beexai_code"``.
+
+        .. deprecated:: 0.1
+           Pass ``convention`` instead; ``variant`` will be removed in 0.2.
 
     Returns
     -------
     scores : ndarray of shape (n_samples,) or float
         Per-row correlations in [-1, 1] (NaN, with a warning, where either
-        side is constant); a float for ``variant="beexai"``.  Greater is
-        better.
+        side is constant); a float for ``convention="beexai_code"``.
+        Greater is better.
 
     References
     ----------
@@ -329,6 +425,9 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
     >>> s.round(6)
     array([1., 1., 1.])
     """
+    convention = _beexai_convention(
+        convention, variant, {"bhatt": "paper", "beexai": "beexai_code"},
+        "faithfulness_correlation")
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size, X_train)
     n, d = X.shape
@@ -342,10 +441,11 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
         raise ValueError(
             f"subset_size={subset_size} exceeds the number of features ({d})."
         )
+    code = convention == "beexai_code"
     if absolute is None:
-        absolute = variant == "beexai" and f.output == "predict"
+        absolute = code and f.output == "predict"
     entropy = seed_entropy(random_state)  # one seed for subsets and masker
-    if variant == "bhatt":
+    if not code:
         # The first s entries of a random permutation: a uniform subset
         # drawn without replacement, independently for every row and repeat.
         idx = keyed_streams(X, entropy).permutations(d, n_subsets, n_chosen=s)
@@ -365,7 +465,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
     drop = fx[:, None] - values
     if absolute:
         drop = np.abs(drop)
-    if variant == "beexai":
+    if code:
         return float(row_pearson(mass.ravel(), drop.ravel()))
     r = row_pearson(mass, drop)
     return handle_undefined(r, np.isnan(r), what="faithfulness_correlation",
@@ -397,15 +497,19 @@ def _performance_curve(f, masker, X, A, order_by, batch_size, metric, rngs):
 @fast_validate_params(
     {
         **{k: v for k, v in _MODEL_PARAMS.items() if k != "absolute"},
+        **_CONVENTION_BEEXAI,
         "metric": [StrOptions({"accuracy", "flip_rate"})],
-        "variant": [StrOptions({"atanasova", "beexai_regression"})],
         "random_state": ["random_state"],
+        "variant": [StrOptions({"atanasova", "beexai_regression"}),
+                    Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution("estimator", "attributions", "X_train", "output", "batch_size",
+              removal_masker=_DOC_REMOVAL_MASKER)
 def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="abs",
-           metric="accuracy", variant="atanasova", random_state=None,
-           target="predicted", output="auto", batch_size=None):
+           metric="accuracy", convention="paper", random_state=None,
+           target="predicted", output="auto", batch_size=None, variant=DEPRECATED):
     """Area under the threshold-performance curve (Atanasova et al. 2020;
     BEExAI).  Dataset-level; see :ref:`def-auc-tp` in the user guide.
 
@@ -421,7 +525,7 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
       classes this is BEExAI's library default, the MSE between label
       vectors).
     * Regressors: ``P_t = clip(1 - MSE_t / Var(f(X)), 0, 1)`` (1 = nothing
-      changed; lower is better).  ``variant="beexai_regression"`` follows
+      changed; lower is better).  ``convention="beexai_code"`` follows
       BEExAI's code: ``P_t = MSE_t``, ``P <- P + 0.01 mean(P)``, ``1 / P``,
       min–max normalised, ``trapz / d``.
 
@@ -430,35 +534,31 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
 
     Parameters
     ----------
-    estimator : fitted estimator
-        The model whose explanations are scored.
+    {estimator}
     X : array-like of shape (n_samples, n_features)
         The explained rows (the score depends on all of them).
-    attributions : array-like of shape (n_samples, n_features)
-        Their explanations.
-    masker : masker, default=None
-        ``None`` is ``BaselineMasker("zero")`` (BEExAI).
-    X_train : array-like of shape (n_train, n_features), default=None
-        Training rows an unfitted ``masker`` is fitted on.  A masker is never
-        fitted on ``X`` (a row's score would depend on the other rows):
-        without ``X_train`` an unfitted masker that learns from data
-        (``BaselineMasker("mean")``, ``MarginalMasker(100)``, ...) raises a
-        ``ValueError``, and one that does not (``BaselineMasker("zero")``, a
-        given baseline or background) is used as is.
+    {attributions}
+    {removal_masker}
+    {X_train}
     order_by : {"abs", "signed"}, default="abs"
         Rank features by magnitude or by signed value.
     metric : {"accuracy", "flip_rate"}, default="accuracy"
         Performance of a classifier's ablated predictions (ignored for
         regressors).
-    variant : {"atanasova", "beexai_regression"}, default="atanasova"
+    convention : {"paper", "beexai_code"}, default="paper"
         Regression curve, see above (ignored for classifiers).
     random_state : int, RandomState instance or None, default=None
         Seeds stochastic maskers (one stream per row).
     target : "predicted", int or label, default="predicted"
         Explained class (only used by the masker's value function).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum rows per model call.
+    {output}
+    {batch_size}
+    variant : {"atanasova", "beexai_regression"}
+        Former switch: ``"atanasova"`` is ``convention="paper"``,
+        ``"beexai_regression"`` is ``convention="beexai_code"``.
+
+        .. deprecated:: 0.1
+           Pass ``convention`` instead; ``variant`` will be removed in 0.2.
 
     Returns
     -------
@@ -485,12 +585,15 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
     >>> bool(auc_tp(clf, X, exact) < auc_tp(clf, X, exact[:, ::-1]))
     True
     """
+    convention = _beexai_convention(
+        convention, variant, {"atanasova": "paper", "beexai_regression": "beexai_code"},
+        "auc_tp")
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size, X_train)
     d = X.shape[1]
     regression = f.output == "predict"
     rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
-    if regression and variant == "beexai_regression":
+    if regression and convention == "beexai_code":
         P = _performance_curve(f, masker, X, A, order_by, batch_size, "mse", rngs)
         P = P + 0.01 * P.mean()
         with np.errstate(divide="ignore"):
@@ -506,15 +609,18 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
 @fast_validate_params(
     {
         **_MODEL_PARAMS,
-        "variant": [StrOptions({"insertion", "beexai"})],
+        **_CONVENTION_BEEXAI,
         "random_state": ["random_state"],
+        "variant": [StrOptions({"insertion", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution("estimator", "attributions", "X_train", "target", "output",
+              "batch_size", order_by=_DOC_ORDER_BY)
 def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
-                 order_by="abs",
-                 variant="insertion", absolute=None, random_state=None,
-                 target="predicted", output="auto", batch_size=None):
+                 order_by="abs", convention="paper", absolute=None, random_state=None,
+                 target="predicted", output="auto", batch_size=None,
+                 variant=DEPRECATED):
     """Insertion monotonicity (BEExAI); see :ref:`def-monotonicity` in the
     user guide.
 
@@ -532,47 +638,42 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
 
     Parameters
     ----------
-    estimator : fitted estimator
-        The model whose explanations are scored.
+    {estimator}
     X : array-like of shape (n_samples, n_features)
         The explained rows (at least two features).
-    attributions : array-like of shape (n_samples, n_features)
-        Their explanations.
+    {attributions}
     masker : masker, default=None
         The baseline the features are inserted into; ``None`` is
-        ``BaselineMasker("zero")`` (BEExAI).  Any masker works.
-    X_train : array-like of shape (n_train, n_features), default=None
-        Training rows an unfitted ``masker`` is fitted on.  A masker is never
-        fitted on ``X`` (a row's score would depend on the other rows):
-        without ``X_train`` an unfitted masker that learns from data
-        (``BaselineMasker("mean")``, ``MarginalMasker(100)``, ...) raises a
-        ``ValueError``, and one that does not (``BaselineMasker("zero")``, a
-        given baseline or background) is used as is.
-    order_by : {"abs", "signed"}, default="abs"
-        Rank features by magnitude or by signed value (BEExAI's choice for
-        classification).
-    variant : {"insertion", "beexai"}, default="insertion"
-        ``"insertion"``: one score per row (above).  ``"beexai"``: BEExAI's
+        ``BaselineMasker("zero")`` (BEExAI).  Any masker works; a fitted one
+        is used as is, an unfitted one is fitted on ``X_train``.
+    {X_train}
+    {order_by}
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: one score per row (above).  ``"beexai_code"``: BEExAI's
         code, one float: the curve ``c_0 = f(b)``, ``c_t = f(x) - v_x(K_t)``
         for ``t >= 1`` (absolute value for regression), averaged over rows
         before differencing, then the fraction of ``t`` with
         ``Δc_t <= Δc_{t+1}``.
     absolute : bool or None, default=None
-        Only for ``variant="beexai"``: absolute differences; ``None`` does so
-        for regression outputs.
+        Only for ``convention="beexai_code"``: absolute differences;
+        ``None`` does so for regression outputs.
     random_state : int, RandomState instance or None, default=None
         Seeds stochastic maskers (one stream per row).
-    target : "predicted", int or label, default="predicted"
-        Explained class (see :class:`sklearn_xai.utils.ExplainedOutput`).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum rows per model call.
+    {target}
+    {output}
+    {batch_size}
+    variant : {"insertion", "beexai"}
+        Former switch: ``"insertion"`` is ``convention="paper"``,
+        ``"beexai"`` is ``convention="beexai_code"``.
+
+        .. deprecated:: 0.1
+           Pass ``convention`` instead; ``variant`` will be removed in 0.2.
 
     Returns
     -------
     scores : ndarray of shape (n_samples,) or float
         Fractions in [0, 1] (multiples of ``1/(d-1)``); a float for
-        ``variant="beexai"``.  Greater is better.
+        ``convention="beexai_code"``.  Greater is better.
 
     References
     ----------
@@ -591,6 +692,9 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
     >>> monotonicity(model, X[:1], [[1.0, 2.0, 3.0]]).round(6)  # gains 1, 2, 3
     array([0.])
     """
+    convention = _beexai_convention(
+        convention, variant, {"insertion": "paper", "beexai": "beexai_code"},
+        "monotonicity")
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size, X_train)
     n, d = X.shape
@@ -599,7 +703,7 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
     keep = _insertion_keep(A, order_by)
     rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
     _, g = _with_x(f, masker, X, keep, batch_size, rngs)
-    if variant == "insertion":
+    if convention == "paper":
         gains = np.diff(g, axis=1)
         return (gains[:, :-1] >= gains[:, 1:]).mean(axis=1)
     if absolute is None:
@@ -628,3 +732,598 @@ register_metric(
     requires=("masker", "training_rows", "random_state"), source="BEExAI",
     description="Fraction of non-increasing gains along the insertion curve.",
 )
+
+
+# ======================================================================
+# XAI-Bench's faith± and mono±: value functions from maskers
+# ======================================================================
+class _AffineOutput:
+    """An explained output known to be ``f(z) = z @ coef_ + intercept_``.
+
+    Exposes ``coef_`` / ``intercept_`` (and no ``fit``), which the maskers
+    and :func:`~sklearn_xai.datasets.exact_shapley_values` recognise to
+    compute expectations in closed form; calls are delegated to the wrapped
+    output.
+    """
+
+    def __init__(self, f, coef, intercept):
+        self.f = f
+        self.coef_ = coef
+        self.intercept_ = intercept
+        self.output = f.output
+        self.batch_size = f.batch_size
+
+    def __call__(self, Z, target_index=None):
+        return self.f(Z, target_index)
+
+    def fixed_target_index(self, X):
+        return None  # a regression output has no class
+
+    @property
+    def n_evaluations(self):
+        return self.f.n_evaluations
+
+
+# Explained rows (and as many shifted, rescaled copies) on which a model
+# with a coefficient vector must be affine to be treated as one.
+_AFFINE_PROBE_ROWS = 16
+
+
+def _affine_output(f, estimator, X):
+    """``f`` as an :class:`_AffineOutput` when the regressor is affine.
+
+    A model with a single coefficient vector counts as affine only when its
+    predictions equal ``X @ coef_ + intercept_`` on the first explained rows
+    and on a shifted, rescaled copy of them (GLMs with a non-identity link
+    fail), checked in one small model call.
+    """
+    if f.output != "predict" or len(X) == 0:
+        return f
+    model = unfreeze(estimator)
+    coef = getattr(model, "coef_", None)
+    intercept = getattr(model, "intercept_", None)
+    if coef is None or intercept is None:
+        return f
+    w = np.asarray(coef, dtype=np.float64).ravel()
+    c = np.asarray(intercept, dtype=np.float64).ravel()
+    if w.shape != (X.shape[1],) or c.size != 1 or not np.all(np.isfinite(w)):
+        return f
+    c = float(c[0])
+    rows = X[:_AFFINE_PROBE_ROWS]
+    probe = np.vstack([rows, 0.5 * rows + 1.0])
+    linear = probe @ w + c
+    scale = max(1.0, float(np.max(np.abs(linear))))
+    if np.allclose(f(probe), linear, rtol=0.0, atol=1e-9 * scale):
+        return _AffineOutput(f, w, c)
+    return f
+
+
+def _raise_non_finite(X):
+    """Say which non-finite values ``X`` holds, how many, where, and the fix."""
+    n_nan = int(np.isnan(X).sum())
+    n_inf = int(np.isinf(X).sum())
+    parts = [f"{n} {kind} value{'s' if n > 1 else ''}"
+             for n, kind in ((n_nan, "NaN"), (n_inf, "infinite")) if n]
+    rows = np.flatnonzero(~np.isfinite(X).all(axis=1))
+    shown = rows[:10].tolist()
+    more = f" and {len(rows) - 10} more" if len(rows) > 10 else ""
+    raise ValueError(
+        f"X contains {' and '.join(parts)} (rows {shown}{more}); the metric "
+        "evaluates the model on these rows and needs finite features. Impute "
+        "missing values first (e.g. sklearn.impute.SimpleImputer, fitted on "
+        "the training rows) or drop those rows, and clip or drop infinite values."
+    )
+
+
+def _model_rows(X):
+    """The explained rows as a new 2-D float64 array of finite values."""
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    X = np.array(X, dtype=np.float64, copy=True)
+    if X.ndim != 2:
+        raise ValueError(
+            f"X must be 2-D, one row per explained sample; got shape {X.shape}. "
+            "Pass a single row as X.reshape(1, -1)."
+        )
+    if not np.all(np.isfinite(X)):
+        _raise_non_finite(X)
+    return X
+
+
+def _check_distribution(distribution, n_features):
+    if not isinstance(distribution, BaseDistribution):
+        raise TypeError(
+            "distribution must be a sklearn_xai.distributions distribution "
+            "(MultivariateGaussian or GaussianMixture, e.g. the 'distribution' of a "
+            f"generator's Bunch); got {type(distribution).__name__}."
+        )
+    if distribution.n_features != n_features:
+        raise ValueError(
+            f"distribution has {distribution.n_features} features but X has "
+            f"{n_features}; pass the distribution of these features."
+        )
+
+
+def _sub_seed(random_state, stream):
+    """A generator for one named purpose, derived from ``random_state``."""
+    return np.random.default_rng([seed_entropy(random_state), stream])
+
+
+def _value_masker(X, distribution, masker, value, n_draws, random_state, X_train,
+                  *, exact_marginal=False):
+    """The fitted masker giving ``v_x(S)`` (exactly one of distribution / masker).
+
+    ``masker`` is used as is when fitted, fitted on ``X_train`` otherwise
+    (never on the scored rows ``X``; without ``X_train`` only a masker that
+    learns nothing from data is accepted).  ``distribution`` is a shorthand
+    for ``ConditionalMasker(distribution, n_draws)``; with
+    ``value="interventional"`` the removed features take the values of
+    ``n_draws`` rows drawn from the distribution (a ``MarginalMasker``), or,
+    with ``exact_marginal`` (the Shapley reference), fresh marginal draws per
+    row (``ConditionalMasker(..., value="interventional")``).
+    """
+    if (distribution is None) == (masker is None):
+        raise ValueError(
+            "Pass exactly one of distribution= (the data distribution, e.g. "
+            "bunch.distribution; observational or interventional values) or "
+            "masker= (any sklearn_xai masker, fitted on training rows)."
+        )
+    d = X.shape[1]
+    if masker is not None:
+        return check_masker(masker, X_train, n_features=d)
+    _check_distribution(distribution, d)
+    if value == "observational" or exact_marginal:
+        masker = ConditionalMasker(distribution, n_draws, value=value)
+    else:
+        background = distribution.sample(n_draws,
+                                         random_state=_sub_seed(random_state, 1))
+        masker = MarginalMasker(background=background)
+    return check_masker(masker, n_features=d)
+
+
+def _value_inputs(estimator, X, attributions, target, output, batch_size):
+    """Validated rows and attributions, and the explained output (affine
+    when the regressor is)."""
+    X = _model_rows(X)
+    A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    return X, A, _affine_output(f, estimator, X)
+
+
+def _values_with_x(f, X, keep, masker, random_state, batch_size):
+    """``(f(x), v_x(S))``: one pass over the rows and their coalitions, with
+    one random stream per row (keyed by the row)."""
+    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    return _with_x(f, masker, X, keep, batch_size, rngs)
+
+
+def _faith(estimator, X, attributions, *, add, distribution, masker, value,
+           n_draws, use_abs, empty_value, nan_policy, random_state, target,
+           output, batch_size, X_train=None):
+    X, A, f = _value_inputs(estimator, X, attributions, target, output, batch_size)
+    vm = _value_masker(X, distribution, masker, value, n_draws, random_state,
+                       X_train)
+    d = X.shape[1]
+    eye = np.eye(d, dtype=bool)
+    if add:
+        with_empty = empty_value == "expected"
+        keep = np.vstack([np.zeros((1, d), dtype=bool), eye]) if with_empty else eye
+        fx, V = _values_with_x(f, X, keep, vm, random_state, batch_size)
+        v0 = V[:, 0] if with_empty else np.full(len(X), fx.mean())
+        delta = np.abs(V[:, -d:] - v0[:, None])
+    else:
+        fx, V = _values_with_x(f, X, ~eye, vm, random_state, batch_size)
+        delta = np.abs(V - fx[:, None])
+    weights = np.abs(A) if use_abs else A
+    return row_pearson(delta, weights, nan_policy=nan_policy,
+                       what="faith_plus" if add else "faith_minus")
+
+
+def _importance_order(A, ascending):
+    """Feature order by |a|: ascending (least important first) or descending.
+
+    Ties are broken by the lower column index in both directions.
+    """
+    if ascending:
+        return np.argsort(np.abs(A), axis=1, kind="stable")
+    return magnitude_order(A)
+
+
+def _monotone_fraction(v, ascending, avg):
+    """Score a curve ``v`` (n, d+1) of values after adding 0..d features."""
+    deltas = np.abs(np.diff(v, axis=1))
+    if ascending:
+        ok = deltas[:, :-1] <= deltas[:, 1:]
+    else:
+        ok = deltas[:, :-1] >= deltas[:, 1:]
+    return ok.mean(axis=1) if avg else ok.all(axis=1).astype(np.float64)
+
+
+def _mono(estimator, X, attributions, *, ascending, distribution, masker, value,
+          n_draws, empty_value, avg, convention, random_state, target, output,
+          batch_size, X_train=None):
+    X, A, f = _value_inputs(estimator, X, attributions, target, output, batch_size)
+    n, d = X.shape
+    if d < 2:
+        raise ValueError("Monotonicity needs at least 2 features.")
+    vm = _value_masker(X, distribution, masker, value, n_draws, random_state,
+                       X_train)
+    pos = positions(_importance_order(A, ascending))
+    # Coalition t (t = 1..d-1) keeps the first t features of the order.
+    keep = pos[:, None, :] < np.arange(1, d)[None, :, None]
+    with_empty = empty_value == "expected"
+    if with_empty:
+        keep = np.concatenate([np.zeros((n, 1, d), dtype=bool), keep], axis=1)
+    fx, V = _values_with_x(f, X, keep, vm, random_state, batch_size)
+    v0 = V[:, 0] if with_empty else np.full(n, fx.mean())
+    v = np.column_stack([v0, V[:, -(d - 1):], fx])
+    if convention == "xai_bench_code":
+        # XAI-Bench stores the value after adding feature j at position j + 1.
+        v = np.column_stack([v[:, 0], np.take_along_axis(v[:, 1:], pos, axis=1)])
+    return _monotone_fraction(v, ascending, avg)
+
+
+_VALUE_PARAMS = {
+    **_BASE_PARAMS,
+    "distribution": [None, object],
+    "masker": [None, object],
+    "X_train": ["array-like", None],
+    "value": [StrOptions({"observational", "interventional"})],
+    "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
+    "random_state": ["random_state"],
+    "n_samples": _DEPRECATED_N_SAMPLES,
+}
+_EMPTY_VALUE = {"empty_value": [StrOptions({"expected", "explained_mean"})]}
+_NAN_POLICY = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
+_CONVENTION_XAI_BENCH = {"convention": [StrOptions({"paper", "xai_bench_code"})]}
+_FAITH_PARAMS = {**_VALUE_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
+                 "use_abs": ["boolean"]}
+_MONO_PARAMS = {**_VALUE_PARAMS, **_EMPTY_VALUE, **_CONVENTION_XAI_BENCH,
+                "avg": ["boolean"], "xai_bench_index_bug": _DEPRECATED_SWITCH}
+
+_VALUE_DOCS = dict(
+    value_distribution=_DOC_VALUE_DISTRIBUTION,
+    value_masker=_DOC_VALUE_MASKER,
+    value="""
+value : {"observational", "interventional"}, default="observational"
+    With ``distribution``: ``E[f(X) | X_S = x_S]`` through a
+    :class:`~sklearn_xai.masking.ConditionalMasker` (XAI-Bench; closed
+    form for affine regressors), or ``E_Z[f(x_S ⊕ Z_U)]`` with a
+    background of ``n_draws`` rows drawn from the distribution.  Ignored
+    when ``masker`` is given.""",
+    n_draws="""
+n_draws : int, default=100
+    Draws from ``distribution`` per row and coalition (XAI-Bench: 100).""",
+    n_samples=_DOC_N_SAMPLES,
+    empty_value="""
+empty_value : {"expected", "explained_mean"}, default="expected"
+    ``v_x(∅)`` (faith+, mono±; unused by faith−): the expected output
+    ``E[f(X)]`` from the value function, or XAI-Bench's mean prediction
+    over the explained rows (its code).""",
+)
+_VALUE_SHARED = ("estimator", "X", "attributions", "X_train", "random_state",
+                 "target", "output", "batch_size")
+_FAITH_DOCS = dict(
+    _VALUE_DOCS,
+    nan_policy=_DOC_NAN_POLICY,
+    use_abs="""
+use_abs : bool, default=True
+    Correlate the output changes (magnitudes) with ``|a|`` (XAI-Bench's
+    code and tables).  ``False`` uses the signed attributions, the
+    papers' literal formula, which penalises correct negative
+    attributions.""",
+)
+_MONO_DOCS = dict(
+    _VALUE_DOCS,
+    avg="""
+avg : bool, default=True
+    Fraction of the ``d - 1`` consecutive steps that satisfy the
+    condition; ``False`` gives 1 only when all of them do.""",
+    mono_convention="""
+convention : {"paper", "xai_bench_code"}, default="paper"
+    ``"xai_bench_code"`` reproduces XAI-Bench's code, which stores the
+    value after adding feature ``j`` at position ``j + 1`` of the curve
+    (so the test runs in feature-index order); only for reproducing its
+    tables (:ref:`def-switches-xaibench`).""",
+    xai_bench_index_bug="""
+xai_bench_index_bug : bool
+    Former switch of ``convention="xai_bench_code"``.
+
+    .. deprecated:: 0.1
+       Pass ``convention="xai_bench_code"`` instead; ``xai_bench_index_bug``
+       will be removed in 0.2.""",
+)
+
+
+@fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, **_FAITH_DOCS)
+def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
+                X_train=None, value="observational", n_draws=100, use_abs=True,
+                empty_value="expected", nan_policy="omit", random_state=None,
+                target="predicted", output="auto", batch_size=None,
+                n_samples=DEPRECATED):
+    """Faithfulness by removal (XAI-Bench faith−): does removing a feature
+    change the output in proportion to its attribution?
+
+    ``Δ_j = |v_x([d] \\ {j}) - f(x)|`` and ``faith− = Pearson(Δ, |a|)`` per
+    row.  Costs ``d * n_draws`` model rows per row.  See :ref:`def-faith`
+    in the user guide.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    {value_distribution}
+    {value_masker}
+    {X_train}
+    {value}
+    {n_draws}
+    {use_abs}
+    {empty_value}
+    {nan_policy}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+    {n_samples}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row correlation in ``[-1, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import faith_minus
+    >>> dist = MultivariateGaussian.equicorrelated(3, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0])
+    >>> shap = model.coef_ * (X[:2] - dist.mean)  # exact Shapley values
+    >>> faith_minus(model, X[:2], shap, distribution=dist).round(6)
+    array([1., 1.])
+    """
+    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
+                      owner="faith_minus", stacklevel=4)
+    return _faith(estimator, X, attributions, add=False, distribution=distribution,
+                  masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
+                  empty_value=empty_value, nan_policy=nan_policy,
+                  random_state=random_state, target=target, output=output,
+                  batch_size=batch_size, X_train=X_train)
+
+
+@fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, **_FAITH_DOCS)
+def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
+               X_train=None, value="observational", n_draws=100, use_abs=True,
+               empty_value="expected", nan_policy="omit", random_state=None,
+               target="predicted", output="auto", batch_size=None,
+               n_samples=DEPRECATED):
+    """Faithfulness by addition (XAI-Bench faith+): does knowing only one
+    feature move the output in proportion to its attribution?
+
+    ``Δ_j = |v_x({j}) - v_x(∅)|`` and ``faith+ = Pearson(Δ, |a|)`` per row
+    (see :ref:`def-faith` in the user guide).  Costs ``(d + 1) * n_draws``
+    model rows per row.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    {value_distribution}
+    {value_masker}
+    {X_train}
+    {value}
+    {n_draws}
+    {use_abs}
+    {empty_value}
+    {nan_policy}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+    {n_samples}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row correlation in ``[-1, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import faith_plus
+    >>> dist = MultivariateGaussian.equicorrelated(3, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0])
+    >>> shap = model.coef_ * (X[:2] - dist.mean)
+    >>> faith_plus(model, X[:2], shap, distribution=dist).round(6)
+    array([1., 1.])
+    """
+    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
+                      owner="faith_plus", stacklevel=4)
+    return _faith(estimator, X, attributions, add=True, distribution=distribution,
+                  masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
+                  empty_value=empty_value, nan_policy=nan_policy,
+                  random_state=random_state, target=target, output=output,
+                  batch_size=batch_size, X_train=X_train)
+
+
+@fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS)
+def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
+               X_train=None, value="observational", n_draws=100,
+               empty_value="expected", avg=True, convention="paper",
+               random_state=None, target="predicted", output="auto", batch_size=None,
+               n_samples=DEPRECATED, xai_bench_index_bug=DEPRECATED):
+    """Monotonicity, least important first (XAI-Bench mono−).
+
+    Features are added in *ascending* order of ``|a|``; with ``v_t`` the
+    value after ``t`` features (``v_0 = v_x(∅)``, ``v_d = f(x)``) and
+    ``δ_t = v_{t+1} - v_t``, the score is the fraction of steps with
+    ``|δ_t| <= |δ_{t+1}|``: a faithful ranking makes each added feature
+    matter more than the previous one.  Costs ``d * n_draws`` model rows
+    per row.  See :ref:`def-mono` in the user guide.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    {value_distribution}
+    {value_masker}
+    {X_train}
+    {value}
+    {n_draws}
+    {empty_value}
+    {avg}
+    {mono_convention}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+    {n_samples}
+    {xai_bench_index_bug}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row fraction in ``[0, 1]`` (about 0.5 for a random ranking);
+        greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import mono_minus
+    >>> dist = MultivariateGaussian.equicorrelated(4, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [4.0, -3.0, 2.0, 1.0])
+    >>> shap = model.coef_ * (X[:3] - dist.mean)
+    >>> mono_minus(model, X[:3], shap, distribution=dist)
+    array([1., 1., 1.])
+    """
+    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
+                      owner="mono_minus", stacklevel=4)
+    convention = switch_to_convention(
+        convention, {"xai_bench_index_bug": (xai_bench_index_bug, "xai_bench_code")},
+        owner="mono_minus", stacklevel=4)
+    return _mono(estimator, X, attributions, ascending=True, distribution=distribution,
+                 masker=masker, value=value, n_draws=n_draws,
+                 empty_value=empty_value, avg=avg, convention=convention,
+                 random_state=random_state, target=target, output=output,
+                 batch_size=batch_size, X_train=X_train)
+
+
+@fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS)
+def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
+              X_train=None, value="observational", n_draws=100,
+              empty_value="expected", avg=True, convention="paper",
+              random_state=None, target="predicted", output="auto", batch_size=None,
+              n_samples=DEPRECATED, xai_bench_index_bug=DEPRECATED):
+    """Monotonicity, most important first (XAI-Bench mono+).
+
+    Features are added in *descending* order of ``|a|``; the score is the
+    fraction of steps with ``|δ_t| >= |δ_{t+1}|`` (diminishing returns).
+    Both XAI-Bench texts print "<=" here, which would reward a reversed
+    ranking; its code, and this function, use ">=".  Costs
+    ``d * n_draws`` model rows per row.  See :ref:`def-mono` in the user
+    guide.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    {value_distribution}
+    {value_masker}
+    {X_train}
+    {value}
+    {n_draws}
+    {empty_value}
+    {avg}
+    {mono_convention}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+    {n_samples}
+    {xai_bench_index_bug}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row fraction in ``[0, 1]``; greater is better.
+
+    References
+    ----------
+    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+       Benchmarks for Scientific Research in Explainable Machine Learning",
+       NeurIPS Datasets and Benchmarks 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import mono_plus
+    >>> dist = MultivariateGaussian.equicorrelated(4, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [4.0, -3.0, 2.0, 1.0])
+    >>> shap = model.coef_ * (X[:3] - dist.mean)
+    >>> mono_plus(model, X[:3], shap, distribution=dist)
+    array([1., 1., 1.])
+    """
+    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
+                      owner="mono_plus", stacklevel=4)
+    convention = switch_to_convention(
+        convention, {"xai_bench_index_bug": (xai_bench_index_bug, "xai_bench_code")},
+        owner="mono_plus", stacklevel=4)
+    return _mono(estimator, X, attributions, ascending=False, distribution=distribution,
+                 masker=masker, value=value, n_draws=n_draws,
+                 empty_value=empty_value, avg=avg, convention=convention,
+                 random_state=random_state, target=target, output=output,
+                 batch_size=batch_size, X_train=X_train)
+
+
+# Every XAI-Bench metric evaluates a value function (the distribution, or a
+# masker fitted on the training rows instead) with random draws.
+_NEEDS_VALUE = ("masker", "distribution", "training_rows", "random_state")
+for _name, _func, _desc in [
+    ("faith_minus", faith_minus,
+     "Correlation of |a| with the output change when each feature is removed."),
+    ("faith_plus", faith_plus,
+     "Correlation of |a| with the output change when only each feature is known."),
+    ("mono_minus", mono_minus,
+     "Fraction of steps where adding features in ascending |a| matters more."),
+    ("mono_plus", mono_plus,
+     "Fraction of steps where adding features in descending |a| matters less."),
+]:
+    register_metric(_name, _func, kind="model", greater_is_better=True,
+                    requires=_NEEDS_VALUE, source="XAI-Bench", description=_desc)

@@ -19,9 +19,16 @@ import numpy as np
 from scipy.stats import rankdata
 from sklearn.utils.validation import check_is_fitted
 
+from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import unfreeze
-from sklearn_xai.utils._output import ExplainedOutput, check_single_output_target
+from sklearn_xai.utils._output import (
+    ExplainedOutput,
+    block_slices,
+    check_single_output_target,
+)
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._stats import handle_undefined, row_pearson
 from sklearn_xai.utils._validation import (
@@ -114,11 +121,23 @@ _TOPK_PARAMS = {
     "k_max": [Interval(numbers.Real, None, None, closed="neither")],
 }
 
-_TOPK_DOC = """    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
-        Reference attributions (a single vector applies to every row), e.g.
-        ``bunch.ground_truth`` or :func:`linear_model_reference`.
+
+@validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+@Substitution("ground_truth")
+def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
+    """Feature agreement: fraction of shared top-k features (OpenXAI FA).
+
+    ``FA@k = |T_k(a) ∩ T_k(g)| / k`` where ``T_k`` is the set of the ``k``
+    features of largest magnitude (ties broken by the lower column index, so
+    the score is reproducible; OpenXAI's unstable sort is not).  By default
+    the area under ``FA@k`` for ``k = 1..ceil(d/4)`` (OpenXAI's tables).
+    See :ref:`def-topk-agreement` in the user guide.
+
+    Parameters
+    ----------
+    {ground_truth}
     attributions : array-like of shape (n_samples, n_features)
-        Explanations to score.
+        The explanations to score.
     k : int, float or None, default=None
         A single cut-off: ``-1`` for all features, an int in
         ``[1, n_features]`` or a fraction in ``(0, 1]`` rounded up (see
@@ -133,29 +152,12 @@ _TOPK_DOC = """    ground_truth : array-like of shape (n_samples, n_features) or
     k_max : int or float, default=0.25
         Largest ``k`` of the curve.  ``0.25`` (``ceil(d/4)``, e.g. 5 of 20
         features) is what OpenXAI's code and published tables use; ``-1``
-        gives the paper's "all values of k"."""
+        gives the paper's "all values of k".
 
-_TOPK_RETURNS = """    Returns
+    Returns
     -------
     scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better."""
-
-
-@validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
-    """Feature agreement: fraction of shared top-k features (OpenXAI FA).
-
-    ``FA@k = |T_k(a) ∩ T_k(g)| / k`` where ``T_k`` is the set of the ``k``
-    features of largest magnitude (ties broken by the lower column index, so
-    the score is reproducible; OpenXAI's unstable sort is not).  By default
-    the area under ``FA@k`` for ``k = 1..ceil(d/4)`` (OpenXAI's tables).
-    See :ref:`def-topk-agreement` in the user guide.
-
-    Parameters
-    ----------
-{params}
-
-{returns}
+        Per-row agreement in ``[0, 1]``; greater is better.
 
     See Also
     --------
@@ -182,6 +184,7 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+@Substitution("ground_truth")
 def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Rank agreement: same feature at the same position of the top k (OpenXAI RA).
 
@@ -193,9 +196,29 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
     Parameters
     ----------
-{params}
+    {ground_truth}
+    attributions : array-like of shape (n_samples, n_features)
+        The explanations to score.
+    k : int, float or None, default=None
+        A single cut-off: ``-1`` for all features, an int in
+        ``[1, n_features]`` or a fraction in ``(0, 1]`` rounded up (see
+        :func:`sklearn_xai.utils.resolve_k`).  Giving ``k`` scores at that
+        ``k`` (``auc`` then defaults to False).
+    auc : bool or None, default=None
+        Return the area under the metric-versus-``k`` curve for
+        ``k = 1..k_max`` (trapezoid rule on ``t = (k-1)/(K-1)``, so a value in
+        ``[0, 1]``; see :ref:`def-auc-k`).  ``None`` means ``True`` unless ``k`` is
+        given.  With ``auc=False`` and ``k=None`` the score is taken at
+        ``k_max``.
+    k_max : int or float, default=0.25
+        Largest ``k`` of the curve.  ``0.25`` (``ceil(d/4)``, e.g. 5 of 20
+        features) is what OpenXAI's code and published tables use; ``-1``
+        gives the paper's "all values of k".
 
-{returns}
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row agreement in ``[0, 1]``; greater is better.
 
     References
     ----------
@@ -216,6 +239,7 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+@Substitution("ground_truth")
 def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Sign agreement: shared top-k features that also share their sign (OpenXAI SA).
 
@@ -225,9 +249,29 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
     Parameters
     ----------
-{params}
+    {ground_truth}
+    attributions : array-like of shape (n_samples, n_features)
+        The explanations to score.
+    k : int, float or None, default=None
+        A single cut-off: ``-1`` for all features, an int in
+        ``[1, n_features]`` or a fraction in ``(0, 1]`` rounded up (see
+        :func:`sklearn_xai.utils.resolve_k`).  Giving ``k`` scores at that
+        ``k`` (``auc`` then defaults to False).
+    auc : bool or None, default=None
+        Return the area under the metric-versus-``k`` curve for
+        ``k = 1..k_max`` (trapezoid rule on ``t = (k-1)/(K-1)``, so a value in
+        ``[0, 1]``; see :ref:`def-auc-k`).  ``None`` means ``True`` unless ``k`` is
+        given.  With ``auc=False`` and ``k=None`` the score is taken at
+        ``k_max``.
+    k_max : int or float, default=0.25
+        Largest ``k`` of the curve.  ``0.25`` (``ceil(d/4)``, e.g. 5 of 20
+        features) is what OpenXAI's code and published tables use; ``-1``
+        gives the paper's "all values of k".
 
-{returns}
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row agreement in ``[0, 1]``; greater is better.
 
     References
     ----------
@@ -248,6 +292,7 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
+@Substitution("ground_truth")
 def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
                           k_max=0.25):
     """Signed rank agreement: rank agreement that also requires equal signs (OpenXAI SRA).
@@ -258,9 +303,29 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
 
     Parameters
     ----------
-{params}
+    {ground_truth}
+    attributions : array-like of shape (n_samples, n_features)
+        The explanations to score.
+    k : int, float or None, default=None
+        A single cut-off: ``-1`` for all features, an int in
+        ``[1, n_features]`` or a fraction in ``(0, 1]`` rounded up (see
+        :func:`sklearn_xai.utils.resolve_k`).  Giving ``k`` scores at that
+        ``k`` (``auc`` then defaults to False).
+    auc : bool or None, default=None
+        Return the area under the metric-versus-``k`` curve for
+        ``k = 1..k_max`` (trapezoid rule on ``t = (k-1)/(K-1)``, so a value in
+        ``[0, 1]``; see :ref:`def-auc-k`).  ``None`` means ``True`` unless ``k`` is
+        given.  With ``auc=False`` and ``k=None`` the score is taken at
+        ``k_max``.
+    k_max : int or float, default=0.25
+        Largest ``k`` of the curve.  ``0.25`` (``ceil(d/4)``, e.g. 5 of 20
+        features) is what OpenXAI's code and published tables use; ``-1``
+        gives the paper's "all values of k".
 
-{returns}
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row agreement in ``[0, 1]``; greater is better.
 
     References
     ----------
@@ -280,12 +345,6 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
     return _topk_agreement(ground_truth, attributions, "signed_rank", k, auc, k_max)
 
 
-for _f in (feature_agreement, rank_agreement, sign_agreement, signed_rank_agreement):
-    _f.__doc__ = _f.__doc__.replace("{params}", _TOPK_DOC).replace(
-        "{returns}", _TOPK_RETURNS
-    )
-
-
 # ------------------------------------------------------------ rank statistics
 @validate_params(
     {
@@ -296,6 +355,7 @@ for _f in (feature_agreement, rank_agreement, sign_agreement, signed_rank_agreem
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution("ground_truth")
 def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="omit"):
     """Rank correlation: Pearson correlation of the magnitude ranks (OpenXAI RC).
 
@@ -308,10 +368,9 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
 
     Parameters
     ----------
-    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
-        Reference attributions.
+    {ground_truth}
     attributions : array-like of shape (n_samples, n_features)
-        Explanations to score.
+        The explanations to score.
     ranks : {"dense", "average"}, default="dense"
         How tied magnitudes are ranked.
     nan_policy : {"omit", "zero", "raise"}, default="omit"
@@ -355,13 +414,16 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
     {
         "ground_truth": ["array-like"],
         "attributions": ["array-like"],
-        "ties": [StrOptions({"openxai", "skip"})],
+        "convention": [StrOptions({"openxai_code", "paper"})],
         "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+        # Deprecated in 0.1.
+        "ties": [StrOptions({"openxai", "skip"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
-                            nan_policy="omit"):
+@Substitution("ground_truth", "scores_greater")
+def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_code",
+                            nan_policy="omit", ties=DEPRECATED):
     """Pairwise rank agreement: fraction of feature pairs ordered alike (OpenXAI PRA).
 
     ``PRA = C(d, 2)^-1 sum_{j<l} 1[(r_j(a) < r_l(a)) = (r_j(g) < r_l(g))]``
@@ -370,25 +432,31 @@ def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
 
     Parameters
     ----------
-    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
-        Reference attributions.
+    {ground_truth}
     attributions : array-like of shape (n_samples, n_features)
-        Explanations to score.
-    ties : {"openxai", "skip"}, default="openxai"
-        ``"openxai"``: a pair tied in one vector counts as "not less", so it
-        agrees only when the other vector also has ``r_j >= r_l`` (OpenXAI's
-        code; not symmetric in ``j, l``).  ``"skip"``: pairs tied in the
-        reference are left out of both numerator and denominator
-        (Kendall-style; recommended for masked references, where most
-        entries are tied at 0).
+        The explanations to score.
+    convention : {"openxai_code", "paper"}, default="openxai_code"
+        How pairs with tied ranks count.  ``"openxai_code"`` (the default,
+        which reproduces OpenXAI's code and tables): a pair tied in one
+        vector counts as "not less", so it agrees only when the other vector
+        also has ``r_j >= r_l`` (not symmetric in ``j, l``).  ``"paper"``:
+        a pair tied in the reference has no order to agree with and is left
+        out of both numerator and denominator (Kendall-style; recommended
+        for masked references, where most entries are tied at 0).
     nan_policy : {"omit", "zero", "raise"}, default="omit"
-        With ``ties="skip"``, a reference whose entries are all tied leaves no
-        pair: NaN with a warning (``"omit"``), 0 or an error.
+        With ``convention="paper"``, a reference whose entries are all tied
+        leaves no pair: NaN with a warning (``"omit"``), 0 or an error.
+    ties : {"openxai", "skip"}
+        The tie handling.
+
+        .. deprecated:: 0.1
+           ``ties`` will be removed in 0.2: ``"openxai"`` is
+           ``convention="openxai_code"`` and ``"skip"`` is
+           ``convention="paper"``.
 
     Returns
     -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {scores_greater}
 
     References
     ----------
@@ -404,9 +472,21 @@ def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
     >>> g = [[3.0, 1.0, 1.0]]
     >>> pairwise_rank_agreement(g, [[3.0, 2.0, 1.0]])  # pair (1, 2) tied in g
     array([0.66666667])
-    >>> pairwise_rank_agreement(g, [[3.0, 2.0, 1.0]], ties="skip")
+    >>> pairwise_rank_agreement(g, [[3.0, 2.0, 1.0]], convention="paper")
     array([1.])
     """
+    if not (isinstance(ties, str) and ties == DEPRECATED):
+        # The default convention is the code's: read the switch on its own,
+        # then check it against a convention given besides.
+        implied = switch_to_convention(
+            "paper", {"ties": (ties, {"openxai": "openxai_code", "skip": "paper"})},
+            owner="pairwise_rank_agreement", stacklevel=4)
+        if convention not in ("openxai_code", implied):
+            raise TypeError(
+                f"pairwise_rank_agreement: ties={ties!r} contradicts "
+                f"convention={convention!r}; pass only convention."
+            )
+        convention = implied
     A = check_attributions(attributions)
     G = check_reference(ground_truth, A)
     n, d = A.shape
@@ -416,14 +496,13 @@ def pairwise_rank_agreement(ground_truth, attributions, *, ties="openxai",
     j, l = np.triu_indices(d, k=1)
     agree = np.empty(n)
     counted = np.empty(n)
-    # Bound the (rows, pairs) temporaries to about 8 million entries.
-    step = max(1, 8_000_000 // j.size)
-    for start in range(0, n, step):
-        sl = slice(start, start + step)
+    # Blocks of rows whose (rows, pairs) temporaries hold about BLOCK_ENTRIES
+    # entries.
+    for sl in block_slices(n, j.size, 1):
         less_a = ra[sl][:, j] < ra[sl][:, l]
         less_g = rg[sl][:, j] < rg[sl][:, l]
         same = less_a == less_g
-        if ties == "skip":
+        if convention == "paper":
             valid = rg[sl][:, j] != rg[sl][:, l]
             agree[sl] = (same & valid).sum(axis=1)
             counted[sl] = valid.sum(axis=1)
@@ -522,12 +601,12 @@ def _linear_weights(estimator, X, target):
             "linear model (LinearRegression, Ridge, LogisticRegression, ...). For a "
             "Pipeline, explain the final linear step on the transformed features."
         )
-    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
+    X = check_attributions(X, name="X")
     coef = np.atleast_2d(np.asarray(model.coef_, dtype=np.float64))
-    if X.ndim != 2 or X.shape[1] != coef.shape[1]:
+    if X.shape[1] != coef.shape[1]:
         raise ValueError(
-            f"X must have shape (n_samples, {coef.shape[1]}) to match the model's "
-            f"coefficients; got {X.shape}."
+            f"X has {X.shape[1]} features but the model's coef_ has "
+            f"{coef.shape[1]}."
         )
     if not hasattr(model, "classes_"):
         check_single_output_target(target, model)

@@ -6,18 +6,27 @@ import numbers
 import numpy as np
 
 from sklearn_xai.masking import GaussianNoisePerturber, check_perturber
-from sklearn_xai.metrics._common import _BASE_PARAMS
-from sklearn_xai.metrics._pgi import _check_training_rows
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    Hidden,
+    _check_inputs,
+    _check_training_rows,
+)
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._output import BLOCK_ENTRIES, ExplainedOutput
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
+from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._output import ExplainedOutput, block_slices
 from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._sklearn import fast_validate_params as validate_params
-from sklearn_xai.utils._validation import check_attributions
 
 __all__ = ["infidelity"]
 
-_DEFAULT_N = {"gaussian": 100, "xai_bench": 1000, "beexai": 5}
+# Draws per row for n_perturbations=None, by convention.
+_DEFAULT_N = {"paper": 100, "xai_bench_code": 1000, "beexai_code": 5}
+# The deprecated perturbation= option each convention replaces.
+_PERTURBATIONS = {"gaussian": "paper", "xai_bench": "xai_bench_code",
+                  "beexai": "beexai_code"}
 
 
 def _noise_scale(X, X_train, perturber, sigma, sigma_scale):
@@ -44,34 +53,27 @@ def _noise_scale(X, X_train, perturber, sigma, sigma_scale):
     return float(sigma) * _check_training_rows(X_train, d).std(axis=0)
 
 
-def _perturbation(kind, X, z, scale, out, work):
+def _perturbation(convention, X, z, scale, out, work):
     """Write the points the model sees into ``out`` (c, N, d) and the
     perturbations ``I`` into ``work`` (c, N, d), with ``x - I`` what the
     model sees.  Both are float64 buffers owned by the caller."""
     Xb = X[:, None, :]
-    if kind == "gaussian":
+    if convention == "paper":
         np.multiply(z, scale, out=work)
         np.subtract(Xb, work, out=out)
         return
-    if kind == "xai_bench":
+    if convention == "xai_bench_code":
         np.multiply(z, -0.2, out=out)
         np.clip(out, 0.0, 1.0, out=out)
-    else:  # beexai: the model sees pure noise
+    else:  # beexai_code: the model sees pure noise
         np.multiply(z, scale, out=out)
     np.subtract(Xb, out, out=work)
-
-
-# Rows of perturbations processed per step: a quarter of a model block
-# (2**15 float64 entries), in buffers reused from step to step, so the
-# temporaries stay in cache instead of being mapped afresh for every step
-# (which cost as much as the model).  Scores do not depend on it.
-_CHUNK_ENTRIES = BLOCK_ENTRIES // 4
 
 
 @validate_params(
     {
         **_BASE_PARAMS,
-        "perturbation": [StrOptions({"gaussian", "xai_bench", "beexai"})],
+        "convention": [StrOptions({"paper", "xai_bench_code", "beexai_code"})],
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
         "sigma_scale": [StrOptions({"auto", "std", "absolute"})],
@@ -80,13 +82,18 @@ _CHUNK_ENTRIES = BLOCK_ENTRIES // 4
         "normalize": ["boolean"],
         "absolute": ["boolean", None],
         "random_state": ["random_state"],
+        # Deprecated in 0.1.
+        "perturbation": [StrOptions(set(_PERTURBATIONS)),
+                         Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def infidelity(estimator, X, attributions, *, perturbation="gaussian",
+@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+def infidelity(estimator, X, attributions, *, convention="paper",
                n_perturbations=None, sigma=0.1, sigma_scale="auto", X_train=None,
                perturber=None, normalize=True, absolute=None, random_state=None,
-               target="predicted", output="auto", batch_size=None):
+               target="predicted", output="auto", batch_size=None,
+               perturbation=DEPRECATED):
     """Infidelity (Yeh et al. 2019).
 
     ``INFD(x) = E_I[(I·a - (f(x) - f(x - I)))^2]``: how well the
@@ -97,28 +104,29 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
 
     Parameters
     ----------
-    estimator : fitted estimator
-        The model whose explanations are scored.
-    X : array-like of shape (n_samples, n_features)
-        The explained rows.
-    attributions : array-like of shape (n_samples, n_features)
-        Their explanations.
-    perturbation : {"gaussian", "xai_bench", "beexai"}, default="gaussian"
-        * ``"gaussian"`` (Captum semantics): ``I ~ N(0, diag(sigma_j^2))``,
-          model at ``x - I``.
-        * ``"xai_bench"`` (XAI-Bench's code): ``x - I = clip(-0.2 z, 0, 1)``,
-          ``z ~ N(0, I)``: a noisy point near 0 that does not depend on ``x``.
-        * ``"beexai"`` (BEExAI's code): ``I = x - eps``,
+    {estimator}
+    {X}
+    {attributions}
+    convention : {"paper", "xai_bench_code", "beexai_code"}, default="paper"
+        The perturbation:
+
+        * ``"paper"`` (Yeh et al.; Captum semantics):
+          ``I ~ N(0, diag(sigma_j^2))``, model at ``x - I``.
+        * ``"xai_bench_code"`` (XAI-Bench's code):
+          ``x - I = clip(-0.2 z, 0, 1)``, ``z ~ N(0, I)``: a noisy point near
+          0 that does not depend on ``x``.
+        * ``"beexai_code"`` (BEExAI's code): ``I = x - eps``,
           ``eps ~ N(0, diag(sigma_j^2))``: the model sees pure noise; its
           regression scores use ``|f(x) - f(eps)|``.  BEExAI does not
           normalise (pass ``normalize=False``) and divides each attribution
           matrix by its *batch* Frobenius norm, which is not reproduced (it
           makes a row's score depend on the other rows).
     n_perturbations : int or None, default=None
-        Draws per row; ``None`` is 100 (``"gaussian"``), 1000
-        (``"xai_bench"``, as XAI-Bench) or 5 (``"beexai"``, as BEExAI).
+        Draws per row; ``None`` is 100 (``"paper"``), 1000
+        (``"xai_bench_code"``, as XAI-Bench) or 5 (``"beexai_code"``, as
+        BEExAI).
     sigma : float, default=0.1
-        Noise level of ``"gaussian"`` and ``"beexai"``.
+        Noise level of ``"paper"`` and ``"beexai_code"``.
     sigma_scale : {"auto", "std", "absolute"}, default="auto"
         ``"std"``: ``sigma_j = sigma × std_j`` with the per-feature standard
         deviation of ``X_train`` (required); ``"absolute"``: ``sigma_j =
@@ -135,7 +143,7 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
         A perturber whose ``scale_`` gives ``sigma_j`` (overrides ``sigma``
         and ``sigma_scale``): used as is when fitted, else fitted on
         ``X_train`` (without ``X_train`` it must have
-        ``sigma_scale="absolute"``).  Not used by ``"xai_bench"``.
+        ``sigma_scale="absolute"``).  Not used by ``"xai_bench_code"``.
     normalize : bool, default=True
         Replace ``a`` by ``beta* a`` with
         ``beta* = E[Δf I·a] / E[(I·a)^2]`` (XAI-Bench's and the authors'
@@ -143,18 +151,24 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
         rescaling ``a``.  ``beta* = 0`` when ``I·a`` is always 0.
     absolute : bool or None, default=None
         Use ``|f(x) - f(x - I)|``; ``None`` does so only for regression
-        outputs under ``perturbation="beexai"``.
+        outputs under ``convention="beexai_code"``.
     random_state : int, RandomState instance or None, default=None
         Seeds the perturbations: the rows draw
         ``z = row_normal(random_state, row_keys(X), (n_perturbations, d),
         dtype=np.float32)`` (:func:`sklearn_xai.utils.row_normal`; single
         precision is ample for noise and faster to draw), so scores do not
         depend on batch size or row order.
-    target : "predicted", int or label, default="predicted"
-        Explained class; with ``"predicted"`` it is fixed at the original row.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum rows per model call.
+    {target}
+    {output}
+    {batch_size}
+    perturbation : {"gaussian", "xai_bench", "beexai"}
+        The perturbation.
+
+        .. deprecated:: 0.1
+           ``perturbation`` will be removed in 0.2: ``"gaussian"`` is
+           ``convention="paper"``, ``"xai_bench"`` is
+           ``convention="xai_bench_code"`` and ``"beexai"`` is
+           ``convention="beexai_code"``.
 
     Returns
     -------
@@ -184,33 +198,35 @@ def infidelity(estimator, X, attributions, *, perturbation="gaussian",
     >>> infidelity(model, X[:2], grad, random_state=0).round(12)
     array([0., 0.])
     """
-    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+    convention = switch_to_convention(
+        convention, {"perturbation": (perturbation, _PERTURBATIONS)},
+        owner="infidelity", stacklevel=4)
+    X, A = _check_inputs(X, attributions)
     n, d = X.shape
-    A = check_attributions(attributions, n_samples=n, n_features=d)
-    N = _DEFAULT_N[perturbation] if n_perturbations is None else int(n_perturbations)
+    N = _DEFAULT_N[convention] if n_perturbations is None else int(n_perturbations)
     # XAI-Bench's perturbation has no scale.
-    scale = None if perturbation == "xai_bench" else _noise_scale(
+    scale = None if convention == "xai_bench_code" else _noise_scale(
         X, X_train, perturber, sigma, sigma_scale)
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     if absolute is None:
-        absolute = perturbation == "beexai" and f.output == "predict"
+        absolute = convention == "beexai_code" and f.output == "predict"
     streams = keyed_streams(X, random_state)
     scores = np.empty(n)
     perturbations = {}
-
-    step = max(1, _CHUNK_ENTRIES // (N * d))
 
     def build(sl, out):
         z = streams[sl].normal((N, d), dtype=np.float32)
         Xs, As = X[sl], A[sl]
         ia = np.empty((len(Xs), N))
-        work = np.empty((min(step, len(Xs)), N, d))
-        for start in range(0, len(Xs), step):
-            c = slice(start, start + step)
+        # Steps of a quarter of a model block (4 N entries per row), in
+        # buffers reused from step to step, so the temporaries stay in cache
+        # instead of being mapped afresh for every step (which cost as much
+        # as the model).  Scores do not depend on the step.
+        steps = block_slices(len(Xs), 4 * N, d)
+        work = np.empty((steps[0].stop - steps[0].start, N, d)) if steps else None
+        for c in steps:
             I = work[: len(Xs[c])]
-            _perturbation(perturbation, Xs[c], z[c], scale, out[c], I)
+            _perturbation(convention, Xs[c], z[c], scale, out[c], I)
             np.matmul(I, As[c][:, :, None], out=ia[c][:, :, None])
         perturbations["ia"] = ia
 

@@ -25,7 +25,9 @@ from joblib import Parallel, delayed, effective_n_jobs
 from scipy.spatial.distance import cdist
 from scipy.stats import rankdata
 
+from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import (
@@ -168,13 +170,6 @@ def _wasserstein_rows(P, Q, shape, *, coarsen=1, net_mass=True, n_jobs=None):
 
 
 # ---------------------------------------------------------------------- metrics
-_MASK_DOC = """    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
-        Ground-truth masks, 0/1 or boolean, one per row (flattened
-        row-major like the attributions); a single mask applies to every row.
-    attributions : array-like of shape (n_samples, n_pixels)
-        Attribution maps to score."""
-
-
 @validate_params(
     {"ground_truth": ["array-like"], "attributions": ["array-like"],
      "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
@@ -191,8 +186,12 @@ def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
 
     Parameters
     ----------
-{params}
-    nan_policy : {{"omit", "zero", "raise"}}, default="omit"
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
         An empty mask (``K = 0``) leaves the score undefined: NaN with a
         warning, 0, or an error.
 
@@ -236,8 +235,12 @@ def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
 
     Parameters
     ----------
-{params}
-    nan_policy : {{"omit", "zero", "raise"}}, default="omit"
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
         Policy for empty masks.
 
     Returns
@@ -278,8 +281,12 @@ def relevance_mass_accuracy(ground_truth, attributions, *, nan_policy="omit"):
 
     Parameters
     ----------
-{params}
-    nan_policy : {{"omit", "zero", "raise"}}, default="omit"
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
         An all-zero map has no mass: NaN with a warning, 0, or an error.
 
     Returns
@@ -324,8 +331,12 @@ def mask_roc_auc(ground_truth, attributions, *, nan_policy="omit"):
 
     Parameters
     ----------
-{params}
-    nan_policy : {{"omit", "zero", "raise"}}, default="omit"
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
         A mask that is empty or covers every pixel leaves the score
         undefined: NaN with a warning, 0, or an error.
 
@@ -356,16 +367,19 @@ def mask_roc_auc(ground_truth, attributions, *, nan_policy="omit"):
         "ground_truth": ["array-like"],
         "attributions": ["array-like"],
         "image_shape": ["array-like", None],
-        "d_max": [StrOptions({"code", "true"})],
+        "convention": [StrOptions({"xai_tris_code", "paper"})],
         "coarsen": [Interval(numbers.Integral, 1, None, closed="left")],
         "net_mass": ["boolean"],
         "n_jobs": [numbers.Integral, None],
         "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+        # Deprecated in 0.1.
+        "d_max": [StrOptions({"code", "true"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def emd_score(ground_truth, attributions, *, image_shape=None, d_max="code",
-              coarsen=1, net_mass=True, n_jobs=None, nan_policy="omit"):
+def emd_score(ground_truth, attributions, *, image_shape=None,
+              convention="xai_tris_code", coarsen=1, net_mass=True, n_jobs=None,
+              nan_policy="omit", d_max=DEPRECATED):
     """Earth mover's distance score of attribution maps against masks (XAI-TRIS).
 
     ``p = 1_G / |G|`` (uniform mass on the mask), ``q = |a| / sum |a|``; ``W``
@@ -375,14 +389,19 @@ def emd_score(ground_truth, attributions, *, image_shape=None, d_max="code",
 
     Parameters
     ----------
-{params}
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
     image_shape : tuple (height, width), default=None
         Shape of the images; ``None`` infers a square.
-    d_max : {{"code", "true"}}, default="code"
-        Normaliser ``D_max``: ``"code"`` is XAI-TRIS's ``L * sqrt(2)``
-        (``sqrt(h**2 + w**2)``; 11.3137 for 8x8, used for its published
-        figures), ``"true"`` the largest pixel distance
-        ``sqrt((h-1)**2 + (w-1)**2)``, which the code's comment intends.
+    convention : {"xai_tris_code", "paper"}, default="xai_tris_code"
+        The normaliser ``D_max``.  ``"xai_tris_code"`` (the default, which
+        reproduces XAI-TRIS's code and published figures): ``L * sqrt(2)``
+        (``sqrt(h**2 + w**2)``; 11.3137 for 8x8).  ``"paper"``: the largest
+        pixel distance ``sqrt((h-1)**2 + (w-1)**2)``, which the code's
+        comment intends.
     coarsen : int, default=1
         Opt-in approximation: sum-pool both maps into ``coarsen x coarsen``
         blocks transported between block centres.  Each pixel moves at most
@@ -398,10 +417,17 @@ def emd_score(ground_truth, attributions, *, image_shape=None, d_max="code",
         Processes solving rows in parallel through joblib (``-1``: all
         cores; ``None``: one, unless in a :func:`joblib.parallel_config`
         context).
-    nan_policy : {{"omit", "zero", "raise"}}, default="omit"
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
         An all-zero map (no distribution ``q``) or an empty mask leaves the
         score undefined: NaN with a warning (XAI-TRIS silently drops such
         samples), 0, or an error.
+    d_max : {"code", "true"}
+        The normaliser.
+
+        .. deprecated:: 0.1
+           ``d_max`` will be removed in 0.2: ``"code"`` is
+           ``convention="xai_tris_code"`` and ``"true"`` is
+           ``convention="paper"``.
 
     Returns
     -------
@@ -426,10 +452,22 @@ def emd_score(ground_truth, attributions, *, image_shape=None, d_max="code",
     >>> emd_score(mask, mask)
     array([1.])
     """
+    if not (isinstance(d_max, str) and d_max == DEPRECATED):
+        # The default convention is the code's: read the switch on its own,
+        # then check it against a convention given besides.
+        implied = switch_to_convention(
+            "paper", {"d_max": (d_max, {"code": "xai_tris_code", "true": "paper"})},
+            owner="emd_score", stacklevel=4)
+        if convention not in ("xai_tris_code", implied):
+            raise TypeError(
+                f"emd_score: d_max={d_max!r} contradicts convention={convention!r}; "
+                "pass only convention."
+            )
+        convention = implied
     A, M = _check_mask_inputs(ground_truth, attributions)
     shape = _resolve_image_shape(image_shape, A.shape[1])
     h, w = shape
-    norm = np.hypot(h, w) if d_max == "code" else np.hypot(h - 1, w - 1)
+    norm = np.hypot(h, w) if convention == "xai_tris_code" else np.hypot(h - 1, w - 1)
     if norm == 0:
         raise ValueError("emd_score needs images of at least two pixels.")
     mag = np.abs(A)
@@ -447,12 +485,6 @@ def emd_score(ground_truth, attributions, *, image_shape=None, d_max="code",
     return handle_undefined(scores, undefined, nan_policy, "emd_score",
                             "all-zero attribution map or empty mask")
 
-
-for _f in (mask_precision, relevance_rank_accuracy, relevance_mass_accuracy,
-           mask_roc_auc, emd_score):
-    _f.__doc__ = _f.__doc__.replace("{params}", _MASK_DOC).replace("{{", "{").replace(
-        "}}", "}"
-    )
 
 _REGISTERED = [
     ("mask_precision", mask_precision, "XAI-TRIS",

@@ -4,28 +4,19 @@ in the user guide, :ref:`def-pgi`)."""
 import numbers
 
 import numpy as np
-from sklearn.utils.validation import check_array
 
 from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
-from sklearn_xai.metrics._common import _BASE_PARAMS
+from sklearn_xai.metrics._common import _BASE_PARAMS, Hidden, _check_inputs
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._sklearn import fast_validate_params as validate_params
-from sklearn_xai.utils._validation import check_attributions, resolve_k, top_k_coalitions
+from sklearn_xai.utils._validation import resolve_k, top_k_coalitions
 
 __all__ = ["pgi", "pgu"]
-
-
-def _check_training_rows(X_train, n_features):
-    """Validated training rows (float64) with ``n_features`` columns."""
-    X_train = check_array(X_train, dtype=np.float64, input_name="X_train")
-    if X_train.shape[1] != n_features:
-        raise ValueError(
-            f"X_train has {X_train.shape[1]} features but X has {n_features}."
-        )
-    return X_train
 
 
 def _auc_over_k(M):
@@ -46,14 +37,19 @@ def _default_perturber(X_train):
     return GaussianNoisePerturber(0.1, sigma_scale="absolute", binary_features=None)
 
 
-def _prediction_gap(estimator, X, attributions, *, perturb_top, k, auc, perturber,
-                    X_train, n_samples, seed_policy, random_state, order_by, target,
-                    output, batch_size):
-    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
+def _prediction_gap(estimator, X, attributions, *, owner, perturb_top, k, auc,
+                    perturber, X_train, n_perturbations, convention, n_samples,
+                    seed_policy, random_state, order_by, target, output,
+                    batch_size):
+    n_perturbations = renamed(n_samples, n_perturbations, old="n_samples",
+                              new="n_perturbations", default=100, owner=owner,
+                              stacklevel=5)
+    convention = switch_to_convention(
+        convention, {"seed_policy": (seed_policy, {"row": "paper",
+                                                   "openxai": "openxai_code"})},
+        owner=owner, stacklevel=5)
+    X, A = _check_inputs(X, attributions)
     n, d = X.shape
-    A = check_attributions(attributions, n_samples=n, n_features=d)
     # Never fitted on X: the noise scales would depend on the other rows.
     perturber = check_perturber(perturber, X_train, default=_default_perturber(X_train),
                                 n_features=d)
@@ -63,18 +59,21 @@ def _prediction_gap(estimator, X, attributions, *, perturb_top, k, auc, perturbe
     # fixed = features that keep their value: all but the top-k for PGI.
     fixed = top_k_coalitions(A, ks, order_by=order_by, rounding="ceil",
                              keep_top=not perturb_top)
-    streams = keyed_streams(X, random_state, seed_policy=seed_policy)
+    # OpenXAI's code seeds row i by its position i.
+    policy = "openxai" if convention == "openxai_code" else "row"
+    streams = keyed_streams(X, random_state, seed_policy=policy)
     m = len(ks)
+    N = n_perturbations
     gaps = np.empty((n, m))
 
     def build(sl, out):
-        out[...] = perturber.perturb(X[sl], fixed[sl], n_samples, streams[sl]
-                                     ).reshape(out.shape)
+        Z = perturber.perturb(X[sl], fixed[sl], N, streams[sl])
+        out[...] = Z.reshape(out.shape)
 
-    for sl, t, raw_x, raw_z in f.blocks_with_x(X, m * n_samples, build,
+    for sl, t, raw_x, raw_z in f.blocks_with_x(X, m * N, build,
                                                target_index=f.fixed_target_index(X)):
         fx = f.select(raw_x, t)
-        vals = f.select(raw_z, t).reshape(-1, m, n_samples)
+        vals = f.select(raw_z, t).reshape(-1, m, N)
         gaps[sl] = np.abs(fx[:, None, None] - vals).mean(axis=2)
     return _auc_over_k(gaps) if auc else gaps[:, 0]
 
@@ -86,18 +85,36 @@ _PARAMS = {
     "auc": ["boolean"],
     "perturber": [BasePerturber, None],
     "X_train": ["array-like", None],
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
-    "seed_policy": [StrOptions({"row", "openxai"})],
+    "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
+    "convention": [StrOptions({"paper", "openxai_code"})],
     "random_state": ["random_state"],
     "order_by": [StrOptions({"abs", "signed"})],
+    # Deprecated in 0.1.
+    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                  Hidden(StrOptions({DEPRECATED}))],
+    "seed_policy": [StrOptions({"row", "openxai"}), Hidden(StrOptions({DEPRECATED}))],
 }
 
-_DOC = """    estimator : fitted estimator
-        The model whose explanations are scored.
-    X : array-like of shape (n_samples, n_features)
-        The explained rows.
-    attributions : array-like of shape (n_samples, n_features)
-        Their explanations.
+
+@validate_params(_PARAMS, prefer_skip_nested_validation=True)
+@Substitution("estimator", "X", "attributions", "random_state", "target", "output",
+              "batch_size", "scores_greater")
+def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
+        X_train=None, n_perturbations=100, convention="paper", random_state=None,
+        order_by="abs", target="predicted", output="auto", batch_size=None,
+        n_samples=DEPRECATED, seed_policy=DEPRECATED):
+    """Prediction gap on important features (PGI, OpenXAI).
+
+    ``PGI_k(x) = mean_i |f(x) - f(x'_i)|`` where ``x'_i`` perturbs the top-k
+    features of the explanation (the others keep their value), averaged over
+    ``n_perturbations`` draws; by default the area under ``k = 1..⌈d/4⌉``.
+    See :ref:`def-pgi` in the user guide.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
     k : int or float, default=0.25
         With ``auc=True`` the largest ``K`` of the area under the curve over
         ``k = 1..K``; otherwise the single ``k``.  ``-1`` is all features, an
@@ -108,16 +125,15 @@ _DOC = """    estimator : fitted estimator
         published numbers; see :ref:`def-auc-k`) instead of the value at
         ``K``.
     perturber : GaussianNoisePerturber or BasePerturber, default=None
-        How features are perturbed (resolved by
+        How the top-k features are perturbed (resolved by
         :func:`sklearn_xai.masking.check_perturber`).  A fitted perturber is
-        used as is.  An
-        unfitted one is fitted on ``X_train``, never on ``X``: noise scales,
-        binary columns or ranges learnt from the scored rows would make a
-        row's score depend on the other rows of its batch (the same row
-        scored alone would get no noise at all).  Without ``X_train`` it is
-        set up without data: ``sigma_scale="absolute"`` and ``clip=False``
-        are then required and ``binary_features="auto"`` finds no binary
-        column (with a warning).  ``None`` is
+        used as is.  An unfitted one is fitted on ``X_train``, never on
+        ``X``: noise scales, binary columns or ranges learnt from the scored
+        rows would make a row's score depend on the other rows of its batch
+        (the same row scored alone would get no noise at all).  Without
+        ``X_train`` it is set up without data: ``sigma_scale="absolute"``
+        and ``clip=False`` are then required and ``binary_features="auto"``
+        finds no binary column (with a warning).  ``None`` is
         ``GaussianNoisePerturber(0.1)`` fitted on ``X_train`` (σ_j = 0.1 ×
         training std of feature ``j``, binary columns of ``X_train`` flipped
         with p = 0.1·√(2/π)) and, without ``X_train``,
@@ -128,44 +144,38 @@ _DOC = """    estimator : fitted estimator
     X_train : array-like of shape (n_train, n_features), default=None
         Training rows of the explained model, on which an unfitted
         ``perturber`` is fitted (noise scales, binary columns, range).
-    n_samples : int, default=100
+    n_perturbations : int, default=100
         Perturbed copies ``N`` per row (the same draws serve every ``k``).
-    seed_policy : {"row", "openxai"}, default="row"
-        ``"row"``: row ``i``'s noise comes from ``random_state`` and a hash of
-        the row, so scores do not depend on batch size or row order;
-        ``"openxai"``: seeded by the row's position ``i`` in ``X`` (OpenXAI).
-        Either way PGI and PGU of the same row share their draws.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the perturbations.
+    convention : {"paper", "openxai_code"}, default="paper"
+        ``"paper"``: row ``i``'s noise comes from ``random_state`` and a hash
+        of the row, so scores do not depend on batch size or row order;
+        ``"openxai_code"``: seeded by the row's position ``i`` in ``X``, as
+        OpenXAI's code.  Either way PGI and PGU of the same row share their
+        draws.
+    {random_state}
     order_by : {"abs", "signed"}, default="abs"
         Top-k by magnitude (OpenXAI since 2024) or by signed value (its
         pre-2024 code).
-    target : "predicted", int or label, default="predicted"
-        Explained class; with ``"predicted"`` it is fixed at the original row.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-    batch_size : int or None, default=None
-        Maximum rows per model call."""
+    {target}
+    {output}
+    {batch_size}
+    n_samples : int
+        Perturbed copies per row.
 
+        .. deprecated:: 0.1
+           ``n_samples`` was renamed ``n_perturbations`` and will be removed
+           in 0.2.
+    seed_policy : {"row", "openxai"}
+        How the noise is keyed.
 
-@validate_params(_PARAMS, prefer_skip_nested_validation=True)
-def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
-        X_train=None, n_samples=100, seed_policy="row", random_state=None,
-        order_by="abs", target="predicted", output="auto", batch_size=None):
-    """Prediction gap on important features (PGI, OpenXAI).
-
-    ``PGI_k(x) = mean_i |f(x) - f(x'_i)|`` where ``x'_i`` perturbs the top-k
-    features of the explanation (the others keep their value), averaged over
-    ``n_samples`` draws; by default the area under ``k = 1..⌈d/4⌉``.  See
-    :ref:`def-pgi` in the user guide.
-
-    Parameters
-    ----------
-{params}
+        .. deprecated:: 0.1
+           ``seed_policy`` will be removed in 0.2: ``"row"`` is
+           ``convention="paper"``, ``"openxai"`` is
+           ``convention="openxai_code"``.
 
     Returns
     -------
-    scores : ndarray of shape (n_samples,)
-        Greater is better.
+    {scores_greater}
 
     See Also
     --------
@@ -198,34 +208,91 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     True
     """
     return _prediction_gap(
-        estimator, X, attributions, perturb_top=True, k=k, auc=auc,
-        perturber=perturber, X_train=X_train, n_samples=n_samples,
-        seed_policy=seed_policy,
+        estimator, X, attributions, owner="pgi", perturb_top=True, k=k, auc=auc,
+        perturber=perturber, X_train=X_train, n_perturbations=n_perturbations,
+        convention=convention, n_samples=n_samples, seed_policy=seed_policy,
         random_state=random_state, order_by=order_by, target=target, output=output,
         batch_size=batch_size,
     )
 
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
+@Substitution("estimator", "X", "attributions", "random_state", "target", "output",
+              "batch_size", "scores_lower")
 def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
-        X_train=None, n_samples=100, seed_policy="row", random_state=None,
-        order_by="abs", target="predicted", output="auto", batch_size=None):
+        X_train=None, n_perturbations=100, convention="paper", random_state=None,
+        order_by="abs", target="predicted", output="auto", batch_size=None,
+        n_samples=DEPRECATED, seed_policy=DEPRECATED):
     """Prediction gap on unimportant features (PGU, OpenXAI).
 
     ``PGU_k(x) = mean_i |f(x) - f(x'_i)|`` where ``x'_i`` perturbs every
-    feature *outside* the top-k of the explanation; by default the area under
-    ``k = 1..⌈d/4⌉``.  PGU perturbs ``d - k`` features, so it can exceed PGI
-    even for a perfect explanation: compare explainers on each metric.  See
-    :ref:`def-pgi` in the user guide.
+    feature *outside* the top-k of the explanation, averaged over
+    ``n_perturbations`` draws; by default the area under ``k = 1..⌈d/4⌉``.
+    PGU perturbs ``d - k`` features, so it can exceed PGI even for a perfect
+    explanation: compare explainers on each metric.  See :ref:`def-pgi` in
+    the user guide.
 
     Parameters
     ----------
-{params}
+    {estimator}
+    {X}
+    {attributions}
+    k : int or float, default=0.25
+        With ``auc=True`` the largest ``K`` of the area under the curve over
+        ``k = 1..K``; otherwise the single ``k``.  ``-1`` is all features, an
+        int in ``[1, n_features]`` is used as is, a float in ``(0, 1]`` is a
+        fraction rounded up (:func:`sklearn_xai.utils.resolve_k`).
+    auc : bool, default=True
+        Report the trapezoid-weighted mean over ``k = 1..K`` (OpenXAI's
+        published numbers; see :ref:`def-auc-k`) instead of the value at
+        ``K``.
+    perturber : GaussianNoisePerturber or BasePerturber, default=None
+        How the features outside the top-k are perturbed (resolved by
+        :func:`sklearn_xai.masking.check_perturber`).  A fitted perturber is
+        used as is; an unfitted one is fitted on ``X_train``, never on ``X``
+        (a row's score would depend on the other rows of its batch); without
+        ``X_train`` it is set up without data (``sigma_scale="absolute"``
+        and ``clip=False`` required).  ``None`` is
+        ``GaussianNoisePerturber(0.1)`` fitted on ``X_train`` and, without
+        ``X_train``, ``GaussianNoisePerturber(0.1, sigma_scale="absolute",
+        binary_features=None)``: σ = 0.1 in the model's input units, every
+        column continuous, which is OpenXAI's noise on its min–max scaled
+        inputs [1]_ (see :func:`pgi`).
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows of the explained model, on which an unfitted
+        ``perturber`` is fitted (noise scales, binary columns, range).
+    n_perturbations : int, default=100
+        Perturbed copies ``N`` per row (the same draws serve every ``k``).
+    convention : {"paper", "openxai_code"}, default="paper"
+        ``"paper"``: row ``i``'s noise comes from ``random_state`` and a hash
+        of the row, so scores do not depend on batch size or row order;
+        ``"openxai_code"``: seeded by the row's position ``i`` in ``X``, as
+        OpenXAI's code.  Either way PGI and PGU of the same row share their
+        draws.
+    {random_state}
+    order_by : {"abs", "signed"}, default="abs"
+        Top-k by magnitude (OpenXAI since 2024) or by signed value (its
+        pre-2024 code).
+    {target}
+    {output}
+    {batch_size}
+    n_samples : int
+        Perturbed copies per row.
+
+        .. deprecated:: 0.1
+           ``n_samples`` was renamed ``n_perturbations`` and will be removed
+           in 0.2.
+    seed_policy : {"row", "openxai"}
+        How the noise is keyed.
+
+        .. deprecated:: 0.1
+           ``seed_policy`` will be removed in 0.2: ``"row"`` is
+           ``convention="paper"``, ``"openxai"`` is
+           ``convention="openxai_code"``.
 
     Returns
     -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {scores_lower}
 
     See Also
     --------
@@ -251,16 +318,13 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     True
     """
     return _prediction_gap(
-        estimator, X, attributions, perturb_top=False, k=k, auc=auc,
-        perturber=perturber, X_train=X_train, n_samples=n_samples,
-        seed_policy=seed_policy,
+        estimator, X, attributions, owner="pgu", perturb_top=False, k=k, auc=auc,
+        perturber=perturber, X_train=X_train, n_perturbations=n_perturbations,
+        convention=convention, n_samples=n_samples, seed_policy=seed_policy,
         random_state=random_state, order_by=order_by, target=target, output=output,
         batch_size=batch_size,
     )
 
-
-pgi.__doc__ = pgi.__doc__.replace("{params}", _DOC)
-pgu.__doc__ = pgu.__doc__.replace("{params}", _DOC)
 
 register_metric(
     "pgi", pgi, kind="model", greater_is_better=True,

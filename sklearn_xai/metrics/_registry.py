@@ -41,7 +41,6 @@ _MODULE_FAMILY = {
     "_complexity": "complexity", "_axiomatic": "axiomatic",
     "_randomisation": "randomisation",
     "_ground_truth": "ground_truth", "_shapley_reference": "ground_truth",
-    "_xaibench": "faithfulness",
     "_fairness": "fairness",
 }
 

@@ -21,7 +21,8 @@ not patch it: names are resolved here (:func:`get_scorer`,
 
 import copy
 import inspect
-import weakref
+import numbers
+from collections import OrderedDict
 
 import joblib
 import numpy as np
@@ -39,6 +40,7 @@ from sklearn_xai.metrics._registry import (
     get_metric_spec,
     metric_specs,
 )
+from sklearn_xai.metrics._shapley_reference import exact_shapley_reference
 from sklearn_xai.utils._stats import NAN_POLICIES, handle_undefined
 
 __all__ = [
@@ -49,11 +51,6 @@ __all__ = [
     "make_explanation_scorer",
     "register_scorer",
 ]
-
-# estimator -> (fit id, X fingerprint, attributions); weak so fitted
-# estimators are not kept alive by the cache.
-_ATTRIBUTION_CACHE = weakref.WeakKeyDictionary()
-
 
 def _explains(estimator):
     """Whether ``estimator`` follows the explanation protocol (duck-typed)."""
@@ -93,23 +90,48 @@ def _as_array(X):
     return np.asarray(X)
 
 
-def _attributions(estimator, explainer, X):
-    """Attributions of X by a fitted explainer, computed once per (fit, X)."""
+# The memo of a fitted explainer's attributions, kept on the explainer
+# itself: (fit id, {digest of X: attributions}), the last few X.
+_EXPLANATIONS = "_sklearn_xai_explanations"
+_N_EXPLANATIONS = 4
+# Exact Shapley references an ExplanationScorer remembers.
+_N_REFERENCES = 4
+
+
+def _attributions(explainer, X):
+    """``explainer.explain(X)``, computed once per fit of the explainer and X.
+
+    The attributions are remembered on the explainer (a private attribute
+    holding its fit id and the last few ``X``), so every scorer that scores
+    the same fitted explainer shares them; a refit (a new fit id) forgets
+    them, and they go with the explainer.  Explainers without a fit id
+    (outside this package) are not memoised.
+    """
     fit_id = getattr(explainer, "_sklearn_xai_fit_id", None)
-    key = (fit_id, joblib.hash(_as_array(X)))
+    if fit_id is None:
+        return _explain(explainer, X)
+    memo = getattr(explainer, _EXPLANATIONS, None)
+    if not (isinstance(memo, tuple) and memo[0] == fit_id):
+        memo = (fit_id, OrderedDict())
+    entries = memo[1]
+    key = joblib.hash(_as_array(X))
+    if key in entries:
+        entries.move_to_end(key)
+        return entries[key]
+    A = _explain(explainer, X)
+    entries[key] = A
+    while len(entries) > _N_EXPLANATIONS:
+        entries.popitem(last=False)
     try:
-        cached = _ATTRIBUTION_CACHE.get(explainer)
-    except TypeError:  # unhashable estimator
-        cached = None
-    if fit_id is not None and cached is not None and cached[0] == key:
-        return cached[1]
+        setattr(explainer, _EXPLANATIONS, memo)
+    except (AttributeError, TypeError):  # an object that takes no attributes
+        pass
+    return A
+
+
+def _explain(explainer, X):
     A = np.asarray(_as_array(explainer.explain(X)), dtype=np.float64)
     A.setflags(write=False)
-    if fit_id is not None:
-        try:
-            _ATTRIBUTION_CACHE[explainer] = (key, A)
-        except TypeError:
-            pass
     return A
 
 
@@ -148,6 +170,24 @@ class ExplanationScorer:
     (``spec.metadata``) is requested through scikit-learn's metadata
     routing.
 
+    What a scorer computes once and reuses:
+
+    * the attributions of ``X`` by a fitted explainer, remembered on the
+      explainer itself for its current fit (the last few ``X``), so several
+      scorers of one search explain each candidate once, and a refit
+      explains again.  Metrics that retrain on explained training rows
+      (ROAR, which require ``"training_data"``) get the explainer's
+      attributions of the bound ``X_train`` the same way;
+    * the exact Shapley reference of metrics that compare with one
+      (``"reference"`` in their requirements: ``shapley_corr``,
+      ``neg_shapley_mse``), computed with
+      :func:`~sklearn_xai.metrics.exact_shapley_reference` from the bound
+      arguments and passed as ``reference=``.  The scorer keeps the last
+      four, keyed by the model's state, the rows and the arguments, and
+      only when ``random_state`` is bound to an int (otherwise each call
+      draws afresh).  They live as long as the scorer: a new scorer
+      computes its own, and binding ``reference=`` skips them.
+
     Parameters
     ----------
     spec : MetricSpec
@@ -185,6 +225,7 @@ class ExplanationScorer:
         self.metric = spec
         self.nan_policy = nan_policy
         self.kwargs = kwargs
+        self._references = OrderedDict()  # key -> exact Shapley reference
         self._request = MetadataRequest(owner=type(self).__name__)
         for param in spec.metadata:
             self._request.score.add_request(param=param, alias=True)
@@ -253,7 +294,40 @@ class ExplanationScorer:
             if "explainer" in self.metric.requires and "explainer" not in kwargs \
                     and explainer is not None:
                 kwargs["explainer"] = explainer
+            if "training_data" in self.metric.requires and explainer is not None \
+                    and kwargs.get("attributions_train") is None \
+                    and kwargs.get("X_train") is not None \
+                    and kwargs.get("y_train") is not None:
+                # The explainer's attributions of the training rows, shared
+                # by every scorer of this fitted explainer.
+                kwargs["attributions_train"] = _attributions(explainer,
+                                                             kwargs["X_train"])
         return kwargs
+
+    def _reference(self, model, X, kwargs):
+        """The exact Shapley reference of a metric that takes one, from this
+        scorer's memo (last :data:`_N_REFERENCES`), or None to let the
+        metric compute it (no integer ``random_state``, or a model or
+        argument that cannot be fingerprinted)."""
+        random_state = kwargs.get("random_state")
+        if not isinstance(random_state, numbers.Integral) \
+                or isinstance(random_state, bool):
+            return None
+        params = inspect.signature(exact_shapley_reference).parameters
+        args = {k: v for k, v in kwargs.items() if k in params}
+        try:
+            key = joblib.hash((model, X, sorted(args.items())))
+        except Exception:  # noqa: BLE001 - an object joblib cannot pickle
+            return None
+        if key in self._references:
+            self._references.move_to_end(key)
+            return self._references[key]
+        reference = exact_shapley_reference(model, X, **args)
+        reference.setflags(write=False)
+        self._references[key] = reference
+        while len(self._references) > _N_REFERENCES:
+            self._references.popitem(last=False)
+        return reference
 
     def per_row(self, estimator, X, y=None, **metadata):
         """Per-row (or dataset-level) metric values, in the metric's own orientation.
@@ -263,7 +337,7 @@ class ExplanationScorer:
         scores : ndarray of shape (n_samples,) or float
         """
         model, explainer, options, Xe = _unwrap(estimator, X)
-        A = _attributions(estimator, explainer, Xe)
+        A = _attributions(explainer, Xe)
         return self._score(model, Xe, A, explainer, options, metadata)
 
     def score_attributions(self, estimator, X, attributions, *, explainer=None, **metadata):
@@ -328,7 +402,12 @@ class ExplanationScorer:
             return func(meta["ground_truth"], A, **kwargs)
         if self.metric.kind == "attributions":
             return func(A, **kwargs)
-        return func(model, _as_array(Xe).astype(np.float64), A, **kwargs)
+        Xe = _as_array(Xe).astype(np.float64)
+        if "reference" in self.metric.requires and kwargs.get("reference") is None:
+            reference = self._reference(model, Xe, kwargs)
+            if reference is not None:
+                kwargs["reference"] = reference
+        return func(model, Xe, A, **kwargs)
 
     def __call__(self, estimator, X, y=None, **metadata):
         """Score ``estimator`` on ``X`` (greater is better).

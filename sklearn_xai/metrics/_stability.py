@@ -14,11 +14,17 @@ import numbers
 
 import numpy as np
 from sklearn.utils import Bunch
-from sklearn.utils.validation import check_array
 
 from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
-from sklearn_xai.metrics._common import _BASE_PARAMS
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    Hidden,
+    _check_inputs,
+    _check_training_rows,
+)
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import transform_steps, unwrap
 from sklearn_xai.utils._output import ExplainedOutput, block_slices
 from sklearn_xai.utils._random import RowStreams, row_keys
@@ -28,9 +34,8 @@ from sklearn_xai.utils._sklearn import (
     StrOptions,
     fast_validate_params,
 )
-from sklearn_xai.utils._torch import first_hidden_layer
 from sklearn_xai.utils._stats import handle_undefined
-from sklearn_xai.utils._validation import check_attributions
+from sklearn_xai.utils._torch import first_hidden_layer
 
 __all__ = [
     "max_sensitivity",
@@ -47,15 +52,12 @@ _ACTIVATIONS = {
 }
 
 
+# Neighbours drawn per row (n_perturbations) and explained per row
+# (max_neighbours) by default.
+_N_PERTURBATIONS, _MAX_NEIGHBOURS = 1000, 100
+
+
 # ----------------------------------------------------------------- helpers
-def _check_inputs(X, attributions):
-    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
-    A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
-    return X, A
-
-
 def _check_explainer(explainer):
     if explainer is None or not hasattr(explainer, "explain"):
         raise TypeError(
@@ -69,9 +71,11 @@ def _check_explainer(explainer):
 def _explain_neighbours(explainer, Z, owner, keys, labels, explainer_rng):
     """Attributions of neighbour rows ``Z``, each for the class of its owner.
 
-    ``"common"`` explains every neighbour with the random-stream key of its
-    original row (``keys``: the explainer's default keys of the explained
-    rows; common random numbers), ``"independent"`` with its own key.
+    ``owner`` indexes ``keys`` and ``labels`` (the explained class of each
+    original row, or None).  ``"common"`` explains every neighbour with the
+    random-stream key of its original row (``keys``: the explainer's default
+    keys of the explained rows; common random numbers), ``"independent"``
+    with its own key.
     """
     keys = keys[owner] if explainer_rng == "common" else None
     target = None if labels is None else labels[owner]
@@ -131,10 +135,36 @@ def _stability_ratios(EA, EN, RA, RN, p, form, eps_min):
     return np.where(valid, ratio, np.nan), valid
 
 
-def _relative_stability(estimator, X, attributions, *, kind, explainer, n_samples,
-                        n_perturbations, perturber, p, form, eps_min, explainer_rng,
-                        nan_policy, return_details, random_state, target, output,
-                        batch_size, representation):
+def _neighbour_counts(n_samples, n_perturbations, max_neighbours, owner):
+    """``(n_perturbations, max_neighbours)`` from the current and the
+    deprecated names.
+
+    Before 0.1 ``n_samples`` counted the neighbours drawn and
+    ``n_perturbations`` those explained: a call that still passes
+    ``n_samples`` is read with the old meanings.
+    """
+    if isinstance(n_samples, str) and n_samples == DEPRECATED:
+        return n_perturbations, max_neighbours
+    if n_perturbations != _N_PERTURBATIONS:
+        max_neighbours = renamed(n_perturbations, max_neighbours,
+                                 old="n_perturbations (with n_samples)",
+                                 new="max_neighbours", default=_MAX_NEIGHBOURS,
+                                 owner=owner, stacklevel=6)
+    n_perturbations = renamed(n_samples, _N_PERTURBATIONS, old="n_samples",
+                              new="n_perturbations", default=_N_PERTURBATIONS,
+                              owner=owner, stacklevel=6)
+    return n_perturbations, max_neighbours
+
+
+def _relative_stability(estimator, X, attributions, *, kind, explainer,
+                        n_perturbations, max_neighbours, n_samples, perturber, p,
+                        form, eps_min, explainer_rng, nan_policy, return_details,
+                        random_state, target, output, batch_size, representation):
+    owner_name = {"input": "relative_input_stability",
+                  "representation": "relative_representation_stability",
+                  "output": "relative_output_stability"}[kind]
+    N, max_neighbours = _neighbour_counts(n_samples, n_perturbations,
+                                          max_neighbours, owner_name)
     X, A = _check_inputs(X, attributions)
     explainer = _check_explainer(explainer)
     n, d = X.shape
@@ -146,18 +176,7 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
                                                   binary_features=None),
         n_features=d)
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    raw_x = f.scores(X)
-    if f.output == "predict":
-        raw_x = raw_x.reshape(n, 1)
-        cls_x = t = None
-    else:
-        cls_x = raw_x.argmax(axis=1)
-        t = cls_x if isinstance(f.target, str) and f.target == "predicted" \
-            else f.target_index(X)
-    labels = _class_labels(f, t)
-    if kind == "input":
-        rho = None
-    elif kind == "output":
+    if kind in ("input", "output"):
         rho = None
     elif representation is not None:
         rho = representation
@@ -169,31 +188,41 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
     n_kept = np.zeros(n, dtype=np.intp)
     n_valid = np.zeros(n, dtype=np.intp)
     no_fix = np.zeros(d, dtype=bool)
-    for sl in block_slices(n, n_samples, d, batch_size):
-        Z = perturber.perturb(X[sl], no_fix, n_samples, streams[sl])
-        c = Z.shape[0]
-        Zf = Z.reshape(c * n_samples, d)
-        raw = f.scores(Zf).reshape(c * n_samples, -1)
-        owner = np.repeat(np.arange(sl.start, sl.start + c), n_samples)
-        same = np.ones(c * n_samples, dtype=bool)
-        if cls_x is not None:
-            same = raw.argmax(axis=1) == cls_x[owner]
-        # The first n_perturbations neighbours with the original class.
-        rank = np.cumsum(same.reshape(c, n_samples), axis=1).ravel()
-        kept = same & (rank <= n_perturbations)
+    neighbours = {}
+
+    def build(sl, out):
+        out[...] = perturber.perturb(X[sl], no_fix, N, streams[sl]).reshape(out.shape)
+        neighbours["Z"] = out
+
+    # f(X) comes in the same model calls as the neighbours of its block.
+    for sl, t, raw_x, raw_z in f.blocks_with_x(X, N, build,
+                                               target_index=f.fixed_target_index(X)):
+        Zf = neighbours.pop("Z").reshape(-1, d)
+        c = len(raw_x)
+        raw_x = raw_x.reshape(c, -1)
+        raw = raw_z.reshape(c * N, -1)
+        owner = np.repeat(np.arange(sl.start, sl.start + c), N)
+        same = np.ones(c * N, dtype=bool)
+        if f.output != "predict":
+            same = raw.argmax(axis=1) == np.repeat(raw_x.argmax(axis=1), N)
+        # The first max_neighbours neighbours with the original class.
+        rank = np.cumsum(same.reshape(c, N), axis=1).ravel()
+        kept = same & (rank <= max_neighbours)
         if not kept.any():
             continue
         owner = owner[kept]
+        local = owner - sl.start
         np.add.at(n_kept, owner, 1)
         Zk = Zf[kept]
-        EN = _explain_neighbours(explainer, Zk, owner, keys, labels, explainer_rng)
+        EN = _explain_neighbours(explainer, Zk, local, keys[sl], _class_labels(f, t),
+                                 explainer_rng)
         if kind == "input":
             RA, RN = X[owner], Zk
         elif kind == "output":
-            RA, RN = raw_x[owner], raw[kept]
+            RA, RN = raw_x[local], raw[kept]
         else:
             rho_x = np.asarray(rho(X[sl]), dtype=np.float64).reshape(c, -1)
-            RA = rho_x[owner - sl.start]
+            RA = rho_x[local]
             RN = np.asarray(rho(Zk), dtype=np.float64).reshape(len(Zk), -1)
         ratio, valid = _stability_ratios(A[owner], EN, RA, RN, p, form, eps_min)
         np.add.at(n_valid, owner, valid)
@@ -211,8 +240,8 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer, n_sample
 _STAB_PARAMS = {
     **_BASE_PARAMS,
     "explainer": [HasMethods(["explain"])],
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left")],
     "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
+    "max_neighbours": [Interval(numbers.Integral, 1, None, closed="left")],
     "perturber": [BasePerturber, None],
     "p": [Interval(numbers.Real, 1, None, closed="left")],
     "form": [StrOptions({"norm", "elementwise"})],
@@ -221,22 +250,41 @@ _STAB_PARAMS = {
     "nan_policy": [StrOptions({"omit", "zero", "raise"})],
     "return_details": ["boolean"],
     "random_state": ["random_state"],
+    # Deprecated in 0.1.
+    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                  Hidden(StrOptions({DEPRECATED}))],
 }
 
-_STAB_DOC = """    estimator : fitted estimator
-        The explained model (used to keep only neighbours with the same
-        predicted class).
-    X : array-like of shape (n_samples, n_features)
-        The explained rows.
+
+@fast_validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
+@Substitution("estimator", "X", "target", "output")
+def relative_input_stability(estimator, X, attributions, *, explainer,
+                             n_perturbations=_N_PERTURBATIONS,
+                             max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
+                             form="norm", eps_min=None, explainer_rng="common",
+                             nan_policy="omit", return_details=False,
+                             random_state=None, target="predicted", output="auto",
+                             batch_size=None, n_samples=DEPRECATED):
+    """Relative input stability RIS (OpenXAI).
+
+    ``RIS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖x - x'‖/‖x‖)`` over the
+    neighbours ``x'`` of ``x`` with the same predicted class.  See
+    :ref:`def-relative-stability` in the user guide.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
     attributions : array-like of shape (n_samples, n_features)
         Their explanations ``e_x`` (from ``explainer``).
     explainer : fitted explainer
         Re-explains the neighbours, for the class explained at ``x``.
-    n_samples : int, default=1000
-        Neighbours drawn per row.
-    n_perturbations : int, default=100
-        Only the first ``n_perturbations`` neighbours whose predicted class is
-        that of ``x`` are explained (all of them for regressors).
+    n_perturbations : int, default=1000
+        Neighbours (perturbed copies) drawn per row.
+    max_neighbours : int, default=100
+        Only the first ``max_neighbours`` neighbours whose predicted class is
+        that of ``x`` are explained (for regressors, the first
+        ``max_neighbours`` neighbours).
     perturber : GaussianNoisePerturber or BasePerturber, default=None
         Draws the neighbourhood (resolved by
         :func:`sklearn_xai.masking.check_perturber`); ``None`` is
@@ -269,46 +317,32 @@ _STAB_DOC = """    estimator : fitted estimator
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_samples,
+        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
         streams[i:i+1])`` with ``streams = RowStreams(random_state,
         row_keys(X))``, so scores do not depend on batch size or row order.
-    target : "predicted", int or label, default="predicted"
-        Explained class; with ``"predicted"`` it is the class predicted at
-        ``x``.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    {target}
+    {output}
     batch_size : int or None, default=None
         Maximum rows per model call; also bounds the block of rows whose
-        neighbours are explained together."""
+        neighbours are explained together.
+    n_samples : int
+        Neighbours drawn per row.
 
-_STAB_RETURNS = """    scores : ndarray of shape (n_samples,)
+        .. deprecated:: 0.1
+           ``n_samples`` was renamed ``n_perturbations`` and will be removed
+           in 0.2.  A call that still passes ``n_samples`` reads
+           ``n_perturbations`` with its former meaning, the number of
+           neighbours explained (now ``max_neighbours``).
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
         Maximum ratio over the valid neighbours (NaN where undefined); lower
         is better.  OpenXAI reports the log of the mean.
     details : Bunch
         Only with ``return_details=True``: ``scores``, ``n_neighbours`` (kept
         neighbours per row), ``n_valid`` (valid ratios per row) and
-        ``n_undefined`` (rows that are NaN before ``nan_policy``)."""
-
-
-@fast_validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
-def relative_input_stability(estimator, X, attributions, *, explainer,
-                             n_samples=1000, n_perturbations=100, perturber=None,
-                             p=2, form="norm", eps_min=None, explainer_rng="common",
-                             nan_policy="omit", return_details=False,
-                             random_state=None, target="predicted", output="auto",
-                             batch_size=None):
-    """Relative input stability RIS (OpenXAI).
-
-    ``RIS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖x - x'‖/‖x‖)`` over the
-    neighbours ``x'`` of ``x`` with the same predicted class.  See
-    :ref:`def-relative-stability` in the user guide.
-
-    Parameters
-    ----------
-{params}
-
-    Returns
-    -------
-{returns}
+        ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
     References
     ----------
@@ -330,17 +364,18 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
     >>> ex = FeatureAblation(FrozenEstimator(model)).fit(X)
     >>> s = relative_input_stability(model, X[:2], ex.transform(X[:2]),
-    ...                              explainer=ex, n_samples=50, random_state=0)
+    ...                              explainer=ex, n_perturbations=50,
+    ...                              random_state=0)
     >>> bool(np.all(s > 0))
     True
     """
     return _relative_stability(
         estimator, X, attributions, kind="input", explainer=explainer,
-        n_samples=n_samples, n_perturbations=n_perturbations, perturber=perturber,
-        p=p, form=form, eps_min=eps_min, explainer_rng=explainer_rng,
-        nan_policy=nan_policy, return_details=return_details,
-        random_state=random_state, target=target, output=output,
-        batch_size=batch_size, representation=None,
+        n_perturbations=n_perturbations, max_neighbours=max_neighbours,
+        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        explainer_rng=explainer_rng, nan_policy=nan_policy,
+        return_details=return_details, random_state=random_state, target=target,
+        output=output, batch_size=batch_size, representation=None,
     )
 
 
@@ -348,14 +383,16 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     {**_STAB_PARAMS, "representation": [callable, None]},
     prefer_skip_nested_validation=True,
 )
+@Substitution("estimator", "X", "target", "output")
 def relative_representation_stability(estimator, X, attributions, *, explainer,
-                                      n_samples=1000, n_perturbations=100,
+                                      n_perturbations=_N_PERTURBATIONS,
+                                      max_neighbours=_MAX_NEIGHBOURS,
                                       perturber=None, p=2, form="norm",
                                       eps_min=None, explainer_rng="common",
                                       nan_policy="omit", return_details=False,
                                       random_state=None, representation=None,
                                       target="predicted", output="auto",
-                                      batch_size=None):
+                                      batch_size=None, n_samples=DEPRECATED):
     """Relative representation stability RRS (OpenXAI).
 
     ``RRS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``
@@ -364,7 +401,53 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
 
     Parameters
     ----------
-{params}
+    {estimator}
+    {X}
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations ``e_x`` (from ``explainer``).
+    explainer : fitted explainer
+        Re-explains the neighbours, for the class explained at ``x``.
+    n_perturbations : int, default=1000
+        Neighbours (perturbed copies) drawn per row.
+    max_neighbours : int, default=100
+        Only the first ``max_neighbours`` neighbours whose predicted class is
+        that of ``x`` are explained (for regressors, the first
+        ``max_neighbours`` neighbours).
+    perturber : GaussianNoisePerturber or BasePerturber, default=None
+        Draws the neighbourhood (resolved by
+        :func:`sklearn_xai.masking.check_perturber`); ``None`` is
+        ``GaussianNoisePerturber(std=1e-5, sigma_scale="absolute",
+        binary_features=None)`` (σ = 1e-5 in input units on every column).
+        A fitted perturber is used as is; an unfitted one is set up without
+        data (it must have ``sigma_scale="absolute"``; ``"auto"`` binary
+        columns are then none), never fitted on ``X``, so that a row's
+        neighbourhood does not depend on the other rows.  For OpenXAI's
+        flips of binary features (p = σ√(2/π)) pass a perturber fitted on
+        the training rows.
+    p : float, default=2
+        Order of the norms.
+    form : {"norm", "elementwise"}, default="norm"
+        ``"norm"`` (OpenXAI): ``(‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``;
+        ``"elementwise"`` (Agarwal et al. 2022):
+        ``‖(e_x - e_x') ⊘ e_x‖ / max(‖(ρ(x) - ρ(x')) ⊘ ρ(x)‖, eps_min)``.
+    eps_min : float or None, default=None
+        Floor of the denominator of ``form="elementwise"`` (off by default).
+    explainer_rng : {"common", "independent"}, default="common"
+        ``"common"``: neighbours of row ``i`` are explained with row ``i``'s
+        random stream (common random numbers; measures smoothness);
+        ``"independent"``: with their own streams (a stochastic explainer's
+        Monte-Carlo noise then dominates, as in OpenXAI's tables).
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        Rows with no valid neighbour (every denominator zero or undefined,
+        ``‖e_x‖ = 0``, or no neighbour of the same class) are undefined:
+        NaN with a warning (``"omit"``), 0, or an error.
+    return_details : bool, default=False
+        Also return the counts.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the neighbourhoods: row ``i``'s neighbours are
+        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        streams[i:i+1])`` with ``streams = RowStreams(random_state,
+        row_keys(X))``, so scores do not depend on batch size or row order.
     representation : callable or None, default=None
         ``ρ(Z) -> (len(Z), n_hidden)``.  ``None`` reads it from the model: a
         skorch net (forward hook on ``estimator.module_``: the activation
@@ -372,10 +455,29 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         output if no activation module follows it), a scikit-learn
         ``MLPClassifier`` / ``MLPRegressor``, or a ``Pipeline`` ending in one.
         Other models raise a ``TypeError``.
+    {target}
+    {output}
+    batch_size : int or None, default=None
+        Maximum rows per model call; also bounds the block of rows whose
+        neighbours are explained together.
+    n_samples : int
+        Neighbours drawn per row.
+
+        .. deprecated:: 0.1
+           ``n_samples`` was renamed ``n_perturbations`` and will be removed
+           in 0.2.  A call that still passes ``n_samples`` reads
+           ``n_perturbations`` with its former meaning, the number of
+           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
-{returns}
+    scores : ndarray of shape (n_samples,)
+        Maximum ratio over the valid neighbours (NaN where undefined); lower
+        is better.  OpenXAI reports the log of the mean.
+    details : Bunch
+        Only with ``return_details=True``: ``scores``, ``n_neighbours`` (kept
+        neighbours per row), ``n_valid`` (valid ratios per row) and
+        ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
     References
     ----------
@@ -398,32 +500,34 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
     ...                      random_state=0).fit(X, X.sum(1))
     >>> ex = FeatureAblation(FrozenEstimator(model)).fit(X)
     >>> s = relative_representation_stability(
-    ...     model, X[:2], ex.transform(X[:2]), explainer=ex, n_samples=50,
+    ...     model, X[:2], ex.transform(X[:2]), explainer=ex, n_perturbations=50,
     ...     random_state=0)
     >>> s.shape
     (2,)
     """
     return _relative_stability(
         estimator, X, attributions, kind="representation", explainer=explainer,
-        n_samples=n_samples, n_perturbations=n_perturbations, perturber=perturber,
-        p=p, form=form, eps_min=eps_min, explainer_rng=explainer_rng,
-        nan_policy=nan_policy, return_details=return_details,
-        random_state=random_state, target=target, output=output,
-        batch_size=batch_size, representation=representation,
+        n_perturbations=n_perturbations, max_neighbours=max_neighbours,
+        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        explainer_rng=explainer_rng, nan_policy=nan_policy,
+        return_details=return_details, random_state=random_state, target=target,
+        output=output, batch_size=batch_size, representation=representation,
     )
 
 
 @fast_validate_params(
     {**_STAB_PARAMS,
-     "output": [StrOptions({"auto", "proba", "decision", "logit", "predict"})]},
+     "output": [StrOptions({"auto", "proba", "decision", "logit", "predict", "margin"})]},
     prefer_skip_nested_validation=True,
 )
+@Substitution("estimator", "X", "target")
 def relative_output_stability(estimator, X, attributions, *, explainer,
-                              n_samples=1000, n_perturbations=100, perturber=None,
-                              p=2, form="norm", eps_min=None, explainer_rng="common",
+                              n_perturbations=_N_PERTURBATIONS,
+                              max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
+                              form="norm", eps_min=None, explainer_rng="common",
                               nan_policy="omit", return_details=False,
                               random_state=None, target="predicted", output="auto",
-                              batch_size=None):
+                              batch_size=None, n_samples=DEPRECATED):
     """Relative output stability ROS (OpenXAI).
 
     ``ROS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖h(x) - h(x')‖/‖h(x)‖)``
@@ -434,12 +538,79 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
 
     Parameters
     ----------
-{params}
-        ``"logit"`` is an alias of ``"decision"`` here.
+    {estimator}
+    {X}
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations ``e_x`` (from ``explainer``).
+    explainer : fitted explainer
+        Re-explains the neighbours, for the class explained at ``x``.
+    n_perturbations : int, default=1000
+        Neighbours (perturbed copies) drawn per row.
+    max_neighbours : int, default=100
+        Only the first ``max_neighbours`` neighbours whose predicted class is
+        that of ``x`` are explained (for regressors, the first
+        ``max_neighbours`` neighbours).
+    perturber : GaussianNoisePerturber or BasePerturber, default=None
+        Draws the neighbourhood (resolved by
+        :func:`sklearn_xai.masking.check_perturber`); ``None`` is
+        ``GaussianNoisePerturber(std=1e-5, sigma_scale="absolute",
+        binary_features=None)`` (σ = 1e-5 in input units on every column).
+        A fitted perturber is used as is; an unfitted one is set up without
+        data (it must have ``sigma_scale="absolute"``; ``"auto"`` binary
+        columns are then none), never fitted on ``X``, so that a row's
+        neighbourhood does not depend on the other rows.  For OpenXAI's
+        flips of binary features (p = σ√(2/π)) pass a perturber fitted on
+        the training rows.
+    p : float, default=2
+        Order of the norms.
+    form : {"norm", "elementwise"}, default="norm"
+        ``"norm"`` (OpenXAI): ``(‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``;
+        ``"elementwise"`` (Agarwal et al. 2022):
+        ``‖(e_x - e_x') ⊘ e_x‖ / max(‖(ρ(x) - ρ(x')) ⊘ ρ(x)‖, eps_min)``.
+    eps_min : float or None, default=None
+        Floor of the denominator of ``form="elementwise"`` (off by default).
+    explainer_rng : {"common", "independent"}, default="common"
+        ``"common"``: neighbours of row ``i`` are explained with row ``i``'s
+        random stream (common random numbers; measures smoothness);
+        ``"independent"``: with their own streams (a stochastic explainer's
+        Monte-Carlo noise then dominates, as in OpenXAI's tables).
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        Rows with no valid neighbour (every denominator zero or undefined,
+        ``‖e_x‖ = 0``, or no neighbour of the same class) are undefined:
+        NaN with a warning (``"omit"``), 0, or an error.
+    return_details : bool, default=False
+        Also return the counts.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the neighbourhoods: row ``i``'s neighbours are
+        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        streams[i:i+1])`` with ``streams = RowStreams(random_state,
+        row_keys(X))``, so scores do not depend on batch size or row order.
+    {target}
+    output : {"auto", "proba", "decision", "logit", "predict", "margin"}, default="auto"
+        The output vector ``h``: ``"auto"`` is ``predict_proba`` for
+        classifiers that have it, else ``decision_function``, else
+        ``predict``; ``"logit"`` is an alias of ``"decision"`` here.
+    batch_size : int or None, default=None
+        Maximum rows per model call; also bounds the block of rows whose
+        neighbours are explained together.
+    n_samples : int
+        Neighbours drawn per row.
+
+        .. deprecated:: 0.1
+           ``n_samples`` was renamed ``n_perturbations`` and will be removed
+           in 0.2.  A call that still passes ``n_samples`` reads
+           ``n_perturbations`` with its former meaning, the number of
+           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
-{returns}
+    scores : ndarray of shape (n_samples,)
+        Maximum ratio over the valid neighbours (NaN where undefined); lower
+        is better.  OpenXAI reports the log of the mean.
+    details : Bunch
+        Only with ``return_details=True``: ``scores``, ``n_neighbours`` (kept
+        neighbours per row), ``n_valid`` (valid ratios per row) and
+        ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
     References
     ----------
@@ -461,24 +632,19 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
     >>> clf = LogisticRegression().fit(X, X[:, 0] > 0)
     >>> ex = FeatureAblation(FrozenEstimator(clf)).fit(X)
     >>> s = relative_output_stability(clf, X[:2], ex.transform(X[:2]),
-    ...                               explainer=ex, n_samples=50, random_state=0)
+    ...                               explainer=ex, n_perturbations=50,
+    ...                               random_state=0)
     >>> s.shape
     (2,)
     """
     return _relative_stability(
         estimator, X, attributions, kind="output", explainer=explainer,
-        n_samples=n_samples, n_perturbations=n_perturbations, perturber=perturber,
-        p=p, form=form, eps_min=eps_min, explainer_rng=explainer_rng,
-        nan_policy=nan_policy, return_details=return_details,
-        random_state=random_state, target=target, output=output,
-        batch_size=batch_size, representation=None,
+        n_perturbations=n_perturbations, max_neighbours=max_neighbours,
+        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        explainer_rng=explainer_rng, nan_policy=nan_policy,
+        return_details=return_details, random_state=random_state, target=target,
+        output=output, batch_size=batch_size, representation=None,
     )
-
-
-for _func in (relative_input_stability, relative_representation_stability,
-              relative_output_stability):
-    _func.__doc__ = _func.__doc__.replace("{params}", _STAB_DOC).replace(
-        "{returns}", _STAB_RETURNS)
 
 
 def _mean_pairwise_distance(X):
@@ -498,18 +664,21 @@ def _mean_pairwise_distance(X):
         "radius_scale": [StrOptions({"auto", "std", "absolute"})],
         "X_train": ["array-like", None],
         "normalize": [StrOptions({"none", "relative", "per_noise"})],
-        "variant": [StrOptions({"yeh", "beexai"})],
-        "beexai_batch_bug": ["boolean"],
+        "convention": [StrOptions({"paper", "beexai_code"})],
         "explainer_rng": [StrOptions({"common", "independent"})],
         "random_state": ["random_state"],
+        # Deprecated in 0.1.
+        "variant": [StrOptions({"yeh", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
+        "beexai_batch_bug": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution("X", "target", "output")
 def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=None,
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
-                    variant="yeh", beexai_batch_bug=False, explainer_rng="common",
-                    random_state=None, target="predicted", output="auto",
-                    batch_size=None):
+                    convention="paper", explainer_rng="common", random_state=None,
+                    target="predicted", output="auto", batch_size=None,
+                    variant=DEPRECATED, beexai_batch_bug=DEPRECATED):
     """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus).
 
     ``SENS_max(x) = max_{j <= N} ‖a(x) - a(x + δ_j)‖_2`` with
@@ -520,14 +689,14 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     ----------
     estimator : fitted estimator
         The explained model (gives the class explained at ``x``).
-    X : array-like of shape (n_samples, n_features)
-        The explained rows.
+    {X}
     attributions : array-like of shape (n_samples, n_features)
         Their explanations ``a(x)`` (from ``explainer``).
     explainer : fitted explainer
         Re-explains the perturbed rows.
     n_perturbations : int or None, default=None
-        ``N``; ``None`` is 10 (Yeh, Captum) or 5 (``variant="beexai"``).
+        ``N``; ``None`` is 10 (Yeh, Captum) or 5
+        (``convention="beexai_code"``).
     radius : float, default=0.02
         ``r`` of the uniform box.
     radius_scale : {"auto", "std", "absolute"}, default="auto"
@@ -543,16 +712,14 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         ``"none"`` (Yeh), ``"relative"``: divided by ``‖a(x)‖`` (Captum's
         ``sensitivity_max``), ``"per_noise"``: each draw divided by
         ``‖δ_j‖_2``.
-    variant : {"yeh", "beexai"}, default="yeh"
-        ``"beexai"`` (BEExAI's code, per instance): ``N = 5``, ``r_j`` = the
-        mean pairwise absolute difference of feature ``j`` over ``X``,
-        neighbours ``x - δ_j``, score
-        ``100 × max_j ‖a(x) - a(x - δ_j)‖_2 / ‖δ_j‖_2`` (``radius``,
-        ``radius_scale`` and ``normalize`` are ignored).
-    beexai_batch_bug : bool, default=False
-        With ``variant="beexai"``, divide by the Frobenius norm of draw ``j``'s
-        noise over *all* rows of ``X``, as BEExAI does: the score then grows
-        like ``sqrt(n)`` and depends on the other rows.  For parity only.
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: Yeh et al.'s definition above.  ``"beexai_code"``
+        (BEExAI's code, per instance): ``N = 5``, ``r_j`` = the mean
+        pairwise absolute difference of feature ``j`` over ``X``, neighbours
+        ``x - δ_j``, score ``100 × max_j ‖a(x) - a(x - δ_j)‖_2 / ‖δ_j‖_2``
+        (``radius``, ``radius_scale`` and ``normalize`` are ignored).
+        BEExAI's division of the noise norm over the whole batch, which
+        makes a row's score depend on the other rows, is not reproduced.
     explainer_rng : {"common", "independent"}, default="common"
         Explain the neighbours of row ``i`` with row ``i``'s random stream
         (common random numbers) or with their own.
@@ -560,12 +727,26 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         Seeds the noise: the rows draw ``(2 u - 1) * r`` with
         ``u = row_uniform(random_state, row_keys(X), (N, d))``
         (:func:`sklearn_xai.utils.row_uniform`).
-    target : "predicted", int or label, default="predicted"
-        Explained class; with ``"predicted"`` it is the class predicted at
-        ``x``.
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    {target}
+    {output}
     batch_size : int or None, default=None
         Bounds the block of rows whose neighbours are explained together.
+    variant : {"yeh", "beexai"}
+        The definition.
+
+        .. deprecated:: 0.1
+           ``variant`` will be removed in 0.2: ``"yeh"`` is
+           ``convention="paper"`` and ``"beexai"`` is
+           ``convention="beexai_code"``.
+    beexai_batch_bug : bool
+        With BEExAI's code, divide by the Frobenius norm of draw ``j``'s
+        noise over *all* rows of ``X``, as BEExAI does: the score then grows
+        like ``sqrt(n)`` and depends on the other rows.
+
+        .. deprecated:: 0.1
+           ``beexai_batch_bug`` will be removed in 0.2 with the batch
+           division (a row's score must not depend on the other rows);
+           ``True`` implies ``convention="beexai_code"``.
 
     Returns
     -------
@@ -586,7 +767,6 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.linear_model import LinearRegression
     >>> from sklearn_xai.explainers import FeatureAblation
-    >>> from sklearn_xai.masking import BaselineMasker
     >>> from sklearn_xai.metrics import max_sensitivity
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(40, 3))
@@ -598,12 +778,21 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     >>> bool(np.all(s <= 0.02 * np.linalg.norm([1.0, 2.0, 3.0])))
     True
     """
+    convention = switch_to_convention(
+        convention, {"variant": (variant, {"yeh": "paper", "beexai": "beexai_code"})},
+        owner="max_sensitivity", stacklevel=4)
+    batch_bug = not isinstance(beexai_batch_bug, str) and bool(beexai_batch_bug)
+    convention = switch_to_convention(
+        convention,
+        {"beexai_batch_bug": (beexai_batch_bug, {True: "beexai_code",
+                                                 False: convention})},
+        owner="max_sensitivity", stacklevel=4)
     X, A = _check_inputs(X, attributions)
     explainer = _check_explainer(explainer)
     n, d = X.shape
-    N = (5 if variant == "beexai" else 10) if n_perturbations is None \
-        else int(n_perturbations)
-    if variant == "beexai":
+    beexai = convention == "beexai_code"
+    N = (5 if beexai else 10) if n_perturbations is None else int(n_perturbations)
+    if beexai:
         r = _mean_pairwise_distance(X)
         sign = -1.0
     else:
@@ -619,10 +808,7 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
                     "feature over the training rows: pass X_train=<training rows> "
                     'or radius_scale="absolute".'
                 )
-            ref = check_array(X_train, dtype=np.float64, input_name="X_train")
-            if ref.shape[1] != d:
-                raise ValueError(f"X_train has {ref.shape[1]} features but X has {d}.")
-            r = float(radius) * ref.std(axis=0)
+            r = float(radius) * _check_training_rows(X_train, d).std(axis=0)
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     labels = _class_labels(f, f.target_index(X))
     keys = row_keys(X)
@@ -641,8 +827,8 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         diff[sl] = np.linalg.norm(A[owner] - EN, axis=1).reshape(c, N)
         noise_sq[sl] = (delta * delta).sum(axis=2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if variant == "beexai":
-            den = np.sqrt(noise_sq.sum(axis=0))[None, :] if beexai_batch_bug \
+        if beexai:
+            den = np.sqrt(noise_sq.sum(axis=0))[None, :] if batch_bug \
                 else np.sqrt(noise_sq)
             return 100.0 * (diff / den).max(axis=1)
         if normalize == "per_noise":

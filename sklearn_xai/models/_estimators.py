@@ -50,6 +50,14 @@ from sklearn_xai.models._modules import (
     TetrominoCNN,
     TetrominoMLP,
 )
+from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._sklearn import (
+    Interval,
+    Options,
+    StrOptions,
+    validate_parameter_constraints,
+)
 
 __all__ = [
     "BEExAIMLPClassifier",
@@ -59,39 +67,67 @@ __all__ = [
     "TetrominoNetClassifier",
 ]
 
-_TRAINING_DOC = """lr : float, default={lr}
+# Docstring fragments of the nets (see sklearn_xai.utils._docstring): each
+# class lists its own ``lr``, ``max_epochs`` and ``batch_size`` defaults and
+# inserts these descriptions and the shared training parameters.
+_NET_DOC = {
+    "lr_doc": """
         Learning rate of the optimizer (Adam by default; ``optimizer=`` and
-        ``optimizer__*`` as in skorch).
-    max_epochs : int, default={max_epochs}
-        Maximum number of epochs.
-    batch_size : int, default={batch_size}
-        Mini-batch size (``-1``: the whole training set).
-    early_stopping : bool, default=True
-        Stop when the validation loss has not improved by ``tol`` for
-        ``n_iter_no_change`` epochs, and restore the weights of the epoch with
-        the lowest validation loss.  Needs a validation split.
-    validation_fraction : float, default=0.1
-        Fraction of the training rows held out for validation by
-        ``train_split="auto"`` (stratified for classifiers).
-    n_iter_no_change : int, default=10
-        Patience of the early stopping, in epochs.
-    tol : float, default=1e-4
-        Minimum absolute decrease of the validation loss counted as an
-        improvement.
-    train_split : "auto", None or callable, default="auto"
-        ``"auto"``: a :class:`skorch.dataset.ValidSplit` of
-        ``validation_fraction`` seeded by ``random_state`` when
-        ``early_stopping=True``, no split otherwise; ``None``: no split;
-        a callable: skorch's meaning.
-    random_state : int, RandomState instance or None, default=None
-        Seeds weight initialisation, shuffling, dropout and the validation
-        split.  torch's global random state is left untouched.
-    verbose : int, default=0
-        skorch's per-epoch log when positive.
-    **kwargs
-        Any other :class:`skorch.NeuralNet` parameter (``criterion``,
-        ``optimizer``, ``callbacks``, ``device``, ``warm_start``,
-        ``iterator_train__*``, ``module__*``...)."""
+        ``optimizer__*`` as in skorch).""",
+    "batch_size_doc": """
+        Mini-batch size of the training (``-1``: the whole training set).""",
+    "training": """
+        early_stopping : bool, default=True
+            Stop when the validation loss has not improved by ``tol`` for
+            ``n_iter_no_change`` epochs, and restore the weights of the epoch
+            with the lowest validation loss.  Needs a validation split.
+        validation_fraction : float, default=0.1
+            Fraction of the training rows held out for validation by
+            ``train_split="auto"`` (stratified for classifiers).
+        n_iter_no_change : int, default=10
+            Patience of the early stopping, in epochs.
+        tol : float, default=1e-4
+            Minimum absolute decrease of the validation loss counted as an
+            improvement.
+        train_split : "auto", None or callable, default="auto"
+            ``"auto"``: a :class:`skorch.dataset.ValidSplit` of
+            ``validation_fraction`` seeded by ``random_state`` when
+            ``early_stopping=True``, no split otherwise; ``None``: no split;
+            a callable: skorch's meaning.
+        random_state : int, RandomState instance or None, default=None
+            Seeds weight initialisation, shuffling, dropout and the validation
+            split.  torch's global random state is left untouched.
+        verbose : int, default=0
+            skorch's per-epoch log when positive.
+        **kwargs
+            Any other :class:`skorch.NeuralNet` parameter (``criterion``,
+            ``optimizer``, ``callbacks``, ``device``, ``warm_start``,
+            ``iterator_train__*``, ``module__*``...).""",
+    "net_attributes": """
+        n_features_in_ : int
+        feature_names_in_ : ndarray of str
+            Only when ``X`` has string column names.
+        n_outputs_ : int
+            Number of module outputs (classes, or regression outputs).
+        module_ : torch.nn.Module
+            The trained network.
+        history_ : skorch.History
+        random_seed_ : int or None
+            Seed of the last initialisation.""",
+    "beexai_architecture": """
+        Three hidden layers of 128 units, each ReLU → BatchNorm →
+        Dropout(0.1), then a linear output.  BEExAI trains full-batch for 1000
+        epochs at learning rate 1e-3 without validation; the defaults here use
+        mini-batches and early stopping (set ``batch_size=-1, max_epochs=1000,
+        early_stopping=False`` to mirror BEExAI, and ``module__layout="code"``
+        for its code's layer layout).""",
+}
+
+
+def _net_doc(*names):
+    """Substitution of the shared blocks (and of ``names``) of this module."""
+    return Substitution(**{name: _NET_DOC[name] for name in
+                           ("lr_doc", "batch_size_doc", "training", *names)})
 
 
 def _noop(*args, **kwargs):
@@ -116,15 +152,23 @@ def _torch_seed(seed):
         yield
 
 
-def _check_fraction(name, value, low, high):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
-        low < value < high
-    ):
-        raise ValueError(f"{name} must be a float in ({low}, {high}), got {value!r}.")
-
-
 class _NetMixin:
-    """Validation, seeding, sizes and early stopping shared by all nets."""
+    """Validation, seeding, sizes and early stopping shared by all nets.
+
+    The parameters this package adds to skorch's are checked against
+    ``_parameter_constraints`` at the start of ``fit`` (scikit-learn's
+    ``InvalidParameterError``); skorch checks its own parameters (names,
+    ``__`` prefixes) when it initializes the net.
+    """
+
+    _parameter_constraints: dict = {
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "n_iter_no_change": [Interval(numbers.Integral, 1, None, closed="left")],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "train_split": [StrOptions({"auto"}), None, callable],
+        "random_state": ["random_state"],
+    }
 
     def _init_extra(self, train_split, early_stopping, validation_fraction,
                     n_iter_no_change, tol, random_state, kwargs):
@@ -138,24 +182,12 @@ class _NetMixin:
 
     # ------------------------------------------------------------ checks
     def _check_training_params(self):
-        if not isinstance(self.early_stopping, (bool, np.bool_)):
-            raise ValueError(
-                f"early_stopping must be True or False, got {self.early_stopping!r}."
-            )
-        _check_fraction("validation_fraction", self.validation_fraction, 0.0, 1.0)
-        if isinstance(self.n_iter_no_change, bool) or not isinstance(
-            self.n_iter_no_change, numbers.Integral
-        ) or self.n_iter_no_change < 1:
-            raise ValueError(
-                f"n_iter_no_change must be a positive int, got {self.n_iter_no_change!r}."
-            )
-        if not isinstance(self.tol, numbers.Real) or self.tol < 0:
-            raise ValueError(f"tol must be a non-negative float, got {self.tol!r}.")
-        if isinstance(self.train_split, str) and self.train_split != "auto":
-            raise ValueError(
-                f"train_split must be 'auto', None or a callable, got {self.train_split!r}."
-            )
-        check_random_state(self.random_state)
+        # skorch's NeuralNet overrides BaseEstimator._validate_params with its
+        # own check of argument names, so the constraints are checked here.
+        validate_parameter_constraints(
+            self._parameter_constraints, self.get_params(deep=False),
+            caller_name=type(self).__name__,
+        )
 
     def _validate_X(self, X):
         """Validated float32 input for prediction (skorch datasets pass through)."""
@@ -268,8 +300,11 @@ class _NetMixin:
         return super().get_split_datasets(X, y, **fit_params)
 
     def _get_param_names(self):
-        # skorch's private bookkeeping set is not a hyperparameter: leave it
-        # out of get_params (clone rebuilds it from the ``__`` parameters).
+        # skorch lists the parameters from the instance ``__dict__`` (its own
+        # override of this scikit-learn hook, as neither library offers a
+        # public one), which includes skorch's private ``_params_to_validate``
+        # bookkeeping set: it is no hyperparameter, so leave it out of
+        # get_params (clone rebuilds it from the ``__`` parameters).
         return [k for k in super()._get_param_names() if k != "_params_to_validate"]
 
     def _early_stopping_callbacks(self):
@@ -347,17 +382,16 @@ class _NetClassifier(_NetMixin, NeuralNetClassifier):
                 labels = np.unique(y)
             self.classes_inferred_ = labels
             self.n_outputs_ = len(labels)
-        labels = self.classes_
-        sorter = np.argsort(labels)
-        pos = np.clip(np.searchsorted(labels, y, sorter=sorter), 0, len(labels) - 1)
-        index = sorter[pos]
-        unknown = labels[index] != y
-        if np.any(unknown):
+        labels = np.asarray(self.classes_)
+        try:  # the label -> column lookup of the explained output
+            index = ExplainedOutput._label_index(labels, y)
+        except ValueError:
+            unknown = ~np.isin(y, labels)
             raise ValueError(
                 f"y contains labels {np.unique(y[unknown])[:5].tolist()} that are not "
                 f"in classes_ {labels.tolist()}; pass every label through the "
                 "'classes' parameter."
-            )
+            ) from None
         return X, index.astype(np.int64)
 
     def predict_proba(self, X):
@@ -473,8 +507,9 @@ class _NetRegressor(_NetMixin, NeuralNetRegressor):
 # --------------------------------------------------------------------------
 # Seed architectures
 # --------------------------------------------------------------------------
+@_net_doc("net_attributes")
 class MLPNetClassifier(_NetClassifier):
-    __doc__ = f"""OpenXAI's neural network classifier (``d → 100 → 100 → K``, ReLU).
+    """OpenXAI's neural network classifier (``d → 100 → 100 → K``, ReLU).
 
     A :class:`skorch.NeuralNetClassifier` of :class:`~sklearn_xai.models.OpenXAIANN`
     trained with Adam and cross-entropy (OpenXAI trains 100 epochs at
@@ -485,21 +520,18 @@ class MLPNetClassifier(_NetClassifier):
     module : torch module class or instance, default=OpenXAIANN
         Its ``n_features`` and ``n_outputs`` come from the data
         (``module__hidden_layer_sizes`` etc. tune it).
-    {_TRAINING_DOC.format(lr="1e-3", max_epochs=100, batch_size=64)}
+    lr : float, default=1e-3
+        {lr_doc}
+    max_epochs : int, default=100
+        Maximum number of epochs.
+    batch_size : int, default=64
+        {batch_size_doc}
+    {training}
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
-    n_outputs_ : int
-        Number of classes (module outputs).
-    module_ : torch.nn.Module
-        The trained network (returns logits).
-    history_ : skorch.History
-    random_seed_ : int or None
-        Seed of the last initialisation.
+    {net_attributes}
 
     Examples
     --------
@@ -521,8 +553,9 @@ class MLPNetClassifier(_NetClassifier):
                          **kwargs)
 
 
+@_net_doc("net_attributes")
 class LogisticNetClassifier(_NetClassifier):
-    __doc__ = f"""Logistic regression as a one-layer network (OpenXAI's LR).
+    """Logistic regression as a one-layer network (OpenXAI's LR).
 
     A :class:`skorch.NeuralNetClassifier` of :class:`~sklearn_xai.models.LogisticNet`
     (``d → K`` linear, softmax at ``predict_proba``), trained with Adam and
@@ -533,18 +566,18 @@ class LogisticNetClassifier(_NetClassifier):
     ----------
     module : torch module class or instance, default=LogisticNet
         ``module__bias=False`` gives XAI-TRIS's LLR.
-    {_TRAINING_DOC.format(lr="1e-3", max_epochs=100, batch_size=64)}
+    lr : float, default=1e-3
+        {lr_doc}
+    max_epochs : int, default=100
+        Maximum number of epochs.
+    batch_size : int, default=64
+        {batch_size_doc}
+    {training}
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
-    n_outputs_ : int
-    module_ : torch.nn.Module
-    history_ : skorch.History
-    random_seed_ : int or None
+    {net_attributes}
 
     Examples
     --------
@@ -566,42 +599,34 @@ class LogisticNetClassifier(_NetClassifier):
                          **kwargs)
 
 
-_BEEXAI_DOC = """BEExAI's dense network {kind}.
+@_net_doc("net_attributes", "beexai_architecture")
+class BEExAIMLPClassifier(_NetClassifier):
+    """BEExAI's dense network classifier.
 
-    A :class:`skorch.{base}` of :class:`~sklearn_xai.models.BEExAIMLP`: three
-    hidden layers of 128 units, each ReLU → BatchNorm → Dropout(0.1), linear
-    output{extra}.  BEExAI trains full-batch for 1000 epochs at learning rate
-    1e-3 without validation; the defaults here use mini-batches and early
-    stopping (set ``batch_size=-1, max_epochs=1000, early_stopping=False`` to
-    mirror BEExAI, and ``module__layout="code"`` for its code's layer layout).
+    A :class:`skorch.NeuralNetClassifier` of
+    :class:`~sklearn_xai.models.BEExAIMLP` (logits; softmax at
+    ``predict_proba``).
+    {beexai_architecture}
 
     Parameters
     ----------
     module : torch module class or instance, default=BEExAIMLP
+    lr : float, default=1e-3
+        {lr_doc}
+    max_epochs : int, default=200
+        Maximum number of epochs.
+    batch_size : int, default=128
+        {batch_size_doc}
     {training}
 
     Attributes
     ----------
-{attributes}    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
-    n_outputs_ : int
-    module_ : torch.nn.Module
-    history_ : skorch.History
-    random_seed_ : int or None
+    classes_ : ndarray of shape (n_classes,)
+    {net_attributes}
 
     Examples
     --------
-{example}    """
-
-
-class BEExAIMLPClassifier(_NetClassifier):
-    __doc__ = _BEEXAI_DOC.format(
-        kind="classifier", base="NeuralNetClassifier",
-        extra=" (logits; softmax at ``predict_proba``)",
-        training=_TRAINING_DOC.format(lr="1e-3", max_epochs=200, batch_size=128),
-        attributes="    classes_ : ndarray of shape (n_classes,)\n",
-        example="""    >>> import numpy as np
+    >>> import numpy as np
     >>> from sklearn_xai.models import BEExAIMLPClassifier
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(300, 5))
@@ -609,8 +634,7 @@ class BEExAIMLPClassifier(_NetClassifier):
     >>> clf = BEExAIMLPClassifier(max_epochs=10, random_state=0).fit(X, y)
     >>> clf.predict_proba(X[:2]).shape
     (2, 2)
-""",
-    )
+    """
 
     def __init__(self, module=BEExAIMLP, *, lr=1e-3, max_epochs=200, batch_size=128,
                  **kwargs):
@@ -618,12 +642,32 @@ class BEExAIMLPClassifier(_NetClassifier):
                          **kwargs)
 
 
+@_net_doc("net_attributes", "beexai_architecture")
 class BEExAIMLPRegressor(_NetRegressor):
-    __doc__ = _BEEXAI_DOC.format(
-        kind="regressor", base="NeuralNetRegressor", extra="",
-        training=_TRAINING_DOC.format(lr="1e-3", max_epochs=200, batch_size=128),
-        attributes="",
-        example="""    >>> import numpy as np
+    """BEExAI's dense network regressor.
+
+    A :class:`skorch.NeuralNetRegressor` of
+    :class:`~sklearn_xai.models.BEExAIMLP`.
+    {beexai_architecture}
+
+    Parameters
+    ----------
+    module : torch module class or instance, default=BEExAIMLP
+    lr : float, default=1e-3
+        {lr_doc}
+    max_epochs : int, default=200
+        Maximum number of epochs.
+    batch_size : int, default=128
+        {batch_size_doc}
+    {training}
+
+    Attributes
+    ----------
+    {net_attributes}
+
+    Examples
+    --------
+    >>> import numpy as np
     >>> from sklearn_xai.models import BEExAIMLPRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(300, 5))
@@ -633,8 +677,7 @@ class BEExAIMLPRegressor(_NetRegressor):
     (3,)
     >>> bool(reg.score(X, y) > 0.8)
     True
-""",
-    )
+    """
 
     def __init__(self, module=BEExAIMLP, *, lr=1e-3, max_epochs=200, batch_size=128,
                  **kwargs):
@@ -645,8 +688,9 @@ class BEExAIMLPRegressor(_NetRegressor):
 _TETROMINO_MODULES = {"llr": LogisticNet, "mlp": TetrominoMLP, "cnn": TetrominoCNN}
 
 
+@_net_doc("net_attributes")
 class TetrominoNetClassifier(_NetClassifier):
-    __doc__ = f"""XAI-TRIS's classifiers for tetromino images (LLR, MLP, CNN).
+    """XAI-TRIS's classifiers for tetromino images (LLR, MLP, CNN).
 
     A :class:`skorch.NeuralNetClassifier` on flattened ``image_size ×
     image_size`` images: ``"llr"`` is a linear layer without bias,
@@ -662,20 +706,22 @@ class TetrominoNetClassifier(_NetClassifier):
     ----------
     module : torch module class or instance, default=None
         ``None`` uses the module named by ``architecture``.
-    architecture : {{"llr", "mlp", "cnn"}}, default="cnn"
-    image_size : {{8, 64}}, default=8
+    architecture : {"llr", "mlp", "cnn"}, default="cnn"
+    image_size : {8, 64}, default=8
         Side of the square images; ``X`` must have ``image_size ** 2``
         columns.
-    {_TRAINING_DOC.format(lr="5e-4", max_epochs=500, batch_size=512)}
+    lr : float, default=5e-4
+        {lr_doc}
+    max_epochs : int, default=500
+        Maximum number of epochs.
+    batch_size : int, default=512
+        {batch_size_doc}
+    {training}
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-    n_features_in_ : int
-    n_outputs_ : int
-    module_ : torch.nn.Module
-    history_ : skorch.History
-    random_seed_ : int or None
+    {net_attributes}
 
     Examples
     --------
@@ -690,6 +736,12 @@ class TetrominoNetClassifier(_NetClassifier):
     4
     """
 
+    _parameter_constraints = {
+        **_NetClassifier._parameter_constraints,
+        "architecture": [StrOptions(set(_TETROMINO_MODULES))],
+        "image_size": [Options(numbers.Integral, {8, 64})],
+    }
+
     def __init__(self, module=None, *, architecture="cnn", image_size=8, lr=5e-4,
                  max_epochs=500, batch_size=512, **kwargs):
         self.architecture = architecture
@@ -700,18 +752,12 @@ class TetrominoNetClassifier(_NetClassifier):
     def _module_class(self):
         if self.module is not None:
             return self.module
-        if self.architecture not in _TETROMINO_MODULES:
-            raise ValueError(
-                "architecture must be one of 'llr', 'mlp', 'cnn'; got "
-                f"{self.architecture!r}."
-            )
+        self._check_training_params()  # architecture and image_size too
         return _TETROMINO_MODULES[self.architecture]
 
     def _module_defaults(self):
         if self.module is not None:
             return {}
-        if self.image_size not in (8, 64):
-            raise ValueError(f"image_size must be 8 or 64, got {self.image_size!r}.")
         if self.n_features_in_ != self.image_size ** 2:
             raise ValueError(
                 f"X has {self.n_features_in_} columns, but image_size="

@@ -74,7 +74,8 @@ def renamed(old_value, new_value, *, old, new, default, owner=None, stacklevel=3
     return old_value
 
 
-def switch_to_convention(convention, switches, *, owner=None, stacklevel=3):
+def switch_to_convention(convention, switches, *, default="paper", owner=None,
+                         stacklevel=3):
     """Map deprecated upstream-quirk switches onto ``convention``.
 
     Parameters
@@ -87,6 +88,9 @@ def switch_to_convention(convention, switches, *, owner=None, stacklevel=3):
         switch set to ``True`` means its convention, ``False`` means
         ``"paper"``; a passed string option is its convention directly when
         the tuple's second item is a dict mapping the option to one.
+    default : str, default="paper"
+        The parameter's default: a passed switch contradicts ``convention``
+        only when ``convention`` was set to something else than its default.
     owner : str, default=None
     stacklevel : int, default=3
 
@@ -118,7 +122,7 @@ def switch_to_convention(convention, switches, *, owner=None, stacklevel=3):
             FutureWarning,
             stacklevel=stacklevel,
         )
-        if convention not in ("paper", implied):
+        if convention not in (default, implied):
             raise TypeError(
                 f"{where}{old}={value!r} contradicts convention={convention!r}; "
                 "pass only convention."

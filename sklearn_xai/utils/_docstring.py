@@ -45,9 +45,12 @@ DOC_FRAGMENTS = {
             :class:`sklearn_xai.utils.ExplainedOutput`).  Ignored for
             regressors."""),
     "output": _fragment("""
-        output : {"auto", "proba", "decision", "predict"}, default="auto"
+        output : {"auto", "proba", "decision", "predict", "margin"}, default="auto"
             Explained output: ``"auto"`` is ``predict_proba`` for classifiers
-            that have it, else ``decision_function``, else ``predict``."""),
+            and ``predict`` for regressors; ``"margin"`` is the raw additive
+            score that exact tree attributions explain
+            (``decision_function``, or the raw margin of xgboost, LightGBM and
+            CatBoost models); see :class:`sklearn_xai.utils.ExplainedOutput`."""),
     "batch_size": _fragment("""
         batch_size : int or None, default=None
             Maximum rows per model call; ``None`` lets the metric choose

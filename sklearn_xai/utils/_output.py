@@ -9,6 +9,11 @@ the same number (see :ref:`def-explained-output` in the user guide):
   ``target="predicted"`` the class is the arg-max at the *original* row and is
   kept for every perturbed copy of that row;
 * classifiers, ``output="decision"``: the decision function (logit) of the class;
+* ``output="margin"``: the model's raw additive score, the output exact tree
+  attributions explain: ``decision_function`` where the model has one, the
+  raw margin of gradient-boosting libraries (xgboost ``output_margin=True``,
+  LightGBM ``raw_score=True``, CatBoost ``"RawFormulaVal"``), and
+  ``predict`` for other regressors;
 * regressors (and ``output="predict"``): ``predict``.
 
 Model inputs are cast to the dtype the model expects (skorch nets are float32,
@@ -33,7 +38,21 @@ __all__ = [
     "model_input_dtype",
 ]
 
-_OUTPUTS = ("auto", "proba", "decision", "predict")
+_OUTPUTS = ("auto", "proba", "decision", "predict", "margin")
+
+# ``predict`` keyword arguments that return the raw margin, by library.
+_MARGIN_KWARGS = {
+    "xgboost": {"output_margin": True},
+    "lightgbm": {"raw_score": True},
+    "catboost": {"prediction_type": "RawFormulaVal"},
+}
+
+
+def _margin_kwargs(estimator):
+    """``predict`` keywords giving the raw margin of a boosting library's
+    model (``None`` for other models)."""
+    module = type(_final_estimator(estimator)).__module__.split(".")[0]
+    return _MARGIN_KWARGS.get(module)
 
 
 def _final_estimator(estimator):
@@ -166,8 +185,11 @@ class ExplainedOutput:
         to pass integer labels).  A regressor (and ``output="predict"``)
         has one output per row: any target but ``"predicted"`` raises a
         ``ValueError``.
-    output : {"auto", "proba", "decision", "predict"}
+    output : {"auto", "proba", "decision", "predict", "margin"}
         ``"auto"`` is ``"proba"`` for classifiers and ``"predict"`` otherwise.
+        ``"margin"`` is the raw additive score (``decision_function``, or the
+        raw margin of xgboost/LightGBM/CatBoost models; ``predict`` for other
+        regressors): what exact tree attributions explain.
     batch_size : int or None
         Maximum number of rows per model call.  ``None``: calls of about
         ``2**17`` input entries (1 MiB of float64; 6553 rows of 20
@@ -193,6 +215,19 @@ class ExplainedOutput:
         self.is_classifier = is_classifier(estimator) or (
             output in ("proba", "decision") and hasattr(estimator, "classes_")
         )
+        self._margin = None
+        if output == "margin":
+            self.is_classifier = is_classifier(estimator) or hasattr(
+                estimator, "classes_")
+            self._margin = _margin_kwargs(estimator)
+            if self._margin is None and self.is_classifier \
+                    and not hasattr(estimator, "decision_function"):
+                raise ValueError(
+                    f"{type(_final_estimator(estimator)).__name__} has no raw "
+                    "margin (no decision_function, not an xgboost/LightGBM/"
+                    "CatBoost model); use output='proba'."
+                )
+            output = "decision" if self.is_classifier else "predict"
         if output == "auto":
             output = "proba" if self.is_classifier else "predict"
         # Errors name the model doing the work, not its FrozenEstimator or
@@ -208,7 +243,8 @@ class ExplainedOutput:
                 f"{type(_final_estimator(estimator)).__name__} has no "
                 "predict_proba; use output='decision' or output='predict'."
             )
-        if output == "decision" and not hasattr(estimator, "decision_function"):
+        if output == "decision" and self._margin is None \
+                and not hasattr(estimator, "decision_function"):
             raise ValueError(
                 f"{type(_final_estimator(estimator)).__name__} has no "
                 "decision_function; use output='proba'."
@@ -243,8 +279,11 @@ class ExplainedOutput:
                 chunk = pd.DataFrame(chunk, columns=self.feature_names)
             if self.output == "proba":
                 out = self.estimator.predict_proba(chunk)
+            elif self._margin is not None and self.output == "predict":
+                out = self.estimator.predict(chunk, **self._margin)
             elif self.output == "decision":
-                out = self.estimator.decision_function(chunk)
+                out = (self.estimator.decision_function(chunk) if self._margin is None
+                       else self.estimator.predict(chunk, **self._margin))
                 out = np.asarray(out, dtype=np.float64)
                 if out.ndim == 1:  # binary: score of classes_[1]
                     out = np.column_stack([-out, out])
@@ -520,7 +559,7 @@ def explained_output(estimator, *, target="predicted", output="auto", batch_size
     ----------
     estimator : fitted estimator
     target : "predicted", int, label or array-like, default="predicted"
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
+    output : {"auto", "proba", "decision", "predict", "margin"}, default="auto"
     batch_size : int or None, default=None
 
     Returns

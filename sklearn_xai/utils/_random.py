@@ -10,28 +10,33 @@ By default the key of a row is a hash of its values (so a row explained alone,
 in a batch, or after shuffling receives the same draws).  Stability metrics
 pass explicit keys to give a row and its neighbours common random numbers.
 
-Two implementations of the same contract live here:
+One engine, :class:`RowStreams`, implements this contract: the seed is
+resolved once (:func:`seed_entropy`), each key is hashed once, and stream
+``s`` of row ``i`` is a SplitMix64 sequence started at a position hashed from
+``(seed, key_i, s)``: draw ``j`` is ``mix(base(seed, key_i, s) + (j + 1) * γ)``,
+with ``mix`` the SplitMix64 finaliser and ``γ`` the golden-ratio increment.
+It has two interfaces:
 
-* :func:`row_generators` gives one :class:`numpy.random.Generator` per row
-  (a ``SeedSequence`` spawned from ``(random_state, key)``).  It is the
-  interface of :meth:`BaseExplainer._explain` and of stochastic maskers, and
-  costs tens of microseconds per row to build.
-* :class:`RowStreams` (and :func:`row_uniform`, :func:`row_normal`,
-  :func:`row_integers`, :func:`row_permutations`) draws for all rows at once
-  from a counter-based generator: draw ``j`` of row ``i`` in stream ``s`` is
-  ``mix(base(seed, key_i, s) + (j + 1) * γ)``, with ``mix`` the SplitMix64
-  finaliser and ``γ`` the golden-ratio increment.  Each row's draws are
-  thus a SplitMix64 sequence started at a hashed position; nothing is
-  computed per row in Python, so metrics that need a few draws for many rows
-  pay almost nothing for randomness.  Uniforms have 52 random bits; normals
-  come from the polar method on pairs of uniforms, or, for many draws per
-  row, from a PCG64 generator whose state is hashed from the row.  The two
-  implementations give different (equally valid) numbers.
+* vectorised draws for all rows at once (:meth:`RowStreams.uniform`,
+  :meth:`~RowStreams.normal`, :meth:`~RowStreams.integers`,
+  :meth:`~RowStreams.permutations`, :meth:`~RowStreams.bits`, and the
+  functions :func:`row_uniform`, :func:`row_normal`, :func:`row_integers`,
+  :func:`row_permutations`): nothing is computed per row in Python, so
+  metrics that need a few draws for many rows pay almost nothing for
+  randomness.  Uniforms have 52 random bits; normals come from the polar
+  method on pairs of uniforms or, for many draws per row, from the row's
+  numpy generator below;
+* one :class:`numpy.random.Generator` per row (:meth:`RowStreams.generators`,
+  :func:`row_generators`, :func:`keyed_generators`) for code that needs
+  numpy's generator API (stochastic maskers, distributions, explainers'
+  ``_explain``): a PCG64 generator whose 128-bit state and increment are the
+  first four words of the row's stream, built in a few microseconds.
 """
 
 import numbers
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 __all__ = [
     "RowStreams",
@@ -58,6 +63,8 @@ _U30, _U27, _U31, _U12 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _U_ONE = np.uint64(0x3FF0000000000000)  # exponent bits of 1.0
 _BLOCK = 1 << 14  # words hashed per block (temporaries stay in cache)
 _PCG_MIN_DRAWS = 512  # normals per row from which a per-row PCG64 is faster
+# Generators of stream s are seeded from counter stream _GENERATOR_STREAMS + s.
+_GENERATOR_STREAMS = 1 << 62
 
 
 def seed_entropy(random_state):
@@ -139,23 +146,19 @@ def row_keys(X):
     return (h >> np.uint64(1)).astype(np.int64)
 
 
-_SALT_CACHE = {}
-
-
 def _column_salts(n_features):
-    """Distinct well-mixed 64-bit salts of the columns ``0..n_features-1``."""
-    salts = _SALT_CACHE.get(n_features)
-    if salts is None:
-        salts = np.array(
-            [_mix_int(_KEY_SALT + (j + 1) * _GAMMA) for j in range(n_features)],
-            dtype=np.uint64)
-        if len(_SALT_CACHE) < 256:
-            _SALT_CACHE[n_features] = salts
-    return salts
+    """Distinct well-mixed 64-bit salts of the columns ``0..n_features-1``:
+    ``mix(c + (j + 1) γ)`` for column ``j``, computed vectorised (a few
+    microseconds, so nothing is memoised)."""
+    salts = np.arange(1, n_features + 1, dtype=np.uint64)
+    salts *= _U_GAMMA
+    salts += np.uint64(_KEY_SALT)
+    return _mix(salts)
 
 
-def row_generators(random_state, keys):
-    """One independent :class:`numpy.random.Generator` per key.
+def row_generators(random_state, keys, *, stream=0):
+    """One independent :class:`numpy.random.Generator` per key:
+    ``RowStreams(random_state, keys).generators(stream=stream)``.
 
     Parameters
     ----------
@@ -163,21 +166,31 @@ def row_generators(random_state, keys):
         The seed shared by all rows.
     keys : array-like of int, shape (n_samples,)
         One key per row (see :func:`row_keys`).
+    stream : int, default=0
+        Sub-stream number (code that also draws vectorised numbers for the
+        same seed and keys should give the generators a stream of their
+        own).
 
     Returns
     -------
     generators : list of numpy.random.Generator
+        Generator ``i`` depends only on ``random_state`` and ``keys[i]``.
 
     See Also
     --------
-    RowStreams : The same contract, vectorised over rows (much cheaper when
+    RowStreams.generators : The same generators, with a choice of stream.
+    RowStreams : Vectorised draws from the same streams (much cheaper when
         each row needs few draws).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils import row_generators
+    >>> g = row_generators(0, [3, 4, 3])
+    >>> bool(g[0].random() == g[2].random()), bool(g[1].random() == g[2].random())
+    (True, False)
     """
-    entropy = seed_entropy(random_state)
-    return [
-        np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(int(k),)))
-        for k in np.asarray(keys, dtype=np.int64)
-    ]
+    return RowStreams(random_state, keys).generators(stream=stream)
 
 
 # ------------------------------------------------------- counter-based streams
@@ -217,15 +230,45 @@ def _shape(size):
     return tuple(int(s) for s in size)
 
 
-class RowStreams:
-    """Vectorised per-row random streams keyed by ``(random_state, key)``.
+class _PresetState(ISeedSequence):
+    """A seed sequence that hashes nothing: the bit generator built from it
+    gets its state assigned right after construction (numpy accepts any
+    :class:`~numpy.random.bit_generator.ISeedSequence`), which skips the
+    tens of microseconds of :class:`numpy.random.SeedSequence` hashing."""
 
-    Row ``i`` of every draw depends only on the seed, on ``keys[i]``, on the
-    ``stream`` number and on the requested ``size``, never on the other
-    keys, their number or their order; different keys (and different
-    streams of one key) give independent draws.  A :class:`RowStreams`
-    indexed by a slice or an index array keeps its seed, so drawing block by
-    block gives the same numbers as drawing for all rows at once.
+    def generate_state(self, n_words, dtype=np.uint32):
+        return np.zeros(n_words, dtype=dtype)
+
+
+_PRESET_STATE = _PresetState()  # stateless
+
+
+def _pcg64_states(words):
+    """PCG64 states from rows of four 64-bit words ``(w0, w1, w2, w3)``:
+    128-bit state ``w0 w1`` and increment ``w2 w3`` (made odd)."""
+    for w0, w1, w2, w3 in words.tolist():
+        yield {
+            "bit_generator": "PCG64",
+            "state": {"state": (w0 << 64) | w1, "inc": (w2 << 64) | w3 | 1},
+            "has_uint32": 0,
+            "uinteger": 0,
+        }
+
+
+class RowStreams:
+    """Per-row random streams keyed by ``(random_state, key)``.
+
+    The random-number engine of the package, with two interfaces: draws
+    vectorised over rows (:meth:`uniform`, :meth:`normal`, :meth:`integers`,
+    :meth:`permutations`, :meth:`bits`) and one
+    :class:`numpy.random.Generator` per row (:meth:`generators`) for code
+    that needs numpy's API.  Row ``i`` of every draw depends only on the
+    seed, on ``keys[i]``, on the ``stream`` number and on the requested
+    ``size``, never on the other keys, their number or their order;
+    different keys (and different streams of one key) give independent
+    draws.  A :class:`RowStreams` indexed by a slice or an index array keeps
+    its seed, so drawing block by block gives the same numbers as drawing
+    for all rows at once.
 
     Parameters
     ----------
@@ -242,10 +285,20 @@ class RowStreams:
     Draw ``j`` (flat index into ``size``) of row ``i`` in stream ``s`` is
     ``mix(b_is + (j + 1) γ)`` with ``b_is = mix(mix(key_i γ + c) ^ h(seed,
     s))``, ``mix`` the SplitMix64 finaliser and ``γ = 0x9E3779B97F4A7C15``:
-    each row's draws are a SplitMix64 sequence (which passes BigCrush) started
-    at a pseudo-random 64-bit position, so two rows' sequences overlap with
-    probability about ``n_draws / 2**64``.  The cost is a handful of numpy
-    operations per array, independent of the number of rows.
+    each row's draws are a SplitMix64 [1]_ sequence (which passes BigCrush)
+    started at a pseudo-random 64-bit position, so two rows' sequences
+    overlap with probability about ``n_draws / 2**64``.  The cost is a handful of numpy
+    operations per array, independent of the number of rows.  A row's
+    generator (:meth:`generators`) is a PCG64 [2]_ whose state is the first
+    four words of the row's stream.
+
+    References
+    ----------
+    .. [1] G. L. Steele, D. Lea and C. H. Flood, "Fast splittable
+       pseudorandom number generators", OOPSLA 2014.
+    .. [2] M. E. O'Neill, "PCG: A family of simple fast space-efficient
+       statistically good algorithms for random number generation",
+       Harvey Mudd College technical report HMC-CS-2014-0905, 2014.
 
     Examples
     --------
@@ -302,6 +355,16 @@ class RowStreams:
         salt = _mix_int(self.seed ^ _mix_int((int(stream) + 1) * _STREAM_SALT))
         return _mix(self._hkeys ^ np.uint64(salt))
 
+    def _generator_words(self, stream):
+        """The four words per row that seed the PCG64 of ``stream``: hashed
+        from a sub-stream reserved for generators, so they are never the
+        words of the counter-based draws (:meth:`uniform`, ...) of any
+        stream."""
+        if isinstance(stream, bool) or not isinstance(stream, numbers.Integral) \
+                or stream < 0:
+            raise ValueError(f"stream must be a non-negative int; got {stream!r}.")
+        return self.bits(4, stream=_GENERATOR_STREAMS + int(stream))
+
     def _fill(self, n_words, stream, out, convert):
         """Hash ``n_words`` counters per row, block by block, into ``out``.
 
@@ -343,6 +406,44 @@ class RowStreams:
         self._fill(m, stream, out, _copy_words)
         return out.reshape((len(self),) + shape)
 
+    def generators(self, *, stream=0):
+        """One :class:`numpy.random.Generator` per row, for numpy's API.
+
+        Row ``i``'s generator is a PCG64 whose 128-bit state and increment
+        are four hashed words of row ``i`` in a sub-stream reserved for
+        generators (state ``w0 w1``, increment ``w2 w3`` made odd), so it
+        depends only on the seed, the row's key and ``stream``, like every
+        other draw, and shares no word with the counter-based draws.  Building one costs a few microseconds (no
+        :class:`numpy.random.SeedSequence` hashing).  The generators are
+        independent objects; they do not support ``spawn``.
+
+        Parameters
+        ----------
+        stream : int, default=0
+            Independent sub-stream number.
+
+        Returns
+        -------
+        generators : list of numpy.random.Generator
+            One per row, in row order.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_xai.utils import RowStreams
+        >>> streams = RowStreams(0, [10, 11])
+        >>> g = streams.generators(stream=1)
+        >>> z = np.stack([r.standard_normal(600) for r in g])
+        >>> bool(np.all(z == streams.normal(600, stream=1)))
+        True
+        """
+        generators = []
+        for state in _pcg64_states(self._generator_words(stream)):
+            bit_generator = np.random.PCG64(_PRESET_STATE)
+            bit_generator.state = state
+            generators.append(np.random.Generator(bit_generator))
+        return generators
+
     def uniform(self, size=(), *, stream=0):
         """Uniform draws in ``[0, 1)`` (multiples of ``2**-52``).
 
@@ -370,10 +471,11 @@ class RowStreams:
         keeps them if ``0 < |v|^2 < 1``; a rejected pair is redrawn from retry
         sub-streams of the same row (attempt ``a`` hashes the same counters
         from a start salted by ``a``).  More draws per row: numpy's ziggurat
-        sampler on a PCG64 generator whose 128-bit state and increment are
-        four hashed words of the row (about a microsecond per row, then
-        numpy's speed).  Either way the result depends only on the seed, the
-        row's key, ``stream`` and ``size``.
+        sampler on the row's generator of :meth:`generators` (same
+        ``stream``), i.e. ``np.stack([g.standard_normal(m) for g in
+        self.generators(stream=stream)])`` for ``m`` draws (about a
+        microsecond per row, then numpy's speed).  Either way the result
+        depends only on the seed, the row's key, ``stream`` and ``size``.
 
         Parameters
         ----------
@@ -395,16 +497,11 @@ class RowStreams:
         m = _n_draws(shape)
         if m >= _PCG_MIN_DRAWS:
             out = np.empty((len(self), m), dtype=dtype)
-            words = self.bits(4, stream=stream).tolist()
-            bit_generator = np.random.PCG64(0)
+            # The rows' generators (see generators()), one reused object.
+            bit_generator = np.random.PCG64(_PRESET_STATE)
             generator = np.random.Generator(bit_generator)
-            for row, (w0, w1, w2, w3) in zip(out, words):
-                bit_generator.state = {
-                    "bit_generator": "PCG64",
-                    "state": {"state": (w0 << 64) | w1, "inc": (w2 << 64) | w3 | 1},
-                    "has_uint32": 0,
-                    "uinteger": 0,
-                }
+            for row, state in zip(out, _pcg64_states(self._generator_words(stream))):
+                bit_generator.state = state
                 generator.standard_normal(out=row, dtype=dtype)
             return out.reshape((len(self),) + shape)
         n_pairs = (m + 1) // 2
@@ -792,19 +889,23 @@ def keyed_streams(X, random_state, *, seed_policy="row"):
     return RowStreams(random_state, stream_keys(X, seed_policy))
 
 
-def keyed_generators(X, random_state, *, seed_policy="row"):
+def keyed_generators(X, random_state, *, seed_policy="row", stream=0):
     """One :class:`numpy.random.Generator` per row of ``X`` (keys from
     :func:`stream_keys`), for code that needs numpy's generator interface
-    (stochastic maskers).
+    (stochastic maskers): ``keyed_streams(X, random_state,
+    seed_policy=seed_policy).generators(stream=stream)``.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
     random_state : None, int, RandomState or Generator
     seed_policy : {"row", "openxai"}, default="row"
+    stream : int, default=0
+        Sub-stream number (see :meth:`RowStreams.generators`).
 
     Returns
     -------
     generators : list of numpy.random.Generator
     """
-    return row_generators(random_state, stream_keys(X, seed_policy))
+    return keyed_streams(X, random_state, seed_policy=seed_policy).generators(
+        stream=stream)

@@ -22,6 +22,7 @@ from sklearn import get_config
 from sklearn.base import _fit_context as fit_context
 from sklearn.utils._param_validation import (
     HasMethods,
+    Hidden,
     Interval,
     InvalidParameterError,
     Options,
@@ -33,6 +34,7 @@ from sklearn.utils._param_validation import (
 
 __all__ = [
     "HasMethods",
+    "Hidden",
     "Interval",
     "InvalidParameterError",
     "Options",

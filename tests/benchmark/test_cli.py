@@ -79,3 +79,30 @@ def test_run_errors_are_reported(tmp_path, capsys):
     assert main(["run", "no_such_preset", "-q"]) == 1
     assert main(["report", str(tmp_path / "nothing")]) == 1
     assert "No results.csv" in capsys.readouterr().err
+
+
+def test_run_and_report_take_a_metrics_filter(config_file, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    argv = ["run", str(config_file), "--out", str(out_dir), "--n-jobs", "1", "-q",
+            "--no-figures"]
+    assert main(argv + ["--metrics", "complexity"]) == 0
+    out = capsys.readouterr().out
+    assert "complexity ↓" in out and "feature_agreement" not in out
+    assert all(len(line) <= 100 for line in out.splitlines() if not line.startswith("Report"))
+    # The report files keep every metric.
+    assert "feature_agreement" in (out_dir / "report.md").read_text(encoding="utf-8")
+    assert main(["report", str(out_dir), "--no-figures", "--metrics",
+                 "feature_agreement,neg_complexity"]) == 0
+    out = capsys.readouterr().out
+    assert "feature_agreement ↑" in out and "complexity ↓" in out
+    assert main(["report", str(out_dir), "--no-figures"]) == 0
+    out = capsys.readouterr().out
+    assert "feature_agreement ↑" in out and "complexity ↓" in out
+
+
+def test_unknown_metrics_fail_before_running(config_file, tmp_path, capsys):
+    out_dir = tmp_path / "never"
+    assert main(["run", str(config_file), "--out", str(out_dir), "-q",
+                 "--metrics", "pgi"]) == 1
+    assert "--metrics: unknown metric(s) ['pgi']" in capsys.readouterr().err
+    assert not out_dir.exists()

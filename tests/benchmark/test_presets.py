@@ -125,11 +125,11 @@ def test_config_file_may_name_a_dataset_factory(tmp_path, name):
 
 def test_two_draws_are_the_generators_independent_draws():
     data = two_draws("make_gaussian_piecewise_constant", n_train=30, n_test=7,
-                     random_state=3, rho=0.5, xai_bench_batch_norm=True)
+                     random_state=3, rho=0.5, convention="xai_bench_code")
     seeds = np.random.SeedSequence(3).generate_state(2)
-    train = make_gaussian_piecewise_constant(30, rho=0.5, xai_bench_batch_norm=True,
+    train = make_gaussian_piecewise_constant(30, rho=0.5, convention="xai_bench_code",
                                              random_state=int(seeds[0]))
-    test = make_gaussian_piecewise_constant(7, rho=0.5, xai_bench_batch_norm=True,
+    test = make_gaussian_piecewise_constant(7, rho=0.5, convention="xai_bench_code",
                                             random_state=int(seeds[1]))
     np.testing.assert_array_equal(data["X"], np.vstack([train.X, test.X]))
     np.testing.assert_array_equal(data["y"], np.concatenate([train.y, test.y]))
@@ -211,5 +211,5 @@ def test_beexai_table5_scores_absolute_attributions():
     assert (results.table["status"] == "ok").all(), results.table["error"].tolist()
     shap = resolve_component(spec["explainers"]["shap"], "explainer", seed=0)
     assert shap.func == "abs" and type(shap.explainer).__name__ == "ShapleyValueSampling"
-    assert get_preset("beexai_table5").metrics["neg_auc_tp"]["params"]["variant"] == \
-        "beexai_regression"
+    assert get_preset("beexai_table5").metrics["neg_auc_tp"]["params"]["convention"] == \
+        "beexai_code"

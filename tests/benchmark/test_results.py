@@ -273,3 +273,48 @@ def test_spec_names_its_control(tmp_path):
         assert load_config(path).control_label() is None
     path.write_text(path.read_text().replace("baseline:", "control:"))
     assert load_config(path).control_label() is None
+
+
+def test_costs_per_explained_row_by_hand():
+    # Two seeds explaining 4 rows each: 2 s and 6 s, 40 and 80 model rows.
+    # A whole-explanation metric scores one row; the cell explains the 4 rows
+    # of its per-row metric.  Per row: (0.5 + 1.5) / 2 = 1 s, (10 + 20) / 2 = 15.
+    rows = [{"dataset": "d", "model": "m", "explainer": "a", "metric": metric,
+             "seed": seed, "value": 1.0, "greater_is_better": True, "status": "ok",
+             "n_rows": n_rows, "explain_time": time, "n_evaluations": evals}
+            for metric, n_rows in (("per_row", 4), ("global", 1))
+            for seed, time, evals in ((0, 2.0, 40), (1, 6.0, 80))]
+    board = leaderboard(pd.DataFrame(rows)).set_index("metric")
+    for metric in ("per_row", "global"):
+        assert board.loc[metric, "cost_per_row"] == pytest.approx(1.0)
+        assert board.loc[metric, "evaluations_per_row"] == pytest.approx(15.0)
+    assert board.loc["per_row", "n_rows"] == 4 and board.loc["global", "n_rows"] == 1
+    # Without n_rows in the table: NaN, and the other columns keep their values.
+    board = leaderboard(_table())
+    assert board["cost_per_row"].isna().all() and board["evaluations_per_row"].isna().all()
+    with pytest.raises(ValueError, match="test must be"):
+        leaderboard(_table(), test="sign")
+
+
+def test_leaderboard_decision_columns_with_a_control():
+    per_row = _per_row(np.random.default_rng(0))
+    results = BenchmarkResults(_table(), per_row, control="random")
+    board = results.leaderboard().set_index(["metric", "explainer"])
+    for metric in ("acc", "neg_loss"):
+        # good is the best; noisy is far worse on 120 pairs; the control is
+        # never tied for best (even where it ties noisy's mean).
+        assert board.loc[(metric, "good"), "tied_best"]
+        assert not board.loc[(metric, "noisy"), "tied_best"]
+        assert pd.isna(board.loc[(metric, "random"), "tied_best"])
+        assert board.loc[(metric, "noisy"), "p_vs_best"] < 1e-4
+        assert board.loc[(metric, "good"), "can_reach_significance"]
+    # Same noisy-vs-good p-value as scipy on the (seed, row)-aligned differences.
+    good = per_row[(per_row.metric == "acc") & (per_row.explainer == "good")].value.to_numpy()
+    noisy = per_row[(per_row.metric == "acc") & (per_row.explainer == "noisy")].value.to_numpy()
+    expected = stats.wilcoxon(good - noisy, alternative="greater").pvalue
+    assert board.loc[("acc", "noisy"), "p_vs_best"] == pytest.approx(expected)  # 1 comparison
+    # 120 pairs, one comparison with the best (the smaller family).
+    assert (board["n_pairs"] == 120).all() and (board["n_comparisons"] == 1).all()
+    summary = results.decisions()
+    assert summary["explainer"].tolist() == ["good", "noisy"]
+    assert summary["n_tied_best"].tolist() == [2, 0]

@@ -359,18 +359,16 @@ def test_image_shape_and_row_references_reach_explainers_and_metrics():
 
 
 def test_exact_shapley_reference_is_computed_once_per_model_and_seed(monkeypatch):
-    from sklearn_xai.metrics import _xaibench
+    from sklearn_xai.metrics import _shapley_reference
 
     calls = []
-    original = _xaibench.exact_shapley_values
+    original = _shapley_reference.exact_shapley_values
 
     def counting(*args, **kwargs):
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(_xaibench, "exact_shapley_values", counting)
-    monkeypatch.setattr(_xaibench, "_REFERENCE_CACHE_SIZE", 0)  # no metric-level memo
-    _xaibench._REFERENCE_CACHE.clear()
+    monkeypatch.setattr(_shapley_reference, "exact_shapley_values", counting)
     config = {
         "dataset": {"name": "make_gaussian_piecewise_constant",
                     "params": {"n_samples": 200, "n_features": 3}},

@@ -30,16 +30,16 @@ CHAIN = np.column_stack([U, U + V, V, W, np.full(4, 3.0)])  # a, b, c, d, consta
 
 
 @pytest.mark.parametrize(
-    "strategy, threshold, expected",
+    "convention, threshold, expected",
     [
-        ("greedy", 0.7, [True, False, True, True, True]),   # c's only partner b is dropped
-        ("beexai", 0.7, [True, False, False, True, True]),  # BEExAI drops c via b
-        ("greedy", 0.71, [True] * 5),                       # strict ">" threshold
-        ("beexai", 0.0, [True, False, False, True, True]),  # zero correlations never count
+        ("paper", 0.7, [True, False, True, True, True]),         # c's partner b dropped
+        ("beexai_code", 0.7, [True, False, False, True, True]),  # BEExAI drops c via b
+        ("paper", 0.71, [True] * 5),                             # strict ">" threshold
+        ("beexai_code", 0.0, [True, False, False, True, True]),  # zero corr never counts
     ],
 )
-def test_correlation_filter_hand_made_chain(strategy, threshold, expected):
-    selector = CorrelationFilter(threshold, strategy=strategy).fit(CHAIN)
+def test_correlation_filter_hand_made_chain(convention, threshold, expected):
+    selector = CorrelationFilter(threshold, convention=convention).fit(CHAIN)
     assert selector.get_support().tolist() == expected
     np.testing.assert_allclose(selector.correlation_[0, 1], 1 / np.sqrt(2))
     np.testing.assert_allclose(selector.correlation_[0, 2], 0.0, atol=1e-12)
@@ -63,7 +63,7 @@ def test_correlation_filter_matches_beexai_code_on_random_data():
     frame = pd.DataFrame(base @ mix + 0.3 * rng.normal(size=(200, 8)),
                          columns=[f"f{j}" for j in range(8)])
     for threshold in (0.3, 0.5, 0.7, 0.9):
-        selector = CorrelationFilter(threshold, strategy="beexai").fit(frame)
+        selector = CorrelationFilter(threshold, convention="beexai_code").fit(frame)
         assert list(selector.get_feature_names_out()) == _beexai_reference(frame,
                                                                           threshold)
         kept = frame.loc[:, CorrelationFilter(threshold).fit(frame).get_support()]
@@ -305,3 +305,19 @@ def test_preprocessors_reject_sparse_empty_and_1d_input_clearly(make):
         pre.transform(np.empty((0, 3)))
     with pytest.raises(ValueError, match="infinity"):
         make().fit(np.where(X > 0.9, np.inf, X))
+
+
+@pytest.mark.parametrize("strategy, convention",
+                         [("greedy", "paper"), ("beexai", "beexai_code")])
+def test_strategy_is_the_deprecated_switch_of_convention(strategy, convention):
+    new = CorrelationFilter(0.7, convention=convention).fit(CHAIN)
+    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
+        old = CorrelationFilter(0.7, strategy=strategy).fit(CHAIN)
+    np.testing.assert_array_equal(old.get_support(), new.get_support())
+    frame = pd.DataFrame(CHAIN[:, :4], columns=list("abcd"))
+    expected = beexai_preprocessor(scaler="minmax", correlation_threshold=0.7,
+                                   convention=convention).fit_transform(frame)
+    with pytest.warns(FutureWarning, match="correlation_strategy"):
+        got = beexai_preprocessor(scaler="minmax", correlation_threshold=0.7,
+                                  correlation_strategy=strategy).fit_transform(frame)
+    np.testing.assert_array_equal(got, expected)

@@ -17,6 +17,7 @@ from sklearn_xai.masking import (
     EmpiricalConditionalMasker,
     MarginalMasker,
 )
+from sklearn_xai.utils._output import BLOCK_ENTRIES
 
 
 def _permutation_shapley(value, d):
@@ -59,11 +60,13 @@ def test_independent_linear_closed_form():
         res = exact_shapley_values(None, X, dist, value=value, affine=(W, 1.0))
         np.testing.assert_allclose(res.attributions, expected, atol=1e-10)
         assert res.n_model_rows == 0
-    mc = exact_shapley_values(lambda Z: Z @ W + 1.0, X, dist, n_samples=20_000,
+    mc = exact_shapley_values(lambda Z: Z @ W + 1.0, X, dist, n_draws=20_000,
                               random_state=0)
     np.testing.assert_allclose(mc.attributions, expected, atol=0.08)
-    # batched: about n_model_rows / batch_size calls, not one per row and coalition
-    assert mc.n_model_calls <= 2 * np.ceil(mc.n_model_rows / 65536) < 7 * 15
+    # batched: about n_model_rows / (BLOCK_ENTRIES // n_features) calls (one
+    # block of rows per call by default), not one per row and coalition
+    assert mc.n_model_calls <= 2 * np.ceil(mc.n_model_rows / (BLOCK_ENTRIES // 4))
+    assert mc.n_model_calls < 7 * 15
 
 
 def test_correlated_observational_linear_matches_permutation_formula():
@@ -75,7 +78,7 @@ def test_correlated_observational_linear_matches_permutation_formula():
         ref = _permutation_shapley(_gaussian_value(mean, dist.cov, x, W, 0.7), 4)
         np.testing.assert_allclose(res.attributions[i], ref, atol=1e-10)
     # Monte Carlo (f not declared affine) agrees with the closed form.
-    mc = exact_shapley_values(lambda Z: Z @ W + 0.7, X, dist, n_samples=20_000,
+    mc = exact_shapley_values(lambda Z: Z @ W + 0.7, X, dist, n_draws=20_000,
                               random_state=0)
     np.testing.assert_allclose(mc.attributions, res.attributions, atol=0.1)
 
@@ -123,16 +126,20 @@ def test_efficiency_and_shift_invariance_for_nonlinear_model():
     def f(Z):
         return np.sin(Z[:, 0]) * Z[:, 1] + Z[:, 2] ** 2 - Z[:, 3]
 
-    res = exact_shapley_values(f, X, dist, n_samples=500, random_state=0)
+    res = exact_shapley_values(f, X, dist, n_draws=500, random_state=0)
     np.testing.assert_allclose(res.attributions.sum(1), res.predictions - res.base_values,
                                atol=1e-10)
     np.testing.assert_allclose(res.predictions, f(X))
-    shifted = exact_shapley_values(lambda Z: f(Z) + 10.0, X, dist, n_samples=500,
+    shifted = exact_shapley_values(lambda Z: f(Z) + 10.0, X, dist, n_draws=500,
                                    random_state=0)
     np.testing.assert_allclose(shifted.attributions, res.attributions, atol=1e-10)
-    biased = exact_shapley_values(f, X, dist, n_samples=500, random_state=0,
-                                  xai_bench_efficiency=True)
+    biased = exact_shapley_values(f, X, dist, n_draws=500, random_state=0,
+                                  convention="xai_bench_code")
     np.testing.assert_allclose(biased.attributions.sum(1), res.predictions, atol=1e-10)
+    with pytest.warns(FutureWarning, match="xai_bench_efficiency"):
+        old = exact_shapley_values(f, X, dist, n_draws=500, random_state=0,
+                                   xai_bench_efficiency=True)
+    np.testing.assert_array_equal(old.attributions, biased.attributions)
 
 
 def test_observational_equals_interventional_for_independent_features():
@@ -142,8 +149,8 @@ def test_observational_equals_interventional_for_independent_features():
     def f(Z):
         return Z[:, 0] * Z[:, 1] + np.exp(Z[:, 2])
 
-    obs = exact_shapley_values(f, X, dist, n_samples=2_000, random_state=0)
-    inter = exact_shapley_values(f, X, dist, value="interventional", n_samples=2_000,
+    obs = exact_shapley_values(f, X, dist, n_draws=2_000, random_state=0)
+    inter = exact_shapley_values(f, X, dist, value="interventional", n_draws=2_000,
                                  random_state=0)
     np.testing.assert_allclose(obs.attributions, inter.attributions, atol=1e-12)
     # product term: E[x0 x1 | x0] = 0, so each gets x0 x1 / 2 exactly
@@ -158,13 +165,13 @@ def test_batch_size_and_row_order_do_not_change_values():
     def f(Z):
         return np.tanh(Z).sum(1) + Z[:, 0] * Z[:, 2]
 
-    a = exact_shapley_values(f, X, dist, n_samples=50, random_state=5)
-    b = exact_shapley_values(f, X[::-1], dist, n_samples=50, random_state=5,
+    a = exact_shapley_values(f, X, dist, n_draws=50, random_state=5)
+    b = exact_shapley_values(f, X[::-1], dist, n_draws=50, random_state=5,
                              batch_size=60)
     np.testing.assert_allclose(b.attributions[::-1], a.attributions, atol=1e-12)
     assert b.n_model_calls > a.n_model_calls
     assert a.n_model_rows == b.n_model_rows == 6 + 6 * 7 * 50
-    c = exact_shapley_values(f, X, dist, n_samples=50, random_state=6)
+    c = exact_shapley_values(f, X, dist, n_draws=50, random_state=6)
     assert not np.allclose(c.attributions, a.attributions)
 
 
@@ -174,7 +181,7 @@ def test_mixture_observational_closed_form_vs_monte_carlo():
     X = mix.sample(3, random_state=0)
     w = np.array([1.0, 2.0, -1.0])
     exact = exact_shapley_values(None, X, mix, affine=(w, 0.0))
-    mc = exact_shapley_values(lambda Z: Z @ w, X, mix, n_samples=30_000, random_state=0)
+    mc = exact_shapley_values(lambda Z: Z @ w, X, mix, n_draws=30_000, random_state=0)
     np.testing.assert_allclose(mc.attributions, exact.attributions, atol=0.08)
     # not the interventional values: the mixture correlates the features
     inter = exact_shapley_values(None, X, mix, value="interventional", affine=(w, 0.0))
@@ -209,7 +216,8 @@ def test_max_features_refusal_points_to_kernelshap():
         (dict(value="interventional"), "exactly one of background"),
         (dict(value="baseline"), "needs baseline"),
         (dict(value="shapley"), "value must be"),
-        (dict(value="baseline", baseline=[0.0]), "finite number or 2"),
+        (dict(value="baseline", baseline=[0.0]),
+         "baseline must be a number or have n_features=2 entries"),
         (dict(value="interventional", background=np.zeros((3, 3))), "2 columns"),
     ],
 )
@@ -233,8 +241,8 @@ def test_any_masker_defines_the_value_function():
         return np.tanh(Z[:, 0]) * Z[:, 1] + Z[:, 2] ** 2
 
     # the value= shorthands are the corresponding maskers
-    sugar = exact_shapley_values(f, X, dist, n_samples=200, random_state=1)
-    masked = exact_shapley_values(f, X, masker=ConditionalMasker(dist, n_samples=200),
+    sugar = exact_shapley_values(f, X, dist, n_draws=200, random_state=1)
+    masked = exact_shapley_values(f, X, masker=ConditionalMasker(dist, n_draws=200),
                                   random_state=1)
     np.testing.assert_array_equal(masked.attributions, sugar.attributions)
     assert masked.value == "masker" and sugar.value == "observational"
@@ -280,3 +288,28 @@ def test_masker_errors():
     res = exact_shapley_values(lambda Z: Z.sum(1), [[1.0, 2.0]],
                                masker=BaselineMasker("zero"))
     np.testing.assert_allclose(res.attributions, [[1.0, 2.0]])
+
+
+def test_deprecated_n_samples_and_batch_size_bound():
+    dist = MultivariateGaussian.equicorrelated(3, 0.5)
+    X = dist.sample(4, random_state=3)
+
+    def f(Z):
+        return np.tanh(Z).sum(1) + Z[:, 0] * Z[:, 2]
+
+    new = exact_shapley_values(f, X, dist, n_draws=40, random_state=5)
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
+        old = exact_shapley_values(f, X, dist, n_samples=40, random_state=5)
+    np.testing.assert_array_equal(old.attributions, new.attributions)
+    with pytest.raises(TypeError, match="pass only n_draws"):
+        exact_shapley_values(f, X, dist, n_samples=40, n_draws=30)
+    # batch_size is the maximum number of rows of one call of f
+    sizes = []
+
+    def g(Z):
+        sizes.append(len(Z))
+        return f(Z)
+
+    small = exact_shapley_values(g, X, dist, n_draws=40, random_state=5, batch_size=70)
+    np.testing.assert_allclose(small.attributions, new.attributions, atol=1e-12)
+    assert max(sizes) <= 70 and small.n_model_calls == len(sizes)

@@ -49,11 +49,11 @@ def test_copy_keeps_the_real_correlations(sim):
 def test_exact_shapley_beats_random(sim, model):
     X, y, dist = sim.X, sim.y, sim.distribution
     X_explain = X[300:330]
-    exact = ExactShapley(model, masker=ConditionalMasker(dist, n_samples=30)).fit(
+    exact = ExactShapley(model, masker=ConditionalMasker(dist, n_draws=30)).fit(
         X[:300], y[:300])
     model = exact.estimator_
     random = RandomExplainer(random_state=0).fit(X[:300])
-    kw = dict(distribution=dist, n_samples=30, random_state=1)
+    kw = dict(distribution=dist, n_draws=30, random_state=1)
     A_exact, A_random = exact.explain(X_explain), random.explain(X_explain)
     corr_exact = shapley_corr(model, X_explain, A_exact, **kw)
     corr_random = shapley_corr(model, X_explain, A_random, **kw)
@@ -104,13 +104,13 @@ def test_linear_closed_form_reference(sim):
 
 def test_run_benchmark_on_simulated_data():
     cond = {"name": "ConditionalMasker",
-            "params": {"distribution": "@distribution", "n_samples": 20}}
+            "params": {"distribution": "@distribution", "n_draws": 20}}
     benchmark = {
         "datasets": {"copy": {"name": _copy, "params": {"n_samples": 300}}},
         "models": ["linear_regression"],
         "explainers": {"random": "RandomExplainer",
                        "exact": {"name": "ExactShapley", "params": {"masker": cond}}},
-        "metrics": ["shapley_corr", {"name": "faith_minus", "params": {"n_samples": 20}}],
+        "metrics": ["shapley_corr", {"name": "faith_minus", "params": {"n_draws": 20}}],
         "seeds": [0],
         "n_explain": 15,
     }

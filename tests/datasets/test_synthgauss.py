@@ -87,7 +87,7 @@ def test_code_centres_cases():
 
 
 def test_paper_variant():
-    data = make_synthgauss(2000, 5, n_clusters=3, variant="paper", random_state=0)
+    data = make_synthgauss(2000, 5, n_clusters=3, convention="paper", random_state=0)
     assert data.X.shape == (2000, 5)
     assert data.weights.shape == (3, 5)
     assert data.y.mean() == pytest.approx(0.5, abs=1e-3)  # median threshold
@@ -130,9 +130,24 @@ def test_parameter_errors():
         make_synthgauss(10, 3, n_clusters=2, weight_range=(1.0, -1.0))
     with pytest.raises(ValueError, match="min_active_features"):
         make_synthgauss(10, 3, n_clusters=2, min_active_features=4)
+    with pytest.raises(InvalidParameterError, match="convention"):
+        make_synthgauss(10, 3, convention="code")
     with pytest.raises(InvalidParameterError, match="variant"):
         make_synthgauss(10, 3, variant="code")
     with pytest.raises(InvalidParameterError, match="sparsity"):
         make_synthgauss(10, 3, sparsity=1.5)
     with pytest.raises(ValueError, match="cov must have shape"):
         make_synthgauss(10, 3, n_clusters=2, cov=np.eye(2))
+
+
+def test_variant_is_the_deprecated_name_of_convention():
+    kw = dict(n_samples=40, n_features=4, n_clusters=3, random_state=2)
+    for variant in ("paper", "openxai_code"):
+        new = make_synthgauss(convention=variant, **kw)
+        with pytest.warns(FutureWarning, match=f"convention='{variant}'"):
+            old = make_synthgauss(variant=variant, **kw)
+        for key in ("X", "y", "ground_truth", "probs", "test_indices"):
+            np.testing.assert_array_equal(old[key], new[key])
+        assert old.parameters["convention"] == variant
+    with pytest.raises(TypeError, match="contradicts"):
+        make_synthgauss(convention="paper", variant="openxai_code", **kw)

@@ -57,8 +57,8 @@ def test_frozen_normalisation_single_row_equals_batch():
         np.testing.assert_allclose(mixed[-3:], batch[:3], rtol=0, atol=1e-12)
 
 
-def test_xai_bench_batch_norm_reproduces_per_batch_zscoring():
-    data = make_gaussian_linear(200, random_state=0, xai_bench_batch_norm=True)
+def test_xai_bench_code_reproduces_per_batch_zscoring():
+    data = make_gaussian_linear(200, random_state=0, convention="xai_bench_code")
     new = data.distribution.sample(30, random_state=3)
     labels = data.label_function(new)
     assert labels.mean() == pytest.approx(0.0, abs=1e-12)
@@ -105,7 +105,7 @@ def test_component_expectations_match_monte_carlo(kind, variant, task):
 def test_nonlinear_variants_mirror_feature_four():
     paper = make_gaussian_nonlinear_additive(50, random_state=0, noise=0.0)
     code = make_gaussian_nonlinear_additive(50, random_state=0, noise=0.0,
-                                            psi_variant="xai_bench_code")
+                                            convention="xai_bench_code")
     np.testing.assert_array_equal(paper.X, code.X)
     x4 = paper.X[:, 3]
     np.testing.assert_allclose(paper.ground_truth[:, 3] * paper.label_function.scale,
@@ -138,7 +138,7 @@ def test_observational_ground_truth_matches_monte_carlo(make):
     data = make(3, n_features=4, rho=0.5, gt_value="observational", random_state=0)
     lf = data.label_function
     mc = exact_shapley_values(lf.decision_function, data.X, data.distribution,
-                              n_samples=20_000, random_state=0)
+                              n_draws=20_000, random_state=0)
     np.testing.assert_allclose(data.ground_truth, mc.attributions, atol=0.05)
     # efficiency: sum of the exact values = h(x) - E[h(X)], a constant shift
     resid = data.ground_truth.sum(1) - lf(data.X)
@@ -220,7 +220,11 @@ def test_make_linear_attribution():
         (dict(rho=1.0), InvalidParameterError, "rho"),
         (dict(n_samples=0), InvalidParameterError, "n_samples"),
         (dict(task="ranking"), InvalidParameterError, "task"),
-        (dict(weights=[1.0, 2.0]), ValueError, "weights must hold n_features=5"),
+        (dict(weights=[1.0, 2.0]), ValueError,
+         "weights must have n_features=5 entries"),
+        (dict(weights=[1.0, 2.0, 0.0, 0.0, np.nan]), ValueError,
+         "weights must hold finite numbers"),
+        (dict(convention="code"), InvalidParameterError, "convention"),
         (dict(rho=0.5, cov=np.eye(5)), ValueError, "either rho"),
         (dict(mean=[0.0, 1.0]), ValueError, "mean must be a number"),
         (dict(n_samples=1), ValueError, "n_samples >= 2"),
@@ -240,3 +244,57 @@ def test_mixture_parameter_errors():
         make_mixture_linear(20, component_weights=[0.5, 0.6])
     with pytest.raises(InvalidParameterError, match="psi_variant"):
         make_mixture_piecewise_constant(20, psi_variant="code")
+
+
+def _same_data(a, b):
+    for key in ("X", "y", "ground_truth", "ground_truth_mask"):
+        np.testing.assert_array_equal(a[key], b[key])
+    new = a.distribution.sample(20, random_state=5)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        np.testing.assert_array_equal(a.label_function(new), b.label_function(new))
+        np.testing.assert_array_equal(a.label_function(new[:1]),
+                                      b.label_function(new[:1]))
+
+
+@pytest.mark.parametrize("make", [make_gaussian_piecewise_constant,
+                                  make_mixture_nonlinear_additive])
+def test_deprecated_switches_map_onto_convention(make):
+    kw = dict(n_samples=60, n_features=4, random_state=0)
+    code = make(convention="xai_bench_code", **kw)
+    paper = make(**kw)
+    assert code.parameters["convention"] == "xai_bench_code"
+    assert paper.parameters["convention"] == "paper"
+    # the two old switches together are the code's convention
+    with pytest.warns(FutureWarning) as record:
+        old = make(psi_variant="xai_bench_code", xai_bench_batch_norm=True, **kw)
+    assert {str(w.message).split("'")[1] for w in record} == {
+        "psi_variant", "xai_bench_batch_norm"}
+    assert "convention='xai_bench_code'" in str(record[0].message)
+    _same_data(old, code)
+    # each old switch alone keeps exactly its former effect
+    with pytest.warns(FutureWarning, match="psi_variant"):
+        psi_only = make(psi_variant="xai_bench_code", **kw)
+    np.testing.assert_array_equal(psi_only.y, code.y)
+    np.testing.assert_array_equal(psi_only.ground_truth, code.ground_truth)
+    assert not psi_only.label_function.batch_norm
+    with pytest.warns(FutureWarning, match="xai_bench_batch_norm"):
+        norm_only = make(xai_bench_batch_norm=True, **kw)
+    np.testing.assert_array_equal(norm_only.y, paper.y)
+    assert norm_only.label_function.batch_norm
+    assert code.label_function.batch_norm and not paper.label_function.batch_norm
+    with pytest.warns(FutureWarning, match="psi_variant"):
+        _same_data(make(psi_variant="paper", **kw), paper)
+    with pytest.raises(TypeError, match="contradicts"), \
+            pytest.warns(FutureWarning):
+        make(psi_variant="paper", convention="xai_bench_code", **kw)
+
+
+def test_deprecated_batch_norm_of_linear_generators():
+    for make in (make_gaussian_linear, make_mixture_linear):
+        code = make(50, random_state=1, convention="xai_bench_code")
+        with pytest.warns(FutureWarning, match="xai_bench_batch_norm"):
+            old = make(50, random_state=1, xai_bench_batch_norm=True)
+        _same_data(old, code)
+        with pytest.warns(FutureWarning, match="xai_bench_batch_norm"):
+            _same_data(make(50, random_state=1, xai_bench_batch_norm=False),
+                       make(50, random_state=1))

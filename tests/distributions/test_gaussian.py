@@ -58,7 +58,7 @@ def test_conditional_sample_moments():
     mean, cov = np.array([1.0, -1.0, 0.5]), _cov3()
     dist = MultivariateGaussian(mean, cov)
     x = np.array([[2.0, 0.3, -1.0]])
-    draws = dist.conditional_sample(x, [1], n_samples=40_000, random_state=1)
+    draws = dist.conditional_sample(x, [1], n_draws=40_000, random_state=1)
     assert draws.shape == (1, 40_000, 3)
     assert np.all(draws[0, :, 1] == 0.3)
     m, C = _hand_conditional(mean, cov, x[0], [1])
@@ -69,8 +69,8 @@ def test_conditional_sample_moments():
 def test_marginal_sample_ignores_fixed_values():
     dist = MultivariateGaussian.equicorrelated(3, 0.9)
     X = np.array([[3.0, 0.0, 0.0], [-3.0, 0.0, 0.0]])
-    inter = dist.marginal_sample(X, [0], n_samples=20_000, random_state=0)
-    obs = dist.conditional_sample(X, [0], n_samples=20_000, random_state=0)
+    inter = dist.marginal_sample(X, [0], n_draws=20_000, random_state=0)
+    obs = dist.conditional_sample(X, [0], n_draws=20_000, random_state=0)
     # interventional: free features keep their marginal mean 0 whatever x_0
     np.testing.assert_allclose(inter[:, :, 1:].mean(axis=1), 0.0, atol=0.03)
     # observational: they follow x_0 (conditional mean 0.9 * x_0)
@@ -89,7 +89,7 @@ def test_empty_and_full_conditioning_sets():
     full = dist.conditional(x, [0, 1])
     assert full.n_features == 0
     X = np.array([[0.3, -0.7], [1.0, 1.0]])
-    draws = dist.conditional_sample(X, [0, 1], n_samples=4, random_state=0)
+    draws = dist.conditional_sample(X, [0, 1], n_draws=4, random_state=0)
     np.testing.assert_array_equal(draws, np.repeat(X[:, None], 4, axis=1))
     np.testing.assert_array_equal(dist.conditional_mean(X, [True, True]), X)
     np.testing.assert_allclose(dist.conditional_mean(X, []), [[1.0, 2.0]] * 2)
@@ -105,7 +105,7 @@ def test_singular_covariance_uses_pseudo_inverse():
     np.testing.assert_allclose(dist.conditional_mean(x, [0, 1]), [[2.0, 2.0, 1.0]])
     np.testing.assert_allclose(dist.conditional(x[0], [0, 1]).cov, [[0.75]])
     # x1 given x0 is a point mass at x0 (variance clipped to 0).
-    draws = dist.conditional_sample(x, [0], n_samples=200, random_state=0)
+    draws = dist.conditional_sample(x, [0], n_draws=200, random_state=0)
     np.testing.assert_allclose(draws[0, :, 1], 2.0, atol=1e-4)
 
 
@@ -156,7 +156,7 @@ def test_conditional_expectation_affine_and_monte_carlo():
     for j, S in enumerate(given):
         np.testing.assert_allclose(exact[:, j], dist.conditional_mean(X, S) @ w + c)
     np.testing.assert_allclose(exact[:, 3], X @ w + c)
-    mc = dist.conditional_expectation(lambda Z: Z @ w + c, X, given, n_samples=20_000,
+    mc = dist.conditional_expectation(lambda Z: Z @ w + c, X, given, n_draws=20_000,
                                       random_state=0, batch_size=7_000)
     np.testing.assert_allclose(mc, exact, atol=0.05)
     inter = dist.conditional_expectation(None, X, given[0], interventional=True,
@@ -208,7 +208,8 @@ def test_pickle_roundtrip():
     [
         (dict(mean=[0, 0], cov=[[1, 2], [2, 1]]), "not positive definite"),
         (dict(mean=[0, 0], cov=[[1, 0.5], [0.2, 1]]), "symmetric"),
-        (dict(mean=[0, 0, 0], cov=np.eye(2)), "mean must have one entry"),
+        (dict(mean=[0, 0, 0], cov=np.eye(2)),
+         r"mean must be a number or have n_features=2 entries"),
         (dict(mean=[0, 0], cov=np.ones(2)), "square matrix"),
         (dict(mean=[np.nan, 0], cov=np.eye(2)), "finite"),
     ],
@@ -278,9 +279,9 @@ def test_mixture_conditional_draws_follow_posterior():
     mix = GaussianMixture([0.5, 0.5], [[1.0, 3.0], [-1.0, -3.0]], np.eye(2))
     x = np.array([[0.3, 0.0]])
     post = mix.component_posterior(x, [0])[0]
-    draws = mix.conditional_sample(x, [0], n_samples=20_000, random_state=0)
+    draws = mix.conditional_sample(x, [0], n_draws=20_000, random_state=0)
     assert abs((draws[0, :, 1] > 0).mean() - post[0]) < 0.015
-    inter = mix.marginal_sample(x, [0], n_samples=20_000, random_state=0)
+    inter = mix.marginal_sample(x, [0], n_draws=20_000, random_state=0)
     assert abs((inter[0, :, 1] > 0).mean() - 0.5) < 0.015
 
 

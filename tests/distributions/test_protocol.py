@@ -78,7 +78,7 @@ def test_user_subclass_works_with_maskers_and_sampling():
     assert X.shape == (500, 2) and np.all((X >= 0) & (X < 1))
     np.testing.assert_allclose(X.mean(axis=0), 0.5, atol=0.05)
     np.testing.assert_allclose(dist.conditional_mean([[0.9, 0.2]], [1]), [[0.5, 0.2]])
-    masker = ConditionalMasker(dist, n_samples=4000).fit(X[:2])
+    masker = ConditionalMasker(dist, n_draws=4000).fit(X[:2])
     # f(z) = z0 * z1: v_x({0}) = x0 / 2 (Monte Carlo), and in closed form for
     # an affine f
     v = masker.evaluate(lambda Z, t: Z[:, 0] * Z[:, 1], [[0.8, 0.3]], [[True, False]],
@@ -110,12 +110,44 @@ def test_conditional_expectation_batches_subsets_into_few_model_calls():
         return np.tanh(Z).sum(axis=1) * Z[:, 0]
 
     masks = np.array([[1, 0, 0], [0, 1, 1], [1, 1, 0], [0, 0, 0]], dtype=bool)
-    values = dist.conditional_expectation(f, X, masks, n_samples=50, random_state=0)
+    values = dist.conditional_expectation(f, X, masks, n_draws=50, random_state=0)
     assert calls == [4 * 4 * 50]  # every subset's draws in one call
     for j, mask in enumerate(masks):  # same numbers as one subset at a time
         np.testing.assert_allclose(
-            dist.conditional_expectation(f, X, mask, n_samples=50, random_state=0),
+            dist.conditional_expectation(f, X, mask, n_draws=50, random_state=0),
             values[:, j], rtol=1e-12)
     calls.clear()
-    dist.conditional_expectation(f, X, masks, n_samples=50, random_state=0, batch_size=300)
+    dist.conditional_expectation(f, X, masks, n_draws=50, random_state=0, batch_size=300)
     assert max(calls) <= 300
+
+
+@pytest.mark.parametrize("method", ["conditional_sample", "marginal_sample"])
+def test_n_samples_is_the_deprecated_name_of_n_draws(method):
+    dist = GaussianMixture([0.3, 0.7], [[0.0, 1.0], [2.0, -1.0]], np.eye(2))
+    X = np.array([[0.5, 0.2], [1.0, -2.0]])
+    new = getattr(dist, method)(X, [0], n_draws=7, random_state=0)
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
+        old = getattr(dist, method)(X, [0], n_samples=7, random_state=0)
+    np.testing.assert_array_equal(old, new)
+    with pytest.raises(TypeError, match="pass only n_draws"):
+        getattr(dist, method)(X, [0], n_draws=5, n_samples=7)
+
+
+def test_deprecated_n_samples_of_conditional_expectation_and_standard_draws():
+    dist = MultivariateGaussian.equicorrelated(3, 0.4)
+    X = dist.sample(4, random_state=1)
+
+    def f(Z):
+        return np.tanh(Z).sum(1)
+
+    new = dist.conditional_expectation(f, X, [0, 2], n_draws=9, random_state=3)
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
+        old = dist.conditional_expectation(f, X, [0, 2], n_samples=9, random_state=3)
+    np.testing.assert_array_equal(old, new)
+    Z, u = dist.standard_draws(row_generators(0, [1, 2]), 5)
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
+        Z_old, u_old = dist.standard_draws(row_generators(0, [1, 2]), n_samples=5)
+    np.testing.assert_array_equal(Z_old, Z)
+    np.testing.assert_array_equal(u_old, u)
+    with pytest.raises(TypeError, match="needs n_draws"):
+        dist.standard_draws(row_generators(0, [1, 2]))

@@ -174,7 +174,7 @@ def test_openxai_finding_feature_agreement_is_one(logistic):
     explainers = [
         Saliency(est),
         IntegratedGradients(est, baseline="mean", multiply_by_inputs=False),
-        SmoothGrad(est, n_samples=20, std=0.1, random_state=0),
+        SmoothGrad(est, n_perturbations=20, std=0.1, random_state=0),
     ]
     for ex in explainers:
         A = ex.fit(X).transform(X[:40])
@@ -231,7 +231,7 @@ def test_deeplift_lrp_gradientshap_on_a_linear_logit():
     est = FrozenEstimator(net)
     kw = dict(target=1, output="decision")
     for ex in (DeepLift(est, **kw),
-               GradientShap(est, n_samples=3, random_state=0, **kw),
+               GradientShap(est, n_perturbations=3, random_state=0, **kw),
                IntegratedGradients(est, **kw)):
         np.testing.assert_allclose(ex.fit(X).transform(x), expected, rtol=1e-4,
                                    atol=1e-5, err_msg=type(ex).__name__)
@@ -328,7 +328,7 @@ def test_stochastic_reproducible_and_batch_independent(logistic):
     X, y, net = logistic
     est = FrozenEstimator(net)
     x = X[:9]
-    for cls, kw in ((SmoothGrad, dict(n_samples=15)),
+    for cls, kw in ((SmoothGrad, dict(n_perturbations=15)),
                     (GradientShap, dict(baseline=X[:4], std=0.2))):
         full = cls(est, random_state=0, **kw).fit(X).transform(x)
         again = cls(est, random_state=0, **kw).fit(X).transform(x)
@@ -345,7 +345,7 @@ def test_stochastic_reproducible_and_batch_independent(logistic):
 def test_smoothgrad_with_zero_noise_is_saliency(logistic):
     X, y, net = logistic
     est = FrozenEstimator(net)
-    A = SmoothGrad(est, n_samples=3, std=0.0, random_state=0).fit(X).transform(X[:5])
+    A = SmoothGrad(est, n_perturbations=3, std=0.0, random_state=0).fit(X).transform(X[:5])
     np.testing.assert_allclose(A, Saliency(est).fit(X).transform(X[:5]), rtol=1e-6)
 
 
@@ -381,3 +381,58 @@ def test_string_labels_and_dataframe_input(logistic):
                                rtol=RTOL, atol=ATOL)
     out = Saliency(FrozenEstimator(net)).set_output(transform="pandas").fit(df).transform(df)
     assert list(out.columns) == list(df.columns)
+
+
+@pytest.mark.parametrize("make", [
+    lambda est: Saliency(est),
+    lambda est: IntegratedGradients(est, n_steps=7, baseline="mean"),
+    lambda est: DeepLift(est, baseline=0.5),
+    lambda est: SmoothGrad(est, n_perturbations=6, random_state=0),
+    lambda est: GradientShap(est, n_perturbations=4, std=0.1, random_state=0),
+], ids=["Saliency", "IntegratedGradients", "DeepLift", "SmoothGrad", "GradientShap"])
+def test_batch_size_is_model_rows_and_none_is_bounded(logistic, make, monkeypatch):
+    """batch_size bounds the model rows of a Captum call (whole explained rows);
+    None makes blocks of about BLOCK_ENTRIES entries.  Attributions are those
+    of one row per call."""
+    import sklearn_xai.utils._output as output
+
+    X, y, net = logistic
+    est = FrozenEstimator(net)
+    x = X[:9]
+    one_row = make(est).set_params(batch_size=1).fit(X).transform(x)
+    np.testing.assert_allclose(make(est).fit(X).transform(x), one_row,
+                               rtol=1e-6, atol=1e-9)
+    ex = make(est).fit(X)
+    calls = []
+    original = type(ex)._attribute
+
+    def counting(self, model, inputs, target, rngs):
+        calls.append(len(inputs))
+        return original(self, model, inputs, target, rngs)
+
+    monkeypatch.setattr(type(ex), "_attribute", counting)
+    per_row = ex._model_rows_per_row()
+    monkeypatch.setattr(output, "BLOCK_ENTRIES", 3 * per_row * X.shape[1])
+    np.testing.assert_allclose(ex.transform(x), one_row, rtol=1e-6, atol=1e-9)
+    assert calls == [3, 3, 3]  # three explained rows per block
+    calls.clear()
+    ex.set_params(batch_size=2 * per_row).transform(x)
+    assert calls == [2, 2, 2, 2, 1]
+
+
+def test_predict_nonlinearity_is_the_nets_predict_proba(logistic):
+    from sklearn_xai.explainers._torch import predict_nonlinearity
+
+    X, y, net = logistic
+    Z = net.module_(torch.as_tensor(X[:5], dtype=torch.float32))
+    np.testing.assert_allclose(predict_nonlinearity(net)(Z).detach().numpy(),
+                               net.predict_proba(X[:5]), rtol=1e-6)
+    reg = NeuralNetRegressor(LogisticNet, module__n_features=6, module__n_outputs=1,
+                             max_epochs=1, train_split=None, verbose=0)
+    reg.initialize()
+    assert predict_nonlinearity(reg)(Z) is Z
+    reg.set_params(predict_nonlinearity=torch.tanh)
+    assert predict_nonlinearity(reg) is torch.tanh
+    reg.set_params(predict_nonlinearity="softmax")
+    with pytest.raises(TypeError, match="predict_nonlinearity"):
+        predict_nonlinearity(reg)

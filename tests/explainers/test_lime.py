@@ -40,7 +40,7 @@ def gaussian_data():
 # ----------------------------------------------------------------- LimeTabular
 def test_lime_ranks_linear_coefficients(gaussian_data):
     X, w = gaussian_data
-    ex = LimeTabular(LinearRegression(), n_samples=1000, random_state=0)
+    ex = LimeTabular(LinearRegression(), n_perturbations=1000, random_state=0)
     A = ex.fit(X, X @ w).transform(X[:30])
     mean_abs = np.abs(A).mean(axis=0)
     assert np.array_equal(np.argsort(-mean_abs), np.argsort(-np.abs(w)))
@@ -49,7 +49,7 @@ def test_lime_ranks_linear_coefficients(gaussian_data):
 def test_lime_sign_is_direction_of_effect(gaussian_data):
     X, _ = gaussian_data
     w = np.array([1.0, 2.0, 0.5, 1.5])
-    ex = LimeTabular(LinearRegression(), n_samples=1000, random_state=0)
+    ex = LimeTabular(LinearRegression(), n_perturbations=1000, random_state=0)
     ex.fit(X, X @ w)
     # Rows above the median of every feature (top quartile): all positive.
     high = np.tile(np.quantile(X, 0.9, axis=0), (3, 1)) + [[0.0], [0.1], [0.3]]
@@ -65,7 +65,7 @@ def test_lime_matches_lime_package_run_directly(gaussian_data):
     X, w = gaussian_data
     model = LinearRegression().fit(X, X @ w)
     rows = X[:3]
-    A = LimeTabular(FrozenEstimator(model), n_samples=300, random_state=7).fit(X).transform(rows)
+    A = LimeTabular(FrozenEstimator(model), n_perturbations=300, random_state=7).fit(X).transform(rows)
     rngs = row_generators(7, row_keys(rows))
     for i, row in enumerate(rows):
         seed = int(rngs[i].integers(2**32))
@@ -85,18 +85,18 @@ def test_lime_classifier_explains_target_class(gaussian_data):
     y = (X @ w > 0).astype(int)
     clf = FrozenEstimator(LogisticRegression().fit(X, y))
     rows = X[:4]
-    A1 = LimeTabular(clf, n_samples=300, target=1, random_state=0).fit(X).transform(rows)
-    A0 = LimeTabular(clf, n_samples=300, target=0, random_state=0).fit(X).transform(rows)
+    A1 = LimeTabular(clf, n_perturbations=300, target=1, random_state=0).fit(X).transform(rows)
+    A0 = LimeTabular(clf, n_perturbations=300, target=0, random_state=0).fit(X).transform(rows)
     # p0 = 1 - p1 and the surrogate is linear in its response.
     np.testing.assert_allclose(A0, -A1, atol=1e-10)
-    Ap = LimeTabular(clf, n_samples=300, random_state=0).fit(X).transform(rows)
+    Ap = LimeTabular(clf, n_perturbations=300, random_state=0).fit(X).transform(rows)
     sign = np.where(clf.predict(rows) == 1, 1.0, -1.0)[:, None]
     np.testing.assert_allclose(Ap, sign * A1, atol=1e-10)
 
 
 def test_lime_reproducible_and_batch_independent(gaussian_data):
     X, w = gaussian_data
-    ex = LimeTabular(LinearRegression(), n_samples=200, random_state=3).fit(X, X @ w)
+    ex = LimeTabular(LinearRegression(), n_perturbations=200, random_state=3).fit(X, X @ w)
     rows = X[:5]
     A = ex.transform(rows)
     np.testing.assert_array_equal(A, ex.transform(rows))
@@ -104,13 +104,13 @@ def test_lime_reproducible_and_batch_independent(gaussian_data):
     np.testing.assert_array_equal(A[2:3], ex.transform(rows[2:3]))
     ex.set_params(batch_size=50)
     np.testing.assert_array_equal(A, ex.transform(rows))
-    other = LimeTabular(LinearRegression(), n_samples=200, random_state=4).fit(X, X @ w)
+    other = LimeTabular(LinearRegression(), n_perturbations=200, random_state=4).fit(X, X @ w)
     assert not np.allclose(A, other.transform(rows))
 
 
 def test_lime_one_model_call_per_row(gaussian_data):
     X, w = gaussian_data
-    ex = LimeTabular(CountingLinear(coef=tuple(w)), n_samples=100, random_state=0)
+    ex = LimeTabular(CountingLinear(coef=tuple(w)), n_perturbations=100, random_state=0)
     ex.fit(X, X @ w)
     ex.transform(X[:3])
     assert ex.estimator_.n_predict_calls_ == 3
@@ -122,13 +122,14 @@ def test_lime_preset_and_kernel_width(gaussian_data):
     assert ex.lime_explainer().base.kernel_fn.keywords["kernel_width"] == pytest.approx(0.6)
     ex = LimeTabular(LinearRegression(), preset="xai_bench").fit(X, X @ w)
     assert ex.lime_explainer().base.kernel_fn.keywords["kernel_width"] == pytest.approx(1.0)
-    assert ex._settings()["n_samples"] == 5000
+    assert ex.n_perturbations_ == 5000 and ex.kernel_width_ == 0.5
 
 
 @pytest.mark.parametrize(
     "params, match",
     [
         ({"preset": "openxai"}, "preset"),
+        ({"n_perturbations": 1}, "n_perturbations"),
         ({"n_samples": 1}, "n_samples"),
         ({"discretizer": "entropy"}, "discretizer"),
         ({"kernel_width": 0.0}, "kernel_width"),
@@ -144,7 +145,7 @@ def test_lime_needs_estimator_and_right_width(gaussian_data):
     X, w = gaussian_data
     with pytest.raises(ValueError, match="needs a model"):
         LimeTabular().fit(X)
-    ex = LimeTabular(LinearRegression(), n_samples=50).fit(X, X @ w)
+    ex = LimeTabular(LinearRegression(), n_perturbations=50).fit(X, X @ w)
     with pytest.raises(ValueError, match="features"):
         ex.transform(X[:2, :3])
 
@@ -152,7 +153,7 @@ def test_lime_needs_estimator_and_right_width(gaussian_data):
 # -------------------------------------------------------- LocalLinearSurrogate
 def test_surrogate_recovers_gradient_of_linear_regressor(gaussian_data):
     X, w = gaussian_data
-    ex = LocalLinearSurrogate(LinearRegression(), alpha=1e-9, n_samples=200, random_state=0)
+    ex = LocalLinearSurrogate(LinearRegression(), alpha=1e-9, n_perturbations=200, random_state=0)
     A = ex.fit(X, X @ w + 3.0).transform(X[:7])
     np.testing.assert_allclose(A, np.tile(w, (7, 1)), atol=1e-6)
 
@@ -188,7 +189,7 @@ def test_surrogate_classifier_is_openxai_sign_convention(gaussian_data):
 
 def test_surrogate_one_call_batch_and_order_independent(gaussian_data):
     X, w = gaussian_data
-    ex = LocalLinearSurrogate(CountingLinear(coef=tuple(w)), n_samples=100, random_state=2)
+    ex = LocalLinearSurrogate(CountingLinear(coef=tuple(w)), n_perturbations=100, random_state=2)
     ex.fit(X, X @ w)
     A, n_eval = ex.explain(X[:20], return_n_evaluations=True)
     assert ex.estimator_.n_predict_calls_ == 1
@@ -197,13 +198,14 @@ def test_surrogate_one_call_batch_and_order_independent(gaussian_data):
     np.testing.assert_allclose(ex.transform(X[:20][perm]), A[perm], rtol=1e-12)
     ex.set_params(batch_size=250)
     np.testing.assert_allclose(ex.transform(X[:20]), A, rtol=1e-12)
-    ex2 = LocalLinearSurrogate(CountingLinear(coef=tuple(w)), n_samples=100, random_state=2)
+    ex2 = LocalLinearSurrogate(CountingLinear(coef=tuple(w)), n_perturbations=100, random_state=2)
     np.testing.assert_array_equal(ex2.fit(X, X @ w).transform(X[:20]), A)
 
 
 @pytest.mark.parametrize(
     "params, match",
-    [({"std": 0.0}, "std"), ({"n_samples": 1}, "n_samples"), ({"alpha": -1.0}, "alpha")],
+    [({"std": 0.0}, "std"), ({"n_perturbations": 1}, "n_perturbations"),
+     ({"n_samples": 1}, "n_samples"), ({"alpha": -1.0}, "alpha")],
 )
 def test_surrogate_bad_parameters(gaussian_data, params, match):
     X, w = gaussian_data
@@ -216,7 +218,7 @@ def test_captum_lime_linear_model_zero_baseline(gaussian_data):
     """f(m*x) = sum_j m_j w_j x_j + b is linear in the mask: the surrogate's
     coefficients are w_j x_j (tiny Lasso penalty)."""
     X, w = gaussian_data
-    ex = CaptumLime(LinearRegression(), n_samples=200, alpha=1e-8, random_state=0)
+    ex = CaptumLime(LinearRegression(), n_perturbations=200, alpha=1e-8, random_state=0)
     rows = X[:5]
     A = ex.fit(X, X @ w + 1.0).transform(rows)
     np.testing.assert_allclose(A, rows * w, atol=1e-4)
@@ -249,7 +251,7 @@ def test_captum_lime_matches_captum_with_same_masks(gaussian_data):
 def test_captum_lime_baseline_and_errors(gaussian_data):
     X, w = gaussian_data
     base = X.mean(axis=0)
-    ex = CaptumLime(LinearRegression(), n_samples=200, alpha=1e-8, distance="euclidean",
+    ex = CaptumLime(LinearRegression(), n_perturbations=200, alpha=1e-8, distance="euclidean",
                     baseline=base, random_state=0)
     A = ex.fit(X, X @ w).transform(X[:3])
     np.testing.assert_allclose(A, (X[:3] - base) * w, atol=1e-4)

@@ -96,7 +96,8 @@ def test_exact_xai_bench_efficiency_shifts_by_v_empty_over_d():
     X = np.random.default_rng(3).normal(size=(6, 5))
     kw = dict(masker=BaselineMasker("zero"))
     A = ExactShapley(FrozenEstimator(model), **kw).fit(X).transform(X)
-    B = ExactShapley(FrozenEstimator(model), xai_bench_efficiency=True, **kw).fit(X).transform(X)
+    B = ExactShapley(FrozenEstimator(model), convention="xai_bench_code",
+                     **kw).fit(X).transform(X)
     np.testing.assert_allclose(B - A, 2.0, atol=1e-12)  # 10 / 5 on each feature
     np.testing.assert_allclose(B.sum(axis=1), model.predict(X), atol=1e-10)
 
@@ -134,8 +135,8 @@ def test_kernel_full_budget_equals_exact(gaussian):
     model = _model(5, intercept=1.0)
     masker = MarginalMasker(background=X[:30])
     exact = ExactShapley(FrozenEstimator(model), masker=masker).fit(X).transform(X[:25])
-    for n_samples in (30, 1000):  # 2^5 - 2 = 30 non-trivial coalitions
-        A = KernelSHAP(FrozenEstimator(model), n_samples=n_samples, masker=masker,
+    for n_perturbations in (30, 1000):  # 2^5 - 2 = 30 non-trivial coalitions
+        A = KernelSHAP(FrozenEstimator(model), n_perturbations=n_perturbations, masker=masker,
                        random_state=0).fit(X).transform(X[:25])
         np.testing.assert_allclose(A, exact, rtol=0, atol=1e-8)
 
@@ -147,16 +148,20 @@ def test_kernel_exact_on_additive_model_with_few_samples():
     bg = X[:20]
     # v(S) is exactly linear in the coalition: 60 of the 1022 coalitions
     # determine it, so the regression recovers the exact values.
-    A = KernelSHAP(FrozenEstimator(model), n_samples=60, masker=MarginalMasker(background=bg),
+    A = KernelSHAP(FrozenEstimator(model), n_perturbations=60, masker=MarginalMasker(background=bg),
                    random_state=0).fit(X).transform(X[:10])
     np.testing.assert_allclose(A, model.coef_ * (X[:10] - bg.mean(axis=0)), atol=1e-10)
 
 
-def _mean_error(explainer_cls, model, X, n_samples, seeds, **kw):
+# The name of each sampler's budget per row.
+_N = {KernelSHAP: "n_perturbations", ShapleyValueSampling: "n_permutations"}
+
+
+def _mean_error(explainer_cls, model, X, budget, seeds, **kw):
     truth = model.shapley_zero_baseline(X)
     errs = []
     for seed in seeds:
-        A = explainer_cls(FrozenEstimator(model), n_samples=n_samples,
+        A = explainer_cls(FrozenEstimator(model), **{_N[explainer_cls]: budget},
                           masker=BaselineMasker("zero"), random_state=seed,
                           **kw).fit(X).transform(X)
         errs.append(np.sqrt(((A - truth) ** 2).mean()))
@@ -177,7 +182,7 @@ def test_kernel_efficiency_is_exact(paired):
     d = 8
     model = _model(d, intercept=2.0)
     X = np.random.default_rng(6).normal(size=(10, d))
-    A = KernelSHAP(FrozenEstimator(model), n_samples=40, paired=paired,
+    A = KernelSHAP(FrozenEstimator(model), n_perturbations=40, paired=paired,
                    masker=BaselineMasker("zero"), random_state=0).fit(X).transform(X)
     np.testing.assert_allclose(A.sum(axis=1), model.predict(X) - 2.0, atol=1e-10)
 
@@ -186,7 +191,7 @@ def test_kernel_cost_and_single_call():
     d = 8
     model = _model(d)
     X = np.random.default_rng(7).normal(size=(15, d))
-    ex = KernelSHAP(FrozenEstimator(model), n_samples=37, masker=BaselineMasker("zero"),
+    ex = KernelSHAP(FrozenEstimator(model), n_perturbations=37, masker=BaselineMasker("zero"),
                     random_state=0).fit(X)
     calls = model.n_predict_calls_
     _, n_eval = ex.explain(X, return_n_evaluations=True)
@@ -220,11 +225,11 @@ def test_svs_antithetic_exact_for_two_features():
     X = rng.normal(size=(50, 2))
     Z = np.column_stack([X, np.zeros((50, 3))])  # features 2-4 at the baseline
     model = Interactions(a=[1.0, -1.0, 0, 0, 0], c=0.0).fit(Z)
-    A = ShapleyValueSampling(FrozenEstimator(model), n_samples=2, antithetic=True,
+    A = ShapleyValueSampling(FrozenEstimator(model), n_permutations=2, antithetic=True,
                              random_state=0).fit(Z).transform(Z)
     np.testing.assert_allclose(A, model.shapley_zero_baseline(Z), atol=1e-12)
     # Without antithetic pairs, two orderings are usually not both orders.
-    B = ShapleyValueSampling(FrozenEstimator(model), n_samples=2,
+    B = ShapleyValueSampling(FrozenEstimator(model), n_permutations=2,
                              random_state=0).fit(Z).transform(Z)
     assert not np.allclose(B, model.shapley_zero_baseline(Z))
 
@@ -233,7 +238,7 @@ def test_svs_efficiency_and_cost():
     d = 5
     model = _model(d, intercept=-1.0)
     X = np.random.default_rng(11).normal(size=(12, d))
-    ex = ShapleyValueSampling(FrozenEstimator(model), n_samples=7, random_state=0).fit(X)
+    ex = ShapleyValueSampling(FrozenEstimator(model), n_permutations=7, random_state=0).fit(X)
     calls = model.n_predict_calls_
     A, n_eval = ex.explain(X, return_n_evaluations=True)
     assert model.n_predict_calls_ - calls == 1
@@ -244,7 +249,7 @@ def test_svs_efficiency_and_cost():
 def test_svs_exact_on_additive_model(gaussian):
     X, w = gaussian
     model = LinearRegression().fit(X, X @ w)
-    A = ShapleyValueSampling(FrozenEstimator(model), n_samples=3,
+    A = ShapleyValueSampling(FrozenEstimator(model), n_permutations=3,
                              masker=BaselineMasker("mean"), random_state=0).fit(X).transform(X[:5])
     np.testing.assert_allclose(A, model.coef_ * (X[:5] - X.mean(axis=0)), atol=1e-10)
 
@@ -257,7 +262,7 @@ def test_classifier_explains_predicted_class_probability(cls):
     y = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5])  # three classes
     clf = LogisticRegression().fit(X, y)
     bg = X[:25]
-    kw = {} if cls is ExactShapley else {"n_samples": 20, "random_state": 0}
+    kw = {} if cls is ExactShapley else {_N[cls]: 20, "random_state": 0}
     ex = cls(FrozenEstimator(clf), masker=MarginalMasker(background=bg), **kw).fit(X)
     rows = X[100:110]
     proba = clf.predict_proba(rows)
@@ -275,8 +280,8 @@ def test_classifier_explains_predicted_class_probability(cls):
 # ---------------------------------------------------- randomness, batching
 @pytest.mark.parametrize("make", [
     lambda m: ExactShapley(m, masker=MarginalMasker(background=np.ones((3, 5)))),
-    lambda m: KernelSHAP(m, n_samples=20, masker=BaselineMasker("zero"), random_state=3),
-    lambda m: ShapleyValueSampling(m, n_samples=6, random_state=3),
+    lambda m: KernelSHAP(m, n_perturbations=20, masker=BaselineMasker("zero"), random_state=3),
+    lambda m: ShapleyValueSampling(m, n_permutations=6, random_state=3),
 ])
 def test_independent_of_batch_size_and_row_order(make):
     model = _model(5)
@@ -297,7 +302,7 @@ def test_reproducible_with_random_state(cls):
     d = 9
     model = _model(d)
     X = np.random.default_rng(14).normal(size=(5, d))
-    kw = dict(n_samples=30, masker=BaselineMasker("zero"))
+    kw = {_N[cls]: 30, "masker": BaselineMasker("zero")}
     a = cls(FrozenEstimator(model), random_state=0, **kw).fit(X).transform(X)
     b = cls(FrozenEstimator(model), random_state=0, **kw).fit(X).transform(X)
     c = cls(FrozenEstimator(model), random_state=1, **kw).fit(X).transform(X)
@@ -307,9 +312,12 @@ def test_reproducible_with_random_state(cls):
 
 # ----------------------------------------------------------------- errors
 @pytest.mark.parametrize("cls, params, match", [
+    (KernelSHAP, {"n_perturbations": 0}, "n_perturbations"),
+    (KernelSHAP, {"n_perturbations": "all"}, "n_perturbations"),
     (KernelSHAP, {"n_samples": 0}, "n_samples"),
-    (KernelSHAP, {"n_samples": "all"}, "n_samples"),
+    (ShapleyValueSampling, {"n_permutations": 0}, "n_permutations"),
     (ShapleyValueSampling, {"n_samples": 0}, "n_samples"),
+    (ExactShapley, {"convention": "xai_bench"}, "convention"),
     (ExactShapley, {"masker": "zero"}, "masker"),
     (ExactShapley, {"max_features": 0}, "max_features"),
     (KernelSHAP, {"paired": "yes"}, "paired"),
@@ -333,7 +341,7 @@ def test_does_not_mutate_input(gaussian):
     X, w = gaussian
     X = X.copy()
     before = X.copy()
-    KernelSHAP(LinearRegression(), n_samples=20, random_state=0).fit(X, X @ w).transform(X[:5])
+    KernelSHAP(LinearRegression(), n_perturbations=20, random_state=0).fit(X, X @ w).transform(X[:5])
     np.testing.assert_array_equal(X, before)
 
 
@@ -347,7 +355,7 @@ def test_exact_with_stochastic_conditional_masker():
     X = rng.multivariate_normal([0.0, 0.0], [[1.0, 0.6], [0.6, 1.0]], size=4000)
     w = np.array([1.0, -2.0])
     model = LinearRegression().fit(X, X @ w)
-    ex = ExactShapley(FrozenEstimator(model), masker=GaussianConditionalMasker(n_samples=4000),
+    ex = ExactShapley(FrozenEstimator(model), masker=GaussianConditionalMasker(n_draws=4000),
                       random_state=0).fit(X)
     rows = X[:5]
     m = X.mean(axis=0)
@@ -363,8 +371,11 @@ def test_exact_with_stochastic_conditional_masker():
     phi0 = 0.5 * (v0 - v_empty) + 0.5 * (full - v1)
     A = ex.transform(rows)
     assert get_explainer_tags(ex).stochastic
-    np.testing.assert_allclose(A[:, 0], phi0, atol=0.05)
-    np.testing.assert_allclose(A.sum(axis=1), full - v_empty, atol=0.05)
-    again = ExactShapley(FrozenEstimator(model), masker=GaussianConditionalMasker(n_samples=4000),
+    # Monte-Carlo tolerance: four standard errors of a mean of f over the
+    # 4000 conditional draws (f's variance under the Gaussian is w'Cw).
+    tol = 4 * np.sqrt(w @ C @ w / 4000)
+    np.testing.assert_allclose(A[:, 0], phi0, atol=tol)
+    np.testing.assert_allclose(A.sum(axis=1), full - v_empty, atol=tol)
+    again = ExactShapley(FrozenEstimator(model), masker=GaussianConditionalMasker(n_draws=4000),
                          random_state=0).fit(X).transform(rows)
     np.testing.assert_array_equal(A, again)

@@ -76,7 +76,7 @@ def test_gaussian_method_approaches_observational_values(correlated):
     rng, cov, X_test, truth = correlated
     err = {}
     for n, draws in ((60, 30), (5000, 3000)):
-        A = _fit(n, rng, cov, method="gaussian", n_samples=draws,
+        A = _fit(n, rng, cov, method="gaussian", n_draws=draws,
                  random_state=0).transform(X_test)
         err[n] = np.abs(A - truth).mean()
     assert err[5000] < err[60] / 2
@@ -91,7 +91,7 @@ def test_uniform_small_coalitions_two_features_are_marginal():
     X = rng.multivariate_normal([0.0, 1.0], _cov(2, 0.8), size=400)
     w = np.array([2.0, -1.0])
     model = LinearRegression().fit(X, X @ w)
-    ex = EmpiricalConditionalSHAP(FrozenEstimator(model), uniform_small_coalitions=True)
+    ex = EmpiricalConditionalSHAP(FrozenEstimator(model), convention="xai_bench_code")
     A = ex.fit(X).transform(X[:10])
     np.testing.assert_allclose(A, model.coef_ * (X[:10] - X.mean(axis=0)), atol=1e-3)
     # The default kernel weights condition on the kept feature: different.
@@ -147,7 +147,7 @@ def test_classifier_predicted_class_probability():
 def test_batch_size_row_order_and_seed(method, correlated):
     rng, cov, X_test, _ = correlated
     X = np.random.default_rng(3).multivariate_normal(MU, cov, size=200)
-    kw = dict(method=method, n_samples=50, random_state=0)
+    kw = dict(method=method, n_draws=50, random_state=0)
     model = FrozenEstimator(LinearRegression().fit(X, X @ W))
     ref = EmpiricalConditionalSHAP(model, **kw).fit(X).transform(X_test)
     small = EmpiricalConditionalSHAP(model, batch_size=500, **kw).fit(X).transform(X_test)

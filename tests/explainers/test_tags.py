@@ -36,16 +36,16 @@ from sklearn_xai.utils.discovery import all_explainers
 
 # Small settings so that every explainer runs in well under a second.
 FAST = {
-    "CaptumLime": {"n_samples": 20},
+    "CaptumLime": {"n_perturbations": 20},
     "EmpiricalConditionalSHAP": {"max_background": 20},
-    "GradientShap": {"n_samples": 3},
-    "KernelSHAP": {"n_samples": 4},
+    "GradientShap": {"n_perturbations": 3},
+    "KernelSHAP": {"n_perturbations": 4},
     "L2X": {"epochs": 1, "early_stopping": False},
-    "LimeTabular": {"n_samples": 50},
-    "LocalLinearSurrogate": {"n_samples": 50},
+    "LimeTabular": {"n_perturbations": 50},
+    "LocalLinearSurrogate": {"n_perturbations": 50},
     "MAPLE": {"n_estimators": 5, "min_samples_leaf": 3},
-    "ShapleyValueSampling": {"n_samples": 3},
-    "SmoothGrad": {"n_samples": 5},
+    "ShapleyValueSampling": {"n_permutations": 3},
+    "SmoothGrad": {"n_perturbations": 5},
 }
 # Explainers whose default construction needs a model the others cannot use.
 SPECIAL_MODEL = {"GuidedGradCam": "convolutional net", "TreeContributions": "xgboost"}
@@ -92,10 +92,10 @@ def _instance(name, cls, models, **params):
 
 RUNNABLE = [(name, cls) for name, cls in all_explainers() if name not in SPECIAL_MODEL]
 STOCHASTIC_VARIANTS = [
-    *[(cls.__name__, cls, {"masker": GaussianConditionalMasker(n_samples=5)})
+    *[(cls.__name__, cls, {"masker": GaussianConditionalMasker(n_draws=5)})
       for cls in MASKER_BASED],
     ("EmpiricalConditionalSHAP", EmpiricalConditionalSHAP,
-     {"method": "gaussian", "n_samples": 5}),
+     {"method": "gaussian", "n_draws": 5}),
 ]
 VARIANTS = [(name, cls, {}) for name, cls in RUNNABLE] + STOCHASTIC_VARIANTS
 

@@ -100,8 +100,8 @@ class ShiftPerturber(BasePerturber):
     def _learns_from_rows(self):
         return None
 
-    def _perturb(self, X, fixed, n_samples, rngs):
-        noise = rngs.normal((n_samples, X.shape[1]))
+    def _perturb(self, X, fixed, n_perturbations, rngs):
+        noise = rngs.normal((n_perturbations, X.shape[1]))
         return X[:, None, None, :] + ~fixed[:, :, None, :] * self.shift * noise[:, None]
 
 
@@ -112,7 +112,7 @@ def test_base_perturber_validation_is_shared():
     assert Z.shape == (6, 5, 3)
     np.testing.assert_array_equal(Z[:, :, [0, 2]], np.broadcast_to(X[:, None, [0, 2]],
                                                                    (6, 5, 2)))
-    with pytest.raises(ValueError, match="n_samples"):
+    with pytest.raises(ValueError, match="n_perturbations"):
         p.perturb(X, [True, False, True], 0, streams)
     with pytest.raises(ValueError, match="keep_fixed_mask"):
         p.perturb(X, [True, False], 2, streams)
@@ -172,3 +172,15 @@ def test_evaluate_affine_closed_form_for_every_masker():
         # the same values from the model itself
         model = LinearRegression().fit(X_TRAIN, X_TRAIN @ w + c)
         np.testing.assert_allclose(m.evaluate(ExplainedOutput(model), X, keep), values)
+
+
+def test_perturb_n_samples_is_the_deprecated_name_of_n_perturbations():
+    p = check_perturber(ShiftPerturber(2.0), n_features=3)
+    new = p.perturb(X, [True, False, True], n_perturbations=4,
+                    rngs=RowStreams(0, row_keys(X)))
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_perturbations'"):
+        old = p.perturb(X, [True, False, True], n_samples=4,
+                        rngs=RowStreams(0, row_keys(X)))
+    np.testing.assert_array_equal(old, new)
+    with pytest.raises(TypeError, match="pass only n_perturbations"):
+        p.perturb(X, [True, False, True], 5, RowStreams(0, row_keys(X)), n_samples=4)

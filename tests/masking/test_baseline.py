@@ -24,7 +24,8 @@ def test_baseline_values(value, expected):
 
 
 def test_baseline_errors():
-    with pytest.raises(ValueError, match="one baseline value per feature"):
+    with pytest.raises(ValueError,
+                       match=r"value must be a number or have n_features=3 entries"):
         BaselineMasker([1.0, 2.0]).fit(X)
     with pytest.raises(ValueError, match="value"):
         BaselineMasker("black").fit(X)

@@ -22,7 +22,7 @@ def _dist():
 def test_impute_draws_from_the_conditional():
     dist = _dist()
     X = np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
-    masker = ConditionalMasker(dist, n_samples=20_000).fit(X)
+    masker = ConditionalMasker(dist, n_draws=20_000).fit(X)
     keep = np.array([[True, False, False], [False, True, True], [True, True, True]])
     Z = masker.impute(X, keep, rngs=row_generators(0, row_keys(X)))
     assert Z.shape == (2, 3, 20_000, 3)
@@ -38,7 +38,7 @@ def test_impute_draws_from_the_conditional():
 def test_common_random_numbers_and_row_keys():
     dist = MultivariateGaussian(np.zeros(3), np.eye(3))
     X = np.arange(6.0).reshape(2, 3)
-    masker = ConditionalMasker(dist, n_samples=8).fit(X)
+    masker = ConditionalMasker(dist, n_draws=8).fit(X)
     keep = np.array([[True, False, False], [True, True, False]])
     Z = masker.impute(X, keep, rngs=row_generators(1, row_keys(X)))
     # feature 2 is free in both coalitions: same draws (common random numbers)
@@ -55,7 +55,7 @@ def test_common_random_numbers_and_row_keys():
 def test_per_row_coalitions():
     dist = _dist()
     X = dist.sample(3, random_state=0)
-    masker = ConditionalMasker(dist, n_samples=4).fit(X)
+    masker = ConditionalMasker(dist, n_draws=4).fit(X)
     keep = np.array([
         [[True, False, False], [False, False, True]],
         [[False, True, False], [True, True, False]],
@@ -74,7 +74,7 @@ def test_per_row_coalitions():
 def test_evaluate_affine_closed_form_without_calling_f():
     dist = _dist()
     X = dist.sample(4, random_state=1)
-    masker = ConditionalMasker(dist, n_samples=10).fit(X)
+    masker = ConditionalMasker(dist, n_draws=10).fit(X)
     keep = np.array([[True, False, False], [False, False, True], [False] * 3])
 
     class Affine:
@@ -96,7 +96,7 @@ def test_evaluate_affine_closed_form_without_calling_f():
 def test_evaluate_monte_carlo_matches_distribution():
     dist = GaussianMixture([0.4, 0.6], [[1.0, 1.0], [-1.0, -2.0]], np.eye(2) * 0.5)
     X = dist.sample(5, random_state=0)
-    masker = ConditionalMasker(dist, n_samples=300).fit(X)
+    masker = ConditionalMasker(dist, n_draws=300).fit(X)
     keep = np.array([[True, False], [False, True], [False, False]])
 
     def f(Z):
@@ -104,7 +104,7 @@ def test_evaluate_monte_carlo_matches_distribution():
 
     values = masker.evaluate(lambda Z, t: f(Z), X, keep,
                              rngs=row_generators(3, row_keys(X)), batch_size=500)
-    expected = dist.conditional_expectation(f, X, keep, n_samples=300, random_state=3)
+    expected = dist.conditional_expectation(f, X, keep, n_draws=300, random_state=3)
     np.testing.assert_allclose(values, expected, atol=1e-12)
 
 
@@ -114,11 +114,12 @@ def test_fit_validation_and_clone():
         ConditionalMasker(dist).fit(np.zeros((4, 2)))
     with pytest.raises(InvalidParameterError, match="distribution"):
         ConditionalMasker(np.eye(3)).fit(np.zeros((4, 3)))
-    with pytest.raises(InvalidParameterError, match="n_samples"):
-        ConditionalMasker(dist, n_samples=0).fit(np.zeros((4, 3)))
-    masker = clone(ConditionalMasker(dist, n_samples=7))
-    assert masker.get_params()["n_samples"] == 7
+    with pytest.raises(InvalidParameterError, match="n_draws"):
+        ConditionalMasker(dist, n_draws=0).fit(np.zeros((4, 3)))
+    masker = clone(ConditionalMasker(dist, n_draws=7))
+    assert masker.get_params()["n_draws"] == 7
     assert masker.fit(np.zeros((2, 3))).n_draws == 7
+    assert masker.n_draws_ == 7
     assert not masker.is_deterministic
 
 
@@ -126,7 +127,7 @@ def test_gaussian_conditional_masker_fits_the_data():
     rng = np.random.default_rng(0)
     x0 = rng.normal(size=2000)
     X = np.column_stack([x0, 2.0 * x0 + 0.5 * rng.normal(size=2000), rng.normal(size=2000)])
-    masker = GaussianConditionalMasker(n_samples=5000).fit(X)
+    masker = GaussianConditionalMasker(n_draws=5000).fit(X)
     np.testing.assert_allclose(masker.distribution_.mean, X.mean(0))
     np.testing.assert_allclose(masker.distribution_.cov, np.cov(X.T))
     x = np.array([[1.0, 0.0, 0.0]])
@@ -137,7 +138,7 @@ def test_gaussian_conditional_masker_fits_the_data():
     assert Z[0, 0, :, 1].mean() == pytest.approx(2.0, abs=0.1)
     # singular estimated covariance (duplicated column) is accepted
     dup = np.column_stack([x0, x0])
-    GaussianConditionalMasker(n_samples=3).fit(dup).impute(
+    GaussianConditionalMasker(n_draws=3).fit(dup).impute(
         dup[:1], [[True, False]], rngs=row_generators(0, [0]))
 
 
@@ -150,15 +151,15 @@ def test_gaussian_conditional_masker_on_one_row_says_what_to_do():
                                          r"training data.*BaselineMasker"):
         GaussianConditionalMasker().fit(np.ones((1, 3)))
     X = np.array([[1.0, 2.0], [3.0, 5.0]])  # two rows are enough
-    assert GaussianConditionalMasker(n_samples=2).fit(X).distribution_.cov.shape == (2, 2)
+    assert GaussianConditionalMasker(n_draws=2).fit(X).distribution_.cov.shape == (2, 2)
 
 
 # ------------------------------------------------------------- interventional
 def test_interventional_value_draws_the_marginal():
     dist = _dist()
     X = np.array([[3.0, 0.0, 0.0]])
-    inter = ConditionalMasker(dist, n_samples=20000, value="interventional").fit(X)
-    obs = ConditionalMasker(dist, n_samples=20000).fit(X)
+    inter = ConditionalMasker(dist, n_draws=20000, value="interventional").fit(X)
+    obs = ConditionalMasker(dist, n_draws=20000).fit(X)
     keep = np.array([[True, False, True]])
     Zi = inter.impute(X, keep, rngs=row_generators(0, [0]))
     Zo = obs.impute(X, keep, rngs=row_generators(0, [0]))
@@ -207,3 +208,32 @@ def test_empirical_masker_subsample_and_errors():
         EmpiricalConditionalMasker().fit(X[:1])
     with pytest.raises(InvalidParameterError, match="sigma"):
         EmpiricalConditionalMasker(sigma=0).fit(X)
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: ConditionalMasker(_dist(), **kw),
+    lambda **kw: GaussianConditionalMasker(**kw),
+])
+def test_n_samples_is_the_deprecated_name_of_n_draws(make):
+    X = _dist().sample(20, random_state=0)
+    keep = np.array([[True, False, False], [False, True, True]])
+    new = make(n_draws=6).fit(X)
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
+        old = make(n_samples=6).fit(X)
+    assert old.n_draws_ == 6 and old.get_params()["n_samples"] == 6
+    np.testing.assert_array_equal(
+        old.impute(X[:3], keep, rngs=row_generators(0, row_keys(X[:3]))),
+        new.impute(X[:3], keep, rngs=row_generators(0, row_keys(X[:3]))))
+
+    def f(Z, t):
+        return np.tanh(Z).sum(1)
+
+    np.testing.assert_array_equal(
+        old.evaluate(f, X[:3], keep, rngs=row_generators(1, row_keys(X[:3]))),
+        new.evaluate(f, X[:3], keep, rngs=row_generators(1, row_keys(X[:3]))))
+    # the second positional argument of ConditionalMasker is n_draws
+    assert ConditionalMasker(_dist(), 9).fit(X).n_draws_ == 9
+    with pytest.raises(InvalidParameterError, match="n_samples"):
+        make(n_samples=0).fit(X)
+    with pytest.raises(TypeError, match="pass only n_draws"):
+        make(n_samples=5, n_draws=6).fit(X)

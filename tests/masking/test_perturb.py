@@ -131,7 +131,7 @@ def test_perturb_errors():
         p.perturb(X, np.zeros(3, bool), 2, _rngs(X[:1]))
     with pytest.raises(ValueError, match="keep_fixed_mask"):
         p.perturb(X, np.zeros(4, bool), 2, _rngs(X))
-    with pytest.raises(ValueError, match="n_samples"):
+    with pytest.raises(ValueError, match="n_perturbations"):
         p.perturb(X, np.zeros(3, bool), 0, _rngs(X))
     with pytest.raises(ValueError, match="shape"):
         p.perturb(np.zeros((2, 4)), np.zeros(3, bool), 2, _rngs(X))

@@ -24,7 +24,7 @@ from sklearn_xai.masking import BaselineMasker
 N_TRAIN, N_EXPLAIN = 200, 50
 
 # Cheaper Monte-Carlo settings: the common properties do not depend on them.
-FAST = {"n_samples": 20, "n_perturbations": 10}
+FAST = {"n_draws": 20, "n_perturbations": 10, "max_neighbours": 10}
 
 
 def _accepts(func, name):

@@ -71,11 +71,14 @@ def test_hand_computed_with_ties():
         np.testing.assert_allclose(signed_rank_agreement(G_TIE, A_TIE, k=k), [sra])
 
 
-def test_pairwise_rank_agreement_tie_semantics():
-    # Pairs (0,1) and (1,2) disagree under OpenXAI's "tied = not less" rule.
+def test_pairwise_rank_agreement_conventions():
+    # Pairs (0,1) and (1,2) disagree under OpenXAI's "tied = not less" rule,
+    # the default convention.
     np.testing.assert_allclose(pairwise_rank_agreement(G_TIE, A_TIE), [4 / 6])
+    np.testing.assert_allclose(
+        pairwise_rank_agreement(G_TIE, A_TIE, convention="openxai_code"), [4 / 6])
     # Pair (0,1) is tied in g and skipped; (1,2) still disagrees.
-    np.testing.assert_allclose(pairwise_rank_agreement(G_TIE, A_TIE, ties="skip"),
+    np.testing.assert_allclose(pairwise_rank_agreement(G_TIE, A_TIE, convention="paper"),
                                [4 / 5])
     # OpenXAI's rule is not symmetric: reversing the columns changes the score.
     rev = pairwise_rank_agreement(G_TIE[:, ::-1], A_TIE[:, ::-1])
@@ -88,12 +91,12 @@ def test_pairwise_rank_agreement_all_tied_reference():
     g = np.zeros((2, 4))
     a = np.array([[1.0, 2.0, 3.0, 4.0], [4.0, 3.0, 2.0, 1.0]])
     with pytest.warns(UserWarning, match="undefined for 2 of 2"):
-        out = pairwise_rank_agreement(g, a, ties="skip")
+        out = pairwise_rank_agreement(g, a, convention="paper")
     assert np.isnan(out).all()
     np.testing.assert_array_equal(
-        pairwise_rank_agreement(g, a, ties="skip", nan_policy="zero"), 0.0
+        pairwise_rank_agreement(g, a, convention="paper", nan_policy="zero"), 0.0
     )
-    # openxai: every tied pair agrees only where a has r_j >= r_l.
+    # openxai_code: every tied pair agrees only where a has r_j >= r_l.
     np.testing.assert_allclose(pairwise_rank_agreement(g, a), [1.0, 0.0])
 
 
@@ -373,3 +376,80 @@ def test_linear_references_reject_a_class_target_on_a_regressor(name):
     if name == "linear_model_reference":
         np.testing.assert_allclose(getattr(metrics, name)(model, X),
                                    np.tile([1.0, 2.0, 3.0], (20, 1)))
+
+
+@pytest.mark.parametrize("ties, convention",
+                         [("openxai", "openxai_code"), ("skip", "paper")])
+def test_ties_is_a_deprecated_switch_of_convention(ties, convention):
+    new = pairwise_rank_agreement(G_TIE, A_TIE, convention=convention)
+    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
+        old = pairwise_rank_agreement(G_TIE, A_TIE, ties=ties)
+    np.testing.assert_array_equal(old, new)
+    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
+        pairwise_rank_agreement(G_TIE, A_TIE, ties="openxai", convention="paper")
+
+
+def test_linear_references_validate_X():
+    rng = np.random.RandomState(0)
+    X = rng.randn(20, 3)
+    model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError,
+                       match="X has 2 features but the model's coef_ has 3"):
+        linear_model_reference(model, X[:, :2])
+    with pytest.raises(ValueError, match="Expected 2D array"):
+        linear_shapley_reference(model, X[0])
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="X contains NaN"):
+        linear_model_reference(model, Xn)
+
+
+# --------------------------------------------- feature agreement, by hand
+def test_feature_agreement_hand_computed():
+    g = np.array([[3.0, -2.0, 1.0, 0.0], [0.0, 0.0, 5.0, 1.0]])
+    a = np.array([[0.1, 5.0, 0.0, 4.0], [1.0, 0.0, -6.0, 0.5]])
+    # Row 0: top-2 of g = {0, 1}, of a = {1, 3} -> 1/2.
+    # Row 1: top-2 of g = {2, 3}, of a = {2, 0} -> 1/2; top-3: {2,3,0} vs {2,0,3} -> 1.
+    np.testing.assert_allclose(feature_agreement(g, a, k=2), [0.5, 0.5])
+    np.testing.assert_allclose(feature_agreement(g, a, k=3), [2 / 3, 1.0])
+    np.testing.assert_allclose(feature_agreement(g, a, k=-1), [1.0, 1.0])
+    # Fractions round up: 0.25 * 4 = 1 feature; 0.3 * 4 -> 2.
+    np.testing.assert_allclose(feature_agreement(g, a, k=0.25), [0.0, 1.0])
+    np.testing.assert_allclose(feature_agreement(g, a, k=0.3), [0.5, 0.5])
+
+
+def test_feature_agreement_ties_by_lower_index_and_vector_reference():
+    a = np.array([[1.0, 1.0, 1.0, 1.0]])
+    assert feature_agreement([0, 0, 9, 9], a, k=2)[0] == 0.0
+    assert feature_agreement([9, 9, 0, 0], a, k=2)[0] == 1.0
+    np.testing.assert_allclose(feature_agreement([9, 9, 0, 0], np.ones((3, 4)), k=2), 1.0)
+
+
+def test_feature_agreement_random_expectation():
+    """E[FA@k] of random explanations is k/d (hypergeometric mean / k)."""
+    rng = np.random.RandomState(0)
+    g = rng.randn(20000, 10)
+    a = rng.randn(20000, 10)
+    assert feature_agreement(g, a, k=3).mean() == pytest.approx(0.3, abs=0.01)
+
+
+def test_feature_agreement_errors():
+    with pytest.raises(ValueError, match="k must be"):
+        feature_agreement(np.ones((1, 4)), np.ones((1, 4)), k=0)
+    with pytest.raises(ValueError, match="ground_truth has shape"):
+        feature_agreement(np.ones((2, 4)), np.ones((3, 4)))
+    with pytest.raises(ValueError, match="ground_truth"):
+        feature_agreement(None, np.ones((3, 4)))
+
+
+@pytest.mark.parametrize("convention", ["openxai_code", "paper"])
+def test_pairwise_rank_agreement_blocks_of_rows(convention):
+    # 435 pairs: blocks of 2**17 // 435 = 301 rows; the rows are independent.
+    rng = np.random.default_rng(7)
+    G = np.round(rng.normal(size=(700, 30)), 1)
+    A = rng.normal(size=(700, 30))
+    whole = pairwise_rank_agreement(G, A, convention=convention)
+    parts = np.concatenate([pairwise_rank_agreement(G[i:i + 50], A[i:i + 50],
+                                                    convention=convention)
+                            for i in range(0, 700, 50)])
+    np.testing.assert_array_equal(whole, parts)

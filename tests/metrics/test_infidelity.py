@@ -71,29 +71,29 @@ def test_sigma_is_relative_to_the_training_std():
                    n_perturbations=40000, random_state=0), s)
 
 
-def test_xai_bench_variant_closed_form(linear):
+def test_xai_bench_code_closed_form(linear):
     # x - I = clip(-0.2 z, 0, 1) does not depend on x; with a = 0:
     # INFD = (w·x - μ)² + Var, μ = 0.2 Σw / sqrt(2π),
     # Var = 0.04 Σw² (1/2 - 1/(2π)).
     X, model = linear
-    s = infidelity(model, X[:2], np.zeros((2, 4)), perturbation="xai_bench",
+    s = infidelity(model, X[:2], np.zeros((2, 4)), convention="xai_bench_code",
                    normalize=False, n_perturbations=200000, random_state=0)
     mu = 0.2 * W.sum() / np.sqrt(2 * np.pi) + model.intercept_
     var = 0.04 * (W**2).sum() * (0.5 - 1 / (2 * np.pi))
     np.testing.assert_allclose(s, (X[:2] @ W - mu) ** 2 + var, rtol=0.02)
 
 
-def test_beexai_variant_evaluates_pure_noise(linear):
+def test_beexai_code_evaluates_pure_noise(linear):
     # model at ε ~ N(0, σ²): with a = 0, |f(x) - f(ε)|² has mean
     # (w·x)² + σ² Σw² (intercept ≈ 0).
     X, model = linear
-    s = infidelity(model, X[:2], np.zeros((2, 4)), perturbation="beexai",
+    s = infidelity(model, X[:2], np.zeros((2, 4)), convention="beexai_code",
                    sigma=0.5, sigma_scale="absolute", normalize=False,
                    n_perturbations=200000, random_state=0)
     np.testing.assert_allclose(s, (X[:2] @ W) ** 2 + 0.25 * (W**2).sum(), rtol=0.02)
 
 
-def test_default_number_of_draws_per_variant(linear):
+def test_default_number_of_draws_per_convention(linear):
     X, model = linear
 
     class Counting(LinearRegression):
@@ -104,10 +104,32 @@ def test_default_number_of_draws_per_variant(linear):
             return super().predict(Z)
 
     counted = Counting().fit(X, X @ W)
-    for variant, n in (("gaussian", 100), ("xai_bench", 1000), ("beexai", 5)):
+    for convention, n in (("paper", 100), ("xai_bench_code", 1000),
+                          ("beexai_code", 5)):
         Counting.rows = 0
-        infidelity(counted, X[:3], X[:3], perturbation=variant, random_state=0)
+        infidelity(counted, X[:3], X[:3], convention=convention, random_state=0)
         assert Counting.rows == 3 + 3 * n
+
+
+@pytest.mark.parametrize("perturbation, convention",
+                         [("gaussian", "paper"), ("xai_bench", "xai_bench_code"),
+                          ("beexai", "beexai_code")])
+def test_perturbation_is_a_deprecated_switch_of_convention(perturbation, convention,
+                                                           linear):
+    X, model = linear
+    A = X[:4] * W
+    kw = dict(n_perturbations=20, sigma_scale="absolute", random_state=0)
+    new = infidelity(model, X[:4], A, convention=convention, **kw)
+    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
+        old = infidelity(model, X[:4], A, perturbation=perturbation, **kw)
+    np.testing.assert_array_equal(old, new)
+
+
+def test_perturbation_contradicting_convention_is_an_error(linear):
+    X, model = linear
+    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
+        infidelity(model, X[:2], X[:2], perturbation="beexai",
+                   convention="xai_bench_code")
 
 
 def test_normalised_is_scale_invariant_unnormalised_is_not(linear):
@@ -172,7 +194,7 @@ def test_std_scale_needs_training_rows(linear):
     with pytest.raises(ValueError, match="X_train has 2 features"):
         infidelity(model, X[:3], X[:3], X_train=X[:, :2])
     # XAI-Bench's perturbation has no scale to take
-    assert infidelity(model, X[:3], X[:3], perturbation="xai_bench",
+    assert infidelity(model, X[:3], X[:3], convention="xai_bench_code",
                       sigma_scale="std", n_perturbations=10).shape == (3,)
 
 

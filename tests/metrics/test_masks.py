@@ -43,10 +43,24 @@ def test_emd_matches_plain_pot_on_random_8x8_maps():
     expected = np.array([1 - _plain_emd(m, a, (8, 8)) / (8 * np.sqrt(2))
                          for m, a in zip(masks, maps)])
     np.testing.assert_allclose(emd_score(masks, maps), expected, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(emd_score(masks, maps, convention="xai_tris_code"),
+                               expected, rtol=0, atol=1e-9)
     expected_true = np.array([1 - _plain_emd(m, a, (8, 8)) / (7 * np.sqrt(2))
                               for m, a in zip(masks, maps)])
-    np.testing.assert_allclose(emd_score(masks, maps, d_max="true"), expected_true,
-                               rtol=0, atol=1e-9)
+    np.testing.assert_allclose(emd_score(masks, maps, convention="paper"),
+                               expected_true, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("d_max, convention",
+                         [("code", "xai_tris_code"), ("true", "paper")])
+def test_d_max_is_a_deprecated_switch_of_convention(d_max, convention):
+    masks, maps = _random_masks_and_maps(3, 4, 0)
+    new = emd_score(masks, maps, convention=convention)
+    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
+        old = emd_score(masks, maps, d_max=d_max)
+    np.testing.assert_array_equal(old, new)
+    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
+        emd_score(masks, maps, d_max="code", convention="paper")
 
 
 def test_net_mass_reduction_is_exact():
@@ -70,8 +84,9 @@ def test_emd_hand_computed_and_non_square_shape():
     a[0, 5] = 0.3
     np.testing.assert_allclose(emd_score(mask, a, image_shape=(2, 3)),
                                [1 - np.sqrt(5) / np.sqrt(13)])
-    np.testing.assert_allclose(emd_score(mask, a, image_shape=(2, 3), d_max="true"),
-                               [1 - np.sqrt(5) / np.sqrt(5)], atol=1e-15)
+    np.testing.assert_allclose(
+        emd_score(mask, a, image_shape=(2, 3), convention="paper"),
+        [1 - np.sqrt(5) / np.sqrt(5)], atol=1e-15)
     # Half the mass in place, half moved by one pixel: W = 0.5.
     a = np.zeros((1, 6))
     a[0, [0, 1]] = 1.0

@@ -28,11 +28,11 @@ def test_pgi_closed_form_for_a_linear_model(linear):
     X, model = linear
     A = np.tile(np.abs(W), (1, 1))
     s = pgi(model, X[:1], A, k=3, auc=False, perturber=_abs_perturber(0.2),
-            n_samples=40000, random_state=0)
+            n_perturbations=40000, random_state=0)
     expected = 0.2 * np.linalg.norm(W[:3]) * np.sqrt(2 / np.pi)
     assert s[0] == pytest.approx(expected, rel=0.02)
     u = pgu(model, X[:1], A, k=3, auc=False, perturber=_abs_perturber(0.2),
-            n_samples=40000, random_state=0)
+            n_perturbations=40000, random_state=0)
     assert u[0] == pytest.approx(0.2 * np.linalg.norm(W[3:]) * np.sqrt(2 / np.pi),
                                  rel=0.02)
 
@@ -42,7 +42,7 @@ def test_sigma_scale_std_uses_the_training_std(linear):
     X_train = X * 4.0  # features std ≈ 4
     A = np.tile(np.abs(W), (1, 1))
     pert = GaussianNoisePerturber(0.1, binary_features=None).fit(X_train)
-    s = pgi(model, X[:1], A, k=1, auc=False, perturber=pert, n_samples=40000,
+    s = pgi(model, X[:1], A, k=1, auc=False, perturber=pert, n_perturbations=40000,
             random_state=1)
     assert s[0] == pytest.approx(
         0.1 * X_train[:, 0].std() * 8.0 * np.sqrt(2 / np.pi), rel=0.02)
@@ -51,7 +51,7 @@ def test_sigma_scale_std_uses_the_training_std(linear):
 def test_auc_is_the_trapezoid_over_k(linear):
     X, model = linear
     A = X * W
-    kw = dict(perturber=_abs_perturber(), n_samples=50, random_state=3)
+    kw = dict(perturber=_abs_perturber(), n_perturbations=50, random_state=3)
     per_k = np.column_stack(
         [pgi(model, X, A, k=k, auc=False, **kw) for k in (1, 2, 3)])
     expected = (per_k[:, 0] / 2 + per_k[:, 1] + per_k[:, 2] / 2) / 2
@@ -65,7 +65,7 @@ def test_auc_is_the_trapezoid_over_k(linear):
 def test_k_equal_d_pgu_is_zero_and_pgi_perturbs_everything(linear):
     X, model = linear
     A = X * W
-    kw = dict(perturber=_abs_perturber(), n_samples=20, random_state=0, auc=False)
+    kw = dict(perturber=_abs_perturber(), n_perturbations=20, random_state=0, auc=False)
     assert np.all(pgu(model, X, A, k=-1, **kw) == 0.0)
     # with all features perturbed the explanation does not matter
     np.testing.assert_allclose(pgi(model, X, A, k=-1, **kw),
@@ -81,7 +81,7 @@ def test_exact_beats_random_on_a_classifier():
     exact = FeatureAblation(FrozenEstimator(clf)).fit(X).transform(X[:80])
     rand = RandomExplainer(random_state=0).fit(X).transform(X[:80])
     pert = GaussianNoisePerturber(0.5).fit(X)
-    kw = dict(perturber=pert, n_samples=50, random_state=0)
+    kw = dict(perturber=pert, n_perturbations=50, random_state=0)
     assert pgi(clf, X[:80], exact, **kw).mean() > pgi(clf, X[:80], rand, **kw).mean()
     assert pgu(clf, X[:80], exact, **kw).mean() < pgu(clf, X[:80], rand, **kw).mean()
 
@@ -90,7 +90,7 @@ def test_signed_order_inverts_negative_contributions(linear):
     # OpenXAI's pre-2024 bug: the signed order puts large negative weights last.
     X, model = linear
     A = np.tile(W, (1, 1))  # feature 1 has weight -7
-    kw = dict(perturber=_abs_perturber(), n_samples=2000, random_state=0,
+    kw = dict(perturber=_abs_perturber(), n_perturbations=2000, random_state=0,
               auc=False, k=2)
     by_abs = pgi(model, X[:1], A, **kw)[0]
     by_sign = pgi(model, X[:1], A, order_by="signed", **kw)[0]
@@ -101,7 +101,7 @@ def test_signed_order_inverts_negative_contributions(linear):
 def test_batch_size_and_row_order_do_not_matter(linear):
     X, model = linear
     A = X * W
-    kw = dict(perturber=_abs_perturber(), n_samples=30, random_state=5)
+    kw = dict(perturber=_abs_perturber(), n_perturbations=30, random_state=5)
     ref = pgu(model, X, A, **kw)
     np.testing.assert_allclose(pgu(model, X, A, batch_size=97, **kw), ref, rtol=1e-12)
     np.testing.assert_allclose(pgu(model, X[::-1], A[::-1], **kw)[::-1], ref,
@@ -110,17 +110,17 @@ def test_batch_size_and_row_order_do_not_matter(linear):
                                rtol=1e-12)
 
 
-def test_seed_policy_openxai_seeds_by_position(linear):
+def test_convention_openxai_code_seeds_by_position(linear):
     # For a linear model |f(x) - f(x')| = |w_T · eps| does not depend on x, so
     # with equal attributions two rows differ only through their noise.
     X, model = linear
     A = np.tile(np.abs(W), (2, 1))
-    kw = dict(perturber=_abs_perturber(), n_samples=10, random_state=0)
-    ox = pgi(model, X[:2], A, seed_policy="openxai", **kw)
-    ox_swapped = pgi(model, X[1::-1], A, seed_policy="openxai", **kw)
+    kw = dict(perturber=_abs_perturber(), n_perturbations=10, random_state=0)
+    ox = pgi(model, X[:2], A, convention="openxai_code", **kw)
+    ox_swapped = pgi(model, X[1::-1], A, convention="openxai_code", **kw)
     np.testing.assert_allclose(ox, ox_swapped, rtol=1e-12)
-    row = pgi(model, X[:2], A, seed_policy="row", **kw)
-    row_swapped = pgi(model, X[1::-1], A, seed_policy="row", **kw)
+    row = pgi(model, X[:2], A, convention="paper", **kw)
+    row_swapped = pgi(model, X[1::-1], A, convention="paper", **kw)
     np.testing.assert_allclose(row, row_swapped[::-1], rtol=1e-12)
     assert not np.allclose(row, row_swapped)
 
@@ -128,7 +128,7 @@ def test_seed_policy_openxai_seeds_by_position(linear):
 def test_reproducible_and_seed_dependent(linear):
     X, model = linear
     A = X * W
-    kw = dict(perturber=_abs_perturber(), n_samples=10)
+    kw = dict(perturber=_abs_perturber(), n_perturbations=10)
     a = pgi(model, X, A, random_state=0, **kw)
     np.testing.assert_array_equal(a, pgi(model, X, A, random_state=0, **kw))
     assert not np.allclose(a, pgi(model, X, A, random_state=1, **kw))
@@ -137,7 +137,7 @@ def test_reproducible_and_seed_dependent(linear):
 def test_scale_invariance(linear):
     X, model = linear
     A = X * W
-    kw = dict(perturber=_abs_perturber(), n_samples=10, random_state=0)
+    kw = dict(perturber=_abs_perturber(), n_perturbations=10, random_state=0)
     np.testing.assert_allclose(pgi(model, X, 3.5 * A, **kw), pgi(model, X, A, **kw))
 
 
@@ -171,7 +171,7 @@ def test_default_noise_without_training_rows_is_absolute(linear):
     X, model = linear
     A = np.tile(np.abs(W), (1, 1))
     for Xs in (X[:1], 10.0 * X[:1]):
-        s = pgi(model, Xs, A, k=1, auc=False, n_samples=40000, random_state=0)
+        s = pgi(model, Xs, A, k=1, auc=False, n_perturbations=40000, random_state=0)
         assert s[0] == pytest.approx(0.1 * 8.0 * np.sqrt(2 / np.pi), rel=0.02)
 
 
@@ -179,7 +179,7 @@ def test_default_noise_with_training_rows_is_relative_to_their_std(linear):
     X, model = linear
     X_train = X * 4.0
     A = np.tile(np.abs(W), (1, 1))
-    s = pgi(model, X[:1], A, k=1, auc=False, X_train=X_train, n_samples=40000,
+    s = pgi(model, X[:1], A, k=1, auc=False, X_train=X_train, n_perturbations=40000,
             random_state=1)
     assert s[0] == pytest.approx(
         0.1 * X_train[:, 0].std() * 8.0 * np.sqrt(2 / np.pi), rel=0.02)
@@ -193,7 +193,7 @@ def test_binary_columns_are_detected_on_the_training_rows():
     X_train = np.column_stack([rng.integers(0, 2, 100), rng.normal(size=100)])
     model = _FirstSquared().fit(X_train)
     x, a = np.array([[0.0, 0.5]]), np.array([[1.0, 0.0]])
-    kw = dict(k=1, auc=False, n_samples=40000, random_state=0)
+    kw = dict(k=1, auc=False, n_perturbations=40000, random_state=0)
     s = pgi(model, x, a, X_train=X_train, **kw)
     assert s[0] == pytest.approx(0.1 * np.sqrt(2 / np.pi), rel=0.05)
     assert pgi(model, x, a, **kw)[0] == pytest.approx(0.01, rel=0.05)
@@ -203,7 +203,7 @@ def test_unfitted_perturber_is_fitted_on_the_training_rows(linear):
     X, model = linear
     A = X[:5] * W
     X_train = 2.0 * X + 1.0
-    kw = dict(n_samples=30, random_state=0)
+    kw = dict(n_perturbations=30, random_state=0)
     pert = GaussianNoisePerturber(0.2)
     np.testing.assert_array_equal(
         pgi(model, X[:5], A, perturber=pert, X_train=X_train, **kw),
@@ -221,6 +221,50 @@ def test_unfitted_perturber_is_never_fitted_on_the_scored_rows(linear):
         pgi(model, X, X, perturber=GaussianNoisePerturber(0.1))
     with pytest.raises(ValueError, match="X_train has 3 features"):
         pgi(model, X, X, X_train=X[:, :3])
+
+
+# ------------------------------------------------------- deprecated names
+@pytest.mark.parametrize("metric", [pgi, pgu])
+def test_n_samples_is_a_deprecated_alias_of_n_perturbations(metric, linear):
+    X, model = linear
+    A = X[:5] * W
+    kw = dict(perturber=_abs_perturber(), random_state=0)
+    new = metric(model, X[:5], A, n_perturbations=12, **kw)
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_perturbations'"):
+        old = metric(model, X[:5], A, n_samples=12, **kw)
+    np.testing.assert_array_equal(old, new)
+    with pytest.raises(TypeError, match="pass only n_perturbations"):
+        metric(model, X[:5], A, n_samples=12, n_perturbations=13, **kw)
+
+
+@pytest.mark.parametrize("metric", [pgi, pgu])
+@pytest.mark.parametrize("policy, convention",
+                         [("row", "paper"), ("openxai", "openxai_code")])
+def test_seed_policy_is_a_deprecated_switch_of_convention(metric, policy, convention,
+                                                          linear):
+    X, model = linear
+    A = X[:5] * W
+    kw = dict(perturber=_abs_perturber(), n_perturbations=10, random_state=0)
+    new = metric(model, X[:5], A, convention=convention, **kw)
+    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
+        old = metric(model, X[:5], A, seed_policy=policy, **kw)
+    np.testing.assert_array_equal(old, new)
+
+
+def test_seed_policy_contradicting_convention_is_an_error(linear):
+    X, model = linear
+    with pytest.raises(TypeError, match="contradicts convention"), \
+            pytest.warns(FutureWarning):
+        pgi(model, X[:2], X[:2], seed_policy="row", convention="openxai_code",
+            n_perturbations=5)
+
+
+def test_the_new_names_do_not_warn(linear, recwarn):
+    X, model = linear
+    pgi(model, X[:3], X[:3], n_perturbations=5, convention="openxai_code",
+        random_state=0)
+    pgu(model, X[:3], X[:3], n_perturbations=5, random_state=0)
+    assert not [w for w in recwarn if issubclass(w.category, FutureWarning)]
 
 
 def test_registry_entries():

@@ -65,7 +65,7 @@ def test_ris_is_one_for_scaled_identity_explanations(form):
     model = LinearRegression().fit(X, 2.5 * X.sum(axis=1))
     ex = FeatureAblation(FrozenEstimator(model)).fit(X)
     s = relative_input_stability(model, X[:5], ex.transform(X[:5]), explainer=ex,
-                                 n_samples=50, perturber=_pert(1e-2), form=form,
+                                 n_perturbations=50, perturber=_pert(1e-2), form=form,
                                  random_state=0)
     np.testing.assert_allclose(s, 1.0, rtol=1e-7)
 
@@ -74,7 +74,7 @@ def test_ris_and_ros_match_a_brute_force_loop(linear):
     X, model, ex = linear
     Xe = X[:4]
     A = ex.transform(Xe)
-    kw = dict(explainer=ex, n_samples=40, n_perturbations=25, perturber=_pert(1e-3),
+    kw = dict(explainer=ex, n_perturbations=40, max_neighbours=25, perturber=_pert(1e-3),
               random_state=3)
     ris = relative_input_stability(model, Xe, A, **kw)
     ros = relative_output_stability(model, Xe, A, **kw)
@@ -94,8 +94,8 @@ def test_only_the_first_neighbours_of_the_same_class_are_kept(classifier):
     # rows near the decision boundary, large noise: many neighbours flip
     Xe = X[np.argsort(np.abs(clf.decision_function(X)))[:3]]
     A = ex.transform(Xe)
-    det = relative_input_stability(clf, Xe, A, explainer=ex, n_samples=60,
-                                   n_perturbations=20, perturber=_pert(0.5),
+    det = relative_input_stability(clf, Xe, A, explainer=ex, n_perturbations=60,
+                                   max_neighbours=20, perturber=_pert(0.5),
                                    random_state=0, return_details=True)
     nb = _neighbours(Xe, _pert(0.5), 60, 0)
     for i in range(3):
@@ -112,7 +112,7 @@ def test_ros_uses_probabilities_or_logits(classifier):
     X, clf, ex = classifier
     Xe = X[:3]
     A = ex.transform(Xe)
-    kw = dict(explainer=ex, n_samples=20, perturber=_pert(1e-3), random_state=0)
+    kw = dict(explainer=ex, n_perturbations=20, perturber=_pert(1e-3), random_state=0)
     proba = relative_output_stability(clf, Xe, A, **kw)
     logit = relative_output_stability(clf, Xe, A, output="logit", **kw)
     assert not np.allclose(proba, logit)
@@ -142,7 +142,7 @@ def test_rrs_with_a_sklearn_mlp_matches_the_hidden_layer():
     ex = FeatureAblation(FrozenEstimator(mlp)).fit(X)
     Xe = X[:2]
     A = ex.transform(Xe)
-    s = relative_representation_stability(mlp, Xe, A, explainer=ex, n_samples=15,
+    s = relative_representation_stability(mlp, Xe, A, explainer=ex, n_perturbations=15,
                                           perturber=_pert(1e-3), random_state=0)
     net, scaler = mlp[-1], mlp[0]
 
@@ -174,7 +174,7 @@ def test_rrs_with_a_skorch_net_hooks_the_first_activation():
     ex = FeatureAblation(FrozenEstimator(net)).fit(X)
     Xe = X[:2].astype(np.float64)
     A = ex.transform(Xe)
-    s = relative_representation_stability(net, Xe, A, explainer=ex, n_samples=15,
+    s = relative_representation_stability(net, Xe, A, explainer=ex, n_perturbations=15,
                                           perturber=_pert(1e-2), random_state=0)
     lin = net.module_[0]
 
@@ -196,12 +196,12 @@ def test_rrs_without_a_representation_says_what_works(linear):
     X, model, ex = linear
     with pytest.raises(TypeError, match="skorch net.*MLPClassifier"):
         relative_representation_stability(model, X[:2], ex.transform(X[:2]),
-                                          explainer=ex, n_samples=5)
+                                          explainer=ex, n_perturbations=5)
     s = relative_representation_stability(
-        model, X[:2], ex.transform(X[:2]), explainer=ex, n_samples=5,
+        model, X[:2], ex.transform(X[:2]), explainer=ex, n_perturbations=5,
         representation=lambda Z: Z, perturber=_pert(1e-3), random_state=0)
     ris = relative_input_stability(model, X[:2], ex.transform(X[:2]), explainer=ex,
-                                   n_samples=5, perturber=_pert(1e-3), random_state=0)
+                                   n_perturbations=5, perturber=_pert(1e-3), random_state=0)
     np.testing.assert_allclose(s, ris)
 
 
@@ -212,10 +212,10 @@ def test_common_random_numbers_versus_independent(classifier):
     # function moves, not its Monte-Carlo noise; independent streams add
     # that noise.
     X, clf, _ = classifier
-    ks = LocalLinearSurrogate(FrozenEstimator(clf), n_samples=50,
+    ks = LocalLinearSurrogate(FrozenEstimator(clf), n_perturbations=50,
                               random_state=0).fit(X)
     A = ks.transform(X[:6])
-    kw = dict(explainer=ks, n_samples=10, perturber=_pert(1e-3), random_state=0)
+    kw = dict(explainer=ks, n_perturbations=10, perturber=_pert(1e-3), random_state=0)
     common = relative_input_stability(clf, X[:6], A, **kw)
     indep = relative_input_stability(clf, X[:6], A, explainer_rng="independent",
                                      **kw)
@@ -231,7 +231,7 @@ def test_random_control_is_never_stable(linear):
     rnd = RandomExplainer(random_state=0).fit(X)
     A = rnd.transform(X[:3])
     np.testing.assert_array_equal(rnd.explain(X[:3], row_keys=[1, 1, 1]), A)
-    kw = dict(explainer=rnd, n_samples=20, random_state=0)
+    kw = dict(explainer=rnd, n_perturbations=20, random_state=0)
     for policy in ("common", "independent"):
         ris = relative_input_stability(model, X[:3], A, explainer_rng=policy, **kw)
         assert np.all(ris > 1e4)
@@ -243,7 +243,7 @@ def test_undefined_rows_and_nan_policy(linear):
     X, model, ex = linear
     A = ex.transform(X[:3])
     A[1] = 0.0
-    kw = dict(explainer=ex, n_samples=10, perturber=_pert(1e-3), random_state=0)
+    kw = dict(explainer=ex, n_perturbations=10, perturber=_pert(1e-3), random_state=0)
     with pytest.warns(RuntimeWarning, match="undefined for 1 of 3"):
         det = relative_input_stability(model, X[:3], A, return_details=True, **kw)
     assert np.isnan(det.scores[1]) and det.n_undefined == 1
@@ -259,7 +259,7 @@ def test_results_do_not_depend_on_batch_size_or_row_order(classifier):
     X, clf, ex = classifier
     Xe = X[:12]
     A = ex.transform(Xe)
-    kw = dict(explainer=ex, n_samples=30, n_perturbations=10, perturber=_pert(0.3),
+    kw = dict(explainer=ex, n_perturbations=30, max_neighbours=10, perturber=_pert(0.3),
               random_state=2)
     ref = relative_input_stability(clf, Xe, A, **kw)
     np.testing.assert_allclose(
@@ -282,7 +282,7 @@ def test_ris_is_scale_invariant(linear):
         def explain(self, Z, **kw):
             return 4.0 * ex.explain(Z, **kw)
 
-    kw = dict(n_samples=10, perturber=_pert(1e-3), random_state=0)
+    kw = dict(n_perturbations=10, perturber=_pert(1e-3), random_state=0)
     np.testing.assert_allclose(
         relative_input_stability(model, X[:3], 4 * A, explainer=Scaled(), **kw),
         relative_input_stability(model, X[:3], A, explainer=ex, **kw), rtol=1e-10)
@@ -312,20 +312,25 @@ def test_max_sensitivity_matches_a_brute_force_loop(linear):
                     / np.linalg.norm(delta, axis=2)).max(axis=1), rtol=1e-8)
 
 
-def test_max_sensitivity_beexai_variant(linear):
+def test_max_sensitivity_beexai_code(linear):
     X, model, ex = linear
     Xe = X[:20]
     eq = LinearRegression().fit(X, 2.0 * X.sum(axis=1))
     ex_eq = FeatureAblation(FrozenEstimator(eq)).fit(X)
     A = ex_eq.transform(Xe)
     # a(x) - a(x - δ) = 2 δ: per-instance score 100 · 2 exactly
-    s = max_sensitivity(eq, Xe, A, explainer=ex_eq, variant="beexai", random_state=0)
+    s = max_sensitivity(eq, Xe, A, explainer=ex_eq, convention="beexai_code",
+                        random_state=0)
     np.testing.assert_allclose(s, 200.0, rtol=1e-8)
-    # BEExAI's batch denominator makes the score shrink with the batch size
-    bug_all = max_sensitivity(eq, Xe, A, explainer=ex_eq, variant="beexai",
-                              beexai_batch_bug=True, random_state=0)
-    bug_half = max_sensitivity(eq, Xe[:5], A[:5], explainer=ex_eq, variant="beexai",
-                               beexai_batch_bug=True, random_state=0)
+    # BEExAI's batch denominator (deprecated) makes the score shrink with the
+    # batch size
+    with pytest.warns(FutureWarning, match="beexai_batch_bug"):
+        bug_all = max_sensitivity(eq, Xe, A, explainer=ex_eq,
+                                  convention="beexai_code", beexai_batch_bug=True,
+                                  random_state=0)
+    with pytest.warns(FutureWarning, match="beexai_batch_bug"):
+        bug_half = max_sensitivity(eq, Xe[:5], A[:5], explainer=ex_eq,
+                                   beexai_batch_bug=True, random_state=0)
     assert bug_half.mean() > 1.5 * bug_all[:5].mean()
 
 
@@ -361,6 +366,76 @@ def test_max_sensitivity_agrees_with_captum(classifier):
     ref = sensitivity_max(explain, torch.as_tensor(Xe), perturb_func=perturb,
                           n_perturb_samples=N).numpy()
     np.testing.assert_allclose(s, ref, rtol=1e-9)
+
+
+# ------------------------------------------------------- deprecated names
+@pytest.mark.parametrize("metric", [relative_input_stability,
+                                    relative_output_stability])
+def test_n_samples_is_the_old_name_of_n_perturbations(metric, classifier):
+    X, clf, ex = classifier
+    Xe = X[:4]
+    A = ex.transform(Xe)
+    kw = dict(explainer=ex, perturber=_pert(0.3), random_state=1,
+              return_details=True)
+    new = metric(clf, Xe, A, n_perturbations=30, **kw)
+    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_perturbations'"):
+        old = metric(clf, Xe, A, n_samples=30, **kw)
+    np.testing.assert_array_equal(old.scores, new.scores)
+    np.testing.assert_array_equal(old.n_neighbours, new.n_neighbours)
+    # With n_samples, n_perturbations keeps its old meaning (max_neighbours).
+    new = metric(clf, Xe, A, n_perturbations=30, max_neighbours=7, **kw)
+    with pytest.warns(FutureWarning) as caught:
+        old = metric(clf, Xe, A, n_samples=30, n_perturbations=7, **kw)
+    messages = " ".join(str(w.message) for w in caught)
+    assert "'n_samples' was renamed 'n_perturbations'" in messages
+    assert "renamed 'max_neighbours'" in messages
+    np.testing.assert_array_equal(old.scores, new.scores)
+    assert new.n_neighbours.max() == 7
+
+
+def test_max_neighbours_caps_the_explained_neighbours(linear):
+    X, model, ex = linear
+    det = relative_input_stability(model, X[:3], ex.transform(X[:3]), explainer=ex,
+                                   n_perturbations=12, max_neighbours=5,
+                                   perturber=_pert(1e-3), random_state=0,
+                                   return_details=True)
+    assert det.n_neighbours.tolist() == [5, 5, 5]
+
+
+@pytest.mark.parametrize("variant, convention",
+                         [("yeh", "paper"), ("beexai", "beexai_code")])
+def test_max_sensitivity_variant_is_a_deprecated_switch_of_convention(
+        variant, convention, linear):
+    X, model, ex = linear
+    A = ex.transform(X[:4])
+    kw = dict(explainer=ex, X_train=X, random_state=0)
+    new = max_sensitivity(model, X[:4], A, convention=convention, **kw)
+    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
+        old = max_sensitivity(model, X[:4], A, variant=variant, **kw)
+    np.testing.assert_array_equal(old, new)
+    # beexai_batch_bug=False was the default: same scores, with a warning
+    with pytest.warns(FutureWarning, match="beexai_batch_bug"):
+        off = max_sensitivity(model, X[:4], A, convention=convention,
+                              beexai_batch_bug=False, **kw)
+    np.testing.assert_array_equal(off, new)
+
+
+def test_max_sensitivity_switches_contradicting_convention(linear):
+    X, model, ex = linear
+    A = ex.transform(X[:2])
+    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
+        max_sensitivity(model, X[:2], A, explainer=ex, variant="yeh",
+                        convention="beexai_code")
+
+
+def test_the_new_names_do_not_warn(linear, recwarn):
+    X, model, ex = linear
+    A = ex.transform(X[:2])
+    relative_output_stability(model, X[:2], A, explainer=ex, n_perturbations=5,
+                              max_neighbours=3, random_state=0)
+    max_sensitivity(model, X[:2], A, explainer=ex, convention="beexai_code",
+                    random_state=0)
+    assert not [w for w in recwarn if issubclass(w.category, FutureWarning)]
 
 
 def test_registry_entries():

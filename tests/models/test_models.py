@@ -214,3 +214,31 @@ def test_clone_set_params_pipeline_and_grid_search():
     search.fit(X, y)
     assert search.best_params_["mlpnetclassifier__lr"] in (1e-3, 1e-2)
     assert search.predict(X).shape == (150,)
+
+
+@pytest.mark.parametrize("params, name", [
+    ({"validation_fraction": 1.5}, "validation_fraction"),
+    ({"validation_fraction": 0.0}, "validation_fraction"),
+    ({"early_stopping": "yes"}, "early_stopping"),
+    ({"n_iter_no_change": 0}, "n_iter_no_change"),
+    ({"tol": -1.0}, "tol"),
+    ({"train_split": "holdout"}, "train_split"),
+    ({"random_state": "seed"}, "random_state"),
+])
+def test_parameters_validated_like_sklearn(params, name):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, y = _data(n=30)
+    match = f"The '{name}' parameter of LogisticNetClassifier must be"
+    with pytest.raises(InvalidParameterError, match=match):
+        LogisticNetClassifier(max_epochs=1, **params).fit(X, y)
+
+
+def test_tetromino_parameters_validated_like_sklearn():
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, y = np.zeros((20, 64)), np.arange(20) % 2
+    for params, name in (({"architecture": "rnn"}, "architecture"),
+                         ({"image_size": 16}, "image_size")):
+        with pytest.raises(InvalidParameterError, match=f"The '{name}' parameter"):
+            TetrominoNetClassifier(max_epochs=1, **params).fit(X, y)

@@ -4,6 +4,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import LinearRegression, LogisticRegression
 
 from sklearn_xai.utils import explained_output
+from sklearn_xai.utils._output import ExplainedOutput
 
 
 @pytest.fixture
@@ -129,3 +130,44 @@ def test_class_target_of_a_single_output_is_an_error(clf3):
         explained_output(clf, target="b", output="predict")
     with pytest.raises(ValueError, match="target=1 selects a class.*regressor"):
         comprehensiveness(reg, X, np.ones((5, 2)), target=1)
+
+
+# ------------------------------------------------------------ output="margin"
+def test_margin_output_of_xgboost_is_the_raw_margin_trees_explain():
+    xgboost = pytest.importorskip("xgboost")
+    from sklearn.datasets import make_classification
+
+    from sklearn.frozen import FrozenEstimator
+
+    from sklearn_xai.explainers import TreeContributions
+
+    X, y = make_classification(n_samples=200, n_features=5, random_state=0)
+    model = xgboost.XGBClassifier(n_estimators=20, max_depth=3).fit(X, y)
+    f = ExplainedOutput(model, output="margin")
+    t = f.target_index(X[:30])
+    margin = model.get_booster().predict(xgboost.DMatrix(X[:30]), output_margin=True)
+    # Independent: log-odds of predict_proba; class 0's margin is minus class 1's.
+    p1 = model.predict_proba(X[:30])[:, 1]
+    np.testing.assert_allclose(margin, np.log(p1 / (1 - p1)), atol=1e-4)
+    np.testing.assert_allclose(f(X[:30], t), np.where(t == 1, margin, -margin), rtol=1e-6)
+    assert t.tolist() == (margin > 0).astype(int).tolist()
+    # Exact tree contributions sum to the margin minus the bias (efficiency).
+    ex = TreeContributions(FrozenEstimator(model)).fit(X)
+    phi = ex.transform(X[:30])
+    bias = np.where(t == 1, ex.expected_value_, -ex.expected_value_)
+    np.testing.assert_allclose(phi.sum(axis=1) + bias, f(X[:30], t), atol=1e-4)
+
+
+def test_margin_output_of_sklearn_models():
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import LinearRegression, LogisticRegression
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]])
+    clf = LogisticRegression().fit(X, [0, 0, 1, 1])
+    f = ExplainedOutput(clf, output="margin")
+    np.testing.assert_allclose(f(X, np.ones(4, dtype=int)), clf.decision_function(X))
+    reg = LinearRegression().fit(X, [1.0, 2.0, 0.5, 3.0])
+    np.testing.assert_allclose(ExplainedOutput(reg, output="margin")(X), reg.predict(X))
+    forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, [0, 0, 1, 1])
+    with pytest.raises(ValueError, match="no raw margin.*output='proba'"):
+        ExplainedOutput(forest, output="margin")

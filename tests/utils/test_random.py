@@ -14,6 +14,7 @@ from sklearn_xai.utils._random import (
     row_normal,
     row_permutations,
     row_uniform,
+    seed_entropy,
 )
 
 KEYS = np.arange(400) * 7 + 3
@@ -131,6 +132,122 @@ def test_row_generators_still_give_numpy_generators():
     g = row_generators(0, keys)
     assert all(isinstance(r, np.random.Generator) for r in g)
     assert g[0].random() == g[1].random()
+
+
+@pytest.mark.parametrize("stream", [0, 3])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_generators_are_the_engine_of_many_normals_per_row(stream, dtype):
+    """One engine: normal() with >= 512 draws per row is the rows'
+    generators' standard_normal, and a generator's PCG64 state is four words
+    of the row's reserved generator sub-stream, never words of its
+    counter-based draws."""
+    streams = RowStreams(9, [3, -1, 2**62 + 5, 3])
+    for size in (512, (30, 20)):
+        expected = np.stack([g.standard_normal(size, dtype=dtype)
+                             for g in streams.generators(stream=stream)])
+        np.testing.assert_array_equal(
+            streams.normal(size, stream=stream, dtype=dtype), expected)
+    from sklearn_xai.utils._random import _GENERATOR_STREAMS
+
+    words = [int(w) for w in streams.bits(4, stream=_GENERATOR_STREAMS + stream)[1]]
+    state = streams.generators(stream=stream)[1].bit_generator.state["state"]
+    counter_words = {int(w) for w in streams.bits(64, stream=stream)[1]}
+    assert not counter_words & set(words)
+    assert state == {"state": (words[0] << 64) | words[1],
+                     "inc": (words[2] << 64) | words[3] | 1}
+
+
+def test_row_generators_and_keyed_generators_are_the_rowstreams_generators():
+    from sklearn_xai.utils._random import keyed_generators, keyed_streams
+
+    X = np.array([[0.5, 1.0], [2.0, -3.0], [0.5, 1.0]])
+    keys = row_keys(X)
+
+    def first(gens):
+        return np.array([g.random(6) for g in gens])
+
+    reference = first(RowStreams(4, keys).generators())
+    np.testing.assert_array_equal(first(row_generators(4, keys)), reference)
+    np.testing.assert_array_equal(first(keyed_generators(X, 4)), reference)
+    np.testing.assert_array_equal(reference[0], reference[2])  # same row, same draws
+    np.testing.assert_array_equal(first(keyed_streams(X, 4).generators()), reference)
+    np.testing.assert_array_equal(
+        first(keyed_generators(X, 4, seed_policy="openxai")),
+        first(RowStreams(4, [0, 1, 2]).generators()))
+    # A RandomState is consumed once, reproducibly, and resolving the seed
+    # first (as the distributions do) changes nothing.
+    np.testing.assert_array_equal(
+        first(row_generators(np.random.RandomState(1), keys)),
+        first(row_generators(seed_entropy(np.random.RandomState(1)), keys)))
+    # Another stream, another seed: other draws.
+    other_stream = first(RowStreams(4, keys).generators(stream=1))
+    assert not np.array_equal(other_stream, reference)
+    assert not np.array_equal(first(row_generators(5, keys)), reference)
+
+
+def test_generators_do_not_depend_on_batch_and_are_independent_objects():
+    import copy
+    import pickle
+
+    keys = np.array([11, 5, 42, 7])
+    full = RowStreams(3, keys).generators()
+    perm = np.array([2, 0, 3, 1])
+    shuffled = RowStreams(3, keys[perm]).generators()
+    sliced = RowStreams(3, keys)[1:3].generators()
+    draws = np.array([g.standard_normal(5) for g in full])
+    np.testing.assert_array_equal([g.standard_normal(5) for g in shuffled], draws[perm])
+    np.testing.assert_array_equal([g.standard_normal(5) for g in sliced], draws[1:3])
+    # Drawing from one row's generator does not move another's.
+    twice = RowStreams(3, [42, 42]).generators()
+    assert twice[0] is not twice[1]
+    twice[0].random(100)
+    np.testing.assert_array_equal(twice[1].standard_normal(5), draws[2])
+    # The generators copy and pickle like any numpy generator.
+    g = RowStreams(3, [7]).generators()[0]
+    for clone in (copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert clone.random() == copy.deepcopy(g).random()
+    with pytest.raises(ValueError, match="stream"):
+        RowStreams(0, [1]).generators(stream=-1)
+
+
+def test_generators_and_vectorised_draws_of_one_stream_are_not_correlated():
+    """A generator's state is the first four words of its stream, which also
+    give the stream's first uniforms: no dependence is measurable, and other
+    stream numbers give other generators."""
+    from sklearn_xai.utils._random import keyed_generators, keyed_streams
+
+    n = 40_000
+    streams = RowStreams(0, np.arange(n))
+    u = streams.uniform(8)
+    v = np.array([g.random(4) for g in streams.generators()])
+    r = np.corrcoef(np.hstack([u, v]).T)[:8, 8:]
+    # 32 correlations, each ~N(0, 1/n) under independence.
+    assert np.abs(r).max() < 5 / np.sqrt(n)
+    counts, _, _ = np.histogram2d(u[:, 0], v[:, 0], bins=10)
+    assert stats.chi2_contingency(counts)[1] > 1e-3
+    X = np.array([[1.0, 2.0]])
+    assert keyed_generators(X, 0, stream=1)[0].random() == \
+        keyed_streams(X, 0).generators(stream=1)[0].random()
+    assert row_generators(0, [5], stream=2)[0].random() == \
+        RowStreams(0, [5]).generators(stream=2)[0].random()
+
+
+def test_generators_draw_independent_uniform_numbers():
+    # 400 consecutive keys (the openxai policy), 500 uniforms each.
+    u = np.array([g.random(500) for g in row_generators(6, np.arange(400))])
+    assert stats.kstest(u.ravel(), "uniform").pvalue > 1e-3
+    r = np.corrcoef(u)[np.triu_indices(400, 1)]
+    # Under independence the correlations are ~N(0, 1/500).
+    assert abs(r.mean()) < 0.002 and abs(r.std() * np.sqrt(500) - 1.0) < 0.05
+
+
+def test_column_salts_are_computed_not_memoised():
+    from sklearn_xai.utils import _random
+
+    assert not hasattr(_random, "_SALT_CACHE")
+    salts = _random._column_salts(7)
+    assert [int(v) for v in salts] == [
+        _mix_int(0x6A09E667F3BCC909 + (j + 1) * 0x9E3779B97F4A7C15) for j in range(7)]
 
 
 def test_sparse_partial_shuffle_equals_the_plain_fisher_yates():

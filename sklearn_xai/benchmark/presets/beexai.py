@@ -59,8 +59,8 @@ def beexai_real(quick=False):
     explainers = {
         "random": "RandomExplainer",
         "lime": "CaptumLime",
-        "shap": {"name": "ShapleyValueSampling", "params": {"n_samples": 25, "masker": zero}},
-        "kernel_shap": {"name": "KernelSHAP", "params": {"n_samples": 25, "masker": zero}},
+        "shap": {"name": "ShapleyValueSampling", "params": {"n_permutations": 25, "masker": zero}},
+        "kernel_shap": {"name": "KernelSHAP", "params": {"n_perturbations": 25, "masker": zero}},
         "deeplift": "DeepLift",
         "ig": "IntegratedGradients",
         "saliency": "Saliency",
@@ -68,15 +68,18 @@ def beexai_real(quick=False):
     masked = {"masker": zero}
     metrics = {
         "faithfulness_correlation": {"name": "faithfulness_correlation",
-                                     "params": {"variant": "beexai", **masked}},
-        "neg_infidelity": {"name": "neg_infidelity", "params": {"perturbation": "beexai"}},
+                                     "params": {"convention": "beexai_code", **masked}},
+        "neg_infidelity": {"name": "neg_infidelity",
+                           "params": {"convention": "beexai_code"}},
         "neg_max_sensitivity": {"name": "neg_max_sensitivity",
-                                "params": {"variant": "beexai"}},
+                                "params": {"convention": "beexai_code"}},
         "comprehensiveness": {"name": "comprehensiveness", "params": masked},
         "neg_sufficiency": {"name": "neg_sufficiency", "params": masked},
-        "monotonicity": {"name": "monotonicity", "params": {"variant": "beexai", **masked}},
+        "monotonicity": {"name": "monotonicity",
+                         "params": {"convention": "beexai_code", **masked}},
         "neg_auc_tp": {"name": "neg_auc_tp", "params": masked},
-        "neg_complexity": {"name": "neg_complexity", "params": {"normalization": "beexai"}},
+        "neg_complexity": {"name": "neg_complexity",
+                           "params": {"convention": "beexai_code"}},
         "sparseness": "sparseness",
     }
     epochs = 2 if quick else 200
@@ -99,7 +102,8 @@ def beexai_table5(quick=False):
     As :func:`beexai_real` on Diamonds alone, with the switches of the
     paper's regression setting: absolute attributions
     (:class:`~sklearn_xai.compose.TransformedExplainer` with ``func="abs"``)
-    and AUC-TP in its ``beexai_regression`` variant.  BEExAI's division of
+    and AUC-TP's regression curve of BEExAI's code
+    (``convention="beexai_code"``).  BEExAI's division of
     every batch of attributions by its Frobenius norm is not mirrored (it
     makes a row's attributions depend on the rest of its batch); it rescales
     infidelity and max-sensitivity, whose published values are therefore
@@ -136,7 +140,7 @@ def beexai_table5(quick=False):
                   for name, spec in base.explainers.items()}
     metrics = dict(base.metrics)
     metrics["neg_auc_tp"] = {"name": "neg_auc_tp",
-                             "params": {"masker": zero, "variant": "beexai_regression"}}
+                             "params": {"masker": zero, "convention": "beexai_code"}}
     return BenchmarkSpec(
         name="beexai_table5" + ("_quick" if quick else ""),
         description="BEExAI Table 5: Diamonds, XGBoost and MLP, absolute attributions.",

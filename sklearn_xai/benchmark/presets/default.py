@@ -42,9 +42,9 @@ def default():
     explainers.update(pick({
         "exact_shapley": {"name": "ExactShapley", "params": {"masker": {
             "name": "MarginalMasker", "params": {"background": 50}}}},
-        "kernel_shap": {"name": "KernelSHAP", "params": {"n_samples": 64, "masker": {
+        "kernel_shap": {"name": "KernelSHAP", "params": {"n_perturbations": 64, "masker": {
             "name": "MarginalMasker", "params": {"background": 20}}}},
-        "lime": {"name": "LimeTabular", "params": {"n_samples": 500}},
+        "lime": {"name": "LimeTabular", "params": {"n_perturbations": 500}},
     }, available_explainers()))
     masked = {"params": {"masker": MEAN_MASKER}}
     metrics = {

@@ -59,12 +59,12 @@ def openxai_synthetic(quick=False):
         "grad": "Saliency",
         "ig": {"name": "IntegratedGradients", "params": {"multiply_by_inputs": False}},
         "itg": "InputXGradient",
-        "sg": {"name": "SmoothGrad", "params": {"std": 0.1, "n_samples": 100}},
-        "shap": {"name": "KernelSHAP", "params": {"n_samples": 100 if quick else 500,
+        "sg": {"name": "SmoothGrad", "params": {"std": 0.1, "n_perturbations": 100}},
+        "shap": {"name": "KernelSHAP", "params": {"n_perturbations": 100 if quick else 500,
                                                   "masker": zero}},
         "lime": {"name": "LocalLinearSurrogate",
                  "params": {"std": 0.1, "kernel_width": width,
-                            "n_samples": 200 if quick else 1000}},
+                            "n_perturbations": 200 if quick else 1000}},
     }
     metrics = {}
     for name in _OX_AGREEMENT:

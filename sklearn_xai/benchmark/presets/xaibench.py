@@ -50,12 +50,12 @@ def xaibench_small():
         "shap": {"name": "ExactShapley", "params": {"masker": {
             "name": "MarginalMasker", "params": {"background": 100}}}},
         "lime": {"name": "LimeTabular", "params": {"kernel_width": 0.5,
-                                                   "n_samples": 1000}},
+                                                   "n_perturbations": 1000}},
     }, available))
     if "ExactShapley" in available and "ConditionalMasker" in available_maskers():
         explainers["shap_conditional"] = {"name": "ExactShapley", "params": {"masker": {
             "name": "ConditionalMasker", "params": {"distribution": "@distribution",
-                                                    "n_samples": 50}}}}
+                                                    "n_draws": 50}}}}
     if len(explainers) == 1:
         explainers["ablation"] = {"name": "FeatureAblation",
                                   "params": {"masker": MEAN_MASKER}}
@@ -89,7 +89,7 @@ _XB_METRICS = ("faith_plus", "faith_minus", "mono_plus", "mono_minus", "roar_fai
 def _xaibench_explainers(n_train, code):
     bf = {"masker": {"name": "MarginalMasker", "params": {"background": n_train}}}
     if code:
-        bf["xai_bench_efficiency"] = True
+        bf["convention"] = "xai_bench_code"
     return {
         "random": "RandomExplainer",
         "shap": {"name": "ExactShapley", "params": {"masker": _MARGINAL}},
@@ -107,7 +107,7 @@ def _xaibench_metrics(code, quick):
     metrics = {name: {"name": name, "params": {}} for name in _XB_METRICS}
     if quick:
         for name in ("shapley_corr", "neg_shapley_mse"):
-            metrics[name]["params"]["n_samples"] = 100
+            metrics[name]["params"]["n_draws"] = 100
     if not code:
         return metrics
     for name in ("faith_plus", "faith_minus", "roar_faith_plus", "roar_faith_minus"):
@@ -115,15 +115,15 @@ def _xaibench_metrics(code, quick):
         metrics[name]["nan_policy"] = "zero"
     for name in ("mono_plus", "mono_minus"):
         metrics[name]["params"].update(empty_value="explained_mean",
-                                       xai_bench_index_bug=True)
+                                       convention="xai_bench_code")
     for name in ("roar_faith_plus", "roar_faith_minus"):
-        metrics[name]["params"]["xai_bench_roar_bugs"] = True
+        metrics[name]["params"]["convention"] = "xai_bench_code"
     for name in ("shapley_corr", "neg_shapley_mse"):
-        metrics[name]["params"].update(n_samples=100 if quick else 20000,
-                                       xai_bench_efficiency=True)
+        metrics[name]["params"].update(n_draws=100 if quick else 20000,
+                                       convention="xai_bench_code")
     metrics["shapley_corr"]["params"]["nan_policy"] = "zero"
     metrics["shapley_corr"]["nan_policy"] = "zero"
-    metrics["neg_infidelity"]["params"]["perturbation"] = "xai_bench"
+    metrics["neg_infidelity"]["params"]["convention"] = "xai_bench_code"
     return metrics
 
 
@@ -202,10 +202,11 @@ def xaibench_table_metrics_code(quick=False):
     As :func:`xaibench_table_metrics`, plus: the code's label function
     (``psi_variant="xai_bench_code"``) and per-batch label standardisation
     (``xai_bench_batch_norm=True``), BF-SHAP's efficiency bias
-    (``xai_bench_efficiency=True``), ground-truth Shapley values with 20 000
+    (``convention="xai_bench_code"``), ground-truth Shapley values with 20 000
     Monte-Carlo draws and the same bias, ``empty_value="explained_mean"``,
-    ``nan_policy="zero"``, the monotonicity index bug, the ROAR bugs and
-    XAI-Bench's infidelity perturbation.  These reproduce the published
+    ``nan_policy="zero"``, the monotonicity index bug and the ROAR bugs
+    (``convention="xai_bench_code"`` of the metrics) and XAI-Bench's
+    infidelity perturbation.  These reproduce the published
     numbers; the paper-definition preset shows what they change.
 
     Run time: heavy (as :func:`xaibench_table_metrics`, plus a 20 000-draw

@@ -1,0 +1,453 @@
+"""Decisions from a leaderboard: which explainers are tied for best.
+
+Per (dataset, model, metric), every explainer is tested against the best one
+with a paired one-sided test, Holm-corrected (:func:`leaderboard`'s
+``tied_best`` column); across the metrics of a (dataset, model), explainers
+are compared by their mean rank with a Friedman test and the Nemenyi
+critical difference (:func:`decision_summary`, Demšar 2006).  The paired test
+machinery here is also the one of the test against the random control
+(:func:`significance_vs_control`).
+"""
+
+import functools
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+
+from sklearn_xai.utils._sklearn import Interval, validate_params
+
+__all__ = ["decision_summary", "significance_note"]
+
+_GROUP = ["dataset", "model", "metric"]
+_TESTS = ("wilcoxon", "ttest")
+# Means equal up to summation order tie (as the leaderboard's rank).
+_DECIMALS = 12
+
+
+# ------------------------------------------------------------ paired tests
+def _holm(p_values):
+    """Holm step-down adjusted p-values (NaN entries left out and kept NaN)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    adjusted = np.full_like(p, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    if ok.size == 0:
+        return adjusted
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    running = 0.0
+    for i, idx in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p[idx]))
+        adjusted[idx] = running
+    return adjusted
+
+
+def _paired_p_value(diff, test):
+    """One-sided p-value of "the paired differences are positive"."""
+    from scipy import stats
+
+    diff = np.asarray(diff, dtype=np.float64)
+    diff = diff[~np.isnan(diff)]
+    if diff.size == 0:
+        return np.nan
+    if np.all(diff == 0):
+        return 1.0
+    if test == "wilcoxon":
+        return float(stats.wilcoxon(diff, alternative="greater", zero_method="wilcox").pvalue)
+    return float(stats.ttest_1samp(diff, 0.0, alternative="greater").pvalue)
+
+
+@functools.lru_cache(maxsize=256)
+def _min_p_value(n_pairs, test):
+    """Smallest one-sided p-value ``test`` can give on ``n_pairs`` pairs.
+
+    Wilcoxon: the p-value of ``n_pairs`` distinct positive differences (all
+    ranks on the positive side), from the same scipy call as the test itself
+    (exact, ``1 / 2**n``, up to 50 pairs; normal approximation beyond).
+    t-test: 0 from two pairs on (the statistic is unbounded), no test below.
+    """
+    n_pairs = int(n_pairs)
+    if n_pairs < 1:
+        return np.nan
+    if test == "wilcoxon":
+        return _paired_p_value(np.arange(1.0, n_pairs + 1.0), test)
+    return 0.0 if n_pairs >= 2 else 1.0
+
+
+def _pairs(values, explainer, reference, on):
+    """``reference``-aligned values of one explainer (inner join on ``on``)."""
+    a = values[values["explainer"] == explainer].set_index(on)["value"]
+    b = values[values["explainer"] == reference].set_index(on)["value"]
+    joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
+    return joined["a"].to_numpy(dtype=float), joined["b"].to_numpy(dtype=float)
+
+
+def _row_groups(per_row):
+    """Per-row scores split by (dataset, model, metric)."""
+    if per_row is None or not len(per_row):
+        return {}
+    return {key: frame for key, frame in per_row.groupby(_GROUP, sort=False)}
+
+
+def _paired_family(seeds, rows, reference, explainers, sign, test, *, worse=False):
+    """Paired one-sided tests of ``explainers`` against ``reference`` within
+    one (dataset, model, metric), Holm-corrected over the family.
+
+    Scores are paired on (seed, row) when per-row scores pair up, else on
+    seeds.  ``sign`` orients the metric (+1 when greater is better).  The
+    alternative is "better than the reference", or "worse than the
+    reference" when ``worse``.
+
+    Returns a list of dicts: explainer, n_pairs, paired_over, p_value, p_holm.
+    """
+    records = []
+    for explainer in explainers:
+        over = "rows"
+        a = np.array([])
+        if rows is not None and len(rows):
+            a, b = _pairs(rows, explainer, reference, ["seed", "row"])
+        if a.size == 0:
+            over = "seeds"
+            a, b = _pairs(seeds, explainer, reference, ["seed"])
+        diff = sign * (b - a) if worse else sign * (a - b)
+        records.append({"explainer": explainer, "n_pairs": int(np.sum(~np.isnan(diff))),
+                        "paired_over": over, "p_value": _paired_p_value(diff, test)})
+    for rec, adjusted in zip(records, _holm([r["p_value"] for r in records])):
+        rec["p_holm"] = adjusted
+    return records
+
+
+def _oriented(means, greater_is_better):
+    """Means in the "greater is better" orientation, rounded so that means
+    equal up to summation order tie."""
+    means = np.asarray(means, dtype=np.float64)
+    return np.round(np.where(np.asarray(greater_is_better, dtype=bool), means, -means),
+                    _DECIMALS)
+
+
+def _decision_columns(board, ok, per_row, *, control, test, alpha, significance=None):
+    """The leaderboard's decision columns, indexed like ``board``.
+
+    ``tied_best`` and ``p_vs_best`` per explainer; ``paired_over``,
+    ``n_pairs``, ``n_comparisons``, ``min_p_value`` and
+    ``can_reach_significance`` per (dataset, model, metric).
+    ``significance`` is :func:`significance_vs_control`'s output when a
+    control is given (its pair counts enter the reachability).
+    """
+    n = len(board)
+    tied = pd.array([pd.NA] * n, dtype="boolean")
+    p_vs_best = np.full(n, np.nan)
+    paired_over = np.full(n, None, dtype=object)
+    n_pairs = np.zeros(n, dtype=np.int64)
+    n_comparisons = np.zeros(n, dtype=np.int64)
+    min_p = np.full(n, np.nan)
+    reach = pd.array([pd.NA] * n, dtype="boolean")
+    row_groups = _row_groups(per_row)
+    seed_groups = {key: frame for key, frame in ok.groupby(_GROUP, sort=False)}
+    control_groups = {}
+    if significance is not None and len(significance):
+        control_groups = {key: frame for key, frame in significance.groupby(_GROUP, sort=False)}
+    for key, group in board.groupby(_GROUP, sort=False):
+        pos = board.index.get_indexer(group.index)
+        sign = 1.0 if bool(group["greater_is_better"].iloc[0]) else -1.0
+        oriented = _oriented(group["mean"], group["greater_is_better"])
+        candidate = (group["explainer"] != control).to_numpy() & ~np.isnan(oriented)
+        family, counts, overs = [], [], []
+        if candidate.any():
+            best_value = oriented[candidate].max()
+            is_best = candidate & (oriented == best_value)
+            # The reference: the best mean, first in the board's order on a tie.
+            reference = group["explainer"].iloc[int(np.flatnonzero(is_best)[0])]
+            others = [e for e, c in zip(group["explainer"], group["explainer"] != control)
+                      if c and e != reference]
+            family = _paired_family(seed_groups[key], row_groups.get(key), reference,
+                                    others, sign, test, worse=True)
+            by_name = {rec["explainer"]: rec for rec in family}
+            for i, explainer in enumerate(group["explainer"]):
+                if explainer == control:
+                    continue
+                if explainer != reference:
+                    p_vs_best[pos[i]] = by_name[explainer]["p_holm"]
+                if is_best[i]:
+                    tied[pos[i]] = True  # best by mean
+                elif not np.isnan(p_vs_best[pos[i]]):
+                    tied[pos[i]] = not p_vs_best[pos[i]] < alpha
+            counts += [rec["n_pairs"] for rec in family]
+            overs += [rec["paired_over"] for rec in family]
+        # A Holm family can reject only if its smallest p-value times its
+        # size is below alpha: the smaller family (the best is not compared
+        # with itself) and the most pairs bound what any test can reach.
+        sizes = [len(family)] if family else []
+        against_control = control_groups.get(key)
+        if against_control is not None and len(against_control):
+            sizes.append(len(against_control))
+            counts += against_control["n_pairs"].tolist()
+            overs += against_control["paired_over"].tolist()
+        m = min(sizes, default=0)
+        largest = max(counts, default=0)
+        n_pairs[pos], n_comparisons[pos] = largest, m
+        if overs:
+            paired_over[pos] = "rows" if "rows" in overs else "seeds"
+        if m and largest:
+            min_p[pos] = _min_p_value(largest, test)
+            reach[pos] = bool(min(1.0, m * min_p[pos[0]]) < alpha)
+        elif m:
+            reach[pos] = False
+    return pd.DataFrame({
+        "tied_best": tied, "p_vs_best": p_vs_best, "paired_over": paired_over,
+        "n_pairs": n_pairs, "n_comparisons": n_comparisons, "min_p_value": min_p,
+        "can_reach_significance": reach,
+    }, index=board.index)
+
+
+# ------------------------------------------------------ Friedman / Nemenyi
+@functools.lru_cache(maxsize=256)
+def _nemenyi_q(k, alpha):
+    """Critical value ``q_alpha`` of the Nemenyi test for ``k`` treatments:
+    the studentized range quantile (infinite degrees of freedom) over
+    ``sqrt(2)`` (Demšar 2006, Table 5a)."""
+    from scipy.stats import studentized_range
+
+    if k < 2:
+        return np.nan
+    return float(studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
+
+
+def _critical_difference(k, n_blocks, alpha):
+    """Nemenyi critical difference of mean ranks,
+    ``q_alpha * sqrt(k (k + 1) / (6 N))`` (Demšar 2006, Section 3.2.2)."""
+    if k < 2 or n_blocks < 1:
+        return np.nan
+    return _nemenyi_q(k, alpha) * np.sqrt(k * (k + 1) / (6.0 * n_blocks))
+
+
+def _board_control(board, control):
+    if control is None:
+        control = board.attrs.get("control")
+    return control
+
+
+@validate_params(
+    {
+        "board": [pd.DataFrame],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "control": [str, None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def decision_summary(board, *, alpha=0.05, control=None):
+    """Mean ranks over metrics, Friedman test and Nemenyi critical difference.
+
+    Per (dataset, model), the explainers other than the control are ranked
+    within each metric in the metric's orientation (1 = best, tied means
+    share the average rank) and the ranks are averaged over the metrics, the
+    metrics playing the part of Demšar's data sets.  The Friedman test asks
+    whether the explainers' mean ranks differ at all; the Nemenyi critical
+    difference ``CD = q_alpha * sqrt(k (k + 1) / (6 N))`` is the smallest
+    difference of mean ranks that is significant at ``alpha`` for ``k``
+    explainers and ``N`` metrics (Demšar 2006).  Explainers whose mean rank
+    is within ``CD`` of the best mean rank are tied for best overall.
+
+    The Friedman test and the critical difference use the metrics where every
+    explainer has a score (a complete block design); the mean ranks use every
+    metric where the explainer has one (``n_metrics``).
+
+    Parameters
+    ----------
+    board : DataFrame
+        A leaderboard (:func:`leaderboard`): columns dataset, model, metric,
+        explainer, mean, greater_is_better and, for ``n_tied_best``,
+        tied_best.
+    alpha : float, default=0.05
+        Level of the Friedman test and of the Nemenyi critical difference.
+    control : str, default=None
+        Label of the control explainer, left out of the ranks (it is never
+        best).  ``None`` takes the control the leaderboard was built with
+        (``board.attrs["control"]``) when it records one.
+
+    Returns
+    -------
+    summary : DataFrame
+        One row per (dataset, model, explainer), best mean rank first:
+        ``mean_rank``, ``n_metrics``, ``n_tied_best`` (metrics where the
+        explainer is tied for best by the paired test against the best,
+        :func:`leaderboard`'s ``tied_best``), ``tied_best_overall`` (mean
+        rank less than ``critical_difference`` above the best one); and per
+        (dataset, model): ``n_explainers`` (k), ``n_blocks`` (N, the
+        complete metrics), ``friedman_statistic`` (chi-square),
+        ``friedman_p_value``, ``critical_difference`` and ``note`` (why the
+        test is not available, or empty).  ``summary.attrs["alpha"]`` is
+        ``alpha``.
+
+    References
+    ----------
+    .. [1] Demšar, J. "Statistical Comparisons of Classifiers over Multiple
+       Data Sets", Journal of Machine Learning Research 7, 1-30, 2006.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import decision_summary
+    >>> board = pd.DataFrame({
+    ...     "dataset": "d", "model": "m", "metric": ["x"] * 3 + ["y"] * 3,
+    ...     "explainer": ["a", "b", "c"] * 2, "mean": [3.0, 2.0, 1.0, 0.9, 0.8, 0.7],
+    ...     "greater_is_better": True})
+    >>> summary = decision_summary(board)
+    >>> summary[["explainer", "mean_rank", "n_metrics"]].to_numpy().tolist()
+    [['a', 1.0, 2], ['b', 2.0, 2], ['c', 3.0, 2]]
+    >>> round(float(summary["friedman_statistic"].iloc[0]), 3)
+    4.0
+    """
+    from scipy import stats
+
+    missing = {"dataset", "model", "metric", "explainer", "mean",
+               "greater_is_better"} - set(board.columns)
+    if missing:
+        raise ValueError(f"The board lacks the columns {sorted(missing)}; pass a "
+                         "leaderboard().")
+    control = _board_control(board, control)
+    frame = board[board["explainer"] != control].copy()
+    frame["oriented"] = _oriented(frame["mean"], frame["greater_is_better"])
+    frame = frame[np.isfinite(frame["oriented"])]
+    frame["metric_rank"] = frame.groupby(_GROUP, sort=False)["oriented"].rank(
+        ascending=False, method="average")
+    if "tied_best" in frame:
+        tied = frame["tied_best"].astype("boolean").fillna(False).astype(int)
+    else:
+        tied = pd.Series(np.nan, index=frame.index)
+    frame["tied"] = tied
+    records = []
+    for (dataset, model), group in frame.groupby(["dataset", "model"], sort=False):
+        per_explainer = group.groupby("explainer", sort=False).agg(
+            mean_rank=("metric_rank", "mean"), n_metrics=("metric_rank", "count"),
+            n_tied_best=("tied", lambda s: s.sum(min_count=1)))
+        explainers = list(per_explainer.index)
+        k = len(explainers)
+        wide = group.pivot(index="metric", columns="explainer", values="oriented")
+        complete = wide[explainers].dropna()
+        n_blocks = len(complete)
+        statistic = p_value = np.nan
+        notes = []
+        if n_blocks < len(wide):
+            notes.append(f"{len(wide) - n_blocks} metric(s) without a score for every "
+                         "explainer left out of the Friedman test")
+        if k < 3:
+            notes.append(f"the Friedman test needs at least 3 explainers, got {k}")
+        elif n_blocks < 2:
+            notes.append("the Friedman test needs at least 2 metrics scored by every "
+                         f"explainer, got {n_blocks}")
+        elif (complete.nunique(axis=1) == 1).all():
+            notes.append("every explainer ties on every metric")
+            statistic, p_value = 0.0, 1.0
+        else:
+            result = stats.friedmanchisquare(*(complete[e].to_numpy() for e in explainers))
+            statistic, p_value = float(result.statistic), float(result.pvalue)
+        cd = _critical_difference(k, n_blocks, alpha)
+        if np.isnan(cd):
+            notes.append("no critical difference: it needs at least 2 explainers and "
+                         "1 metric scored by every explainer")
+        best = per_explainer["mean_rank"].min()
+        gap = per_explainer["mean_rank"] - best
+        overall = (gap < cd) if np.isfinite(cd) else pd.Series(np.isclose(gap, 0.0), index=gap.index)
+        for explainer, row in per_explainer.iterrows():
+            records.append({
+                "dataset": dataset, "model": model, "explainer": explainer,
+                "mean_rank": float(row["mean_rank"]), "n_metrics": int(row["n_metrics"]),
+                "n_tied_best": row["n_tied_best"],
+                "tied_best_overall": bool(overall[explainer]),
+                "n_explainers": k, "n_blocks": n_blocks,
+                "friedman_statistic": statistic, "friedman_p_value": p_value,
+                "critical_difference": cd, "note": "; ".join(notes),
+            })
+    columns = ["dataset", "model", "explainer", "mean_rank", "n_metrics", "n_tied_best",
+               "tied_best_overall", "n_explainers", "n_blocks", "friedman_statistic",
+               "friedman_p_value", "critical_difference", "note"]
+    summary = pd.DataFrame.from_records(records, columns=columns)
+    summary["n_tied_best"] = summary["n_tied_best"].astype("Int64")
+    order = {k: {v: i for i, v in enumerate(dict.fromkeys(board[k]))}
+             for k in ("dataset", "model")}
+    sort_keys = pd.DataFrame({k: summary[k].map(order[k]) for k in ("dataset", "model")})
+    sort_keys["mean_rank"] = summary["mean_rank"]
+    idx = sort_keys.sort_values(["dataset", "model", "mean_rank"], kind="stable").index
+    summary = summary.loc[idx].reset_index(drop=True)
+    summary.attrs["alpha"] = alpha
+    return summary
+
+
+# ------------------------------------------------------------------- notes
+def _plural(n, word):
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+@validate_params(
+    {"board": [pd.DataFrame], "alpha": [Interval(Real, 0, 1, closed="neither")]},
+    prefer_skip_nested_validation=True,
+)
+def significance_note(board, alpha=0.05):
+    """Plain-language notes on (dataset, model, metric)s too small for a
+    significant difference.
+
+    With few explained rows and seeds, a paired test cannot give a p-value
+    small enough to survive the Holm correction: the exact one-sided
+    Wilcoxon signed-rank test on ``n`` pairs never goes below ``1 / 2**n``,
+    and Holm's first step compares the smallest p-value to ``alpha / m`` for
+    ``m`` comparisons.  Then no explainer can be shown worse than the best
+    (all are tied for best) nor better than the control, whatever the
+    scores.
+
+    Parameters
+    ----------
+    board : DataFrame
+        A leaderboard (:func:`leaderboard`), with its columns
+        ``min_p_value``, ``n_comparisons``, ``n_pairs``, ``paired_over`` and
+        ``n_seeds``.
+    alpha : float, default=0.05
+        Level of the tests.
+
+    Returns
+    -------
+    notes : list of str
+        One sentence per size of run that cannot reach significance, naming
+        the (dataset, model, metric)s concerned; empty when every test can.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import significance_note
+    >>> board = pd.DataFrame({
+    ...     "dataset": "d", "model": "m", "metric": "x", "explainer": ["a", "b", "c"],
+    ...     "n_seeds": 1, "paired_over": "rows", "n_pairs": 5, "n_comparisons": 2,
+    ...     "min_p_value": 1 / 32})
+    >>> significance_note(board, alpha=0.05)  # doctest: +NORMALIZE_WHITESPACE
+    ['With 5 rows and 1 seed no difference can be significant at alpha=0.05 after
+      correction for 2 comparisons: run more rows or seeds (d / m: x).']
+    """
+    needed = {"dataset", "model", "metric", "min_p_value", "n_comparisons", "n_pairs",
+              "paired_over", "n_seeds"}
+    missing = needed - set(board.columns)
+    if missing:
+        raise ValueError(f"The board lacks the columns {sorted(missing)}; pass a "
+                         "leaderboard().")
+    messages = {}
+    for (dataset, model, metric), group in board.groupby(_GROUP, sort=False):
+        m = int(group["n_comparisons"].max())
+        min_p = float(group["min_p_value"].max())
+        n_pairs = int(group["n_pairs"].max())
+        if m < 1 or (np.isfinite(min_p) and min(1.0, m * min_p) < alpha):
+            continue
+        seeds = int(group["n_seeds"].max())
+        over = group["paired_over"].dropna()
+        if len(over) and (over == "rows").any():
+            rows = int(round(n_pairs / max(seeds, 1)))
+            size = f"With {_plural(rows, 'row')} and {_plural(seeds, 'seed')}"
+        else:
+            size = f"With {_plural(seeds, 'seed')} and no per-row scores"
+        text = (f"{size} no difference can be significant at alpha={alpha:g} after "
+                f"correction for {_plural(m, 'comparison')}: run more rows or seeds")
+        messages.setdefault(text, {}).setdefault(f"{dataset} / {model}", []).append(
+            str(metric))
+    notes = []
+    for text, places in messages.items():
+        where = "; ".join(f"{place}: {', '.join(metrics)}" for place, metrics in places.items())
+        notes.append(f"{text} ({where}).")
+    return notes

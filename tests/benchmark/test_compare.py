@@ -1,0 +1,99 @@
+"""compare_explainers: a practitioner's fitted model in, decisions out."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, load_diabetes
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import train_test_split
+
+from sklearn_xai.benchmark import (
+    applicable_explainers,
+    applicable_metrics,
+    compare_explainers,
+)
+from sklearn_xai.metrics import get_metric_spec
+
+
+def test_applicable_metrics_need_no_ground_truth():
+    names = applicable_metrics()
+    assert {"comprehensiveness", "neg_sufficiency", "pgi", "neg_complexity"} <= set(names)
+    for name in names:
+        spec = get_metric_spec(name)
+        assert spec.per_instance and spec.kind != "reference"
+        assert not {"ground_truth", "distribution", "training_data", "reference",
+                    "image_shape", "sensitive"} & set(spec.requires)
+    assert "feature_agreement" not in names and "roar_faith_plus" not in names
+
+
+def test_applicable_explainers_follow_the_model():
+    xgboost = pytest.importorskip("xgboost")
+    X, y = load_breast_cancer(return_X_y=True)
+    trees = xgboost.XGBClassifier(n_estimators=5, max_depth=2).fit(X, y)
+    found = applicable_explainers(trees, X.shape[1])
+    assert list(found)[0] == "random"
+    assert "tree_shap" in found and "exact_shapley" not in found  # 30 features
+    linear = Ridge().fit(X[:, :5], y)
+    found = applicable_explainers(linear, 5)
+    assert "tree_shap" not in found and "exact_shapley" in found
+    assert "saliency" not in found  # not differentiable
+
+
+def test_xgboost_tree_attributions_scored_on_the_margin():
+    xgboost = pytest.importorskip("xgboost")
+    X, y = load_breast_cancer(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0,
+                                                        stratify=y)
+    model = xgboost.XGBClassifier(n_estimators=30, max_depth=3).fit(X_train, y_train)
+    results = compare_explainers(
+        model, X_test, y_test, X_train=X_train, n_explain=12, seeds=[0],
+        explainers={"tree_shap": "TreeContributions", "ablation": "FeatureAblation"},
+        metrics=["comprehensiveness", "neg_complexity"])
+    table = results.table
+    assert set(table["explainer"]) == {"random", "tree_shap", "ablation"}
+    assert (table["status"] == "ok").all(), table.loc[table["status"] != "ok", "error"]
+    board = results.leaderboard()
+    comp = board[board["metric"] == "comprehensiveness"].set_index("explainer")["mean"]
+    # Removing the features with the largest exact contributions moves the
+    # margin far more than removing random ones.
+    assert comp["tree_shap"] > comp["random"] + 1.0
+    assert "tied_best" in board
+
+
+def test_x_train_defaults_to_the_rows_not_explained():
+    X, y = load_diabetes(return_X_y=True)
+    model = Ridge().fit(X[:300], y[:300])
+    results = compare_explainers(model, X[300:], y[300:], n_explain=8, seeds=[0],
+                                 explainers={"ablation": "FeatureAblation"},
+                                 metrics=["neg_complexity"])
+    assert set(results.table["n_rows"]) == {8}
+    with pytest.raises(ValueError, match="pass X_train"):
+        compare_explainers(model, X[:5], n_explain=5)
+
+
+def test_model_must_be_fitted():
+    X, _ = load_diabetes(return_X_y=True)
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        compare_explainers(Ridge(), X)
+
+
+@pytest.mark.slow
+def test_practitioner_scenario_breast_cancer_xgboost(tmp_path):
+    """The issue's scenario: six explainers plus the control, every
+    applicable metric, decisions and a report."""
+    xgboost = pytest.importorskip("xgboost")
+    X, y = load_breast_cancer(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0,
+                                                        stratify=y)
+    model = xgboost.XGBClassifier(n_estimators=100, max_depth=3).fit(X_train, y_train)
+    results = compare_explainers(model, X_test, y_test, X_train=X_train,
+                                 n_explain=30, seeds=[0, 1], n_jobs=2)
+    assert results.table["explainer"].nunique() >= 7
+    failed = results.table[results.table["status"] == "error"]
+    assert failed.empty, failed[["explainer", "metric", "error"]]
+    summary = results.decisions()
+    assert summary["tied_best_overall"].any()
+    assert "random" not in set(summary["explainer"])
+    results.write_report(tmp_path)
+    assert (tmp_path / "report.html").exists()
