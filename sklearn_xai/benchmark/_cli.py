@@ -41,7 +41,32 @@ def _parser():
                      help="level of the test against the random control (default 0.05)")
     run.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     _add_metrics_option(run)
+    run.add_argument("--import", dest="imports", action="append", default=[],
+                     metavar="MODULE",
+                     help="import MODULE (a .py file next to the config, or an "
+                          "installed module) before reading the config, so that "
+                          "components it registers (register_component) can be "
+                          "named; repeatable")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    cmp = sub.add_parser(
+        "compare", help="rank the explainers of a model trained on a CSV file")
+    cmp.add_argument("csv", help="a CSV file with a header row; numeric feature columns")
+    cmp.add_argument("--target", required=True, help="name of the target column")
+    cmp.add_argument("--model", default="xgboost",
+                     help="model alias or class name (default: xgboost; see "
+                          "'sklearn-xai list models')")
+    cmp.add_argument("--n-explain", type=int, default=100,
+                     help="held-out rows explained and scored (default 100)")
+    cmp.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
+    cmp.add_argument("--n-jobs", type=int, default=-1,
+                     help="cells run in parallel (default: -1, all cores)")
+    cmp.add_argument("--out", default=None,
+                     help=f"output folder (default: ./{DEFAULT_OUT}/compare_<csv stem>)")
+    cmp.add_argument("--alpha", type=float, default=0.05,
+                     help="level of the decisions' tests (default 0.05)")
+    cmp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    _add_metrics_option(cmp)
+    cmp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     lst = sub.add_parser("list", help="list presets, explainers, metrics, generators...")
     lst.add_argument("what", nargs="*", metavar="WHAT",
                      help=f"any of {', '.join(_LISTS)} (default: everything)")
@@ -210,10 +235,34 @@ def _check_output(directory):
         ) from None
 
 
+def _import_modules(names, benchmark):
+    """Import the modules named with --import: a ``.py`` file next to the
+    config file, else an installed module.  Only modules the user names on
+    the command line are imported, never files a config merely sits next to."""
+    import importlib
+
+    if not names:
+        return
+    folder = os.path.dirname(os.path.abspath(benchmark)) if os.path.exists(benchmark) \
+        else os.getcwd()
+    for name in names:
+        module = name[:-3] if name.endswith(".py") else name
+        if os.path.exists(os.path.join(folder, module + ".py")) and folder not in sys.path:
+            sys.path.insert(0, folder)
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise ImportError(
+                f"--import {name}: {exc} (looked in {folder} and the installed "
+                "packages)"
+            ) from None
+
+
 def _run(args, out):
     from sklearn_xai.benchmark._report import write_report
     from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _as_spec, run_benchmark
 
+    _import_modules(args.imports, args.benchmark)
     spec = _as_spec(args.benchmark)
     spec.validate_names()
     metrics = _metric_names(args)
@@ -233,6 +282,50 @@ def _run(args, out):
           f"{results.wall_time:.1f} s\n", file=out)
     n_failed = _show(results, args.alpha, paths, out, metrics=metrics)
     return 1 if n_failed else 0
+
+
+def _compare(args, out):
+    import numpy as np
+    import pandas as pd
+    from sklearn.model_selection import train_test_split
+
+    from sklearn_xai.benchmark._compare import compare_explainers
+    from sklearn_xai.benchmark._report import write_report
+    from sklearn_xai.benchmark._runner import _task_of
+    from sklearn_xai.benchmark._spec import resolve_component
+
+    frame = pd.read_csv(args.csv)
+    if args.target not in frame:
+        raise ValueError(
+            f"--target {args.target!r} is not a column of {args.csv}; columns: "
+            f"{list(frame.columns)}."
+        )
+    y = frame.pop(args.target).to_numpy()
+    non_numeric = [c for c in frame if not pd.api.types.is_numeric_dtype(frame[c])]
+    if non_numeric:
+        raise ValueError(
+            f"{args.csv}: columns {non_numeric} are not numeric; encode them first "
+            "(for example with sklearn_xai.datasets.beexai_preprocessor)."
+        )
+    X = frame.to_numpy(dtype=np.float64)
+    task = _task_of(y)
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.25, random_state=0,
+        stratify=y if task == "classification" else None)
+    model = resolve_component(args.model, "model", seed=0, task=task)
+    model.fit(X_train, y_train)
+    print(f"{type(model).__name__} trained on {len(X_train)} rows; held-out score "
+          f"{model.score(X_test, y_test):.3f}\n", file=out)
+    stem = os.path.splitext(os.path.basename(args.csv))[0]
+    directory = args.out or os.path.join(DEFAULT_OUT, f"compare_{stem}")
+    _check_output(directory)
+    results = compare_explainers(
+        model, X_test, y_test, X_train=X_train, n_explain=args.n_explain,
+        seeds=list(range(args.seeds)), n_jobs=args.n_jobs,
+        verbose=0 if args.quiet else 1)
+    paths = write_report(results, directory, alpha=args.alpha,
+                         figures=not args.no_figures)
+    return 1 if _show(results, args.alpha, paths, out, metrics=_metric_names(args)) else 0
 
 
 def _report(args, out):
@@ -273,6 +366,8 @@ def main(argv=None):
             return _list(args.what, out)
         if args.command == "run":
             return _run(args, out)
+        if args.command == "compare":
+            return _compare(args, out)
         return _report(args, out)
     except (ValueError, TypeError, OSError, ImportError) as exc:
         print(f"sklearn-xai {args.command}: error: {exc}", file=sys.stderr)

@@ -29,6 +29,13 @@ def _is_xgboost(model):
     return type(_final(model)).__module__.split(".")[0] == "xgboost"
 
 
+def _has_representation(model):
+    """Whether the relative representation stability can read a hidden
+    layer of the model (scikit-learn MLPs, skorch nets)."""
+    final = _final(model)
+    return hasattr(final, "coefs_") or hasattr(final, "module_")
+
+
 def _is_differentiable(model):
     try:
         from sklearn_xai.explainers import differentiable_model
@@ -299,7 +306,8 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         explainers = {label: _with_output(spec, output)
                       for label, spec in explainers.items()}
     if metrics == "auto":
-        metrics = applicable_metrics()
+        metrics = [m for m in applicable_metrics()
+                   if m != "neg_rrs" or _has_representation(model)]
     mean_masker = {"name": "BaselineMasker", "params": {"value": "mean"}}
     metrics = _with_masker(metrics, mean_masker)
 

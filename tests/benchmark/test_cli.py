@@ -106,3 +106,58 @@ def test_unknown_metrics_fail_before_running(config_file, tmp_path, capsys):
                  "--metrics", "pgi"]) == 1
     assert "--metrics: unknown metric(s) ['pgi']" in capsys.readouterr().err
     assert not out_dir.exists()
+
+
+# ------------------------------------------------------------- compare
+@pytest.mark.slow
+def test_compare_ranks_explainers_of_a_model_trained_on_a_csv(tmp_path, capsys):
+    pytest.importorskip("xgboost")
+    import pandas as pd
+    from sklearn.datasets import load_breast_cancer
+
+    data = load_breast_cancer(as_frame=True)
+    frame = data.frame.iloc[:, list(range(6)) + [-1]]
+    path = tmp_path / "cancer.csv"
+    frame.to_csv(path, index=False)
+    status = main(["compare", str(path), "--target", "target", "--model", "xgboost",
+                   "--n-explain", "6", "--seeds", "1", "--n-jobs", "1",
+                   "--metrics", "comprehensiveness", "--no-figures", "-q",
+                   "--out", str(tmp_path / "out")])
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    assert "XGBClassifier trained on" in printed
+    assert "tree_shap" in printed and "comprehensiveness" in printed
+    table = pd.read_csv(tmp_path / "out" / "results.csv")
+    assert {"random", "tree_shap", "kernel_shap", "lime"} <= set(table["explainer"])
+    assert (tmp_path / "out" / "report.html").exists()
+
+
+def test_compare_names_a_missing_target(tmp_path, capsys):
+    path = tmp_path / "d.csv"
+    path.write_text("a,b\n1,2\n3,4\n")
+    assert main(["compare", str(path), "--target", "y"]) == 1
+    assert "--target 'y' is not a column" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------- --import
+def test_run_imports_a_module_next_to_the_config(tmp_path, capsys):
+    (tmp_path / "my_explainers.py").write_text(
+        "from sklearn_xai.benchmark import register_component\n"
+        "from sklearn_xai.explainers import FeatureAblation\n\n"
+        "class MyAblation(FeatureAblation):\n"
+        "    pass\n\n"
+        "register_component(MyAblation, kind='explainer')\n")
+    config = tmp_path / "mine.yaml"
+    config.write_text(
+        "dataset: {name: make_linear_attribution, params: {n_samples: 60}}\n"
+        "models: [linear_regression]\n"
+        "explainers: [RandomExplainer, MyAblation]\n"
+        "metrics: [neg_complexity]\nseeds: [0]\nn_explain: 5\n")
+    out = str(tmp_path / "out")
+    # Without --import the name is unknown: nothing next to a config runs.
+    assert main(["run", str(config), "--out", out, "-q"]) == 1
+    assert "MyAblation" in capsys.readouterr().err
+    status = main(["run", str(config), "--import", "my_explainers", "--out", out,
+                   "-q", "--no-figures"])
+    assert status == 0, capsys.readouterr()
+    assert "MyAblation" in capsys.readouterr().out

@@ -59,6 +59,15 @@ def test_xgboost_tree_attributions_scored_on_the_margin():
     assert "tied_best" in board
 
 
+def test_representation_metric_only_for_models_with_hidden_layers():
+    from sklearn_xai.benchmark._compare import _has_representation
+    from sklearn.neural_network import MLPRegressor
+
+    X, y = load_diabetes(return_X_y=True)
+    assert not _has_representation(Ridge().fit(X, y))
+    assert _has_representation(MLPRegressor(max_iter=5).fit(X[:50], y[:50]))
+
+
 def test_x_train_defaults_to_the_rows_not_explained():
     X, y = load_diabetes(return_X_y=True)
     model = Ridge().fit(X[:300], y[:300])
