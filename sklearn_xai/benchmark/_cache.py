@@ -9,8 +9,8 @@ can execute code, so a results folder received from someone else (a shared
 drive, a tarball, a git repository) is safe to rerun: a file that is not a
 well-formed cell, whatever it contains, is ignored and the cell recomputed.
 
-Pickle (and so ``joblib.load``) is never used on anything under a results
-folder.  Fitted models are not stored on disk at all: each (dataset,
+Nothing under a results folder is read with a deserialiser that can run
+code: only plain arrays and JSON.  Fitted models are not stored on disk at all: each (dataset,
 model, seed) is fitted once per run and handed to its cells in memory.
 
 What a foreign cache *can* hold is wrong numbers: the cache is a record of

@@ -876,14 +876,9 @@ def _failures_markdown(table):
 
 def _decision_functions():
     """The decision helpers, when this version has them."""
-    try:
-        from sklearn_xai.benchmark._decisions import decision_summary, significance_note
-    except ImportError:
-        decision_summary = significance_note = None
-    try:
-        from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
-    except ImportError:
-        plot_critical_difference = None
+    from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
+    from sklearn_xai.benchmark._decisions import decision_summary, significance_note
+
     return decision_summary, significance_note, plot_critical_difference
 
 

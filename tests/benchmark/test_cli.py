@@ -111,7 +111,6 @@ def test_unknown_metrics_fail_before_running(config_file, tmp_path, capsys):
 # ------------------------------------------------------------- compare
 @pytest.mark.slow
 def test_compare_ranks_explainers_of_a_model_trained_on_a_csv(tmp_path, capsys):
-    pytest.importorskip("xgboost")
     import pandas as pd
     from sklearn.datasets import load_breast_cancer
 

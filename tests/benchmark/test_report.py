@@ -256,8 +256,6 @@ def test_decision_section_with_the_decision_helpers(report):
     """With the decision helpers of this version (when present), the
     Friedman test and the critical-difference diagram are shown."""
     summary, notes, plot_cd = _report._decision_functions()
-    if summary is None:
-        pytest.skip("this version has no decision helpers")
     _, _, paths, page = report
     text = Path(paths["report_html"]).read_text(encoding="utf-8")
     assert "Friedman" in text or "critical difference" in text

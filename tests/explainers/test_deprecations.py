@@ -85,7 +85,8 @@ def test_old_name_warns_and_gives_the_same_attributions(data, case):
         expected = _make(cls, models[kind], **new).fit(X).transform(X[:4])
     ex = _make(cls, models[kind], **old)
     # The old name is a parameter (get_params / clone keep it) until fit.
-    assert ex.get_params()[next(iter(set(old) - set(new)))] is not None
+    old_name = next(iter(set(old) - set(new)))
+    assert ex.get_params()[old_name] == old[old_name]
     with pytest.warns(FutureWarning, match="0.2"):
         ex = clone(ex).fit(X)
     np.testing.assert_array_equal(ex.transform(X[:4]), expected)

@@ -134,7 +134,7 @@ def test_class_target_of_a_single_output_is_an_error(clf3):
 
 # ------------------------------------------------------------ output="margin"
 def test_margin_output_of_xgboost_is_the_raw_margin_trees_explain():
-    xgboost = pytest.importorskip("xgboost")
+    import xgboost
     from sklearn.datasets import make_classification
 
     from sklearn.frozen import FrozenEstimator
