@@ -33,7 +33,7 @@ autodoc_default_options = {"members": True, "inherited-members": False}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "auto_examples/*.ipynb", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "user_guide/definitions/*", "auto_examples/*.ipynb", "**.ipynb_checkpoints"]
 
 try:
     import pydata_sphinx_theme  # noqa: F401

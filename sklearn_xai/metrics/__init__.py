@@ -47,6 +47,14 @@ from sklearn_xai.metrics._roar import (
     roar_mono_minus,
     roar_mono_plus,
 )
+from sklearn_xai.metrics._scorer import (
+    ExplanationScorer,
+    check_scoring,
+    get_scorer,
+    get_scorer_names,
+    make_explanation_scorer,
+    register_scorer,
+)
 from sklearn_xai.metrics._shapley_reference import (
     exact_shapley_reference,
     shapley_corr,
@@ -58,15 +66,23 @@ from sklearn_xai.metrics._stability import (
     relative_output_stability,
     relative_representation_stability,
 )
-from sklearn_xai.metrics._scorer import (
-    ExplanationScorer,
-    check_scoring,
-    get_scorer,
-    get_scorer_names,
-    make_explanation_scorer,
-    register_scorer,
-)
 from sklearn_xai.utils._stats import UndefinedScoreWarning
+
+# New metric families (#19, #18), imported by name when they land.
+from sklearn_xai.metrics import (  # noqa: E402
+    _axiomatic,
+    _curves,
+    _localisation,
+    _randomisation,
+    _removal,
+    _robustness,
+)
+from sklearn_xai.metrics._axiomatic import *  # noqa: E402,F403
+from sklearn_xai.metrics._curves import *  # noqa: E402,F403
+from sklearn_xai.metrics._localisation import *  # noqa: E402,F403
+from sklearn_xai.metrics._randomisation import *  # noqa: E402,F403
+from sklearn_xai.metrics._removal import *  # noqa: E402,F403
+from sklearn_xai.metrics._robustness import *  # noqa: E402,F403
 
 __all__ = [
     "FAMILIES",
@@ -124,3 +140,5 @@ __all__ = [
     "sufficiency",
     "top_k_intersection",
 ]
+__all__ += (_axiomatic.__all__ + _curves.__all__ + _localisation.__all__
+            + _randomisation.__all__ + _removal.__all__ + _robustness.__all__)

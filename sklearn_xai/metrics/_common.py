@@ -1,20 +1,37 @@
 """What the model-based metric families share: the constraints of the
-parameters every ``metric(estimator, X, attributions, ...)`` takes and the
-validation of the rows they score.
+parameters every ``metric(estimator, X, attributions, ...)`` takes, the
+validation of the rows they score, and the one way they obtain values of
+the model on masked rows.
+
+Every metric that removes, keeps or replaces features goes through
+:func:`_prepare` (validated rows, attributions, the explained output and a
+fitted masker) and :func:`_with_x` (``f(x)`` and the value function
+``v_x(S)`` of :meth:`~sklearn_xai.masking.BaseMasker.evaluate`, in one
+model call per block of rows).  Metrics defined from a data distribution
+(XAI-Bench) resolve their masker with :func:`_value_masker`.
 
 The rest of the metrics' infrastructure is not metric-specific and lives in
 ``sklearn_xai.utils``: the explained output and its blocks of model calls
 (``utils/_output.py``), per-row random streams (``utils/_random.py``),
-row-wise correlation and the NaN policy (``utils/_stats.py``), ranking and
-top-k coalitions (``utils/_validation.py``).
+row-wise correlation and the NaN policy (``utils/_stats.py``), validation,
+ranking and top-k coalitions (``utils/_validation.py``); shared docstring
+entries are in ``utils/_docstring.py``.
 """
 
 import numbers
 
-from sklearn_xai.utils._sklearn import Interval, StrOptions
-from sklearn_xai.utils._validation import check_attributions
-
-from sklearn_xai.utils._sklearn import Hidden
+from sklearn_xai.distributions import BaseDistribution
+from sklearn_xai.masking import (
+    BaselineMasker,
+    ConditionalMasker,
+    MarginalMasker,
+    check_masker,
+)
+from sklearn_xai.utils._deprecation import DEPRECATED
+from sklearn_xai.utils._output import ExplainedOutput, affine_output
+from sklearn_xai.utils._random import keyed_generators, purpose_generator
+from sklearn_xai.utils._sklearn import Hidden, Interval, StrOptions
+from sklearn_xai.utils._validation import check_attributions, check_rows
 
 # Parameters every model-based metric takes, with their constraints.
 _BASE_PARAMS = {
@@ -26,30 +43,130 @@ _BASE_PARAMS = {
     "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
 }
 
+# Constraints shared by several families.  Deprecated parameters accept
+# their old values, or "deprecated" (not passed).
+_DEPRECATED_SWITCH = ["boolean", Hidden(StrOptions({DEPRECATED}))]
+_DEPRECATED_N_SAMPLES = [Interval(numbers.Integral, 1, None, closed="left"),
+                         Hidden(StrOptions({DEPRECATED}))]
+_EMPTY_VALUE = {"empty_value": [StrOptions({"expected", "explained_mean"})]}
+_NAN_POLICY = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
+_CONVENTION_XAI_BENCH = {"convention": [StrOptions({"paper", "xai_bench_code"})]}
+
 
 def _check_inputs(X, attributions):
     """The scored rows and their attributions, validated the one way.
 
-    Both go through :func:`~sklearn_xai.utils._validation.check_attributions`
-    (scikit-learn's ``check_array``: 2-D, float64, finite, with its error
-    messages naming ``X`` or ``attributions``); the attributions must have
-    one row per row of ``X`` and one column per feature.
+    ``X`` goes through :func:`~sklearn_xai.utils._validation.check_rows`
+    (2-D, float64, finite, a new array) and the attributions through
+    :func:`~sklearn_xai.utils._validation.check_attributions`, with one row
+    per row of ``X`` and one column per feature.
 
     Returns
     -------
     X, A : ndarray of shape (n_samples, n_features), float64
-        Never written to by the metrics (they may be the caller's arrays).
+        Never written to by the metrics (``A`` may be the caller's array).
     """
-    X = check_attributions(X, name="X")
+    X = check_rows(X, allow_1d=False)
     A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
     return X, A
 
 
 def _check_training_rows(X_train, n_features):
     """Validated training rows (float64, finite) with ``n_features`` columns."""
-    X_train = check_attributions(X_train, name="X_train")
-    if X_train.shape[1] != n_features:
-        raise ValueError(
-            f"X_train has {X_train.shape[1]} features but X has {n_features}."
+    return check_rows(X_train, n_features, name="X_train", allow_1d=False)
+
+
+def _prepare(estimator, X, attributions, masker, target, output, batch_size,
+             X_train=None):
+    """Validated inputs shared by the model-based metrics.
+
+    The masker is never fitted on the scored rows ``X`` (a row's score would
+    depend on the other rows): a fitted one is used as is, an unfitted one
+    is fitted on ``X_train``, and without training rows only a masker that
+    learns nothing from data (the default zero baseline) is set up.
+
+    Returns
+    -------
+    X, A : ndarray of shape (n_samples, n_features)
+    f : ExplainedOutput
+    masker : fitted masker
+    """
+    X, A = _check_inputs(X, attributions)
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    if masker is None:  # the zero baseline needs no rows
+        masker = check_masker(None, default=BaselineMasker("zero"),
+                              n_features=X.shape[1])
+    else:
+        masker = check_masker(masker, X_train, n_features=X.shape[1])
+    return X, A, f, masker
+
+
+def _with_x(f, masker, X, keep, batch_size, rngs, raw=False):
+    """``(f(x), v_x(S))`` for the coalitions ``keep`` (n, m, d), from
+    :meth:`~sklearn_xai.masking.BaseMasker.evaluate`: every block of rows is
+    evaluated in one model call, ``X`` included, and the class of
+    ``target="predicted"`` is read from that call.  With ``raw=True`` the
+    full scores (n[, n_classes]) and (n, m[, n_classes])."""
+    return masker.evaluate(f, X, keep, target_index=f.fixed_target_index(X),
+                           batch_size=batch_size, rngs=rngs, include_x=True, raw=raw)
+
+
+def _check_distribution(distribution, n_features):
+    if not isinstance(distribution, BaseDistribution):
+        raise TypeError(
+            "distribution must be a sklearn_xai.distributions distribution "
+            "(MultivariateGaussian or GaussianMixture, e.g. the 'distribution' of a "
+            f"generator's Bunch); got {type(distribution).__name__}."
         )
-    return X_train
+    if distribution.n_features != n_features:
+        raise ValueError(
+            f"distribution has {distribution.n_features} features but X has "
+            f"{n_features}; pass the distribution of these features."
+        )
+
+
+def _value_masker(X, distribution, masker, value, n_draws, random_state, X_train,
+                  *, exact_marginal=False):
+    """The fitted masker giving ``v_x(S)`` (exactly one of distribution / masker).
+
+    ``masker`` is used as is when fitted, fitted on ``X_train`` otherwise
+    (never on the scored rows ``X``; without ``X_train`` only a masker that
+    learns nothing from data is accepted).  ``distribution`` is a shorthand
+    for ``ConditionalMasker(distribution, n_draws)``; with
+    ``value="interventional"`` the removed features take the values of
+    ``n_draws`` rows drawn from the distribution (a ``MarginalMasker``), or,
+    with ``exact_marginal`` (the Shapley reference), fresh marginal draws per
+    row (``ConditionalMasker(..., value="interventional")``).
+    """
+    if (distribution is None) == (masker is None):
+        raise ValueError(
+            "Pass exactly one of distribution= (the data distribution, e.g. "
+            "bunch.distribution; observational or interventional values) or "
+            "masker= (any sklearn_xai masker, fitted on training rows)."
+        )
+    d = X.shape[1]
+    if masker is not None:
+        return check_masker(masker, X_train, n_features=d)
+    _check_distribution(distribution, d)
+    if value == "observational" or exact_marginal:
+        masker = ConditionalMasker(distribution, n_draws, value=value)
+    else:
+        background = distribution.sample(n_draws,
+                                         random_state=purpose_generator(random_state, 1))
+        masker = MarginalMasker(background=background)
+    return check_masker(masker, n_features=d)
+
+
+def _value_inputs(estimator, X, attributions, target, output, batch_size):
+    """Validated rows and attributions, and the explained output (affine
+    when the regressor is)."""
+    X, A = _check_inputs(X, attributions)
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    return X, A, affine_output(f, estimator, X)
+
+
+def _values_with_x(f, X, keep, masker, random_state, batch_size):
+    """``(f(x), v_x(S))``: one pass over the rows and their coalitions, with
+    one random stream per row (keyed by the row)."""
+    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    return _with_x(f, masker, X, keep, batch_size, rngs)

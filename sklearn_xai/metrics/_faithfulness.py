@@ -32,31 +32,36 @@ import numbers
 
 import numpy as np
 
-from sklearn_xai.distributions import BaseDistribution
-from sklearn_xai.masking import (
-    BaselineMasker,
-    ConditionalMasker,
-    MarginalMasker,
-    check_masker,
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    _CONVENTION_XAI_BENCH,
+    _DEPRECATED_N_SAMPLES,
+    _DEPRECATED_SWITCH,
+    _EMPTY_VALUE,
+    _NAN_POLICY,
+    _prepare,
+    _value_inputs,
+    _value_masker,
+    _values_with_x,
+    _with_x,
 )
-from sklearn_xai.metrics._common import _BASE_PARAMS
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._estimators import unfreeze
-from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
-from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
+from sklearn_xai.utils._sklearn import (
+    Hidden,
+    Interval,
+    StrOptions,
+    fast_validate_params,
+)
 from sklearn_xai.utils._stats import handle_undefined, row_pearson
 from sklearn_xai.utils._validation import (
-    check_attributions,
     magnitude_order,
     positions,
     resolve_k,
     top_k_coalitions,
 )
-
-from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = [
     "auc_tp",
@@ -70,74 +75,9 @@ __all__ = [
     "sufficiency",
 ]
 
-# Constraints of the deprecated parameters: the old values, or "deprecated"
-# (not passed).
-_DEPRECATED_SWITCH = ["boolean", Hidden(StrOptions({DEPRECATED}))]
-_DEPRECATED_N_SAMPLES = [Interval(numbers.Integral, 1, None, closed="left"),
-                         Hidden(StrOptions({DEPRECATED}))]
-
-# Docstring entries shared by this family and the retraining / Shapley
-# reference metrics (_roar.py, _shapley_reference.py).
-_DOC_NAN_POLICY = """
-nan_policy : {"omit", "zero", "raise"}, default="omit"
-    A row where either side of the correlation is constant has no
-    correlation: NaN with a warning (``"omit"``), 0 (``"zero"``,
-    XAI-Bench's code) or a ``ValueError`` (``"raise"``)."""
-_DOC_N_SAMPLES = """
-n_samples : int
-    Former name of ``n_draws``.
-
-    .. deprecated:: 0.1
-       ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows in
-       scikit-learn); it will be removed in 0.2."""
-_DOC_VALUE_DISTRIBUTION = """
-distribution : MultivariateGaussian or GaussianMixture, default=None
-    The data distribution (e.g. ``bunch.distribution``) whose value
-    function ``v_x(S)`` is used, see ``value``.  Exactly one of
-    ``distribution`` and ``masker`` is required."""
-_DOC_VALUE_MASKER = """
-masker : masker, default=None
-    Any :mod:`sklearn_xai.masking` masker defining ``v_x(S)`` instead of
-    ``distribution``.  A fitted masker is used as is; an unfitted one is
-    fitted on ``X_train``, never on ``X`` (a row's score would depend on
-    the other rows)."""
-
-
 # ======================================================================
 # Removal and insertion without a reference (ERASER, BEExAI)
 # ======================================================================
-def _prepare(estimator, X, attributions, masker, target, output, batch_size,
-             X_train=None):
-    """Validated inputs shared by the model-based metrics.
-
-    The masker is never fitted on the scored rows ``X`` (a row's score would
-    depend on the other rows): a fitted one is used as is, an unfitted one
-    is fitted on ``X_train``, and without training rows only a masker that
-    learns nothing from data (the default zero baseline) is set up.
-    """
-    X = np.asarray(X.to_numpy() if hasattr(X, "to_numpy") else X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got shape {X.shape}.")
-    A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
-    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    if masker is None:  # the zero baseline needs no rows
-        masker = check_masker(None, default=BaselineMasker("zero"),
-                              n_features=X.shape[1])
-    else:
-        masker = check_masker(masker, X_train, n_features=X.shape[1])
-    return X, A, f, masker
-
-
-def _with_x(f, masker, X, keep, batch_size, rngs, raw=False):
-    """``(f(x), v_x(S))`` for the coalitions ``keep`` (n, m, d), from
-    :meth:`~sklearn_xai.masking.BaseMasker.evaluate`: every block of rows is
-    evaluated in one model call, ``X`` included, and the class of
-    ``target="predicted"`` is read from that call.  With ``raw=True`` the
-    full scores (n[, n_classes]) and (n, m[, n_classes])."""
-    return masker.evaluate(f, X, keep, target_index=f.fixed_target_index(X),
-                           batch_size=batch_size, rngs=rngs, include_x=True, raw=raw)
-
-
 def _insertion_keep(A, order_by):
     """Keep masks (n, d + 1, d): step ``t`` keeps the top-``t`` features."""
     rank = positions(magnitude_order(A, order_by=order_by))
@@ -737,166 +677,6 @@ register_metric(
 # ======================================================================
 # XAI-Bench's faith± and mono±: value functions from maskers
 # ======================================================================
-class _AffineOutput:
-    """An explained output known to be ``f(z) = z @ coef_ + intercept_``.
-
-    Exposes ``coef_`` / ``intercept_`` (and no ``fit``), which the maskers
-    and :func:`~sklearn_xai.datasets.exact_shapley_values` recognise to
-    compute expectations in closed form; calls are delegated to the wrapped
-    output.
-    """
-
-    def __init__(self, f, coef, intercept):
-        self.f = f
-        self.coef_ = coef
-        self.intercept_ = intercept
-        self.output = f.output
-        self.batch_size = f.batch_size
-
-    def __call__(self, Z, target_index=None):
-        return self.f(Z, target_index)
-
-    def fixed_target_index(self, X):
-        return None  # a regression output has no class
-
-    @property
-    def n_evaluations(self):
-        return self.f.n_evaluations
-
-
-# Explained rows (and as many shifted, rescaled copies) on which a model
-# with a coefficient vector must be affine to be treated as one.
-_AFFINE_PROBE_ROWS = 16
-
-
-def _affine_output(f, estimator, X):
-    """``f`` as an :class:`_AffineOutput` when the regressor is affine.
-
-    A model with a single coefficient vector counts as affine only when its
-    predictions equal ``X @ coef_ + intercept_`` on the first explained rows
-    and on a shifted, rescaled copy of them (GLMs with a non-identity link
-    fail), checked in one small model call.
-    """
-    if f.output != "predict" or len(X) == 0:
-        return f
-    model = unfreeze(estimator)
-    coef = getattr(model, "coef_", None)
-    intercept = getattr(model, "intercept_", None)
-    if coef is None or intercept is None:
-        return f
-    w = np.asarray(coef, dtype=np.float64).ravel()
-    c = np.asarray(intercept, dtype=np.float64).ravel()
-    if w.shape != (X.shape[1],) or c.size != 1 or not np.all(np.isfinite(w)):
-        return f
-    c = float(c[0])
-    rows = X[:_AFFINE_PROBE_ROWS]
-    probe = np.vstack([rows, 0.5 * rows + 1.0])
-    linear = probe @ w + c
-    scale = max(1.0, float(np.max(np.abs(linear))))
-    if np.allclose(f(probe), linear, rtol=0.0, atol=1e-9 * scale):
-        return _AffineOutput(f, w, c)
-    return f
-
-
-def _raise_non_finite(X):
-    """Say which non-finite values ``X`` holds, how many, where, and the fix."""
-    n_nan = int(np.isnan(X).sum())
-    n_inf = int(np.isinf(X).sum())
-    parts = [f"{n} {kind} value{'s' if n > 1 else ''}"
-             for n, kind in ((n_nan, "NaN"), (n_inf, "infinite")) if n]
-    rows = np.flatnonzero(~np.isfinite(X).all(axis=1))
-    shown = rows[:10].tolist()
-    more = f" and {len(rows) - 10} more" if len(rows) > 10 else ""
-    raise ValueError(
-        f"X contains {' and '.join(parts)} (rows {shown}{more}); the metric "
-        "evaluates the model on these rows and needs finite features. Impute "
-        "missing values first (e.g. sklearn.impute.SimpleImputer, fitted on "
-        "the training rows) or drop those rows, and clip or drop infinite values."
-    )
-
-
-def _model_rows(X):
-    """The explained rows as a new 2-D float64 array of finite values."""
-    if hasattr(X, "to_numpy"):
-        X = X.to_numpy()
-    X = np.array(X, dtype=np.float64, copy=True)
-    if X.ndim != 2:
-        raise ValueError(
-            f"X must be 2-D, one row per explained sample; got shape {X.shape}. "
-            "Pass a single row as X.reshape(1, -1)."
-        )
-    if not np.all(np.isfinite(X)):
-        _raise_non_finite(X)
-    return X
-
-
-def _check_distribution(distribution, n_features):
-    if not isinstance(distribution, BaseDistribution):
-        raise TypeError(
-            "distribution must be a sklearn_xai.distributions distribution "
-            "(MultivariateGaussian or GaussianMixture, e.g. the 'distribution' of a "
-            f"generator's Bunch); got {type(distribution).__name__}."
-        )
-    if distribution.n_features != n_features:
-        raise ValueError(
-            f"distribution has {distribution.n_features} features but X has "
-            f"{n_features}; pass the distribution of these features."
-        )
-
-
-def _sub_seed(random_state, stream):
-    """A generator for one named purpose, derived from ``random_state``."""
-    return np.random.default_rng([seed_entropy(random_state), stream])
-
-
-def _value_masker(X, distribution, masker, value, n_draws, random_state, X_train,
-                  *, exact_marginal=False):
-    """The fitted masker giving ``v_x(S)`` (exactly one of distribution / masker).
-
-    ``masker`` is used as is when fitted, fitted on ``X_train`` otherwise
-    (never on the scored rows ``X``; without ``X_train`` only a masker that
-    learns nothing from data is accepted).  ``distribution`` is a shorthand
-    for ``ConditionalMasker(distribution, n_draws)``; with
-    ``value="interventional"`` the removed features take the values of
-    ``n_draws`` rows drawn from the distribution (a ``MarginalMasker``), or,
-    with ``exact_marginal`` (the Shapley reference), fresh marginal draws per
-    row (``ConditionalMasker(..., value="interventional")``).
-    """
-    if (distribution is None) == (masker is None):
-        raise ValueError(
-            "Pass exactly one of distribution= (the data distribution, e.g. "
-            "bunch.distribution; observational or interventional values) or "
-            "masker= (any sklearn_xai masker, fitted on training rows)."
-        )
-    d = X.shape[1]
-    if masker is not None:
-        return check_masker(masker, X_train, n_features=d)
-    _check_distribution(distribution, d)
-    if value == "observational" or exact_marginal:
-        masker = ConditionalMasker(distribution, n_draws, value=value)
-    else:
-        background = distribution.sample(n_draws,
-                                         random_state=_sub_seed(random_state, 1))
-        masker = MarginalMasker(background=background)
-    return check_masker(masker, n_features=d)
-
-
-def _value_inputs(estimator, X, attributions, target, output, batch_size):
-    """Validated rows and attributions, and the explained output (affine
-    when the regressor is)."""
-    X = _model_rows(X)
-    A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
-    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    return X, A, _affine_output(f, estimator, X)
-
-
-def _values_with_x(f, X, keep, masker, random_state, batch_size):
-    """``(f(x), v_x(S))``: one pass over the rows and their coalitions, with
-    one random stream per row (keyed by the row)."""
-    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
-    return _with_x(f, masker, X, keep, batch_size, rngs)
-
-
 def _faith(estimator, X, attributions, *, add, distribution, masker, value,
            n_draws, use_abs, empty_value, nan_policy, random_state, target,
            output, batch_size, X_train=None):
@@ -973,17 +753,12 @@ _VALUE_PARAMS = {
     "random_state": ["random_state"],
     "n_samples": _DEPRECATED_N_SAMPLES,
 }
-_EMPTY_VALUE = {"empty_value": [StrOptions({"expected", "explained_mean"})]}
-_NAN_POLICY = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
-_CONVENTION_XAI_BENCH = {"convention": [StrOptions({"paper", "xai_bench_code"})]}
 _FAITH_PARAMS = {**_VALUE_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
                  "use_abs": ["boolean"]}
 _MONO_PARAMS = {**_VALUE_PARAMS, **_EMPTY_VALUE, **_CONVENTION_XAI_BENCH,
                 "avg": ["boolean"], "xai_bench_index_bug": _DEPRECATED_SWITCH}
 
 _VALUE_DOCS = dict(
-    value_distribution=_DOC_VALUE_DISTRIBUTION,
-    value_masker=_DOC_VALUE_MASKER,
     value="""
 value : {"observational", "interventional"}, default="observational"
     With ``distribution``: ``E[f(X) | X_S = x_S]`` through a
@@ -994,7 +769,6 @@ value : {"observational", "interventional"}, default="observational"
     n_draws="""
 n_draws : int, default=100
     Draws from ``distribution`` per row and coalition (XAI-Bench: 100).""",
-    n_samples=_DOC_N_SAMPLES,
     empty_value="""
 empty_value : {"expected", "explained_mean"}, default="expected"
     ``v_x(∅)`` (faith+, mono±; unused by faith−): the expected output
@@ -1002,10 +776,10 @@ empty_value : {"expected", "explained_mean"}, default="expected"
     over the explained rows (its code).""",
 )
 _VALUE_SHARED = ("estimator", "X", "attributions", "X_train", "random_state",
-                 "target", "output", "batch_size")
+                 "target", "output", "batch_size", "value_distribution",
+                 "value_masker", "n_samples")
 _FAITH_DOCS = dict(
     _VALUE_DOCS,
-    nan_policy=_DOC_NAN_POLICY,
     use_abs="""
 use_abs : bool, default=True
     Correlate the output changes (magnitudes) with ``|a|`` (XAI-Bench's
@@ -1036,7 +810,7 @@ xai_bench_index_bug : bool
 
 
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, **_FAITH_DOCS)
+@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS)
 def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=100, use_abs=True,
                 empty_value="expected", nan_policy="omit", random_state=None,
@@ -1102,7 +876,7 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
 
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, **_FAITH_DOCS)
+@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS)
 def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100, use_abs=True,
                empty_value="expected", nan_policy="omit", random_state=None,

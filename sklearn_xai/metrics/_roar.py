@@ -19,28 +19,29 @@ import numpy as np
 from sklearn.base import clone
 
 from sklearn_xai.masking import check_masker
-from sklearn_xai.metrics._common import _BASE_PARAMS
-from sklearn_xai.metrics._faithfulness import (
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
     _DEPRECATED_SWITCH,
-    _DOC_NAN_POLICY,
     _EMPTY_VALUE,
     _NAN_POLICY,
     _check_distribution,
-    _importance_order,
-    _model_rows,
-    _monotone_fraction,
-    _sub_seed,
 )
+from sklearn_xai.metrics._faithfulness import _importance_order, _monotone_fraction
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._random import keyed_generators
+from sklearn_xai.utils._random import keyed_generators, purpose_generator
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import row_pearson
-from sklearn_xai.utils._validation import check_attributions, magnitude_order, positions
+from sklearn_xai.utils._validation import (
+    check_attributions,
+    check_rows,
+    magnitude_order,
+    positions,
+)
 
 __all__ = [
     "roar_faith_minus",
@@ -153,7 +154,7 @@ def _refit(estimator, X_train, y_train, random_state):
     params = model.get_params(deep=False)
     if "random_state" in params and params["random_state"] is None \
             and random_state is not None:
-        model.set_params(random_state=int(_sub_seed(random_state, 2).integers(2**31)))
+        model.set_params(random_state=int(purpose_generator(random_state, 2).integers(2**31)))
     return model.fit(X_train, y_train)
 
 
@@ -170,7 +171,7 @@ def _roar_curves(estimator, X, attributions, *, X_train, y_train, attributions_t
     imputed explained rows and, with ``with_empty``, its predictions on the
     fully imputed rows (nothing kept).
     """
-    X = _model_rows(X)
+    X = check_rows(X, allow_1d=False)
     A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     t, fx = _explained_at(f, X)
@@ -347,7 +348,6 @@ xai_bench_roar_bugs : bool
     .. deprecated:: 0.1
        Pass ``convention="xai_bench_code"`` instead; ``xai_bench_roar_bugs``
        will be removed in 0.2.""",
-    nan_policy=_DOC_NAN_POLICY,
 )
 _DOC_ROAR_EMPTY_VALUE = """
 empty_value : {"expected", "explained_mean"}, default="expected"
@@ -361,7 +361,7 @@ _ROAR_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
 
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, **_ROAR_FAITH_DOCS)
+@Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS)
 def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                      attributions_train=None, explainer=None, distribution=None,
                      masker=None, value="observational", use_abs=True,
@@ -442,7 +442,7 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
+@Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
               roar_empty_value=_DOC_ROAR_EMPTY_VALUE)
 def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,

@@ -16,17 +16,11 @@ computed).
 import numbers
 
 from sklearn_xai.datasets import exact_shapley_values
-from sklearn_xai.metrics._common import _BASE_PARAMS
-from sklearn_xai.metrics._faithfulness import (
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
     _DEPRECATED_SWITCH,
-    _DOC_N_SAMPLES,
-    _DOC_NAN_POLICY,
-    _DOC_VALUE_DISTRIBUTION,
-    _DOC_VALUE_MASKER,
     _NAN_POLICY,
-    _affine_output,
-    _model_rows,
     _value_masker,
 )
 from sklearn_xai.metrics._registry import register_metric
@@ -36,12 +30,15 @@ from sklearn_xai.utils._deprecation import (
     switch_to_convention,
 )
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
+from sklearn_xai.utils._output import ExplainedOutput, affine_output
+from sklearn_xai.utils._sklearn import (
+    Hidden,
+    Interval,
+    StrOptions,
+    fast_validate_params,
+)
 from sklearn_xai.utils._stats import row_pearson
-from sklearn_xai.utils._validation import check_attributions
-
-from sklearn_xai.utils._sklearn import Hidden
+from sklearn_xai.utils._validation import check_attributions, check_rows
 
 __all__ = ["exact_shapley_reference", "shapley_corr", "shapley_mse"]
 
@@ -54,14 +51,14 @@ def _shapley_values(estimator, X, *, distribution, masker, value, n_draws,
                        X_train, exact_marginal=True)
     t = f.target_index(X)  # reads the predicted class from f(X) for classifiers
     return exact_shapley_values(
-        _affine_output(f, estimator, X), X, masker=vm, target_index=t,
+        affine_output(f, estimator, X), X, masker=vm, target_index=t,
         convention=convention, random_state=random_state, batch_size=batch_size,
     ).attributions
 
 
 def _with_reference(estimator, X, attributions, *, reference, **kwargs):
     """Validated attributions and their reference (given, or computed)."""
-    X = _model_rows(X)
+    X = check_rows(X, allow_1d=False)
     A = check_attributions(attributions, n_samples=X.shape[0], n_features=X.shape[1])
     if reference is not None:
         # The explained output is still checked (target / output options).
@@ -98,8 +95,6 @@ _REFERENCE_PARAMS = {
 _METRIC_PARAMS = {**_REFERENCE_PARAMS, "reference": ["array-like", None]}
 
 _SHAPLEY_DOCS = dict(
-    value_distribution=_DOC_VALUE_DISTRIBUTION,
-    value_masker=_DOC_VALUE_MASKER,
     value="""
 value : {"observational", "interventional"}, default="observational"
     Value function with ``distribution``: ``E[f(X) | X_S = x_S]``
@@ -117,7 +112,6 @@ convention : {"paper", "xai_bench_code"}, default="paper"
     ``"xai_bench_code"`` reproduces XAI-Bench's reference, which adds
     ``v_x(∅) / d`` to every value (its least-squares solve has no
     intercept; :ref:`def-switches-xaibench`).""",
-    n_samples=_DOC_N_SAMPLES,
     xai_bench_efficiency="""
 xai_bench_efficiency : bool
     Former switch of ``convention="xai_bench_code"``.
@@ -132,7 +126,7 @@ reference : array-like of shape (n_samples, n_features), default=None
     :func:`exact_shapley_reference`); skips their computation, and then
     neither ``distribution`` nor ``masker`` is needed."""
 _SHAPLEY_SHARED = ("estimator", "X", "X_train", "random_state", "target", "output",
-                   "batch_size")
+                   "batch_size", "value_distribution", "value_masker", "n_samples")
 
 
 @fast_validate_params(_REFERENCE_PARAMS, prefer_skip_nested_validation=True)
@@ -196,7 +190,7 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     """
     n_draws, convention = _resolve(n_samples, n_draws, xai_bench_efficiency,
                                    convention, "exact_shapley_reference")
-    return _shapley_values(estimator, _model_rows(X), distribution=distribution,
+    return _shapley_values(estimator, check_rows(X, allow_1d=False), distribution=distribution,
                            masker=masker, value=value, n_draws=n_draws,
                            convention=convention, random_state=random_state,
                            target=target, output=output, batch_size=batch_size,
@@ -205,8 +199,8 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
 
 @fast_validate_params({**_METRIC_PARAMS, **_NAN_POLICY},
                       prefer_skip_nested_validation=True)
-@Substitution("attributions", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              reference=_DOC_REFERENCE, nan_policy=_DOC_NAN_POLICY)
+@Substitution("attributions", "nan_policy", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
+              reference=_DOC_REFERENCE)
 def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
                  X_train=None, value="observational", n_draws=1000, reference=None,
                  convention="paper", nan_policy="omit", random_state=None,

@@ -1,6 +1,10 @@
 """Utilities shared by explainers, maskers and metrics."""
 
-from sklearn_xai.utils._output import ExplainedOutput, explained_output, model_input_dtype
+from sklearn_xai.utils._output import (
+    ExplainedOutput,
+    explained_output,
+    model_input_dtype,
+)
 from sklearn_xai.utils._random import (
     RowStreams,
     row_generators,

@@ -81,6 +81,29 @@ DOC_FRAGMENTS = {
     "scores_lower": _fragment("""
         scores : ndarray of shape (n_samples,)
             One score per row; lower is better."""),
+    "nan_policy": _fragment("""
+        nan_policy : {"omit", "zero", "raise"}, default="omit"
+            A row where either side of the correlation is constant has no
+            correlation: NaN with a warning (``"omit"``), 0 (``"zero"``,
+            XAI-Bench's code) or a ``ValueError`` (``"raise"``)."""),
+    "n_samples": _fragment("""
+        n_samples : int
+            Former name of ``n_draws``.
+
+            .. deprecated:: 0.1
+               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows
+               in scikit-learn); it will be removed in 0.2."""),
+    "value_distribution": _fragment("""
+        distribution : MultivariateGaussian or GaussianMixture, default=None
+            The data distribution (e.g. ``bunch.distribution``) whose value
+            function ``v_x(S)`` is used, see ``value``.  Exactly one of
+            ``distribution`` and ``masker`` is required."""),
+    "value_masker": _fragment("""
+        masker : masker, default=None
+            Any :mod:`sklearn_xai.masking` masker defining ``v_x(S)`` instead
+            of ``distribution``.  A fitted masker is used as is; an unfitted
+            one is fitted on ``X_train``, never on ``X`` (a row's score would
+            depend on the other rows)."""),
     # ------------------------------------------------- metrics vs. truth
     "ground_truth": _fragment("""
         ground_truth : array-like of shape (n_samples, n_features) or (n_features,)

@@ -28,11 +28,13 @@ import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
 
-from sklearn_xai.utils._estimators import unwrap
+from sklearn_xai.utils._estimators import unfreeze, unwrap
 
 __all__ = [
     "BLOCK_ENTRIES",
+    "AffineOutput",
     "ExplainedOutput",
+    "affine_output",
     "block_slices",
     "explained_output",
     "model_input_dtype",
@@ -581,3 +583,64 @@ def explained_output(estimator, *, target="predicted", output="auto", batch_size
     True
     """
     return ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+
+
+class AffineOutput:
+    """An explained output known to be ``f(z) = z @ coef_ + intercept_``.
+
+    Exposes ``coef_`` / ``intercept_`` (and no ``fit``), which the maskers
+    and :func:`~sklearn_xai.datasets.exact_shapley_values` recognise to
+    compute expectations in closed form; calls are delegated to the wrapped
+    output.
+    """
+
+    def __init__(self, f, coef, intercept):
+        self.f = f
+        self.coef_ = coef
+        self.intercept_ = intercept
+        self.output = f.output
+        self.batch_size = f.batch_size
+
+    def __call__(self, Z, target_index=None):
+        return self.f(Z, target_index)
+
+    def fixed_target_index(self, X):
+        return None  # a regression output has no class
+
+    @property
+    def n_evaluations(self):
+        return self.f.n_evaluations
+
+
+# Explained rows (and as many shifted, rescaled copies) on which a model
+# with a coefficient vector must be affine to be treated as one.
+_AFFINE_PROBE_ROWS = 16
+
+
+def affine_output(f, estimator, X):
+    """``f`` as an :class:`AffineOutput` when the regressor is affine.
+
+    A model with a single coefficient vector counts as affine only when its
+    predictions equal ``X @ coef_ + intercept_`` on the first explained rows
+    and on a shifted, rescaled copy of them (GLMs with a non-identity link
+    fail), checked in one small model call.
+    """
+    if f.output != "predict" or len(X) == 0:
+        return f
+    model = unfreeze(estimator)
+    coef = getattr(model, "coef_", None)
+    intercept = getattr(model, "intercept_", None)
+    if coef is None or intercept is None:
+        return f
+    w = np.asarray(coef, dtype=np.float64).ravel()
+    c = np.asarray(intercept, dtype=np.float64).ravel()
+    if w.shape != (X.shape[1],) or c.size != 1 or not np.all(np.isfinite(w)):
+        return f
+    c = float(c[0])
+    rows = X[:_AFFINE_PROBE_ROWS]
+    probe = np.vstack([rows, 0.5 * rows + 1.0])
+    linear = probe @ w + c
+    scale = max(1.0, float(np.max(np.abs(linear))))
+    if np.allclose(f(probe), linear, rtol=0.0, atol=1e-9 * scale):
+        return AffineOutput(f, w, c)
+    return f

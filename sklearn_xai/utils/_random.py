@@ -42,6 +42,7 @@ __all__ = [
     "RowStreams",
     "keyed_generators",
     "keyed_streams",
+    "purpose_generator",
     "row_generators",
     "row_integers",
     "row_keys",
@@ -909,3 +910,23 @@ def keyed_generators(X, random_state, *, seed_policy="row", stream=0):
     """
     return keyed_streams(X, random_state, seed_policy=seed_policy).generators(
         stream=stream)
+
+
+def purpose_generator(random_state, stream):
+    """A generator for one named purpose of a call, derived from ``random_state``.
+
+    For draws that belong to the call rather than to a row (a background
+    drawn once from a distribution, the seed of a retrained model): stream
+    ``stream`` of the seed, independent of the per-row streams.
+
+    Parameters
+    ----------
+    random_state : int, RandomState instance or None
+    stream : int
+        The purpose (distinct purposes of one function use distinct ints).
+
+    Returns
+    -------
+    rng : numpy.random.Generator
+    """
+    return np.random.default_rng([seed_entropy(random_state), stream])

@@ -366,19 +366,41 @@ def dense_rank(attributions):
     return ranks
 
 
-def check_rows(X, n_features, name="X"):
-    """``X`` as a new float64 2-D array of ``n_features`` finite columns.
+def _raise_non_finite(X, name):
+    """Say which non-finite values ``X`` holds, how many, where, and the fix."""
+    n_nan = int(np.isnan(X).sum())
+    n_inf = int(np.isinf(X).sum())
+    parts = [f"{n} {kind} value{'s' if n > 1 else ''}"
+             for n, kind in ((n_nan, "NaN"), (n_inf, "infinite")) if n]
+    rows = np.flatnonzero(~np.isfinite(X).all(axis=1))
+    shown = rows[:10].tolist()
+    more = f" and {len(rows) - 10} more" if len(rows) > 10 else ""
+    raise ValueError(
+        f"{name} contains {' and '.join(parts)} (rows {shown}{more}); the model "
+        "is evaluated on these rows and needs finite features. Impute missing "
+        "values first (e.g. sklearn.impute.SimpleImputer, fitted on the "
+        "training rows) or drop those rows, and clip or drop infinite values."
+    )
 
-    A 1-D array is one row; a DataFrame is converted; the result is never a
-    view of ``X``.
+
+def check_rows(X, n_features=None, name="X", *, allow_1d=True):
+    """``X`` as a new float64 2-D array of finite values.
+
+    The one validation of rows a model, masker or distribution is evaluated
+    on.  A DataFrame is converted; the result is never a view of ``X`` (the
+    caller's data is never written to).
 
     Parameters
     ----------
     X : array-like of shape (n_rows, n_features) or (n_features,)
-    n_features : int
-        Required number of columns.
+    n_features : int or None, default=None
+        Required number of columns (``None``: any).
     name : str, default="X"
         Name used in error messages.
+    allow_1d : bool, default=True
+        Take a 1-D array as one row; ``False`` raises an error with the
+        ``reshape(1, -1)`` fix instead (metrics, where a 1-D ``X`` is more
+        often a mistake than one row).
 
     Returns
     -------
@@ -393,15 +415,20 @@ def check_rows(X, n_features, name="X"):
     if hasattr(X, "to_numpy"):
         X = X.to_numpy()
     X = np.array(X, dtype=np.float64, copy=True)
-    if X.ndim == 1:
+    if X.ndim == 1 and allow_1d:
         X = X[None, :]
-    if X.ndim != 2 or X.shape[1] != n_features:
+    if X.ndim != 2:
         raise ValueError(
-            f"{name} must have {n_features} columns (one per feature of the "
-            f"distribution); got shape {X.shape}."
+            f"{name} must be 2-D, one row per sample; got shape {X.shape}. "
+            f"Pass a single row as {name}.reshape(1, -1)."
+        )
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(
+            f"{name} has {X.shape[1]} features but {n_features} are expected "
+            f"(one column per feature); got shape {X.shape}."
         )
     if not np.all(np.isfinite(X)):
-        raise ValueError(f"{name} contains NaN or infinity.")
+        _raise_non_finite(X, name)
     return X
 
 

@@ -232,7 +232,7 @@ def test_given_validation():
         dist.conditional_mean(np.zeros((1, 3)), [True, False])
     with pytest.raises(ValueError, match="outside"):
         dist.conditional_mean(np.zeros((1, 3)), [5])
-    with pytest.raises(ValueError, match="3 columns"):
+    with pytest.raises(ValueError, match="4 features but 3 are expected"):
         dist.conditional_mean(np.zeros((1, 4)), [0])
 
 

@@ -102,7 +102,7 @@ class MetricArguments:
 
     def ground_truth(self, spec):
         """Reference explanations for ``spec``: masks for the mask metrics."""
-        if spec.func.__module__.endswith("_masks"):
+        if spec.family == "localisation":
             return self.problem["mask"]
         return self.problem["ground_truth"]
 

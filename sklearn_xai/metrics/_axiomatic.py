@@ -1,0 +1,3 @@
+"""Axiomatic properties of attributions: completeness, non-sensitivity and input invariance."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""Correlation-type removal metrics (faithfulness): sensitivity-n, faithfulness estimate, monotonicity correlation and ROAD."""
+
+__all__ = []
