@@ -13,35 +13,51 @@ wraps all of it.  The presets live in :mod:`sklearn_xai.benchmark.presets`,
 one module per source system.
 """
 
-from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
-from sklearn_xai.benchmark._decisions import decision_summary, significance_note
-from sklearn_xai.benchmark._compare import (
-    applicable_explainers,
-    applicable_metrics,
-    compare_explainers,
-)
-from sklearn_xai.benchmark._report import (
-    format_leaderboard,
-    plot_leaderboard,
-    write_report,
-)
-from sklearn_xai.benchmark._results import (
-    BenchmarkResults,
-    leaderboard,
-    metric_display_name,
-    rank_frequencies,
-    significance_vs_baseline,
-    significance_vs_control,
-)
-from sklearn_xai.benchmark._runner import BenchmarkInterrupted, run_benchmark
-from sklearn_xai.benchmark._spec import (
-    MODEL_ALIASES,
-    BenchmarkSpec,
-    load_config,
-    register_component,
-    resolve_component,
-)
-from sklearn_xai.benchmark.presets import get_preset, list_presets
+import importlib
+
+# Public name -> the submodule defining it.  The submodules (and scikit-learn,
+# torch, matplotlib behind them) are imported on first access (PEP 562), so
+# that ``sklearn-xai`` answers a mistyped preset or ``--help`` at once.
+_SUBMODULE = {
+    "plot_critical_difference": "_cd_diagram",
+    "decision_summary": "_decisions",
+    "significance_note": "_decisions",
+    "applicable_explainers": "_compare",
+    "applicable_metrics": "_compare",
+    "compare_explainers": "_compare",
+    "format_leaderboard": "_report",
+    "plot_leaderboard": "_report",
+    "write_report": "_report",
+    "BenchmarkResults": "_results",
+    "leaderboard": "_results",
+    "metric_display_name": "_results",
+    "rank_frequencies": "_results",
+    "significance_vs_baseline": "_results",
+    "significance_vs_control": "_results",
+    "BenchmarkInterrupted": "_runner",
+    "run_benchmark": "_runner",
+    "MODEL_ALIASES": "_spec",
+    "BenchmarkSpec": "_spec",
+    "load_config": "_spec",
+    "register_component": "_spec",
+    "resolve_component": "_spec",
+    "get_preset": "presets",
+    "list_presets": "presets",
+}
+
+
+def __getattr__(name):
+    module = _SUBMODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later accesses skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "applicable_explainers",

@@ -258,7 +258,80 @@ def _import_modules(names, benchmark):
             ) from None
 
 
+def _check_benchmark_name(benchmark, imports):
+    """Answer a mistyped preset name before anything heavy is imported.
+
+    Without ``--import`` the presets are the shipped ones, whose names are
+    known without importing scikit-learn or torch; any other name that is not
+    a file is an error, with the closest preset names.
+    """
+    if imports or os.path.exists(benchmark):
+        return
+    from difflib import get_close_matches
+
+    from sklearn_xai.benchmark._preset_names import SHIPPED_PRESETS, WITH_QUICK_VARIANT
+
+    names = list(SHIPPED_PRESETS) + [f"{name}_quick" for name in WITH_QUICK_VARIANT]
+    if benchmark in names:
+        return
+    close = get_close_matches(benchmark, names, n=3, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise ValueError(
+        f"{benchmark!r} is neither a preset nor an existing config file.{hint} "
+        "'sklearn-xai list presets' lists the presets."
+    )
+
+
+_REPORT_DIGEST = "report.digest.json"
+
+
+def _results_digest(results, alpha, figures):
+    """A digest of everything the report shows but the run's wall time."""
+    import hashlib
+
+    from sklearn_xai import __version__
+
+    h = hashlib.sha256()
+    for frame in (results.table.drop(columns=["cached"], errors="ignore"), results.per_row):
+        h.update(frame.to_csv(index=False).encode())
+    h.update(repr((results.spec, results.control, alpha, figures, __version__)).encode())
+    return h.hexdigest()
+
+
+def _write_report_if_changed(write_report, results, directory, alpha, figures):
+    """Write the report, unless a run with the same results already wrote it.
+
+    A rerun that takes every cell from the cache gives the same results: the
+    report files (and figures, which take most of a cached rerun's time) are
+    then kept when the digest stored beside them matches and they all still
+    exist.  Any change of the results, ``alpha``, the figures option or the
+    package version rewrites them.
+    """
+    import json
+
+    path = os.path.join(directory, _REPORT_DIGEST)
+    digest = _results_digest(results, alpha, figures)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            stored = json.load(fh)
+        if (isinstance(stored, dict) and stored.get("digest") == digest
+                and all(isinstance(p, str) and os.path.isfile(p)
+                        for p in stored["paths"].values())):
+            return stored["paths"]
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        pass  # no usable digest: write the report
+    paths = write_report(results, directory, alpha=alpha, figures=figures)
+    record = {"digest": digest,
+              "paths": {k: os.fspath(v) for k, v in paths.items()
+                        if isinstance(v, (str, os.PathLike))}}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(record, fh)
+    return paths
+
+
 def _run(args, out):
+    _check_benchmark_name(args.benchmark, args.imports)
+    _use_agg()
     from sklearn_xai.benchmark._report import write_report
     from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _as_spec, run_benchmark
 
@@ -276,7 +349,8 @@ def _run(args, out):
     except BenchmarkInterrupted as exc:
         print(f"sklearn-xai run: {exc}", file=sys.stderr)
         return 130
-    paths = write_report(results, directory, alpha=args.alpha, figures=not args.no_figures)
+    paths = _write_report_if_changed(write_report, results, directory, args.alpha,
+                                     not args.no_figures)
     print(f"{spec.name}: {results.n_cells} cells ({results.n_computed} computed, "
           f"{results.n_cells - results.n_computed} from the cache) in "
           f"{results.wall_time:.1f} s\n", file=out)
@@ -340,6 +414,14 @@ def _report(args, out):
     return 1 if _show(results, args.alpha, paths, out, metrics=metrics) else 0
 
 
+def _use_agg():
+    """Figures are written to files: no display needed (imported late, the
+    checks of the arguments come first)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+
+
 def main(argv=None):
     """Entry point of the ``sklearn-xai`` command.
 
@@ -356,12 +438,11 @@ def main(argv=None):
         failures are listed, grouped by component and error); 130 when
         interrupted (rerun the same command to resume from the cache).
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
     args = _parser().parse_args(argv)
     out = sys.stdout
     try:
+        if args.command != "run":
+            _use_agg()
         if args.command == "list":
             return _list(args.what, out)
         if args.command == "run":

@@ -4,6 +4,7 @@ row, a paired test of every explainer against the random control and one
 against the best explainer, which decides the explainers tied for best)."""
 
 import json
+import numbers
 import os
 import warnings
 
@@ -619,9 +620,22 @@ class BenchmarkResults:
         """The leaderboard (:func:`leaderboard`) with the significance test
         against the random control when the benchmark has one, and the
         explainers tied for best."""
-        return leaderboard(self.table, self.per_row, control=self.control, alpha=alpha,
-                           ddof=ddof, test=test, n_bootstrap=n_bootstrap,
-                           confidence=confidence, random_state=random_state)
+        # Memoised: the command line, the report and the decisions ask for
+        # the same leaderboard several times.  The key holds the tables'
+        # identities, so replacing ``table`` or ``per_row`` recomputes it.
+        key = (id(self.table), id(self.per_row), self.control, alpha, ddof, test,
+               n_bootstrap, confidence, random_state)
+        memo = self.__dict__.setdefault("_leaderboards", {})
+        if not isinstance(random_state, (numbers.Integral, type(None))):
+            memo = {}  # a generator's draws advance: never reuse them
+        elif any(k[:2] != key[:2] for k in memo):
+            memo.clear()  # the tables were replaced
+        if key not in memo:
+            memo[key] = leaderboard(self.table, self.per_row, control=self.control,
+                                    alpha=alpha, ddof=ddof, test=test,
+                                    n_bootstrap=n_bootstrap, confidence=confidence,
+                                    random_state=random_state)
+        return memo[key].copy()
 
     def decisions(self, alpha=0.05, *, test="wilcoxon"):
         """Mean ranks, Friedman test and critical difference per (dataset,

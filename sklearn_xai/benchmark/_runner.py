@@ -19,6 +19,7 @@ threads, or a Dask cluster) the caller chooses.
 import contextlib
 import inspect
 import os
+import sys
 import threading
 import time
 import traceback
@@ -614,19 +615,20 @@ def _references(prepared, seed, metric_specs):
 
 def _fit_groups(tasks, cache_dir):
     """Fit key -> (dataset, model, seed, {reference key: metric spec}) of
-    every fit a cell still to compute needs (cells fully in the cache need
-    none)."""
-    groups = {}
-    for task in tasks:
+    every fit a cell still to compute needs, and the indices of the cells
+    fully in the cache (which need none)."""
+    groups, complete = {}, []
+    for i, task in enumerate(tasks):
         cached = _read_cache(_cell_path(task, cache_dir)) or {}
         missing, _ = _missing_metrics(task, cached)
         if not missing and "explanation" in cached:
+            complete.append(i)
             continue
         group = groups.setdefault(task["fit_key"],
                                   (task["dataset"], task["model"], task["seed"], {}))
         group[3].update({task["reference_keys"][label]: s for label, s in missing.items()
                          if label in task["reference_keys"]})
-    return groups
+    return groups, complete
 
 
 def _tasks(spec):
@@ -772,24 +774,35 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
 
     start = time.perf_counter()
     outputs = []
-    groups = _fit_groups(tasks, cache_dir)
+    groups, complete = _fit_groups(tasks, cache_dir)
     main_pid = os.getpid()
+    if verbose:
+        print(f"{spec.name}: {len(tasks)} cells, {len(complete)} in the cache, "
+              f"{len(tasks) - len(complete)} to compute ({len(groups)} datasets x "
+              "models x seeds to draw and fit)", file=sys.stderr)
+    todo = [i for i in range(len(tasks)) if i not in set(complete)]
     with _backend(backend, n_jobs):
         try:
+            # Cells fully in the cache are read here: no worker starts for them.
+            for i in complete:
+                outputs.append(_indexed(i, tasks[i], cache_dir, None, main_pid))
             # Each (dataset, model, seed) is drawn and fitted once, with the
             # exact Shapley references its cells need, and handed to its
             # explainers' cells as an argument.
             fits = dict(zip(groups, joblib.Parallel(n_jobs=n_jobs)(
                 joblib.delayed(_fit)(*group, main_pid) for group in groups.values())))
-            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-            cells = parallel(joblib.delayed(_indexed)(i, task, cache_dir,
-                                                      fits.get(task["fit_key"]), main_pid)
-                             for i, task in enumerate(tasks))
-            with tqdm(total=len(tasks), disable=not verbose, desc=spec.name,
-                      unit="cell") as bar:
-                for out in cells:
-                    outputs.append(out)
-                    bar.update(1)
+            with tqdm(total=len(tasks), initial=len(outputs), disable=not verbose,
+                      desc=spec.name, unit="cell") as bar:
+                if todo:
+                    parallel = joblib.Parallel(n_jobs=n_jobs,
+                                               return_as="generator_unordered")
+                    cells = parallel(
+                        joblib.delayed(_indexed)(i, tasks[i], cache_dir,
+                                                 fits.get(tasks[i]["fit_key"]), main_pid)
+                        for i in todo)
+                    for out in cells:
+                        outputs.append(out)
+                        bar.update(1)
         except KeyboardInterrupt:
             raise BenchmarkInterrupted(len(outputs), len(tasks), cache_dir) from None
     outputs = [out for _, out in sorted(outputs, key=lambda pair: pair[0])]

@@ -1,0 +1,26 @@
+"""The names of the shipped presets, readable without importing anything.
+
+``sklearn-xai run NAME`` checks ``NAME`` against this index before it
+imports scikit-learn, torch and the preset modules, so that a mistyped name
+is answered at once.  A test checks that the index equals the registry
+(:data:`~sklearn_xai.benchmark.presets.PRESETS`) once every preset module is
+imported.
+"""
+
+__all__ = ["SHIPPED_PRESETS", "WITH_QUICK_VARIANT"]
+
+#: Preset name -> the module of ``sklearn_xai.benchmark.presets`` defining it.
+SHIPPED_PRESETS = {
+    "default": "default",
+    "xaibench_small": "xaibench",
+    "xaibench_table_metrics": "xaibench",
+    "xaibench_table_metrics_code": "xaibench",
+    "xaibench_rho_sweep": "xaibench",
+    "openxai_synthetic": "openxai",
+    "xaitris_8x8": "xaitris",
+    "beexai_real": "beexai",
+    "beexai_table5": "beexai",
+}
+
+#: Shipped presets that also have a ``NAME_quick`` variant.
+WITH_QUICK_VARIANT = frozenset(SHIPPED_PRESETS) - {"default", "xaibench_small"}

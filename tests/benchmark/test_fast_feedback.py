@@ -1,0 +1,52 @@
+"""The command line answers mistakes before importing the heavy stack.
+
+A mistyped preset name must be answered without importing scikit-learn,
+torch or the preset modules (checked on the modules a fresh interpreter has
+loaded, not on timings), and the index of shipped preset names the check
+reads must equal the preset registry.
+"""
+
+import json
+import subprocess
+import sys
+
+from sklearn_xai.benchmark._preset_names import SHIPPED_PRESETS, WITH_QUICK_VARIANT
+from sklearn_xai.benchmark.presets import PRESETS, is_preset
+
+
+def test_preset_index_equals_the_registry():
+    shipped = {name: func.__module__.rsplit(".", 1)[-1] for name, func in PRESETS.items()
+               if func.__module__.startswith("sklearn_xai.benchmark.presets.")}
+    assert shipped == SHIPPED_PRESETS
+    assert {n for n in shipped if is_preset(f"{n}_quick")} == set(WITH_QUICK_VARIANT)
+
+
+_PROBE = """
+import contextlib, io, json, sys
+from sklearn_xai.benchmark._cli import main
+err = io.StringIO()
+with contextlib.redirect_stderr(err):
+    status = main(["run", "defualt"])
+heavy = sorted(m for m in ("sklearn", "torch", "matplotlib", "pandas",
+                           "sklearn_xai.benchmark.presets", "sklearn_xai.metrics")
+               if m in sys.modules)
+print(json.dumps({"status": status, "stderr": err.getvalue(), "heavy": heavy}))
+"""
+
+
+def test_mistyped_preset_is_answered_before_heavy_imports():
+    result = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True,
+                            text=True, check=True)
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["status"] == 1
+    assert "Did you mean 'default'?" in report["stderr"]
+    assert report["heavy"] == []
+
+
+def test_lazy_package_exports_every_public_name():
+    import sklearn_xai.benchmark as benchmark
+
+    assert sorted(benchmark._SUBMODULE) == sorted(benchmark.__all__)
+    for name in benchmark.__all__:
+        assert getattr(benchmark, name) is not None
+    assert set(benchmark.__all__) <= set(dir(benchmark))
