@@ -7,7 +7,7 @@ import numpy as np
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
 from sklearn_xai.utils._estimators import transform_steps, unwrap
-from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions
 
 __all__ = ["TreeContributions"]
@@ -82,7 +82,7 @@ class _TreeTarget:
                 f"target as an array must have one label per row, shape ({n},); got "
                 f"shape {target.shape}."
             )
-        return ExplainedOutput._label_index(np.asarray(classes), target)
+        return class_index(np.asarray(classes), target)
 
 
 class TreeContributions(BaseExplainer):

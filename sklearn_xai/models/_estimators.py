@@ -32,15 +32,15 @@ from contextlib import contextmanager
 
 import numpy as np
 import torch
-from skorch import NeuralNet, NeuralNetClassifier, NeuralNetRegressor
-from skorch.callbacks import EarlyStopping, EpochScoring
-from skorch.dataset import ValidSplit
-from skorch.utils import is_dataset
 from sklearn.base import is_classifier
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+from skorch import NeuralNet, NeuralNetClassifier, NeuralNetRegressor
+from skorch.callbacks import EarlyStopping, EpochScoring
+from skorch.dataset import ValidSplit
+from skorch.utils import is_dataset
 from torch import nn
 
 from sklearn_xai.models._modules import (
@@ -51,7 +51,7 @@ from sklearn_xai.models._modules import (
     TetrominoMLP,
 )
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._output import ExplainedOutput
+from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import (
     Interval,
     Options,
@@ -384,7 +384,7 @@ class _NetClassifier(_NetMixin, NeuralNetClassifier):
             self.n_outputs_ = len(labels)
         labels = np.asarray(self.classes_)
         try:  # the label -> column lookup of the explained output
-            index = ExplainedOutput._label_index(labels, y)
+            index = class_index(labels, y)
         except ValueError:
             unknown = ~np.isin(y, labels)
             raise ValueError(

@@ -2,6 +2,7 @@
 
 from sklearn_xai.utils._output import (
     ExplainedOutput,
+    class_index,
     explained_output,
     model_input_dtype,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "RowStreams",
     "check_attributions",
     "check_reference",
+    "class_index",
     "dense_rank",
     "explained_output",
     "magnitude_order",

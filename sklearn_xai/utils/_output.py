@@ -36,6 +36,7 @@ __all__ = [
     "ExplainedOutput",
     "affine_output",
     "block_slices",
+    "class_index",
     "explained_output",
     "model_input_dtype",
 ]
@@ -168,6 +169,49 @@ def block_slices(n_rows, per_row, n_features, batch_size=None):
     cap = batch_size or max(BLOCK_ENTRIES // max(n_features, 1), 1)
     step = max(1, cap // max(per_row, 1))
     return [slice(s, s + step) for s in range(0, n_rows, step)]
+
+
+def class_index(classes, labels):
+    """Column index of each label in ``classes`` (a model's ``classes_``).
+
+    The one lookup of class labels shared by the explained output, the tree
+    attributions and the models; ``classes`` need not be sorted.
+
+    Parameters
+    ----------
+    classes : array-like of shape (n_classes,)
+        The model's class labels, in the order of its output columns.
+    labels : array-like of shape (n_labels,)
+        Labels to look up.
+
+    Returns
+    -------
+    index : ndarray of shape (n_labels,), dtype intp
+
+    Raises
+    ------
+    ValueError
+        If a label is not among ``classes`` (the message names both).
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils import class_index
+    >>> class_index(["cat", "dog", "ant"], ["ant", "cat"]).tolist()
+    [2, 0]
+    """
+    classes = np.asarray(classes)
+    labels = np.asarray(labels)
+    sorter = np.argsort(classes, kind="stable")
+    pos = np.searchsorted(classes, labels, sorter=sorter)
+    pos = np.clip(pos, 0, len(classes) - 1)
+    idx = sorter[pos]
+    bad = classes[idx] != labels
+    if np.any(bad):
+        raise ValueError(
+            f"target label(s) {np.unique(labels[bad])[:5].tolist()} are not among "
+            f"the model's classes {classes.tolist()}."
+        )
+    return idx.astype(np.intp)
 
 
 class ExplainedOutput:
@@ -338,29 +382,14 @@ class ExplainedOutput:
                         f"with {len(classes)} classes."
                     )
                 return np.full(n, idx % len(classes), dtype=np.intp)
-            return np.full(n, self._label_index(classes, [target])[0], dtype=np.intp)
+            return np.full(n, class_index(classes, [target])[0], dtype=np.intp)
         target = np.asarray(target)
         if target.shape != (n,):
             raise ValueError(
                 f"target as an array must have one label per row, shape ({n},); "
                 f"got shape {target.shape}."
             )
-        return self._label_index(classes, target)
-
-    @staticmethod
-    def _label_index(classes, labels):
-        labels = np.asarray(labels)
-        sorter = np.argsort(classes)
-        pos = np.searchsorted(classes, labels, sorter=sorter)
-        pos = np.clip(pos, 0, len(classes) - 1)
-        idx = sorter[pos]
-        bad = classes[idx] != labels
-        if np.any(bad):
-            raise ValueError(
-                f"target label(s) {np.unique(labels[bad])[:5].tolist()} are not among "
-                f"the model's classes {classes.tolist()}."
-            )
-        return idx.astype(np.intp)
+        return class_index(classes, target)
 
     def all_outputs(self, Z):
         """The explained output for every class at once.
