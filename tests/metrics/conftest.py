@@ -117,7 +117,7 @@ class MetricArguments:
         """
         model, explainer, masker = self.models[task]
         func, p = spec.func, self.problem
-        kw = {}
+        kw = dict(spec.default_kwargs)  # as the scorer binds them
         for need in spec.requires:
             if need == "masker":
                 # A masker where the metric removes features with one and no
