@@ -49,6 +49,7 @@ from sklearn_xai.masking import (
     GaussianConditionalMasker,
     GaussianNoisePerturber,
     MarginalMasker,
+    NoisyLinearMasker,
 )
 from sklearn_xai.metrics import check_scoring
 from sklearn_xai.models import (
@@ -222,6 +223,7 @@ def _instances():
         _CONDITIONAL,
     )
     yield GaussianNoisePerturber(), {}
+    yield NoisyLinearMasker(), {}
     # Models (skorch nets): short full-batch trainings keep the checks fast.
     yield LogisticNetClassifier(lr=0.1, max_epochs=5, batch_size=-1, random_state=0), \
         _SKORCH_INIT

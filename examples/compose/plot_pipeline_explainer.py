@@ -11,7 +11,6 @@ with the input's column names.
 """
 
 import numpy as np
-import pandas as pd
 from sklearn.datasets import load_diabetes
 from sklearn.linear_model import RidgeCV
 from sklearn.pipeline import make_pipeline

@@ -688,6 +688,8 @@ table { border-collapse: collapse; font-size: 14px; }
 th, td { border: 1px solid var(--line); padding: 4px 10px; }
 table.board { font-size: 13px; }
 table.board th, table.board td { padding: 3px 7px; }
+table.reliability { font-size: 13px; }
+table.reliability th, table.reliability td { padding: 3px 7px; }
 thead th { background: #eef0f3; text-align: center; vertical-align: bottom;
            font-weight: 600; }
 tbody th { text-align: left; font-weight: 500; white-space: nowrap; }
@@ -1061,16 +1063,143 @@ def _slug(text):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(text))
 
 
+# ------------------------------------------------------ metric reliability
+# Columns of the reliability table: (column, header, title, digits).
+_RELIABILITY_COLUMNS = [
+    ("family", "family", "metric family", None),
+    ("noise_floor", "noise floor", "standard deviation of a run's value (seeds or "
+     "split halves)", 3),
+    ("snr", "signal / noise", "spread of the explainer means over the noise floor", 1),
+    ("split_half", "split-half", "Spearman-Brown split-half reliability of the "
+     "explainer ranking", 2),
+    ("effect_size", "effect", "paired effect size d_z, reference vs control", 2),
+    ("n_rows_80", "rows for 80 % power", "explained rows a paired t-test needs to "
+     "separate the reference from the control", 0),
+    ("resilience_iac", "NR IAC", "noise resilience, intra-consistency", 2),
+    ("resilience_iec", "NR IEC", "noise resilience, inter-consistency", 2),
+    ("reactivity_iac", "AR IAC", "adversarial reactivity, intra-consistency", 2),
+    ("reactivity_iec", "AR IEC", "adversarial reactivity, inter-consistency", 2),
+    ("mc_score", "MC", "MetaQuantus meta-consistency score", 2),
+    ("family_agreement", "tau family", "mean Kendall tau with the metrics of its family",
+     2),
+]
+
+
+def _reliability_table(results, reliability):
+    """The meta-evaluation the report shows, or None."""
+    if reliability is False or reliability is None:
+        return None
+    if isinstance(reliability, pd.DataFrame):
+        return reliability if len(reliability) else None
+    import warnings
+
+    from sklearn_xai.benchmark import meta_evaluate
+
+    try:
+        meta = meta_evaluate(results, perturb=False)
+    except (ValueError, TypeError, KeyError) as exc:  # the rest of the report stands
+        warnings.warn(f"The report has no 'Metric reliability' section: {exc}",
+                      UserWarning, stacklevel=3)
+        return None
+    return meta if len(meta) else None
+
+
+def _fmt_meta(value, digits):
+    if digits is None:
+        return html.escape(str(value))
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return "–"
+    if not np.isfinite(value):
+        return "∞" if value == np.inf else "–"
+    return f"{value:.{digits}f}" if digits else f"{int(value)}"
+
+
+def _reliability_html(meta, figures):
+    """The "Metric reliability" section: per (dataset, model) a table of the
+    meta-evaluation and the heat map of the metrics' rank agreement."""
+    from sklearn_xai.benchmark._meta import plot_metric_agreement
+
+    shown = [c for c in _RELIABILITY_COLUMNS
+             if c[0] in meta and pd.to_numeric(meta[c[0]], errors="coerce").notna().any()
+             or c[0] == "family"]
+    parts = ['<section id="reliability"><h2>Metric reliability</h2>',
+             '<div class="legend"><p>How far to trust each metric\'s ranking of the '
+             "explainers. <em>Noise floor</em>: the standard deviation of a run's value "
+             "(over seeds, else over random halves of the rows); <em>split-half</em>: "
+             "the Spearman-Brown reliability of the explainer ranking (1 = the ranking "
+             "repeats on fresh rows); <em>effect</em> and <em>rows for 80 % power</em>: "
+             "how well it separates the reference explainer from the random control; "
+             "NR / AR: MetaQuantus's noise resilience and adversarial reactivity "
+             "(intra- and inter-consistency, higher is better) and their mean MC; "
+             "<em>tau family</em>: the mean Kendall tau of its ranking with the other "
+             "metrics of its family.  A flagged metric is marked "
+             '<span class="bad">&#9888;</span>.</p></div>']
+    for (dataset, model), sub in meta.groupby(["dataset", "model"], sort=False):
+        parts.append(f'<h3 id="reliability-{_slug(dataset)}-{_slug(model)}">'
+                     f"{html.escape(f'{dataset} / {model}')}</h3>")
+        head = "".join(f'<th scope="col" title="{html.escape(title)}">{html.escape(text)}'
+                       "</th>" for _, text, title, _ in shown)
+        rows = []
+        for _, row in sub.iterrows():
+            name = metric_display_name(row["metric"], bool(row["greater_is_better"]))
+            flags = row.get("flags") if isinstance(row.get("flags"), str) else ""
+            label = html.escape(name)
+            if flags:
+                label += ' <span class="bad" title="flagged">&#9888;</span>'
+            tds = "".join(
+                f'<td class="{"text" if digits is None else "num"}">'
+                f"{_fmt_meta(row[column], digits)}</td>"
+                for column, _, _, digits in shown)
+            rows.append(f'<tr><th scope="row">{label}</th>{tds}'
+                        f'<td class="text">{html.escape(flags)}</td></tr>')
+        parts.append('<div class="scroll"><table class="reliability"><thead><tr>'
+                     f'<th scope="col">metric</th>{head}<th scope="col">flags</th></tr>'
+                     f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
+        tau = (meta.attrs.get("agreement") or {}).get((dataset, model))
+        if figures and tau is not None and len(tau) >= 2:
+            fig = plot_metric_agreement(meta, dataset, model)
+            parts.append("<figure>" + _img(_png(fig), f"{dataset} / {model}: agreement")
+                         + "<figcaption>Kendall tau between the metrics' explainer "
+                         "rankings (blue: same order, red: opposite; – undefined: the "
+                         "metric gives every explainer the same score).</figcaption>"
+                         "</figure>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _reliability_markdown(meta):
+    from sklearn_xai.benchmark._meta import reliability_summary
+
+    columns = ["metric", "noise_floor", "snr", "split_half", "effect_size", "n_rows_80",
+               "mc_score", "family_agreement", "flags"]
+    out = ["\n## Metric reliability\n"]
+    for (dataset, model), sub in meta.groupby(["dataset", "model"], sort=False):
+        frame = sub[[c for c in columns if c in sub]].copy()
+        for c in frame.columns:
+            if c not in ("metric", "flags"):
+                frame[c] = [_fmt_meta(v, 0 if c == "n_rows_80" else 2) for v in frame[c]]
+        out.append(f"\n### {dataset} / {model}\n")
+        out.append(_markdown(frame.set_index("metric")))
+    lines = reliability_summary(meta)
+    if lines:
+        out.append("\nFlagged metrics:\n")
+        out.extend(f"- {line}" for line in lines)
+    return "\n".join(out) + "\n"
+
+
 @validate_params(
     {
         "results": [BenchmarkResults],
         "directory": [str, os.PathLike],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "figures": ["boolean"],
+        "reliability": ["boolean", pd.DataFrame],
     },
     prefer_skip_nested_validation=True,
 )
-def write_report(results, directory, *, alpha=0.05, figures=True):
+def write_report(results, directory, *, alpha=0.05, figures=True, reliability=True):
     """Save results and write ``report.html``, ``report.md`` and figures.
 
     ``report.html`` is one self-contained page (inline style, figures
@@ -1080,7 +1209,10 @@ def write_report(results, directory, *, alpha=0.05, figures=True):
     version provides them); per (dataset, model) a leaderboard table and a
     bar-chart figure per metric family, with a legend of the marks; and the
     failed scores grouped by (explainer, metric, error) with their counts,
-    the metrics skipped as not applicable apart in a collapsed section.
+    the metrics skipped as not applicable apart in a collapsed section; and
+    the reliability of each metric (:func:`~sklearn_xai.benchmark.meta_evaluate`:
+    noise floor, split-half reliability, power, MetaQuantus's criteria, the
+    flags) with the heat map of the metrics' rank agreement.
     ``report.md`` holds the same tables; ``figures/`` one PNG per (dataset,
     model) (a row of panels per metric family) and one per family.
 
@@ -1094,6 +1226,12 @@ def write_report(results, directory, *, alpha=0.05, figures=True):
         Level of the significance tests.
     figures : bool, default=True
         Also draw the bar charts.
+    reliability : bool or DataFrame, default=True
+        Add the "Metric reliability" section: True computes it from the
+        results' per-row scores (``meta_evaluate(results)``), a
+        :func:`~sklearn_xai.benchmark.meta_evaluate` table (for
+        example of a run with perturbations) is shown as is, False leaves
+        the section out.
 
     Returns
     -------
@@ -1147,6 +1285,9 @@ def write_report(results, directory, *, alpha=0.05, figures=True):
     toc = ['<li><a href="#decision">Decision</a></li>'] if board is not None else []
     toc += [f'<li><a href="#board-{_slug(d)}-{_slug(m)}">{html.escape(f"{d} / {m}")}'
             "</a></li>" for d, m in pairs]
+    meta = _reliability_table(results, reliability) if board is not None else None
+    if meta is not None:
+        toc.append('<li><a href="#reliability">Metric reliability</a></li>')
     toc.append('<li><a href="#failures">Failures and skipped metrics</a></li>')
     body.append("<nav><ul>" + "".join(toc) + "</ul></nav></header>")
 
@@ -1196,6 +1337,9 @@ def write_report(results, directory, *, alpha=0.05, figures=True):
                 paths[f"figure_{dataset}_{model}"] = path
                 md_parts.append(f"\n![{dataset} / {model}](figures/{name})\n")
         body.append("</section>")
+    if meta is not None:
+        body.append(_reliability_html(meta, figures))
+        md_parts.append(_reliability_markdown(meta))
     body.append(_failures_html(table))
     md_parts.append(_failures_markdown(table))
     written = ", ".join(f"<code>{html.escape(os.path.basename(p))}</code>"

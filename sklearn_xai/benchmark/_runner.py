@@ -291,6 +291,9 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
                 params.setdefault("image_shape", tuple(context["image_shape"]))
         elif need == "random_state":
             params.setdefault("random_state", seed)
+        elif need == "classifier":
+            if getattr(prepared["model"], "classes_", None) is None:
+                return None, "the metric compares classes and the model is a regressor"
         elif need == "reference":
             if reference is not None:
                 params["reference"] = reference

@@ -13,6 +13,7 @@ from sklearn_xai.masking._conditional import (
     EmpiricalConditionalMasker,
     GaussianConditionalMasker,
 )
+from sklearn_xai.masking._noisy_linear import NoisyLinearMasker
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "GaussianConditionalMasker",
     "GaussianNoisePerturber",
     "MarginalMasker",
+    "NoisyLinearMasker",
     "check_masker",
     "check_perturber",
 ]

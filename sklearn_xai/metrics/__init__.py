@@ -1,6 +1,20 @@
 """Explanation metrics as plain functions, scorers and the scorer registry."""
 
-from sklearn_xai.metrics._complexity import complexity, sparseness
+from sklearn_xai.metrics._axiomatic import (
+    completeness,
+    input_invariance,
+    non_sensitivity,
+    shifted_model,
+)
+from sklearn_xai.metrics._complexity import complexity, effective_complexity, sparseness
+from sklearn_xai.metrics._curves import (
+    irof,
+    pixel_flipping,
+    region_perturbation,
+    removal_auc,
+    removal_curve,
+    selectivity,
+)
 from sklearn_xai.metrics._fairness import GroupGapScorer, group_gap
 from sklearn_xai.metrics._faithfulness import (
     auc_tp,
@@ -14,7 +28,11 @@ from sklearn_xai.metrics._faithfulness import (
     sufficiency,
 )
 from sklearn_xai.metrics._ground_truth import (
+    cosine_similarity,
     feature_agreement,
+    gt_f1,
+    gt_precision,
+    gt_recall,
     linear_model_reference,
     linear_shapley_reference,
     pairwise_rank_agreement,
@@ -22,9 +40,13 @@ from sklearn_xai.metrics._ground_truth import (
     rank_correlation,
     sign_agreement,
     signed_rank_agreement,
-    top_k_intersection,
 )
 from sklearn_xai.metrics._infidelity import infidelity
+from sklearn_xai.metrics._localisation import (
+    attribution_localisation,
+    pointing_game,
+    top_k_intersection,
+)
 from sklearn_xai.metrics._masks import (
     emd_score,
     mask_precision,
@@ -33,6 +55,13 @@ from sklearn_xai.metrics._masks import (
     relevance_rank_accuracy,
 )
 from sklearn_xai.metrics._pgi import pgi, pgu
+from sklearn_xai.metrics._randomisation import (
+    data_randomisation,
+    efficient_mprt,
+    mprt,
+    random_logit,
+    smooth_mprt,
+)
 from sklearn_xai.metrics._registry import (
     FAMILIES,
     ROW_METADATA,
@@ -60,6 +89,18 @@ from sklearn_xai.metrics._shapley_reference import (
     shapley_corr,
     shapley_mse,
 )
+from sklearn_xai.metrics._removal import (
+    faithfulness_estimate,
+    monotonicity_correlation,
+    road,
+    sensitivity_n,
+)
+from sklearn_xai.metrics._robustness import (
+    avg_sensitivity,
+    consistency,
+    continuity,
+    local_lipschitz_estimate,
+)
 from sklearn_xai.metrics._stability import (
     max_sensitivity,
     relative_input_stability,
@@ -68,59 +109,64 @@ from sklearn_xai.metrics._stability import (
 )
 from sklearn_xai.utils._stats import UndefinedScoreWarning
 
-# New metric families (#19, #18), imported by name when they land.
-from sklearn_xai.metrics import (  # noqa: E402
-    _axiomatic,
-    _curves,
-    _localisation,
-    _randomisation,
-    _removal,
-    _robustness,
-)
-from sklearn_xai.metrics._axiomatic import *  # noqa: E402,F403
-from sklearn_xai.metrics._curves import *  # noqa: E402,F403
-from sklearn_xai.metrics._localisation import *  # noqa: E402,F403
-from sklearn_xai.metrics._randomisation import *  # noqa: E402,F403
-from sklearn_xai.metrics._removal import *  # noqa: E402,F403
-from sklearn_xai.metrics._robustness import *  # noqa: E402,F403
-
 __all__ = [
-    "FAMILIES",
-    "ROW_METADATA",
-    "ExplanationScorer",
-    "GroupGapScorer",
-    "MetricSpec",
-    "UndefinedScoreWarning",
+    "attribution_localisation",
     "auc_tp",
+    "avg_sensitivity",
     "check_scoring",
+    "completeness",
     "complexity",
     "comprehensiveness",
+    "consistency",
+    "continuity",
+    "cosine_similarity",
+    "data_randomisation",
+    "effective_complexity",
+    "efficient_mprt",
     "emd_score",
     "exact_shapley_reference",
+    "ExplanationScorer",
     "faith_minus",
     "faith_plus",
     "faithfulness_correlation",
+    "faithfulness_estimate",
+    "FAMILIES",
     "feature_agreement",
     "get_metric_spec",
     "get_scorer",
     "get_scorer_names",
     "group_gap",
+    "GroupGapScorer",
+    "gt_f1",
+    "gt_precision",
+    "gt_recall",
     "infidelity",
+    "input_invariance",
+    "irof",
     "linear_model_reference",
     "linear_shapley_reference",
+    "local_lipschitz_estimate",
     "make_explanation_scorer",
     "mask_precision",
     "mask_roc_auc",
     "max_sensitivity",
     "metric_specs",
+    "MetricSpec",
     "mono_minus",
     "mono_plus",
     "monotonicity",
+    "monotonicity_correlation",
+    "mprt",
+    "non_sensitivity",
     "pairwise_rank_agreement",
     "pgi",
     "pgu",
+    "pixel_flipping",
+    "pointing_game",
+    "random_logit",
     "rank_agreement",
     "rank_correlation",
+    "region_perturbation",
     "register_metric",
     "register_scorer",
     "relative_input_stability",
@@ -128,17 +174,24 @@ __all__ = [
     "relative_representation_stability",
     "relevance_mass_accuracy",
     "relevance_rank_accuracy",
+    "removal_auc",
+    "removal_curve",
+    "road",
     "roar_faith_minus",
     "roar_faith_plus",
     "roar_mono_minus",
     "roar_mono_plus",
+    "ROW_METADATA",
+    "selectivity",
+    "sensitivity_n",
     "shapley_corr",
     "shapley_mse",
+    "shifted_model",
     "sign_agreement",
     "signed_rank_agreement",
+    "smooth_mprt",
     "sparseness",
     "sufficiency",
     "top_k_intersection",
+    "UndefinedScoreWarning",
 ]
-__all__ += (_axiomatic.__all__ + _curves.__all__ + _localisation.__all__
-            + _randomisation.__all__ + _removal.__all__ + _robustness.__all__)

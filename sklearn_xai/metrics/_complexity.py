@@ -1,15 +1,23 @@
-"""Metrics of the attributions alone: entropy complexity and Gini sparseness
-(BEExAI; definitions in the user guide, :ref:`def-attribution-metrics`)."""
+"""Metrics of the attributions alone: entropy complexity, Gini sparseness
+(BEExAI) and effective complexity (Quantus); definitions in the user guide,
+:ref:`def-attribution-metrics` and :ref:`def-effective-complexity`."""
+
+import numbers
 
 import numpy as np
 
 from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
-from sklearn_xai.utils._sklearn import StrOptions, validate_params
+from sklearn_xai.utils._sklearn import (
+    Interval,
+    StrOptions,
+    fast_validate_params,
+    validate_params,
+)
 from sklearn_xai.utils._validation import check_attributions
 
-__all__ = ["complexity", "sparseness"]
+__all__ = ["complexity", "effective_complexity", "sparseness"]
 
 
 @validate_params(
@@ -153,6 +161,76 @@ def sparseness(attributions, *, normalize=False):
     return G
 
 
+@fast_validate_params(
+    {
+        "attributions": ["array-like"],
+        "eps": [Interval(numbers.Real, 0, None, closed="left")],
+        "normalize": ["boolean"],
+        "fraction": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def effective_complexity(attributions, *, eps=1e-5, normalize=True, fraction=False):
+    """Effective complexity: the number of features with a non-negligible attribution.
+
+    ``EC(a) = |{j : |a_j| / max_l |a_l| > eps}|`` with ``normalize=True``
+    (``|a_j| > eps`` otherwise), after Nguyen and Martínez (2020) as
+    implemented by Quantus' ``EffectiveComplexity``.  A sparse explanation
+    needs few features to be read.  See :ref:`def-effective-complexity` in
+    the user guide.
+
+    Parameters
+    ----------
+    attributions : array-like of shape (n_samples, n_features)
+        The explanations to score.
+    eps : float, default=1e-5
+        Magnitudes at or below ``eps`` count as zero (Quantus' default).
+    normalize : bool, default=True
+        Divide each row by its largest magnitude first, so that ``eps`` is a
+        fraction of the row's peak and the count does not depend on the
+        attribution scale.  Quantus divides by the largest magnitude of the
+        whole batch instead, which makes a row's count depend on the other
+        rows; ``False`` compares the raw magnitudes with ``eps``.
+    fraction : bool, default=False
+        Return the count divided by ``n_features``, in ``[0, 1]``.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row count (or fraction) of features; lower is better.  An
+        all-zero explanation scores 0.
+
+    See Also
+    --------
+    sparseness : Gini index of the magnitudes (a continuous counterpart).
+    complexity : Entropy of the normalised magnitudes.
+
+    References
+    ----------
+    .. [1] A. Nguyen and M. R. Martínez, "On quantitative aspects of model
+       interpretability", arXiv:2007.07584, 2020.
+    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
+       Responsible Evaluation of Neural Network Explanations and Beyond",
+       JMLR 24(34), 2023.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import effective_complexity
+    >>> A = [[3.0, -1e-7, 0.5, 0.0], [0.0, 0.0, 0.0, 0.0]]
+    >>> effective_complexity(A)
+    array([2., 0.])
+    >>> effective_complexity(A, fraction=True)
+    array([0.5, 0. ])
+    """
+    A = np.abs(check_attributions(attributions))
+    # |a_j| / peak > eps, without the division (an all-zero row counts 0).
+    cut = eps * A.max(axis=1, keepdims=True) if normalize else eps
+    scores = np.count_nonzero(A > cut, axis=1).astype(np.float64)
+    if fraction:
+        scores /= A.shape[1]
+    return scores
+
+
 register_metric(
     "neg_complexity", complexity, kind="attributions", greater_is_better=False,
     source="BEExAI", description="Entropy of the normalised attribution magnitudes.",
@@ -160,4 +238,9 @@ register_metric(
 register_metric(
     "sparseness", sparseness, kind="attributions", greater_is_better=True,
     source="BEExAI", description="Gini index of the attribution magnitudes.",
+)
+register_metric(
+    "neg_effective_complexity", effective_complexity, kind="attributions",
+    greater_is_better=False, source="Quantus",
+    description="Number of features whose attribution magnitude exceeds eps.",
 )

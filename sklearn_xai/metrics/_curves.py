@@ -1,3 +1,875 @@
-"""Removal and insertion curves (faithfulness): pixel flipping, region perturbation, selectivity, IROF and the insertion/deletion curves of shap.benchmark."""
+"""Removal curves: the model's output as features, patches, groups or
+superpixels are removed (or kept) in the order of an explanation, and the
+metrics that reduce such a curve to one score per row (pixel flipping,
+region perturbation, selectivity, IROF and shap.benchmark's keep/remove
+orders).  Definitions in the user guide, :ref:`def-removal-curves`.
 
-__all__ = []
+Every metric here is a reduction of one curve engine, :func:`_curves`: the
+features of a row are grouped into *units* (single features, feature
+groups, image patches or superpixels, computed from that row only), the
+units are ranked by their aggregated attribution, and the coalitions of
+every step of every row are evaluated in one pass of the masker.
+"""
+
+import numbers
+import textwrap
+
+import numpy as np
+
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    _NAN_POLICY,
+    _prepare,
+    _with_x,
+)
+from sklearn_xai.metrics._masks import _resolve_image_shape
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._random import keyed_generators
+from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
+from sklearn_xai.utils._stats import handle_undefined
+from sklearn_xai.utils._validation import positions
+
+__all__ = [
+    "irof",
+    "pixel_flipping",
+    "region_perturbation",
+    "removal_auc",
+    "removal_curve",
+    "selectivity",
+]
+
+
+# ======================================================================
+# Units: which features are removed together (per row, from that row only)
+# ======================================================================
+def _check_groups(groups, d):
+    """Group id of each feature, relabelled 0..G-1 (in order of first id)."""
+    groups = np.asarray(groups)
+    if groups.ndim != 1 or groups.shape[0] != d:
+        raise ValueError(
+            f"groups must be a 1-D array with one group id per feature ({d}); "
+            f"got shape {groups.shape}."
+        )
+    if not (np.issubdtype(groups.dtype, np.integer)
+            or np.issubdtype(groups.dtype, np.bool_)):
+        raise TypeError(
+            "groups must hold integer group ids (one per feature), e.g. "
+            f"[0, 0, 1, 2, 2]; got dtype {groups.dtype}."
+        )
+    return np.unique(groups, return_inverse=True)[1].reshape(d)
+
+
+def _patch_units(shape, patch_size):
+    """Patch of each pixel of an image of ``shape``, on a grid of
+    ``patch_size`` squares centred on the image (the grid is padded by
+    ``(p - h mod p) // 2`` rows above, the rest below, and likewise for
+    columns; a patch may overhang the image)."""
+    h, w = shape
+    p = int(patch_size)
+    pad_h, pad_w = (-h) % p, (-w) % p
+    rows, cols = np.divmod(np.arange(h * w), w)
+    n_cols = (w + pad_w) // p
+    return ((rows + pad_h // 2) // p) * n_cols + (cols + pad_w // 2) // p
+
+
+def _slic_units(X, shape, n_segments, compactness, sigma):
+    """SLIC superpixels of each row's own image (scikit-image)."""
+    try:
+        from skimage.segmentation import slic
+    except ImportError as exc:  # pragma: no cover - optional dependency
+        raise ImportError(
+            "irof on images segments them with scikit-image's SLIC; "
+            "pip install scikit-image, or pass groups= instead of image_shape=."
+        ) from exc
+    units = np.empty(X.shape, dtype=np.intp)
+    for i, row in enumerate(X):
+        seg = slic(row.reshape(shape), n_segments=n_segments, compactness=compactness,
+                   sigma=sigma, start_label=0, channel_axis=None)
+        units[i] = np.unique(seg.ravel(), return_inverse=True)[1]
+    return units
+
+
+def _units(X, *, groups=None, image_shape=None, patch_size=None, slic=None):
+    """Unit of each feature of each row, shape (n, d), ids 0..U_i - 1.
+
+    ``image_shape`` with ``patch_size`` gives patches, with ``slic`` (a dict
+    of SLIC parameters) superpixels; else ``groups`` (one id per feature) or
+    one feature per unit.
+    """
+    n, d = X.shape
+    if image_shape is not None and (patch_size is not None or slic is not None):
+        if groups is not None:
+            raise ValueError(
+                "Pass either image_shape= (image patches or superpixels) or "
+                "groups= (feature groups of tabular data), not both."
+            )
+        shape = _resolve_image_shape(image_shape, d)
+        if slic is not None:
+            return _slic_units(X, shape, **slic)
+        return np.broadcast_to(_patch_units(shape, patch_size), (n, d))
+    if groups is not None:
+        return np.broadcast_to(_check_groups(groups, d), (n, d))
+    return np.broadcast_to(np.arange(d), (n, d))
+
+
+def _unit_scores(A, units, how):
+    """Summed or mean attribution of each unit (n, U); NaN for an id a row
+    does not use."""
+    n, d = A.shape
+    U = int(units.max()) + 1
+    flat = (units + U * np.arange(n)[:, None]).ravel()
+    sums = np.bincount(flat, weights=A.ravel(), minlength=n * U).reshape(n, U)
+    counts = np.bincount(flat, minlength=n * U).reshape(n, U)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = sums / counts if how == "mean" else np.where(counts > 0, sums, np.nan)
+    return scores, counts > 0
+
+
+# ======================================================================
+# The curve engine
+# ======================================================================
+_ORDERS = {"positive", "negative", "absolute"}
+
+
+def _curves(f, masker, X, A, units, *, mode="remove", order="positive",
+            aggregate="sum", per_step=1, max_steps=None, cap=None, rngs=None,
+            batch_size=None):
+    """Output of the model along the removal (or insertion) path of each row.
+
+    Units are ranked by their aggregated attribution (``"positive"``:
+    largest first, ``"negative"``: smallest first, ``"absolute"``: largest
+    magnitude first; ties by unit id) and step ``k`` removes (``mode=
+    "remove"``) or keeps (``mode="keep"``) the first ``min(k * per_step,
+    U_i)`` units of row ``i`` (with ``cap="sign"``, only those whose
+    sign-adjusted score is ``>= 0``).
+
+    Returns
+    -------
+    fx : ndarray of shape (n,)
+    curves : ndarray of shape (n, K + 1)
+        The output at steps ``0..K``; ``curves[:, 0]`` is ``f(x)`` when
+        removing, the fully masked row when keeping.
+    fractions : ndarray of shape (n, K + 1)
+        Share of the row's units nominally removed (or kept) at each step;
+        constant once a row has no unit left.
+    n_units : ndarray of shape (n,)
+        Number of units of each row.
+    """
+    scores, used = _unit_scores(A, units, aggregate)
+    if order == "positive":
+        key = -scores
+    elif order == "negative":
+        key = scores
+    else:
+        key = -np.abs(scores)
+    key = np.where(used, key, np.inf)  # unused ids last, never reached
+    rank = positions(np.argsort(key, axis=1, kind="stable"))
+    feature_rank = np.take_along_axis(rank, units, axis=1)
+    n_units = used.sum(axis=1)
+    if cap == "sign":  # shap.benchmark: only units of the order's sign
+        signed = scores if order == "positive" else -scores
+        cap = np.where(used, signed >= 0, False).sum(axis=1)
+    K = -(-int(n_units.max()) // per_step)
+    if max_steps is not None:
+        K = min(K, int(max_steps))
+    nominal = np.minimum(np.arange(K + 1)[None, :] * per_step, n_units[:, None])
+    counts = nominal if cap is None else np.minimum(nominal, cap[:, None])
+    chosen = feature_rank[:, None, :] < counts[:, :, None]  # (n, K + 1, d)
+    if mode == "remove":
+        # Step 0 removes nothing: f(x) itself, from the same model call.
+        steps = chosen[:, 1:] if K else chosen[:, :1]
+        fx, values = _with_x(f, masker, X, ~steps, batch_size, rngs)
+        curves = np.concatenate([fx[:, None], values[:, :K]], axis=1)
+    else:
+        fx, curves = _with_x(f, masker, X, chosen, batch_size, rngs)
+    return fx, curves, nominal / n_units[:, None], n_units
+
+
+def _evaluate(estimator, X, attributions, masker, X_train, target, output,
+              batch_size, random_state, units_kw, **curve_kw):
+    """Validated inputs, the units and :func:`_curves` in one call."""
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    units = _units(X, **units_kw)
+    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    return (*_curves(f, masker, X, A, units, rngs=rngs, batch_size=batch_size,
+                     **curve_kw), A)
+
+
+def _area(curves, fractions):
+    """Trapezoid area of each row's curve over the fraction removed."""
+    return np.trapezoid(curves, fractions, axis=1)
+
+
+def _steps_area(values, n_steps):
+    """Quantus' area: trapezoid with unit spacing over steps ``1..S_i`` of
+    each row (step 0 excluded), ``values`` of shape (n, K + 1)."""
+    n, width = values.shape
+    k = np.arange(width)[None, :]
+    S = n_steps[:, None]
+    inside = (k >= 1) & (k <= S)
+    weight = np.where(inside, 1.0, 0.0) - 0.5 * ((k == 1) & inside) - 0.5 * ((k == S) & inside)
+    return (values * weight).sum(axis=1)
+
+
+# ======================================================================
+# Shared parameters and docstring entries
+# ======================================================================
+_PARAMS = {
+    **_BASE_PARAMS,
+    "masker": [None, object],
+    "X_train": ["array-like", None],
+    "random_state": ["random_state"],
+}
+_STEP = [Interval(numbers.Integral, 1, None, closed="left")]
+_CONVENTION = {"convention": [StrOptions({"paper", "quantus_code"})]}
+_REGION_PARAMS = {
+    **_PARAMS,
+    **_CONVENTION,
+    "groups": ["array-like", None],
+    "image_shape": ["array-like", None],
+    "patch_size": _STEP,
+}
+_SHARED = ("estimator", "X", "attributions", "X_train", "random_state", "target",
+           "output", "batch_size")
+_DOCS = dict(
+    curve_masker="""
+masker : masker, default=None
+    How features are removed (resolved by
+    :func:`sklearn_xai.masking.check_masker`); ``None`` is
+    ``BaselineMasker("zero")`` (Quantus' ``perturb_baseline=0.0``).  Any
+    masker works (a constant baseline, marginal or conditional draws); a
+    fitted one is used as is, an unfitted one is fitted on ``X_train``.""",
+    groups="""
+groups : array-like of shape (n_features,), default=None
+    Tabular data: the integer group id of each feature; a group is
+    removed as one region.  ``None`` is one feature per region.  Ignored
+    when ``image_shape`` is given.""",
+    image_shape="""
+image_shape : tuple of int (height, width), default=None
+    The rows are flattened single-channel images of this shape (row-major);
+    the regions are then ``patch_size`` x ``patch_size`` patches of a grid
+    centred on the image (edge patches may be partial).  ``None`` treats
+    the rows as tabular data (``groups``).""",
+    patch_size="""
+patch_size : int, default=8
+    Side of the square patches when ``image_shape`` is given (Quantus'
+    default 8).""",
+)
+
+
+def _convention_doc(paper, code):
+    text = textwrap.fill(f'``"paper"``: {paper}  ``"quantus_code"``: {code}', width=76,
+                         initial_indent="    ", subsequent_indent="    ",
+                         break_on_hyphens=False, break_long_words=False)
+    return '\nconvention : {"paper", "quantus_code"}, default="paper"\n' + text
+
+
+def _pick(*names):
+    return {name: _DOCS[name] for name in names}
+
+
+def _units_kw(groups, image_shape, patch_size):
+    return {"groups": groups, "image_shape": image_shape, "patch_size": patch_size}
+
+
+# ======================================================================
+# The public curve
+# ======================================================================
+@fast_validate_params(
+    {**_PARAMS,
+     "mode": [StrOptions({"remove", "keep"})],
+     "order": [StrOptions(_ORDERS)],
+     "features_per_step": _STEP,
+     "groups": ["array-like", None],
+     "image_shape": ["array-like", None],
+     "patch_size": _STEP + [None],
+     "aggregate": [StrOptions({"sum", "mean"})]},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(*_SHARED, **_pick("groups", "curve_masker"))
+def removal_curve(estimator, X, attributions, *, mode="remove", order="positive",
+                  features_per_step=1, groups=None, image_shape=None, patch_size=None,
+                  aggregate="sum", masker=None, X_train=None, random_state=None,
+                  target="predicted", output="auto", batch_size=None):
+    """The model's output as features are removed (or kept) in the order of
+    an explanation, one curve per row.  See :ref:`def-removal-curves`.
+
+    The features of each row are grouped into regions (single features,
+    ``groups`` or image patches), ranked by their aggregated attribution,
+    and step ``k = 0..K`` removes (``mode="remove"``) or keeps
+    (``mode="keep"``, the others removed) the first ``min(k *
+    features_per_step, U)`` regions, ``K = ceil(U / features_per_step)``.
+    Every metric of this family is a reduction of these curves.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    mode : {"remove", "keep"}, default="remove"
+        Remove the first regions (deletion, pixel flipping) or keep them and
+        remove the others (insertion).
+    order : {"positive", "negative", "absolute"}, default="positive"
+        Rank regions by aggregated attribution, largest first
+        (``"positive"``, most relevant first), smallest first
+        (``"negative"``) or by magnitude (``"absolute"``); ties by position.
+    features_per_step : int, default=1
+        Regions removed (or added) per step.
+    {groups}
+    image_shape : tuple of int (height, width), default=None
+        With ``patch_size``: the rows are flattened images of this shape and
+        the regions are patches (see :func:`region_perturbation`).
+    patch_size : int, default=None
+        Side of the square patches (with ``image_shape``).
+    aggregate : {"sum", "mean"}, default="sum"
+        How a region's attribution is aggregated before ranking.
+    {curve_masker}
+    {X_train}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+
+    Returns
+    -------
+    curves : ndarray of shape (n_samples, K + 1)
+        The explained output at each step; ``curves[:, 0]`` is ``f(x)``
+        when removing and the fully masked row when keeping.
+    fractions : ndarray of shape (K + 1,)
+        The share of the regions removed (or kept) at each step.
+
+    See Also
+    --------
+    pixel_flipping : The area under the curve, one feature at a time.
+    region_perturbation : The mean output drop over regions (AOPC).
+    selectivity : The area under the curve over regions.
+    irof : The area over the normalised curve over superpixels.
+    removal_auc : shap.benchmark's keep and remove areas.
+
+    References
+    ----------
+    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
+       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
+       Decisions by Layer-Wise Relevance Propagation", PLoS ONE 2015.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import removal_curve
+    >>> X = np.array([[1.0, 2.0, 3.0]])
+    >>> model = LinearRegression(fit_intercept=False).fit(np.eye(3), [1.0, 2.0, 3.0])
+    >>> curves, fractions = removal_curve(model, X, model.coef_ * X)
+    >>> np.round(curves, 6)
+    array([[14.,  5.,  1.,  0.]])
+    >>> fractions
+    array([0.        , 0.33333333, 0.66666667, 1.        ])
+    """
+    if patch_size is not None and image_shape is None:
+        raise ValueError("patch_size needs image_shape=(height, width).")
+    units_kw = _units_kw(groups, image_shape, patch_size)
+    fx, curves, fractions, _, _ = _evaluate(
+        estimator, X, attributions, masker, X_train, target, output, batch_size,
+        random_state, units_kw, mode=mode, order=order, aggregate=aggregate,
+        per_step=features_per_step)
+    return curves, fractions[0]
+
+
+# ======================================================================
+# Pixel flipping (Bach et al. 2015)
+# ======================================================================
+@fast_validate_params({**_PARAMS, **_CONVENTION, "features_per_step": _STEP},
+                      prefer_skip_nested_validation=True)
+@Substitution(*_SHARED, "scores_lower", **_pick("curve_masker"), convention=_convention_doc(
+    "the area under the curve over the fraction of features removed, ``f(x)`` "
+    "at 0 included (in the output's units, comparable across numbers of "
+    "features).",
+    "Quantus' ``PixelFlipping(return_auc_per_sample=True)``: the trapezoid "
+    "with unit spacing over steps ``1..K`` (``f(x)`` left out, growing with "
+    "the number of steps)."))
+def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=None,
+                   X_train=None, convention="paper", random_state=None,
+                   target="predicted", output="auto", batch_size=None):
+    """Pixel flipping: area under the output curve as the most relevant
+    features are removed first (Bach et al. 2015; Quantus' PixelFlipping).
+    See :ref:`def-pixel-flipping` in the user guide.
+
+    Features are removed in decreasing order of their (signed) attribution,
+    ``features_per_step`` at a time; with ``c_k`` the output after ``k``
+    steps (``c_0 = f(x)``) and ``t_k = min(k s, d) / d`` the fraction
+    removed, the score is ``sum_k (t_{k+1} - t_k) (c_k + c_{k+1}) / 2``.
+    A faithful explanation makes the output collapse early: lower is better.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    features_per_step : int, default=1
+        Features removed per step (the last step may remove fewer).
+    {curve_masker}
+    {X_train}
+    {convention}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+
+    Returns
+    -------
+    {scores_lower}
+
+    See Also
+    --------
+    removal_curve : The curves themselves.
+    selectivity : The same area with image patches or feature groups.
+
+    References
+    ----------
+    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
+       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
+       Decisions by Layer-Wise Relevance Propagation", PLoS ONE 2015.
+    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
+       Responsible Evaluation of Neural Network Explanations and Beyond",
+       JMLR 2023.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import pixel_flipping
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 6))
+    >>> model = LinearRegression().fit(X, X @ [6.0, 5, 4, 3, 2, 1])
+    >>> exact = model.coef_ * X
+    >>> bool(pixel_flipping(model, X, exact).mean()
+    ...      < pixel_flipping(model, X, -exact).mean())
+    True
+    """
+    fx, curves, fractions, n_units, _ = _evaluate(
+        estimator, X, attributions, masker, X_train, target, output, batch_size,
+        random_state, {}, mode="remove", order="positive",
+        per_step=features_per_step)
+    if convention == "quantus_code":
+        return _steps_area(curves, -(-n_units // features_per_step))
+    return _area(curves, fractions)
+
+
+# ======================================================================
+# Region perturbation (Samek et al. 2017) and selectivity (Montavon et al. 2018)
+# ======================================================================
+@fast_validate_params(
+    {**_REGION_PARAMS,
+     "order": [StrOptions({"morf", "lerf"})],
+     "n_regions": [Interval(numbers.Integral, 1, None, closed="left"), None]},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(*_SHARED, **_pick("groups", "image_shape", "patch_size", "curve_masker"),
+              convention=_convention_doc(
+    "AOPC, the mean of ``f(x) - c_k`` over ``k = 0..L`` (Samek et al.).",
+    "Quantus' ``RegionPerturbation`` curve ``f(x) - c_k``, ``k = 1..L``, "
+    "reduced by its ``get_auc_score`` (trapezoid with unit spacing)."))
+def region_perturbation(estimator, X, attributions, *, order="morf", groups=None,
+                        image_shape=None, patch_size=8, n_regions=None, masker=None,
+                        X_train=None, convention="paper", random_state=None,
+                        target="predicted", output="auto", batch_size=None):
+    """Region perturbation: area over the perturbation curve (AOPC) as
+    regions are removed most (or least) relevant first (Samek et al. 2017;
+    Quantus' RegionPerturbation).  See :ref:`def-region-perturbation`.
+
+    Regions (image patches, or feature groups of tabular data) are ranked by
+    their summed attribution and removed cumulatively; with ``c_k`` the
+    output after ``k`` regions (``c_0 = f(x)``),
+    ``AOPC = 1/(L+1) sum_{k=0}^{L} (f(x) - c_k)``.
+
+    * ``order="morf"`` (most relevant first): a faithful explanation makes
+      the output drop early; greater is better (scorer
+      ``region_perturbation``).
+    * ``order="lerf"`` (least relevant first): the output should stay;
+      lower is better (scorer ``neg_region_perturbation_lerf``).
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    order : {"morf", "lerf"}, default="morf"
+        Most or least relevant region first.
+    {groups}
+    {image_shape}
+    {patch_size}
+    n_regions : int, default=None
+        Regions removed ``L`` (Quantus' ``regions_evaluation``, default 100
+        there); ``None`` removes all of them.
+    {curve_masker}
+    {X_train}
+    {convention}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        One score per row; greater is better with ``order="morf"``, lower
+        with ``order="lerf"``.
+
+    See Also
+    --------
+    selectivity : The area under the output curve, regions by relevance.
+
+    References
+    ----------
+    .. [1] W. Samek, A. Binder, G. Montavon, S. Lapuschkin and K.-R. Müller,
+       "Evaluating the Visualization of What a Deep Neural Network Has
+       Learned", IEEE TNNLS 2017.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import region_perturbation
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.abs(rng.normal(size=(100, 6)))
+    >>> model = LinearRegression().fit(X, X @ [6.0, 5, 4, 3, 2, 1])
+    >>> exact = model.coef_ * X
+    >>> groups = [0, 0, 1, 1, 2, 2]
+    >>> bool(region_perturbation(model, X, exact, groups=groups).mean()
+    ...      > region_perturbation(model, X, -exact, groups=groups).mean())
+    True
+    """
+    fx, curves, _, n_units, _ = _evaluate(
+        estimator, X, attributions, masker, X_train, target, output, batch_size,
+        random_state, _units_kw(groups, image_shape, patch_size), mode="remove",
+        order="positive" if order == "morf" else "negative",
+        max_steps=n_regions)
+    drop = fx[:, None] - curves
+    if convention == "quantus_code":
+        return _steps_area(drop, np.minimum(n_units, drop.shape[1] - 1))
+    return drop.mean(axis=1)
+
+
+@fast_validate_params(_REGION_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_SHARED, "scores_lower",
+              **_pick("groups", "image_shape", "patch_size", "curve_masker"),
+              convention=_convention_doc(
+    "the area under the curve over the fraction of regions removed, "
+    "``f(x)`` at 0 included.",
+    "Quantus' ``Selectivity`` reduced by its ``get_auc_score``: the "
+    "trapezoid with unit spacing over steps ``1..U``."))
+def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
+                patch_size=8, masker=None, X_train=None, convention="paper",
+                random_state=None, target="predicted", output="auto",
+                batch_size=None):
+    """Selectivity: area under the output curve as regions are removed most
+    relevant first (Montavon et al. 2018; Quantus' Selectivity).  See
+    :ref:`def-selectivity`.
+
+    Regions (image patches, or feature groups of tabular data) are ranked by
+    their summed attribution and removed cumulatively; the score is the
+    trapezoid area of ``c_0 = f(x), c_1, ..., c_U`` over the fraction of
+    regions removed.  Lower is better.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    {groups}
+    {image_shape}
+    {patch_size}
+    {curve_masker}
+    {X_train}
+    {convention}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+
+    Returns
+    -------
+    {scores_lower}
+
+    References
+    ----------
+    .. [1] G. Montavon, W. Samek and K.-R. Müller, "Methods for Interpreting
+       and Understanding Deep Neural Networks", Digital Signal Processing
+       2018.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import selectivity
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.abs(rng.normal(size=(100, 16)))
+    >>> model = LinearRegression().fit(X, X @ np.arange(16.0))
+    >>> exact = model.coef_ * X
+    >>> a = selectivity(model, X, exact, image_shape=(4, 4), patch_size=2)
+    >>> b = selectivity(model, X, -exact, image_shape=(4, 4), patch_size=2)
+    >>> bool(a.mean() < b.mean())
+    True
+    """
+    fx, curves, fractions, n_units, _ = _evaluate(
+        estimator, X, attributions, masker, X_train, target, output, batch_size,
+        random_state, _units_kw(groups, image_shape, patch_size), mode="remove",
+        order="positive")
+    if convention == "quantus_code":
+        return _steps_area(curves, n_units)
+    return _area(curves, fractions)
+
+
+# ======================================================================
+# IROF (Rieger and Hansen 2020)
+# ======================================================================
+@fast_validate_params(
+    {**_PARAMS, **_CONVENTION, **_NAN_POLICY,
+     "groups": ["array-like", None],
+     "image_shape": ["array-like", None],
+     "n_segments": _STEP,
+     "compactness": [Interval(numbers.Real, 0, None, closed="neither")],
+     "sigma": [Interval(numbers.Real, 0, None, closed="left")]},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(*_SHARED, "scores_greater", **_pick("groups", "curve_masker"),
+              convention=_convention_doc(
+    "``1 - area`` of the normalised curve ``c_k / f(x)``, ``k = 0..S``, over "
+    "the fraction of segments removed (in [0, 1] when the output stays in "
+    "``[0, f(x)]``; comparable across rows with different numbers of "
+    "segments).",
+    "Quantus' ``IROF``: ``S - trapz(c_1 / f(x), ..., c_S / f(x))`` with unit "
+    "spacing (in units of segments), each row computed as if scored alone."))
+def irof(estimator, X, attributions, *, groups=None, image_shape=None,
+         n_segments=100, compactness=10.0, sigma=0.0, masker=None, X_train=None,
+         convention="paper", nan_policy="omit", random_state=None,
+         target="predicted", output="auto", batch_size=None):
+    """Iterative removal of features (IROF): area over the normalised output
+    curve as segments are removed in decreasing mean attribution (Rieger and
+    Hansen 2020; Quantus' IROF).  See :ref:`def-irof`.
+
+    Images (``image_shape`` given) are segmented into superpixels by
+    scikit-image's SLIC, each row from its own pixels; tabular rows use
+    ``groups``.  Segments are ranked by their *mean* attribution and
+    removed cumulatively; with ``c_k`` the output after ``k`` of the row's
+    ``S`` segments, ``IROF = 1 - sum_k (c_k + c_{k+1}) / (2 S f(x))``.
+    Greater is better.
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    {groups}
+    image_shape : tuple of int (height, width), default=None
+        The rows are flattened single-channel images of this shape
+        (row-major), segmented by SLIC.  ``None`` treats the rows as tabular
+        data (``groups``).
+    n_segments : int, default=100
+        SLIC's approximate number of segments (scikit-image's default, as
+        Quantus).
+    compactness : float, default=10.0
+        SLIC's balance of colour and space proximity.
+    sigma : float, default=0.0
+        Width of SLIC's Gaussian pre-smoothing.
+    {curve_masker}
+    {X_train}
+    {convention}
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row with ``f(x) = 0`` has no normalised curve: NaN with a warning
+        (``"omit"``), 0 (``"zero"``) or a ``ValueError`` (``"raise"``).
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+
+    Returns
+    -------
+    {scores_greater}
+
+    References
+    ----------
+    .. [1] L. Rieger and L. K. Hansen, "IROF: a low resource evaluation
+       metric for explanation methods", ICLR workshop AI for Affordable
+       Healthcare 2020.
+    .. [2] R. Achanta, A. Shaji, K. Smith, A. Lucchi, P. Fua and
+       S. Süsstrunk, "SLIC Superpixels Compared to State-of-the-Art
+       Superpixel Methods", IEEE TPAMI 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.metrics import irof
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 6))
+    >>> clf = LogisticRegression().fit(X, X @ [3.0, -2, 1, 0, 0, 0] > 0)
+    >>> exact = clf.coef_[0] * X
+    >>> sign = np.where(clf.predict(X), 1.0, -1.0)[:, None]
+    >>> bool(irof(clf, X, sign * exact).mean() > irof(clf, X, -sign * exact).mean())
+    True
+    """
+    if image_shape is not None:
+        units_kw = {"image_shape": image_shape, "slic": {
+            "n_segments": int(n_segments), "compactness": float(compactness),
+            "sigma": float(sigma)}}
+    else:
+        units_kw = {"groups": groups}
+    fx, curves, fractions, n_units, _ = _evaluate(
+        estimator, X, attributions, masker, X_train, target, output, batch_size,
+        random_state, units_kw, mode="remove", order="positive", aggregate="mean")
+    undefined = fx == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        normalised = curves / fx[:, None]
+    if convention == "quantus_code":
+        scores = n_units - _steps_area(normalised, n_units)
+    else:
+        scores = 1.0 - _area(normalised, fractions)
+    return handle_undefined(scores, undefined, nan_policy, "irof",
+                            "the explained output f(x) is 0")
+
+
+# ======================================================================
+# shap.benchmark's keep / remove orders
+# ======================================================================
+@fast_validate_params(
+    {**_PARAMS,
+     "mode": [StrOptions({"remove", "keep"})],
+     "order": [StrOptions(_ORDERS)],
+     "features_per_step": _STEP},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(*_SHARED, **_pick("curve_masker"))
+def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
+                features_per_step=1, masker=None, X_train=None, random_state=None,
+                target="predicted", output="auto", batch_size=None):
+    """Area under a keep or remove curve, shap.benchmark's orders (Lundberg
+    et al. 2020).  See :ref:`def-keep-remove`.
+
+    Step ``k`` keeps (``mode="keep"``) or removes (``mode="remove"``) the
+    ``k`` features ranked first by ``order``; the score is the trapezoid
+    area of the curve over the fraction ``k / d``, ``k = 0..d``:
+
+    * ``"positive"`` / ``"negative"``: features by decreasing / increasing
+      signed attribution, and only those whose sign-adjusted attribution is
+      ``>= 0`` (as shap.benchmark: once they are exhausted the curve is
+      flat); the curve is the explained output.  Orientation: keep positive
+      and remove negative raise the output (greater is better), keep
+      negative and remove positive lower it (lower is better).
+    * ``"absolute"``: features by decreasing magnitude; the curve is the
+      output *deviation* ``|f(x) - c_k|``.  shap.benchmark scores its
+      absolute orders against labels (R² or ROC AUC of retrained or masked
+      models); without labels at scoring time we measure how far the
+      output moves: small when keeping (lower is better), large when
+      removing (greater is better).
+
+    Parameters
+    ----------
+    {estimator}
+    {X}
+    {attributions}
+    mode : {"remove", "keep"}, default="remove"
+        Remove the first features or keep them (the others removed).
+    order : {"positive", "negative", "absolute"}, default="positive"
+        Which features come first, see above.
+    features_per_step : int, default=1
+        Features removed or added per step (shap.benchmark evaluates 11
+        log-spaced counts; ``1`` gives the exact area over every count).
+    {curve_masker}
+    {X_train}
+    {random_state}
+    {target}
+    {output}
+    {batch_size}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        One area per row; its orientation depends on ``mode`` and
+        ``order``, see above and the scorer names (``keep_positive``,
+        ``neg_keep_negative``, ``neg_keep_absolute``,
+        ``neg_remove_positive``, ``remove_negative``, ``remove_absolute``).
+
+    References
+    ----------
+    .. [1] S. M. Lundberg et al., "From local explanations to global
+       understanding with explainable AI for trees", Nature Machine
+       Intelligence 2020.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import removal_auc
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 5))
+    >>> model = LinearRegression().fit(X, X @ [5.0, 4, 3, 2, 1])
+    >>> exact = model.coef_ * X
+    >>> good = removal_auc(model, X, exact, mode="keep", order="positive")
+    >>> bad = removal_auc(model, X, -exact, mode="keep", order="positive")
+    >>> bool(good.mean() > bad.mean())
+    True
+    """
+    fx, curves, fractions, _, _ = _evaluate(
+        estimator, X, attributions, masker, X_train, target, output, batch_size,
+        random_state, {}, mode=mode, order=order, per_step=features_per_step,
+        cap=None if order == "absolute" else "sign")
+    if order == "absolute":
+        curves = np.abs(fx[:, None] - curves)
+    return _area(curves, fractions)
+
+
+# ======================================================================
+# Registry
+# ======================================================================
+_REQUIRES = ("masker", "training_rows", "random_state")
+_REGION_REQUIRES = (*_REQUIRES, "image_shape")
+register_metric(
+    "neg_pixel_flipping", pixel_flipping, kind="model", greater_is_better=False,
+    requires=_REQUIRES, source="Quantus",
+    description="Area under the output curve as the most relevant features are "
+                "removed first.",
+)
+register_metric(
+    "region_perturbation", region_perturbation, kind="model", greater_is_better=True,
+    requires=_REGION_REQUIRES, source="Quantus",
+    description="AOPC: mean output drop as regions are removed most relevant first.",
+    default_kwargs={"order": "morf"},
+)
+register_metric(
+    "neg_region_perturbation_lerf", region_perturbation, kind="model",
+    greater_is_better=False, requires=_REGION_REQUIRES, source="Quantus",
+    description="AOPC as regions are removed least relevant first.",
+    default_kwargs={"order": "lerf"},
+)
+register_metric(
+    "neg_selectivity", selectivity, kind="model", greater_is_better=False,
+    requires=_REGION_REQUIRES, source="Quantus",
+    description="Area under the output curve as regions are removed most relevant "
+                "first.",
+)
+register_metric(
+    "irof", irof, kind="model", greater_is_better=True, requires=_REGION_REQUIRES,
+    source="Quantus",
+    description="Area over the normalised output curve as segments are removed "
+                "by mean attribution.",
+)
+for _name, _mode, _order, _greater, _what in [
+    ("keep_positive", "keep", "positive", True,
+     "Area under the output curve keeping the most positive features."),
+    ("neg_keep_negative", "keep", "negative", False,
+     "Area under the output curve keeping the most negative features."),
+    ("neg_keep_absolute", "keep", "absolute", False,
+     "Area under the output deviation keeping the largest-magnitude features."),
+    ("neg_remove_positive", "remove", "positive", False,
+     "Area under the output curve removing the most positive features."),
+    ("remove_negative", "remove", "negative", True,
+     "Area under the output curve removing the most negative features."),
+    ("remove_absolute", "remove", "absolute", True,
+     "Area under the output deviation removing the largest-magnitude features."),
+]:
+    register_metric(_name, removal_auc, kind="model", greater_is_better=_greater,
+                    requires=_REQUIRES, source="shap.benchmark", description=_what,
+                    default_kwargs={"mode": _mode, "order": _order})

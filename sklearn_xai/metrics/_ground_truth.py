@@ -1,4 +1,4 @@
-"""Agreement of attributions with a reference explanation (OpenXAI).
+"""Agreement of attributions with a reference explanation (OpenXAI, teex).
 
 The top-k family (feature, rank, sign and signed-rank agreement) shares one
 vectorised core: for every row it computes, once, how many items agree among
@@ -7,6 +7,11 @@ single ``k`` or the area under the curve over ``k = 1..K`` is read off without
 a loop over rows or over ``k``.  Definitions: :ref:`def-ground-truth-metrics`
 in the user guide.
 
+teex's scores compare each explanation with its reference as a vector
+(:func:`cosine_similarity`) or, thresholded, as a set of selected features
+(:func:`gt_precision`, :func:`gt_recall`, :func:`gt_f1`; definitions:
+:ref:`def-teex-metrics`).
+
 References come from the data generator (``bunch.ground_truth``) or from the
 model itself: :func:`linear_model_reference` (OpenXAI's logistic-regression
 coefficient reference) and :func:`linear_shapley_reference` (the exact Shapley
@@ -14,6 +19,7 @@ values of a linear model under independent features).
 """
 
 import numbers
+from textwrap import indent
 
 import numpy as np
 from scipy.stats import rankdata
@@ -29,7 +35,12 @@ from sklearn_xai.utils._output import (
     block_slices,
     check_single_output_target,
 )
-from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+from sklearn_xai.utils._sklearn import (
+    Interval,
+    StrOptions,
+    fast_validate_params,
+    validate_params,
+)
 from sklearn_xai.utils._stats import handle_undefined, row_pearson
 from sklearn_xai.utils._validation import (
     check_attributions,
@@ -38,7 +49,6 @@ from sklearn_xai.utils._validation import (
     magnitude_order,
     positions,
     resolve_k,
-    top_k_mask,
 )
 
 __all__ = [
@@ -48,7 +58,10 @@ __all__ = [
     "signed_rank_agreement",
     "rank_correlation",
     "pairwise_rank_agreement",
-    "top_k_intersection",
+    "cosine_similarity",
+    "gt_precision",
+    "gt_recall",
+    "gt_f1",
     "linear_model_reference",
     "linear_shapley_reference",
 ]
@@ -515,73 +528,282 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
                             "constant input")
 
 
-@validate_params(
+# ------------------------------------------------------- teex: vector and mask
+@fast_validate_params(
     {
         "ground_truth": ["array-like"],
         "attributions": ["array-like"],
-        "k": [Interval(numbers.Real, None, None, closed="neither")],
-        "mask": ["boolean", None],
+        "bounding": [StrOptions({"none", "abs", "max"})],
+        "nan_policy": [StrOptions({"omit", "zero", "raise"})],
     },
     prefer_skip_nested_validation=True,
 )
-def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
-    """Top-k intersection: share of the top-k features inside the reference.
+@Substitution("ground_truth")
+def cosine_similarity(ground_truth, attributions, *, bounding="none",
+                      nan_policy="omit"):
+    """Cosine similarity of each explanation with its reference (teex).
 
-    ``TKI@k = |T_k(a) ∩ M| / k``, where ``T_k(a)`` is the set of the ``k``
-    features of largest ``|a|`` (ties broken by the lower column index) and
-    ``M`` is the ground-truth mask, or, for a reference explanation, its
-    own top-k set ``T_k(g)`` (the score is then feature agreement at ``k``,
-    :func:`feature_agreement` with ``auc=False``).  Quantus' ``TopKIntersection``.
+    ``cos(a, g) = <a, g> / (||a||_2 ||g||_2)`` per row: 1 when the
+    explanation is a positive multiple of the reference, -1 when it points
+    the opposite way, 0 when orthogonal.  See :ref:`def-cosine-similarity`
+    in the user guide.
 
     Parameters
     ----------
-    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
-        A boolean (or 0/1) mask of the relevant features, or reference
-        attributions; a single vector applies to every row.
+    {ground_truth}
     attributions : array-like of shape (n_samples, n_features)
-        Explanations to score.
-    k : int or float, default=0.25
-        ``-1`` for all features, an int in ``[1, n_features]`` or a fraction
-        in ``(0, 1]`` rounded up (see :func:`sklearn_xai.utils.resolve_k`).
-    mask : bool or None, default=None
-        Whether ``ground_truth`` is a mask (its non-zero entries) rather than
-        reference attributions (their top-k); ``None`` treats it as a mask
-        when every entry is 0 or 1.
+        The explanations to score.
+    bounding : {"none", "abs", "max"}, default="none"
+        ``"none"``: the signed cosine in ``[-1, 1]``.  teex bounds it to
+        ``[0, 1]``: ``"abs"`` (teex's default) takes ``|cos|``, so that an
+        explanation of the opposite sign scores 1; ``"max"`` takes
+        ``max(cos, 0)``.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row where either vector is all zero has no direction: NaN with a
+        warning, 0, or an error (teex adds ``1e-4`` to a random entry
+        instead).
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
-        Per-row fraction in ``[0, 1]`` (at most ``|M| / k`` when the mask is
-        smaller than ``k``); greater is better.
-
-    See Also
-    --------
-    feature_agreement : The same count against the reference's top-k, with
-        the area over ``k``.
-    mask_precision : The top-K share with ``K`` the size of each mask.
+        Per-row cosine; greater is better.
 
     References
     ----------
-    .. [1] J. Theiner, E. Müller-Budack and R. Ewerth, "Interpretable
-       Semantic Photo Geolocation", WACV 2022.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
+       "teex: A toolbox for the evaluation of explanations", Neurocomputing
+       555, 2023.
 
     Examples
     --------
-    >>> from sklearn_xai.metrics import top_k_intersection
-    >>> mask = [[True, True, False, False]]
-    >>> top_k_intersection(mask, [[0.9, -0.1, 0.5, 0.0]], k=2).tolist()
-    [0.5]
+    >>> from sklearn_xai.metrics import cosine_similarity
+    >>> g = [1.0, 0.0, 1.0]  # one reference for every row
+    >>> cosine_similarity(g, [[2.0, 0.0, 2.0], [-1.0, 0.0, -1.0]])
+    array([ 1., -1.])
+    >>> cosine_similarity(g, [[-1.0, 0.0, -1.0]], bounding="abs")
+    array([1.])
     """
     A = check_attributions(attributions)
     G = check_reference(ground_truth, A)
-    K = resolve_k(k, A.shape[1])
-    if mask is None:
-        mask = bool(np.isin(G, (0.0, 1.0)).all())
-    inside = G != 0 if mask else top_k_mask(G, K)
-    return (top_k_mask(A, K) & inside).sum(axis=1) / K
+    norms = np.linalg.norm(A, axis=1) * np.linalg.norm(G, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = np.einsum("ij,ij->i", A, G) / norms
+    # Rounding may push |cos| a hair above 1.
+    scores = np.clip(scores, -1.0, 1.0)
+    if bounding == "abs":
+        scores = np.abs(scores)
+    elif bounding == "max":
+        scores = np.maximum(scores, 0.0)
+    return handle_undefined(scores, norms == 0, nan_policy, "cosine_similarity",
+                            "all-zero explanation or reference")
+
+
+def _binarise(V, threshold, threshold_type, normalize):
+    """Rows of ``V`` thresholded to a boolean mask, after scaling each row by
+    its largest magnitude when ``normalize``."""
+    if normalize:
+        peak = np.abs(V).max(axis=1, keepdims=True)
+        V = np.divide(V, peak, out=np.zeros_like(V), where=peak > 0)
+    return (np.abs(V) if threshold_type == "abs" else V) > threshold
+
+
+def _confusion(ground_truth, attributions, threshold, threshold_type, normalize):
+    """Per-row true positives, predicted positives and true positives of the
+    thresholded attributions against the (binarised) ground truth."""
+    if threshold_type == "abs" and threshold < 0:
+        raise ValueError(
+            f"threshold must be >= 0 with threshold_type='abs' (it bounds |a|); got "
+            f"{threshold}. Use threshold_type='signed' for a negative threshold."
+        )
+    A = check_attributions(attributions)
+    G = check_reference(ground_truth, A)
+    pred = _binarise(A, threshold, threshold_type, normalize)
+    binary_rows = np.isin(G, (0.0, 1.0)).all(axis=1, keepdims=True)
+    true = np.where(binary_rows, G != 0,
+                    _binarise(G, threshold, threshold_type, normalize))
+    tp = np.count_nonzero(pred & true, axis=1).astype(np.float64)
+    return tp, pred.sum(axis=1), true.sum(axis=1)
+
+
+_THRESHOLD_PARAMS = {
+    "ground_truth": ["array-like"],
+    "attributions": ["array-like"],
+    "threshold": [Interval(numbers.Real, None, None, closed="neither")],
+    "threshold_type": [StrOptions({"abs", "signed"})],
+    "normalize": ["boolean"],
+    "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+}
+
+_THRESHOLD_DOC = """ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
+    The true relevant features: a 0/1 (or boolean) mask, or true
+    attributions, one row per explained row; a single row is broadcast to
+    every row.  A row whose entries are all 0 or 1 is used as the mask; any
+    other row is binarised like the attributions.
+attributions : array-like of shape (n_samples, n_features)
+    The explanations to score.
+threshold : float, default=0.5
+    A feature is selected when its (scaled) attribution exceeds it: teex's
+    ``binThreshold``.
+threshold_type : {"abs", "signed"}, default="abs"
+    Compare ``|a_j|`` (``"abs"``, teex's default) or ``a_j`` itself
+    (``"signed"``, teex's ``"thres"``: negative attributions are never
+    selected) with ``threshold``.
+normalize : bool, default=True
+    Divide each row by its largest magnitude first, so that the threshold is
+    a fraction of the row's peak (``0.5``: at least half the largest
+    attribution) and the score does not depend on the attribution scale.
+    ``False`` thresholds the raw values."""
+
+
+def _threshold_doc(func):
+    func.__doc__ = func.__doc__.replace(
+        "    {threshold_params}", indent(_THRESHOLD_DOC, "    "))
+    return func
+
+
+@fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
+@_threshold_doc
+def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
+                 normalize=True, nan_policy="omit"):
+    """Precision of the thresholded explanation against the ground truth (teex).
+
+    The features an explanation selects, ``P = {j : |a_j| / max_l |a_l| >
+    threshold}``, are compared with the true relevant features ``T`` (a mask,
+    or true attributions binarised the same way): ``precision = |P ∩ T| /
+    |P|``, the share of the selected features that are relevant.  See
+    :ref:`def-gt-classification` in the user guide.
+
+    Parameters
+    ----------
+    {threshold_params}
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row that selects no feature (an all-zero explanation) has no
+        precision: NaN with a warning, 0, or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row precision in ``[0, 1]``; greater is better.
+
+    See Also
+    --------
+    gt_recall, gt_f1
+
+    References
+    ----------
+    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
+       "teex: A toolbox for the evaluation of explanations", Neurocomputing
+       555, 2023.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import gt_precision
+    >>> mask = [[1, 1, 0, 0]]
+    >>> gt_precision(mask, [[1.0, 0.2, -0.8, 0.1]])  # selects f0 and f2
+    array([0.5])
+    """
+    tp, n_pred, _ = _confusion(ground_truth, attributions, threshold, threshold_type,
+                               normalize)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = tp / n_pred
+    return handle_undefined(scores, n_pred == 0, nan_policy, "gt_precision",
+                            "no feature selected")
+
+
+@fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
+@_threshold_doc
+def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
+              normalize=True, nan_policy="omit"):
+    """Recall of the thresholded explanation against the ground truth (teex).
+
+    With the selected features ``P`` and the relevant features ``T`` of
+    :func:`gt_precision`: ``recall = |P ∩ T| / |T|``, the share of the
+    relevant features that the explanation selects.  See
+    :ref:`def-gt-classification` in the user guide.
+
+    Parameters
+    ----------
+    {threshold_params}
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row without relevant feature (an empty mask) has no recall: NaN
+        with a warning, 0, or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row recall in ``[0, 1]``; greater is better.
+
+    See Also
+    --------
+    gt_precision, gt_f1
+
+    References
+    ----------
+    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
+       "teex: A toolbox for the evaluation of explanations", Neurocomputing
+       555, 2023.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import gt_recall
+    >>> mask = [[1, 1, 0, 0]]
+    >>> gt_recall(mask, [[1.0, 0.2, -0.8, 0.1]])  # finds f0, misses f1
+    array([0.5])
+    """
+    tp, _, n_true = _confusion(ground_truth, attributions, threshold, threshold_type,
+                               normalize)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = tp / n_true
+    return handle_undefined(scores, n_true == 0, nan_policy, "gt_recall",
+                            "no relevant feature")
+
+
+@fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
+@_threshold_doc
+def gt_f1(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
+          normalize=True, nan_policy="omit"):
+    """F1 score of the thresholded explanation against the ground truth (teex).
+
+    The harmonic mean of :func:`gt_precision` and :func:`gt_recall`,
+    ``F1 = 2 |P ∩ T| / (|P| + |T|)`` (0 when one of them is 0).  See
+    :ref:`def-gt-classification` in the user guide.
+
+    Parameters
+    ----------
+    {threshold_params}
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row that selects no feature and has no relevant feature has no
+        score: NaN with a warning, 0, or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row F1 in ``[0, 1]``; greater is better.
+
+    See Also
+    --------
+    gt_precision, gt_recall
+
+    References
+    ----------
+    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
+       "teex: A toolbox for the evaluation of explanations", Neurocomputing
+       555, 2023.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import gt_f1
+    >>> truth = [[0.9, -0.6, 0.1, 0.0]]  # true attributions: f0 and f1 relevant
+    >>> gt_f1(truth, [[1.0, 0.2, -0.8, 0.1]])  # selects f0 and f2
+    array([0.5])
+    """
+    tp, n_pred, n_true = _confusion(ground_truth, attributions, threshold,
+                                    threshold_type, normalize)
+    denom = n_pred + n_true
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = 2.0 * tp / denom
+    return handle_undefined(scores, denom == 0, nan_policy, "gt_f1",
+                            "no feature selected and no relevant feature")
 
 
 # ----------------------------------------------------------- model references
@@ -754,8 +976,21 @@ for _name, _func, _desc in _REGISTERED:
         _name, _func, kind="reference", greater_is_better=True,
         requires=("ground_truth",), source="OpenXAI", description=_desc,
     )
-register_metric(
-    "top_k_intersection", top_k_intersection, kind="reference", greater_is_better=True,
-    requires=("ground_truth",), source="Quantus",
-    description="Share of the top-k features inside the mask (or the reference's top-k).",
-)
+_TEEX = [
+    ("cosine_similarity", cosine_similarity,
+     "Cosine of the angle between the explanation and the reference."),
+    ("gt_precision", gt_precision,
+     "Share of the features selected by the thresholded explanation that are relevant."),
+    ("gt_recall", gt_recall,
+     "Share of the relevant features that the thresholded explanation selects."),
+    ("gt_f1", gt_f1,
+     "F1 score of the thresholded explanation against the relevant features."),
+]
+for _name, _func, _desc in _TEEX:
+    register_metric(
+        _name, _func, kind="reference", greater_is_better=True,
+        requires=("ground_truth",), source="teex", description=_desc,
+    )
+
+# Moved to the localisation family; kept importable from here.
+from sklearn_xai.metrics._localisation import top_k_intersection  # noqa: E402,F401

@@ -61,6 +61,7 @@ _BINDING_PARAMS = {
     "reference": ("reference",),
     "image_shape": ("image_shape",),
     "random_state": ("random_state",),
+    "classifier": (),  # binds nothing: the explained model must have classes
 }
 _REQUIREMENTS = tuple(_BINDING_PARAMS)
 
@@ -100,7 +101,10 @@ class MetricSpec:
         * ``"reference"``: precomputed exact Shapley values (``reference=``),
           shared by the explainers of a benchmark cell;
         * ``"image_shape"``: the image shape of flattened maps;
-        * ``"random_state"``: the seed of the metric's random draws.
+        * ``"random_state"``: the seed of the metric's random draws;
+        * ``"classifier"``: the model must be a classifier (the metric
+          compares classes); binds nothing, and the benchmark skips the
+          metric for regressors.
     source : str, default=""
         The benchmark or system the metric comes from (for the docs).
     description : str, default=""

@@ -7,7 +7,12 @@ hidden representation (RRS) or of its output (ROS); max-sensitivity (Yeh et
 al. 2019; BEExAI, Captum, Quantus) is the largest explanation change in a
 small box around the input.  Both re-explain perturbed rows with a fitted
 explainer; all perturbed rows of a block of instances are explained in one
-``explainer.explain`` call.
+``explainer.explain`` call.  ``_explained_neighbours`` (neighbours drawn
+per row, explained block by block for the class explained at their row) is
+the mechanism max-sensitivity shares with the robustness metrics of
+``_robustness.py`` (average sensitivity, local Lipschitz estimate,
+continuity); relative stability, which first keeps the neighbours of the
+row's class, uses the same explaining step (``_explain_neighbours``).
 """
 
 import numbers
@@ -787,8 +792,57 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         {"beexai_batch_bug": (beexai_batch_bug, {True: "beexai_code",
                                                  False: convention})},
         owner="max_sensitivity", stacklevel=4)
-    X, A = _check_inputs(X, attributions)
+    return _sensitivity(
+        estimator, X, attributions, reduction=np.max, explainer=explainer,
+        n_perturbations=n_perturbations, radius=radius, radius_scale=radius_scale,
+        X_train=X_train, normalize=normalize, convention=convention,
+        batch_bug=batch_bug, explainer_rng=explainer_rng, random_state=random_state,
+        target=target, output=output, batch_size=batch_size,
+    )
+
+
+def _explained_neighbours(estimator, X, *, explainer, n_neighbours, neighbours,
+                          explainer_rng, target, output, batch_size):
+    """Neighbours of the rows of ``X`` and their explanations, block by block.
+
+    The one mechanism of the metrics that re-explain perturbed rows
+    (max- and average sensitivity, local Lipschitz estimate, continuity):
+    ``neighbours(sl, keys)`` returns the ``n_neighbours`` neighbours of
+    rows ``X[sl]``, shape ``(c, n_neighbours, d)``, drawn from the rows' own
+    streams (so a row's neighbours do not depend on the other rows); all the
+    neighbours of a block are explained in one ``explainer.explain`` call,
+    each for the class explained at its original row.
+
+    Yields
+    ------
+    sl : slice
+        The rows of the block.
+    Z, EN : ndarray of shape (c, n_neighbours, d)
+        The neighbours and their attributions (float64).
+    """
     explainer = _check_explainer(explainer)
+    n, d = X.shape
+    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
+    labels = _class_labels(f, f.target_index(X))
+    keys = row_keys(X)
+    m = int(n_neighbours)
+    for sl in block_slices(n, m, d, batch_size):
+        Z = neighbours(sl, keys)
+        c = Z.shape[0]
+        owner = np.repeat(np.arange(sl.start, sl.start + c), m)
+        EN = _explain_neighbours(explainer, Z.reshape(c * m, d), owner, keys, labels,
+                                 explainer_rng)
+        yield sl, Z, EN.reshape(c, m, d)
+
+
+def _sensitivity(estimator, X, attributions, *, reduction, explainer,
+                 n_perturbations, radius, radius_scale, X_train, normalize,
+                 convention, batch_bug, explainer_rng, random_state, target, output,
+                 batch_size):
+    """Max- or average sensitivity: ``reduction`` (``np.max`` or ``np.mean``)
+    over the uniform neighbours of each row of the explanation distances."""
+    X, A = _check_inputs(X, attributions)
+    _check_explainer(explainer)
     n, d = X.shape
     beexai = convention == "beexai_code"
     N = (5 if beexai else 10) if n_perturbations is None else int(n_perturbations)
@@ -809,31 +863,31 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
                     'or radius_scale="absolute".'
                 )
             r = float(radius) * _check_training_rows(X_train, d).std(axis=0)
-    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    labels = _class_labels(f, f.target_index(X))
-    keys = row_keys(X)
-    streams = RowStreams(random_state, keys)
+    streams = RowStreams(random_state, row_keys(X))
     diff = np.empty((n, N))
     noise_sq = np.empty((n, N))
-    for sl in block_slices(n, N, d, batch_size):
+
+    def neighbours(sl, keys):
         delta = streams[sl].uniform((N, d))
         delta *= 2.0
         delta -= 1.0
         delta *= r
-        c = delta.shape[0]
-        Z = (X[sl, None, :] + sign * delta).reshape(c * N, d)
-        owner = np.repeat(np.arange(sl.start, sl.start + c), N)
-        EN = _explain_neighbours(explainer, Z, owner, keys, labels, explainer_rng)
-        diff[sl] = np.linalg.norm(A[owner] - EN, axis=1).reshape(c, N)
         noise_sq[sl] = (delta * delta).sum(axis=2)
+        return X[sl, None, :] + sign * delta
+
+    for sl, _, EN in _explained_neighbours(
+            estimator, X, explainer=explainer, n_neighbours=N, neighbours=neighbours,
+            explainer_rng=explainer_rng, target=target, output=output,
+            batch_size=batch_size):
+        diff[sl] = np.linalg.norm(A[sl, None, :] - EN, axis=2)
     with np.errstate(divide="ignore", invalid="ignore"):
         if beexai:
             den = np.sqrt(noise_sq.sum(axis=0))[None, :] if batch_bug \
                 else np.sqrt(noise_sq)
-            return 100.0 * (diff / den).max(axis=1)
+            return 100.0 * reduction(diff / den, axis=1)
         if normalize == "per_noise":
-            return (diff / np.sqrt(noise_sq)).max(axis=1)
-        scores = diff.max(axis=1)
+            return reduction(diff / np.sqrt(noise_sq), axis=1)
+        scores = reduction(diff, axis=1)
         if normalize == "relative":
             norm = np.linalg.norm(A, axis=1)
             scores = np.where(norm > 0, scores / np.where(norm > 0, norm, 1.0), np.nan)

@@ -6,6 +6,11 @@ Torch modules (``OpenXAIANN``, ``LogisticNet``, ``BEExAIMLP``,
 subclasses that accept float64 input, arbitrary class labels and a
 ``random_state``, and stop early on a validation split.  Gradient explainers
 (:mod:`sklearn_xai.explainers`) differentiate through their ``module_``.
+
+:func:`randomise_model` re-initialises the layers of a copy of a fitted
+model (torch and skorch nets, scikit-learn MLPs, linear models and tree
+ensembles) for the randomisation sanity checks of
+:mod:`sklearn_xai.metrics`; :func:`randomised_layers` names those layers.
 """
 
 from sklearn_xai.models._estimators import (
@@ -23,6 +28,7 @@ from sklearn_xai.models._modules import (
     TetrominoMLP,
     cnn_flatten_size,
 )
+from sklearn_xai.models._randomise import randomise_model, randomised_layers
 
 __all__ = [
     "BEExAIMLP",
@@ -36,4 +42,6 @@ __all__ = [
     "TetrominoMLP",
     "TetrominoNetClassifier",
     "cnn_flatten_size",
+    "randomise_model",
+    "randomised_layers",
 ]

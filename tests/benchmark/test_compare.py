@@ -1,6 +1,5 @@
 """compare_explainers: a practitioner's fitted model in, decisions out."""
 
-import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.linear_model import Ridge

@@ -3,7 +3,6 @@ results folders that carry pickles, configs that name arbitrary code,
 unwritable output folders, failing cells and interrupted runs."""
 
 import json
-import os
 import pickle
 import signal
 import subprocess

@@ -75,3 +75,72 @@ def test_registry_entries():
     assert spec.kind == "attributions" and spec.family == "complexity"
     spec = get_metric_spec("sparseness")
     assert spec.func is sparseness and spec.greater_is_better
+
+
+# --------------------------------------------------------- effective complexity
+def test_effective_complexity_hand_computed():
+    from sklearn_xai.metrics._complexity import effective_complexity
+
+    A = np.array([[3.0, -1e-7, 0.5, 0.0],
+                  [1e-6, 2e-6, 0.0, 0.0],
+                  [0.0, 0.0, 0.0, 0.0]])
+    # Relative to each row's peak: 3 and 0.5 (row 0); 0.5 and 1 (row 1); none.
+    np.testing.assert_array_equal(effective_complexity(A), [2.0, 2.0, 0.0])
+    # Raw magnitudes > 1e-5: row 1 has none.
+    np.testing.assert_array_equal(effective_complexity(A, normalize=False),
+                                  [2.0, 0.0, 0.0])
+    # eps=0.2: row 0's 0.5 / 3 is below it; row 1 keeps 0.5 and 1.
+    np.testing.assert_array_equal(effective_complexity(A, eps=0.2), [1.0, 2.0, 0.0])
+    np.testing.assert_array_equal(effective_complexity(A, eps=0.5), [1.0, 1.0, 0.0])
+    np.testing.assert_array_equal(effective_complexity(A, fraction=True),
+                                  [0.5, 0.5, 0.0])
+    # eps=0 counts the non-zero features.
+    np.testing.assert_array_equal(effective_complexity(A, eps=0), [3.0, 2.0, 0.0])
+    # Scale invariance when normalised; a row's count ignores the other rows.
+    np.testing.assert_array_equal(effective_complexity(1e-9 * A),
+                                  effective_complexity(A))
+    np.testing.assert_array_equal(effective_complexity(A[1:2]), [2.0])
+    spec = get_metric_spec("neg_effective_complexity")
+    assert spec.func is effective_complexity and spec.kind == "attributions"
+    assert not spec.greater_is_better and spec.family == "complexity"
+
+
+def test_effective_complexity_equals_quantus():
+    quantus = pytest.importorskip(
+        "quantus", reason="Quantus 0.6 is the peer oracle; pip install quantus")
+    from sklearn_xai.metrics._complexity import effective_complexity
+
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(25, 20)) * rng.random((25, 1)) * 10
+    A[rng.random(A.shape) < 0.3] = 0.0
+    x = rng.normal(size=(25, 1, 20)).astype(np.float32)
+
+    def run(a, **kw):
+        metric = quantus.EffectiveComplexity(disable_warnings=True, **kw)
+        return np.asarray(metric(model=None, x_batch=x[:len(a)], y_batch=np.zeros(len(a), int),
+                                 a_batch=a[:, None, :], channel_first=True), dtype=float)
+
+    for eps in (1e-5, 0.3, 1.0):
+        np.testing.assert_array_equal(
+            effective_complexity(A, eps=eps, normalize=False),
+            run(A, eps=eps, normalise=False))
+    # Quantus normalises by the largest magnitude of the whole batch: on
+    # one-row batches it is our per-row normalisation.
+    for i in range(5):
+        np.testing.assert_array_equal(effective_complexity(A[i:i + 1], eps=0.3),
+                                      run(A[i:i + 1], eps=0.3))
+
+
+def test_effective_complexity_normalises_per_row_unlike_quantus():
+    quantus = pytest.importorskip(
+        "quantus", reason="Quantus 0.6 is the peer oracle; pip install quantus")
+    from sklearn_xai.metrics._complexity import effective_complexity
+
+    # Two rows of the same shape, 1000 times apart: Quantus divides both by
+    # the batch's largest magnitude, so the small row counts no feature.
+    A = np.array([[1.0, 0.5, 0.2, 0.0], [1000.0, 500.0, 200.0, 0.0]])
+    metric = quantus.EffectiveComplexity(eps=0.1, disable_warnings=True)
+    theirs = metric(model=None, x_batch=np.zeros((2, 1, 4), np.float32),
+                    y_batch=np.zeros(2, int), a_batch=A[:, None, :], channel_first=True)
+    np.testing.assert_array_equal(np.asarray(theirs, dtype=float), [0.0, 3.0])
+    np.testing.assert_array_equal(effective_complexity(A, eps=0.1), [3.0, 3.0])

@@ -453,3 +453,123 @@ def test_pairwise_rank_agreement_blocks_of_rows(convention):
                                                     convention=convention)
                             for i in range(0, 700, 50)])
     np.testing.assert_array_equal(whole, parts)
+
+
+# ----------------------------------------------------- teex: cosine, P / R / F1
+def test_cosine_similarity_hand_computed():
+    from sklearn_xai.metrics._ground_truth import cosine_similarity
+
+    g = np.array([[1.0, 2.0, 2.0], [1.0, 0.0, 0.0], [3.0, 4.0, 0.0]])
+    a = np.array([[2.0, 4.0, 4.0], [0.0, 5.0, 0.0], [-4.0, 3.0, 1e-300]])
+    np.testing.assert_allclose(cosine_similarity(g, a), [1.0, 0.0, 0.0], atol=1e-15)
+    a2 = np.array([[1.0, 1.0, 0.0]])
+    g2 = np.array([[1.0, 0.0, 0.0]])
+    np.testing.assert_allclose(cosine_similarity(g2, a2), [1 / np.sqrt(2)])
+    np.testing.assert_allclose(cosine_similarity(g2, -a2), [-1 / np.sqrt(2)])
+    np.testing.assert_allclose(cosine_similarity(g2, -a2, bounding="abs"),
+                               [1 / np.sqrt(2)])
+    np.testing.assert_allclose(cosine_similarity(g2, -a2, bounding="max"), [0.0])
+    # Positive rescaling of either side leaves it unchanged.
+    rng = np.random.default_rng(0)
+    G, A = rng.normal(size=(20, 7)), rng.normal(size=(20, 7))
+    np.testing.assert_allclose(cosine_similarity(3.0 * G, 0.01 * A),
+                               cosine_similarity(G, A))
+    expected = [np.dot(u, v) / np.linalg.norm(u) / np.linalg.norm(v)
+                for u, v in zip(G, A, strict=True)]
+    np.testing.assert_allclose(cosine_similarity(G, A), expected, rtol=1e-12)
+
+
+def test_cosine_similarity_zero_vectors_are_undefined():
+    from sklearn_xai.metrics._ground_truth import cosine_similarity
+    from sklearn_xai.utils._stats import UndefinedScoreWarning
+
+    g = np.array([[1.0, 0.0], [0.0, 0.0], [1.0, 1.0]])
+    a = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]])
+    with pytest.warns(UndefinedScoreWarning, match="cosine_similarity"):
+        out = cosine_similarity(g, a)
+    assert np.isnan(out[:2]).all() and out[2] == pytest.approx(1.0)
+    np.testing.assert_allclose(cosine_similarity(g, a, nan_policy="zero"), [0, 0, 1])
+
+
+def test_gt_precision_recall_f1_hand_computed():
+    from sklearn_xai.metrics._ground_truth import gt_f1, gt_precision, gt_recall
+
+    mask = np.array([[1, 1, 0, 0]])
+    # |a| / max|a| = (1, .2, .8, .1) > 0.5 selects f0, f2: P = 1/2, R = 1/2.
+    a = np.array([[1.0, 0.2, -0.8, 0.1]])
+    assert gt_precision(mask, a)[0] == 0.5 and gt_recall(mask, a)[0] == 0.5
+    assert gt_f1(mask, a)[0] == 0.5
+    # Signed threshold: f2 (negative) is no longer selected: P = 1, R = 1/2.
+    assert gt_precision(mask, a, threshold_type="signed")[0] == 1.0
+    assert gt_recall(mask, a, threshold_type="signed")[0] == 0.5
+    assert gt_f1(mask, a, threshold_type="signed")[0] == pytest.approx(2 / 3)
+    # A lower threshold selects f0, f1, f2: P = 2/3, R = 1, F1 = 0.8.
+    assert gt_precision(mask, a, threshold=0.15)[0] == pytest.approx(2 / 3)
+    assert gt_recall(mask, a, threshold=0.15)[0] == 1.0
+    assert gt_f1(mask, a, threshold=0.15)[0] == pytest.approx(0.8)
+    # Without normalisation the threshold applies to the raw values:
+    # 10 a -> (10, 2, 8, 1) > 1.5 selects f0, f1, f2.
+    assert gt_precision(mask, 10 * a, threshold=1.5, normalize=False)[0] == \
+        pytest.approx(2 / 3)
+    # Normalised scores do not depend on the attribution scale.
+    assert gt_f1(mask, 1e-6 * a)[0] == 0.5
+    # A continuous ground truth is binarised like the attributions:
+    # |g| / max|g| = (1, 2/3, 1/9, 0) > 0.5 -> {f0, f1}.
+    truth = np.array([[0.9, -0.6, 0.1, 0.0]])
+    assert gt_f1(truth, a)[0] == 0.5
+    # A 0/1 row is a mask as it is, whatever the other rows are.
+    rows = np.array([[1.0, 0.0, 0.0, 0.0], [0.9, -0.6, 0.1, 0.0]])
+    aa = np.tile(a, (2, 1))
+    np.testing.assert_allclose(gt_recall(rows, aa), [1.0, 0.5])
+    np.testing.assert_allclose(gt_recall(rows[:1], aa[:1]), [1.0])
+
+
+@pytest.mark.filterwarnings("ignore::sklearn_xai.utils._stats.UndefinedScoreWarning")
+def test_gt_precision_recall_f1_match_scikit_learn_per_row():
+    from sklearn.metrics import f1_score, precision_score, recall_score
+
+    from sklearn_xai.metrics._ground_truth import gt_f1, gt_precision, gt_recall
+
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(12, 12))
+    M = rng.random((12, 12)) < 0.4
+    M[:, 0] = True
+    for threshold, kind in [(0.5, "abs"), (0.3, "signed"), (0.0, "abs")]:
+        scaled = A / np.abs(A).max(axis=1, keepdims=True)
+        pred = (np.abs(scaled) if kind == "abs" else scaled) > threshold
+        kw = {"threshold": threshold, "threshold_type": kind}
+        for ours, theirs in [(gt_precision, precision_score), (gt_recall, recall_score),
+                             (gt_f1, f1_score)]:
+            expected = [theirs(m, p, zero_division=np.nan) for m, p in zip(M, pred, strict=True)]
+            np.testing.assert_allclose(ours(M, A, **kw), expected, rtol=1e-12)
+
+
+def test_gt_classification_undefined_rows_and_errors():
+    from sklearn_xai.metrics._ground_truth import gt_f1, gt_precision, gt_recall
+    from sklearn_xai.utils._stats import UndefinedScoreWarning
+
+    mask = np.array([[1, 0, 0], [0, 0, 0], [0, 0, 0]])
+    a = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    with pytest.warns(UndefinedScoreWarning, match="gt_precision"):
+        p = gt_precision(mask, a)
+    assert np.isnan(p[[0, 2]]).all() and p[1] == 0.0
+    with pytest.warns(UndefinedScoreWarning, match="gt_recall"):
+        r = gt_recall(mask, a)
+    assert r[0] == 0.0 and np.isnan(r[1:]).all()
+    with pytest.warns(UndefinedScoreWarning, match="gt_f1"):
+        f = gt_f1(mask, a)
+    np.testing.assert_array_equal(f[:2], [0.0, 0.0])
+    assert np.isnan(f[2])
+    with pytest.raises(ValueError, match="threshold must be >= 0"):
+        gt_precision(mask, a, threshold=-0.1)
+    # A negative threshold is fine for signed thresholds.
+    assert gt_recall([[1, 0]], [[-0.2, -1.0]], threshold=-0.5,
+                     threshold_type="signed")[0] == 1.0
+
+
+def test_teex_registry_entries():
+    for name in ("cosine_similarity", "gt_precision", "gt_recall", "gt_f1"):
+        spec = get_metric_spec(name)
+        assert spec.kind == "reference" and spec.greater_is_better
+        assert spec.requires == ("ground_truth",) and spec.family == "ground_truth"
+        assert spec.source == "teex"

@@ -74,7 +74,8 @@ def _scorer(spec, metric_args, task, with_train=False):
 
 def _cases():
     for spec in _per_row_specs():
-        tasks = ("classifier",) if spec.kind != "model" else ("classifier", "regressor")
+        tasks = (("classifier",) if spec.kind != "model" or "classifier" in spec.requires
+                 else ("classifier", "regressor"))
         # Training rows as an option of the noise scale (not ROAR's training set).
         optional_train = "training_rows" in spec.requires
         for task in tasks:
@@ -129,7 +130,8 @@ def _masker_cases(one_task=False):
         if spec.kind != "model" or not _accepts(spec.func, "masker") \
                 or "training_data" in spec.requires:  # ROAR: its own X_train
             continue
-        for task in ("classifier",) if one_task else ("classifier", "regressor"):
+        one = one_task or "classifier" in spec.requires
+        for task in ("classifier",) if one else ("classifier", "regressor"):
             yield pytest.param(spec, task, id=f"{spec.name}-{task}")
 
 

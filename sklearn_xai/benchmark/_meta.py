@@ -1,0 +1,805 @@
+"""Meta-evaluation of the metrics of a benchmark: which numbers to trust.
+
+:func:`meta_evaluate` scores every metric of every (dataset, model) of a
+benchmark on four questions: is its explainer ranking above the noise
+(seed-to-seed spread, split-half reliability), can it tell a good explainer
+from the random control with the rows explained (effect size, rows needed for
+80 % power), does it react as MetaQuantus asks (resilient to minor
+perturbations, reactive to disruptive ones), and does it agree with the other
+metrics of its family (Kendall tau between explainer rankings).
+"""
+
+import numbers
+import os
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sklearn_xai.benchmark._results import BenchmarkResults
+from sklearn_xai.metrics import get_metric_spec
+from sklearn_xai.utils import row_keys, row_normal, row_permutations
+
+__all__ = [
+    "DISRUPTIVE_PERTURBATIONS",
+    "meta_evaluate",
+    "plot_metric_agreement",
+    "reliability_summary",
+]
+
+# Explainer labels taken as the reference (the ground truth) when present.
+_ORACLE_LABELS = ("oracle", "ground_truth")
+# Flag thresholds (documented in meta_evaluate's Notes).
+SPLIT_HALF_MIN = 0.5
+SNR_MIN = 1.0
+REACTIVITY_MIN = 0.5
+RESILIENCE_MIN = 0.5
+# Families whose metrics are invariant to a permutation of the attributions
+# of a row by construction: shuffling tests nothing there, so it flags nothing.
+_PERMUTATION_INVARIANT = ("complexity",)
+# Score differences below this (relative to the scores) are rounding, not change.
+_TOL = 1e-9
+_COLUMNS = [
+    "dataset", "model", "metric", "family", "greater_is_better", "n_explainers",
+    "n_seeds", "n_rows", "noise_floor", "noise_source", "signal", "snr", "split_half",
+    "reference", "control", "effect_size", "n_rows_80", "resilience_iac",
+    "resilience_iec", "reactivity_iac", "reactivity_iec", "mc_score", "agreement",
+    "family_agreement", "flags",
+]
+
+
+# ------------------------------------------------------ disruptive perturbations
+def _shuffle_attributions(model, X, attributions, *, random_state):
+    """Each row's attributions permuted across its features (a permutation
+    drawn per row from the row's key): the explanation no longer says
+    anything about the model."""
+    perm = row_permutations(random_state, row_keys(X), attributions.shape[1], stream=1)
+    return model, X, np.take_along_axis(attributions, perm, axis=1)
+
+
+# Name -> perturb(model, X, attributions, *, random_state) returning the
+# disrupted (model, X, attributions).  The hook of further disruptive tests:
+# a model randomisation (Adebayo et al., 2018) registers here as
+# "randomised_model", returning the randomised model and the attributions
+# the explainer gives on it.
+DISRUPTIVE_PERTURBATIONS = {"shuffle_attributions": _shuffle_attributions}
+
+
+def _minor_perturbation(X, attributions, noise_scale, x_scale, random_state):
+    """Inputs plus Gaussian noise of ``noise_scale`` training standard
+    deviations per feature, attributions plus Gaussian noise of
+    ``noise_scale`` times the row's mean absolute attribution."""
+    keys = row_keys(X)
+    z = row_normal(random_state, keys, (2, X.shape[1]), stream=2)
+    a_scale = np.abs(attributions).mean(axis=1, keepdims=True)
+    return (X + noise_scale * x_scale * z[:, 0],
+            attributions + noise_scale * a_scale * z[:, 1])
+
+
+# -------------------------------------------------------------- statistics
+def _oriented(values, greater_is_better):
+    return values if greater_is_better else -values
+
+
+def _split_half(S, seed_of, n_splits, rng):
+    """Spearman-Brown corrected split-half reliability of the explainer
+    means, and the split-half noise floor (RMS of half the difference of the
+    half means, the standard deviation of a full-sample mean).
+
+    ``S``: (K, N) per-unit scores (NaN where undefined); units are split
+    within each seed."""
+    K, N = S.shape
+    half = np.zeros((n_splits, N), dtype=bool)
+    for seed in np.unique(seed_of):
+        cols = np.flatnonzero(seed_of == seed)
+        order = rng.random((n_splits, cols.size)).argsort(axis=1).argsort(axis=1)
+        half[:, cols] = order < cols.size // 2
+    finite = np.isfinite(S)
+    values = np.where(finite, S, 0.0)
+    counts_a = finite.astype(float) @ half.T.astype(float)
+    counts_b = finite.astype(float) @ (~half).T.astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_a = (values @ half.T) / counts_a  # (K, n_splits)
+        mean_b = (values @ (~half).T) / counts_b
+    noise = np.sqrt(np.nanmean(((mean_a - mean_b) / 2) ** 2)) if N >= 2 else np.nan
+    if K < 3:
+        return np.nan, noise
+    a = mean_a - mean_a.mean(axis=0)
+    b = mean_b - mean_b.mean(axis=0)
+    # Explainers with equal means up to rounding have no ranking to correlate.
+    scale = _TOL * np.maximum(1.0, np.abs(mean_a).max(axis=0))
+    flat = (np.ptp(mean_a, axis=0) <= scale) | (np.ptp(mean_b, axis=0) <= scale)
+    a[:, flat] = b[:, flat] = np.nan
+    denom = np.sqrt((a ** 2).sum(axis=0) * (b ** 2).sum(axis=0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = (a * b).sum(axis=0) / denom
+    r = r[np.isfinite(r)]
+    if r.size == 0:
+        return np.nan, noise
+    r = float(np.mean(r))
+    return (2 * r / (1 + r) if r > -1 else -1.0), noise
+
+
+def _rows_for_power(effect, alpha, power):
+    """Pairs needed for a two-sided paired t-test of level ``alpha`` to
+    reach ``power`` at standardised effect ``effect`` (normal approximation
+    with Guenther's correction for the t distribution)."""
+    if not np.isfinite(effect) or effect == 0:
+        return np.nan
+    z_a, z_b = stats.norm.ppf(1 - alpha / 2), stats.norm.ppf(power)
+    return float(max(2, np.ceil(((z_a + z_b) / abs(effect)) ** 2 + z_a ** 2 / 2)))
+
+
+def _wilcoxon_p(q, q_hat):
+    """Two-sided Wilcoxon signed-rank p-value of q vs q_hat, zeros split
+    (MetaQuantus's test); 1 when no pair differs."""
+    keep = np.isfinite(q) & np.isfinite(q_hat)
+    diff = _differences(q[keep], q_hat[keep])
+    if diff.size == 0:
+        return np.nan
+    if not diff.any():
+        return 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(stats.wilcoxon(diff, zero_method="zsplit").pvalue)
+
+
+def _differences(q, q_hat):
+    """``q - q_hat`` with differences of rounding size (a sum in another
+    order) set to zero."""
+    diff = q - q_hat
+    tol = _TOL * np.maximum(1.0, np.maximum(np.abs(q), np.abs(q_hat)))
+    return np.where(np.abs(diff) <= tol, 0.0, diff)
+
+
+def _same_ranking(Q, Q_hat):
+    """Fraction of (unit, position) where the explainers sorted by their
+    scores are the same (MetaQuantus's inter-consistency under minor
+    perturbations).  ``Q``, ``Q_hat``: (K, N) oriented scores."""
+    keep = np.isfinite(Q).all(axis=0) & np.isfinite(Q_hat).all(axis=0)
+    if Q.shape[0] < 2 or not keep.any():
+        return np.nan
+    order = np.argsort(-Q[:, keep], axis=0, kind="stable")
+    order_hat = np.argsort(-Q_hat[:, keep], axis=0, kind="stable")
+    return float(np.mean(order == order_hat))
+
+
+def _mc_criteria(Q, minor, disruptive):
+    """MetaQuantus's four criteria from oriented scores: ``Q`` (K, N)
+    unperturbed, ``minor`` and ``disruptive`` (M, K, N) perturbed."""
+    K = Q.shape[0]
+    out = {}
+    if minor is not None:
+        out["resilience_iac"] = float(np.nanmean(
+            [_wilcoxon_p(Q[k], m[k]) for m in minor for k in range(K)]))
+        out["resilience_iec"] = _same_ranking(Q, np.nanmean(minor, axis=0))
+    if disruptive is not None:
+        out["reactivity_iac"] = float(np.nanmean(
+            [1 - _wilcoxon_p(Q[k], d[k]) for d in disruptive for k in range(K)]))
+        D = np.nanmean(disruptive, axis=0)
+        keep = np.isfinite(Q) & np.isfinite(D)
+        out["reactivity_iec"] = (float(np.mean(_differences(Q[keep], D[keep]) > 0))
+                                 if keep.any() else np.nan)
+    return out
+
+
+# ----------------------------------------------------------------- scoring
+def _group_units(per_row, explainers):
+    """(K, N) per-row scores over the (seed, row) units every explainer has,
+    and the seed of each unit."""
+    wide = per_row.pivot_table(index=["seed", "row"], columns="explainer", values="value",
+                               aggfunc="mean", dropna=False)
+    wide = wide.reindex(columns=explainers).dropna(how="all")
+    wide = wide[wide.notna().any(axis=1)]
+    return wide.to_numpy(dtype=float).T, wide.index.get_level_values("seed").to_numpy()
+
+
+def _seed_means(ok, explainers):
+    wide = ok.pivot_table(index="seed", columns="explainer", values="value", aggfunc="mean")
+    return wide.reindex(columns=explainers).to_numpy(dtype=float).T  # (K, n_seeds)
+
+
+def _pick_reference(reference, explainers, means, control):
+    if reference is not None:
+        return reference if reference in explainers else None
+    for label in _ORACLE_LABELS:
+        if label in explainers:
+            return label
+    candidates = [(m, e) for e, m in zip(explainers, means, strict=True) if e != control and np.isfinite(m)]
+    return max(candidates)[1] if candidates else None
+
+
+def _family(metric_name):
+    try:
+        return get_metric_spec(metric_name).family
+    except ValueError:
+        return "other"
+
+
+def _metric_record(ok, rows, *, control, reference, n_splits, alpha, power, rng,
+                   perturbed):
+    """The reliability row of one (dataset, model, metric)."""
+    gib = bool(ok["greater_is_better"].dropna().iloc[0]) if ok["greater_is_better"].notna().any() \
+        else True
+    explainers = list(dict.fromkeys(ok["explainer"]))
+    seeds = _seed_means(ok, explainers)  # (K, n_seeds)
+    means = _oriented(np.nanmean(seeds, axis=1), gib)
+    rec = {"greater_is_better": gib, "n_explainers": len(explainers),
+           "n_seeds": seeds.shape[1], "control": control if control in explainers else None}
+    S = seed_of = None
+    if rows is not None and len(rows):
+        S, seed_of = _group_units(rows, explainers)
+        S = _oriented(S, gib)
+    rec["n_rows"] = int(S.shape[1]) if S is not None else seeds.shape[1]
+    split_half, split_noise = (_split_half(S, seed_of, n_splits, rng) if S is not None
+                               else (np.nan, np.nan))
+    if seeds.shape[1] >= 2:
+        rec["noise_floor"] = float(np.sqrt(np.nanmean(np.nanvar(seeds, axis=1, ddof=1))))
+        rec["noise_source"] = "seeds"
+    else:
+        rec["noise_floor"], rec["noise_source"] = split_noise, "split_half"
+    rec["signal"] = float(np.nanstd(means, ddof=1)) if len(means) >= 2 else np.nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rec["snr"] = (rec["signal"] / rec["noise_floor"] if rec["noise_floor"] > 0
+                      else (np.inf if rec["signal"] > 0 else np.nan))
+    rec["split_half"] = split_half
+    ref = _pick_reference(reference, explainers, means, control)
+    rec["reference"] = ref
+    effect = np.nan
+    if ref is not None and rec["control"] is not None and ref != control:
+        i, j = explainers.index(ref), explainers.index(control)
+        pairs = S if S is not None else _oriented(seeds, gib)
+        diff = pairs[i] - pairs[j]
+        diff = diff[np.isfinite(diff)]
+        if diff.size >= 2:
+            sd = diff.std(ddof=1)
+            mean = diff.mean()
+            effect = (mean / sd if sd > 0 else (0.0 if mean == 0 else np.sign(mean) * np.inf))
+    rec["effect_size"] = float(effect)
+    rec["n_rows_80"] = (2.0 if np.isinf(effect) and effect > 0
+                        else _rows_for_power(effect, alpha, power))
+    if perturbed is not None and S is not None:
+        # The explanation methods, the control left out (shuffling a random
+        # explanation leaves it random: it has nothing to lose).
+        keep = [k for k, e in enumerate(explainers) if e != control]
+        minor, disruptive = perturbed
+        if keep:
+            rec.update(_mc_criteria(
+                S[keep], None if minor is None else _oriented(minor[:, keep], gib),
+                None if disruptive is None else _oriented(disruptive[:, keep], gib)))
+    return rec
+
+
+def _agreement(board):
+    """Kendall tau-b between the metrics' explainer rankings of one (dataset,
+    model): ``board`` holds oriented explainer means (explainers x metrics)."""
+    metrics = list(board.columns)
+    tau = pd.DataFrame(np.eye(len(metrics)), index=metrics, columns=metrics)
+    for a in range(len(metrics)):
+        for b in range(a + 1, len(metrics)):
+            x, y = board.iloc[:, a].to_numpy(), board.iloc[:, b].to_numpy()
+            keep = np.isfinite(x) & np.isfinite(y)
+            value = np.nan
+            if keep.sum() >= 2 and np.ptp(x[keep]) > 0 and np.ptp(y[keep]) > 0:
+                value = stats.kendalltau(x[keep], y[keep]).statistic
+            tau.iloc[a, b] = tau.iloc[b, a] = value
+    for m in metrics:  # a metric that cannot rank agrees with nothing
+        values = board[m].dropna().to_numpy()
+        if values.size < 2 or not np.ptp(values) > 0:
+            tau.loc[m, m] = np.nan
+    return tau
+
+
+def _flags(rec):
+    flags = []
+    if np.isfinite(rec["split_half"]) and rec["split_half"] < SPLIT_HALF_MIN:
+        flags.append(f"unstable ranking (split-half {rec['split_half']:.2f})")
+    if rec["n_explainers"] >= 2 and not rec["signal"] > 0:
+        flags.append("same score for all explainers")
+    elif np.isfinite(rec["snr"]) and rec["snr"] < SNR_MIN:
+        flags.append(f"below the noise floor (snr {rec['snr']:.2f})")
+    if rec["family"] not in _PERMUTATION_INVARIANT:
+        reactive = [rec.get(k, np.nan) for k in ("reactivity_iac", "reactivity_iec")]
+        if np.isfinite(reactive).all() and max(reactive) < REACTIVITY_MIN:
+            flags.append("blind to shuffling")
+    resilient = rec.get("resilience_iec", np.nan)
+    if np.isfinite(resilient) and resilient < RESILIENCE_MIN:
+        flags.append(f"fragile under noise (IEC {resilient:.2f})")
+    if rec["effect_size"] < 0:
+        flags.append(f"control beats the reference (d_z {rec['effect_size']:.2f})")
+    elif np.isfinite(rec["n_rows_80"]) and rec["n_rows_80"] > rec["n_rows"]:
+        flags.append(f"underpowered (needs {int(rec['n_rows_80'])} rows)")
+    elif rec["reference"] is not None and rec["control"] is not None \
+            and not np.isfinite(rec["n_rows_80"]):
+        flags.append("no power vs control")
+    if np.isfinite(rec["family_agreement"]) and rec["family_agreement"] < 0:
+        flags.append(f"against its family (tau {rec['family_agreement']:.2f})")
+    return "; ".join(flags)
+
+
+# -------------------------------------------------------- perturbed scores
+def _perturbed_group(tasks, reference_specs, cache_dir, noise_scale, n_perturbations,
+                     disruptive, random_state):
+    """Run the cells of one (dataset, model, seed) and re-score their
+    metrics on perturbed inputs and attributions, one call per metric and
+    explainer for all the perturbed copies of all the rows.
+
+    Returns the cell outputs and {(explainer, metric label): (minor,
+    disruptive)}, each (M, n_rows) or None."""
+    from sklearn_xai.benchmark._runner import (
+        _explain,
+        _fit,
+        _metadata_overrides,
+        _metric_kwargs,
+        _run_cell,
+    )
+    from sklearn_xai.metrics import ExplanationScorer, get_scorer
+
+    task0 = tasks[0][1]
+    fit = _fit(task0["dataset"], task0["model"], task0["seed"], reference_specs)
+    outputs, perturbed = [], {}
+    for index, task in tasks:
+        out = _run_cell(task, cache_dir, fit)
+        outputs.append((index, out))
+        if out["status"] != "ok" or out.get("explanation") is None or fit["error"]:
+            continue
+        prepared = fit["prepared"]
+        explanation = out["explanation"]
+        try:
+            explainer, _ = _explain(task, prepared)
+        except Exception:  # noqa: BLE001 - the cell itself ran: keep its scores
+            continue
+        X = prepared["X_explain"]
+        A = np.asarray(explanation["attributions"], dtype=np.float64)
+        if A.shape != X.shape:
+            continue
+        n = len(X)
+        model = getattr(explainer, "explained_estimator_", prepared["model"])
+        x_scale = np.nanstd(prepared["X_train"], axis=0)
+        copies = []  # (kind, model, X, A) per perturbation
+        for m in range(n_perturbations):
+            seed = [random_state, task["seed"], m]
+            Xm, Am = _minor_perturbation(X, A, noise_scale, x_scale,
+                                         np.random.default_rng(seed))
+            copies.append(("minor", model, Xm, Am))
+            for name in disruptive:
+                dm, dX, dA = DISRUPTIVE_PERTURBATIONS[name](
+                    model, X, A, random_state=np.random.default_rng(seed))
+                copies.append(("disruptive", dm, np.asarray(dX, float), np.asarray(dA, float)))
+        for label, metric_spec in task["metrics"].items():
+            result = out["metrics"].get(label, {})
+            if result.get("status") != "ok" or result.get("scores") is None:
+                continue
+            try:
+                registry_spec = get_metric_spec(metric_spec["name"])
+                reference = fit["references"].get(task["reference_keys"].get(label))
+                kwargs, reason = _metric_kwargs(
+                    metric_spec, registry_spec, prepared, explainer, task["seed"],
+                    explanation.get("attributions_train"), reference)
+                if reason is not None:
+                    continue
+                metadata = {k: v for k, v in prepared["metadata"].items()
+                            if k in registry_spec.metadata}
+                overrides, reason = _metadata_overrides(metric_spec["params"],
+                                                        registry_spec, prepared)
+                if reason is not None:
+                    continue
+                metadata.update(overrides)
+                scores = _score_copies(get_scorer, ExplanationScorer, metric_spec["name"],
+                                       kwargs, copies, metadata, explainer, n)
+            except Exception:  # noqa: BLE001 - a metric that fails on perturbed rows
+                continue
+            kinds = np.array([c[0] for c in copies])
+            minor = scores[kinds == "minor"] if (kinds == "minor").any() else None
+            dis = scores[kinds == "disruptive"] if (kinds == "disruptive").any() else None
+            perturbed[(task["labels"]["explainer"], label)] = (minor, dis)
+    return outputs, perturbed
+
+
+def _score_copies(get_scorer, scorer_class, name, kwargs, copies, metadata, explainer, n):
+    """Per-row scores (n_copies, n) of the perturbed copies: the copies that
+    share a model are stacked and scored in one call."""
+    tiled_kwargs = dict(kwargs)
+    out = np.full((len(copies), n), np.nan)
+    by_model = {}
+    for i, (_, model, _, _) in enumerate(copies):
+        by_model.setdefault(id(model), []).append(i)
+    for idx in by_model.values():
+        reps = len(idx)
+        if "reference" in tiled_kwargs and tiled_kwargs["reference"] is not None:
+            tiled_kwargs["reference"] = np.tile(np.asarray(kwargs["reference"]), (reps, 1))
+        scorer = get_scorer(name, **tiled_kwargs)
+        if not isinstance(scorer, scorer_class):
+            raise TypeError(f"{name!r} gives no per-row scores.")
+        X = np.concatenate([copies[i][2] for i in idx])
+        A = np.concatenate([copies[i][3] for i in idx])
+        meta = {k: np.concatenate([np.asarray(v)] * reps) for k, v in metadata.items()}
+        scores = np.asarray(scorer.score_attributions(copies[idx[0]][1], X, A,
+                                                      explainer=explainer, **meta), float)
+        out[idx] = scores.reshape(reps, n)
+    return out
+
+
+def _run_perturbed(spec, *, n_jobs, cache_dir, noise_scale, n_perturbations, disruptive,
+                   random_state):
+    """Run a benchmark (its cells and the perturbed re-scoring), grouped by
+    (dataset, model, seed)."""
+    import joblib
+
+    from sklearn_xai.benchmark._runner import _tasks, _uses_reference
+
+    spec.validate_names()
+    tasks = _tasks(spec)
+    groups = {}
+    for i, task in enumerate(tasks):
+        entry = groups.setdefault(task["fit_key"], ([], {}))
+        entry[0].append((i, task))
+        entry[1].update({task["reference_keys"][label]: s
+                         for label, s in task["metrics"].items() if _uses_reference(s)})
+    if cache_dir is not None:
+        os.makedirs(os.path.join(os.fspath(cache_dir), "cells"), exist_ok=True)
+    done = joblib.Parallel(n_jobs=n_jobs)(
+        joblib.delayed(_perturbed_group)(group_tasks, refs, cache_dir, noise_scale,
+                                         n_perturbations, disruptive, random_state)
+        for group_tasks, refs in groups.values())
+    outputs, perturbed = [], {}
+    for (group_tasks, _), (outs, scores) in zip(groups.values(), done, strict=True):
+        outputs.extend(outs)
+        labels = group_tasks[0][1]["labels"]
+        for (explainer, metric), value in scores.items():
+            perturbed[(labels["dataset"], labels["model"], metric, labels["seed"],
+                       explainer)] = value
+    outputs = [out for _, out in sorted(outputs, key=lambda pair: pair[0])]
+    return BenchmarkResults.from_cells(spec, outputs), perturbed
+
+
+def _stack_perturbed(perturbed, dataset, model, metric, explainers, rows):
+    """(M, K, N) minor and disruptive scores aligned with the units of
+    :func:`_group_units`, or None when any explainer lacks them."""
+    wide = rows.pivot_table(index=["seed", "row"], columns="explainer", values="value",
+                            aggfunc="mean", dropna=False).reindex(columns=explainers)
+    wide = wide[wide.notna().any(axis=1)]
+    seeds = wide.index.get_level_values("seed").to_numpy()
+    positions = wide.index.get_level_values("row").to_numpy()
+    out = []
+    for which in (0, 1):
+        blocks = None
+        for k, explainer in enumerate(explainers):
+            for seed in np.unique(seeds):
+                entry = perturbed.get((dataset, model, metric, seed, explainer))
+                if entry is None or entry[which] is None:
+                    return None
+                scores = entry[which]
+                if blocks is None:
+                    blocks = np.full((scores.shape[0], len(explainers), len(seeds)), np.nan)
+                cols = np.flatnonzero(seeds == seed)
+                blocks[:, k, cols] = scores[:, positions[cols]]
+        out.append(blocks)
+    return tuple(out)
+
+
+# ------------------------------------------------------------------ public
+def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_perturbations=1,
+                  disruptive=("shuffle_attributions",), reference=None, n_splits=100,
+                  alpha=0.05, power=0.8, n_jobs=None, cache_dir=None, random_state=0):
+    """How far to trust each metric of a benchmark.
+
+    One row per (dataset, model, metric), from the per-row scores of the
+    benchmark's cells (see :ref:`metric-reliability`):
+
+    * **noise floor**: the standard deviation of a run's value for one
+      explainer, from the spread over seeds when the benchmark has several
+      (``noise_source="seeds"``: data, split, model and explainer redrawn),
+      else from random halves of the rows (``"split_half"``: half the
+      difference of the half means); ``signal`` is the standard deviation
+      of the explainer means and ``snr`` their ratio.
+    * **split-half reliability** of the explainer ranking: the rows (within
+      each seed) are split in random halves ``n_splits`` times, the Pearson
+      correlation of the explainers' half means is averaged and corrected
+      with Spearman-Brown, :math:`2r / (1 + r)` [2]_ (needs three
+      explainers).
+    * **discriminative power**: the paired standardised effect
+      :math:`d_z = \\bar\\Delta / s_\\Delta` of the per-row differences
+      between the ``reference`` explainer and the random control, and the
+      explained rows a two-sided paired t-test of level ``alpha`` needs to
+      detect it with probability ``power`` (normal approximation with
+      Guenther's t correction, :math:`n = ((z_{1-\\alpha/2} + z_{\\beta}) /
+      d_z)^2 + z_{1-\\alpha/2}^2 / 2`) [3]_.
+    * **MetaQuantus's failure modes** [1]_ (spec mode only: they re-score
+      the metrics): under *minor* perturbations (Gaussian noise of
+      ``noise_scale`` training standard deviations on the inputs and of
+      ``noise_scale`` times the row's mean absolute attribution on the
+      attributions) a metric should be resilient: intra-consistency
+      ``resilience_iac`` is the mean two-sided Wilcoxon p-value between
+      unperturbed and perturbed per-row scores, inter-consistency
+      ``resilience_iec`` the fraction of (row, rank position) where the
+      explainers keep their order.  Under *disruptive* ones (each row's
+      attributions shuffled) it should react: ``reactivity_iac`` is the
+      mean of one minus the p-values, ``reactivity_iec`` the fraction of
+      (explainer, row) scores that get worse.  ``mc_score`` is their mean,
+      the paper's meta-consistency score against the ideal ``(1, 1, 1, 1)``.
+    * **agreement**: the Kendall tau-b between the metric's explainer
+      ranking and each other metric's (the matrix is
+      ``meta.attrs["agreement"][(dataset, model)]``); ``agreement`` is its
+      mean over the other metrics, ``family_agreement`` over those of the
+      same family (:attr:`~sklearn_xai.metrics.MetricSpec.family`).
+
+    ``flags`` lists what should stop a reader from trusting the metric's
+    ranking (thresholds in the Notes).
+
+    Parameters
+    ----------
+    results_or_spec : BenchmarkResults, BenchmarkSpec, dict, str or path-like
+        Finished results (results-only mode: the per-row scores are reused,
+        nothing is recomputed, the MetaQuantus columns are NaN), or a
+        benchmark (a spec, config dict, preset name or config file), which
+        is run with its cells' attributions kept for the perturbed
+        re-scoring.
+    perturb : "auto" or bool, default="auto"
+        Re-score the metrics on perturbed rows (the MetaQuantus columns).
+        "auto": when given a benchmark to run.  Results cannot be perturbed
+        (they hold no attributions).
+    noise_scale : float, default=0.05
+        Size of the minor perturbations, in training standard deviations of
+        each feature (inputs) and in mean absolute attributions of the row
+        (attributions).
+    n_perturbations : int, default=1
+        Perturbed copies of every row per perturbation; the perturbed scores
+        are averaged over copies for the inter-consistencies.
+    disruptive : tuple of str, default=("shuffle_attributions",)
+        Disruptive perturbations among :data:`DISRUPTIVE_PERTURBATIONS`.
+    reference : str, default=None
+        Explainer label of the reference of the discriminative power; None:
+        an explainer labelled "oracle" or "ground_truth" when the benchmark
+        has one, else the explainer with the best mean on the metric (the
+        control left out; chosen on the same rows, so the effect is an
+        optimistic one).
+    n_splits : int, default=100
+        Random row halvings of the split-half reliability.
+    alpha : float, default=0.05
+        Level of the paired test of the power analysis.
+    power : float, default=0.8
+        Target power of the power analysis.
+    n_jobs : int, default=None
+        (dataset, model, seed) groups run in parallel (spec mode).
+    cache_dir : str or path-like, default=None
+        The runner's cell cache (spec mode): cached explanations are reused.
+    random_state : int, default=0
+        Seed of the row halvings and of the perturbations (drawn per row
+        from the row's content, so a row's perturbation never depends on
+        the other rows).
+
+    Returns
+    -------
+    meta : DataFrame
+        One row per (dataset, model, metric): ``family``,
+        ``greater_is_better``, ``n_explainers``, ``n_seeds``, ``n_rows``
+        (paired units: seeds x explained rows), ``noise_floor``,
+        ``noise_source``, ``signal``, ``snr``, ``split_half``,
+        ``reference``, ``control``, ``effect_size``, ``n_rows_80``,
+        ``resilience_iac``, ``resilience_iec``, ``reactivity_iac``,
+        ``reactivity_iec``, ``mc_score``, ``agreement``,
+        ``family_agreement``, ``flags``.  ``meta.attrs["agreement"]`` maps
+        (dataset, model) to the Kendall tau matrix.
+
+    Notes
+    -----
+    Flags: split-half reliability below 0.5; signal below the noise floor;
+    the control better than the reference;
+    both reactivities below 0.5 (not for the complexity family, which is
+    invariant to a permutation of a row's attributions by construction);
+    inter-consistency under minor noise below 0.5; more rows needed for 80 %
+    power than the run explained; a mean Kendall tau with its family below
+    zero.
+
+    Differences from MetaQuantus [1]_: the minor perturbation adds noise to
+    the attributions instead of re-explaining the perturbed inputs (so the
+    explainers are not rerun: the cost is that of scoring the metrics twice,
+    measured in ``benchmarks/bench_meta.py``), and the disruptive one
+    shuffles the attributions instead of randomising the model (a model
+    randomisation plugs in through :data:`DISRUPTIVE_PERTURBATIONS`).  The
+    criteria follow the paper and its code: Wilcoxon p-values with zeros
+    split, ``1 - p`` under disruption, positional rank agreement, and the
+    per-explainer "unperturbed better than disrupted" rate; the random
+    control is left out of them (a shuffled random explanation is still
+    random, it has nothing to lose).  MetaQuantus
+    itself is not run (it pins other torch and torchvision versions); on the
+    default preset the pattern its paper reports holds: no metric is
+    perfectly resilient and reactive at once, and the complexity metrics
+    react least to disruption.
+
+    References
+    ----------
+    .. [1] Hedström, A., Bommer, P., Wickstrøm, K. K., Samek, W.,
+       Lapuschkin, S. and Höhne, M. M.-C. "The Meta-Evaluation Problem in
+       Explainable AI: Identifying Reliable Estimators with MetaQuantus",
+       Transactions on Machine Learning Research, 2023.
+    .. [2] Brown, W. "Some experimental results in the correlation of mental
+       abilities", British Journal of Psychology 3, 296-322, 1910.
+    .. [3] Guenther, W. C. "Sample size formulas for normal theory t tests",
+       The American Statistician 35(4), 243-244, 1981.
+
+    Examples
+    --------
+    >>> from sklearn_xai.benchmark import meta_evaluate
+    >>> meta = meta_evaluate({
+    ...     "dataset": {"name": "make_linear_attribution", "params": {"n_samples": 200}},
+    ...     "models": ["linear_regression"],
+    ...     "explainers": {"random": "RandomExplainer", "ablation": "FeatureAblation"},
+    ...     "metrics": ["feature_agreement"], "seeds": [0], "n_explain": 40})
+    >>> row = meta.iloc[0]
+    >>> row["reference"], bool(row["n_rows_80"] < 40), bool(row["reactivity_iec"] > 0.5)
+    ('ablation', True, True)
+    """
+    from sklearn_xai.benchmark._runner import _as_spec
+
+    if perturb not in ("auto", True, False):
+        raise ValueError(f"perturb must be 'auto', True or False, got {perturb!r}.")
+    for name, value, low in (("n_perturbations", n_perturbations, 1),
+                             ("n_splits", n_splits, 1)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+            raise ValueError(f"{name} must be an int >= {low}, got {value!r}.")
+    if not (isinstance(noise_scale, numbers.Real) and noise_scale > 0):
+        raise ValueError(f"noise_scale must be a positive float, got {noise_scale!r}.")
+    for name, value in (("alpha", alpha), ("power", power)):
+        if not (isinstance(value, numbers.Real) and 0 < value < 1):
+            raise ValueError(f"{name} must be in (0, 1), got {value!r}.")
+    unknown = [d for d in disruptive if d not in DISRUPTIVE_PERTURBATIONS]
+    if isinstance(disruptive, str) or unknown:
+        raise ValueError(f"disruptive must be a tuple of {sorted(DISRUPTIVE_PERTURBATIONS)}, "
+                         f"got {disruptive!r}.")
+    perturbed = None
+    if isinstance(results_or_spec, BenchmarkResults):
+        if perturb is True:
+            raise ValueError(
+                "perturb=True needs the attributions, which BenchmarkResults do not hold: "
+                "pass the benchmark (spec, preset or config) instead, with its cache_dir "
+                "to reuse the explanations.")
+        results = results_or_spec
+    else:
+        spec = _as_spec(results_or_spec)
+        if perturb is False:
+            from sklearn_xai.benchmark._runner import run_benchmark
+
+            results = run_benchmark(spec, n_jobs=n_jobs, cache_dir=cache_dir)
+        else:
+            results, perturbed = _run_perturbed(
+                spec, n_jobs=n_jobs, cache_dir=cache_dir, noise_scale=float(noise_scale),
+                n_perturbations=n_perturbations, disruptive=tuple(disruptive),
+                random_state=random_state)
+    if reference is not None and reference not in set(results.table["explainer"]):
+        raise ValueError(f"reference={reference!r} is not an explainer of the benchmark; "
+                         f"explainers: {sorted(set(results.table['explainer']))}.")
+    return _assemble(results, perturbed, reference=reference, n_splits=n_splits,
+                     alpha=alpha, power=power, random_state=random_state)
+
+
+def _assemble(results, perturbed, *, reference, n_splits, alpha, power, random_state):
+    table = results.table
+    ok = table[table["status"] == "ok"].copy()
+    ok["value"] = pd.to_numeric(ok["value"], errors="coerce")
+    per_row = results.per_row
+    row_groups = ({} if per_row is None or not len(per_row) else
+                  {k: g for k, g in per_row.groupby(["dataset", "model", "metric"],
+                                                    sort=False)})
+    records, agreement = [], {}
+    for (dataset, model), pair in ok.groupby(["dataset", "model"], sort=False):
+        pair_records = []
+        board = {}
+        for metric, group in pair.groupby("metric", sort=False):
+            rng = np.random.default_rng([random_state, len(records) + len(pair_records)])
+            rows = row_groups.get((dataset, model, metric))
+            pert = None
+            if perturbed is not None and rows is not None:
+                explainers = list(dict.fromkeys(group["explainer"]))
+                pert = _stack_perturbed(perturbed, dataset, model, metric, explainers, rows)
+            rec = _metric_record(group, rows, control=results.control,
+                                 reference=reference, n_splits=n_splits, alpha=alpha,
+                                 power=power, rng=rng, perturbed=pert)
+            name = group["metric_name"].iloc[0] if "metric_name" in group else metric
+            rec.update(dataset=dataset, model=model, metric=metric,
+                       family=_family(name if isinstance(name, str) else metric))
+            pair_records.append(rec)
+            means = group.groupby("explainer", sort=False)["value"].mean()
+            board[metric] = _oriented(means, rec["greater_is_better"])
+        board = pd.DataFrame(board)
+        tau = _agreement(board)
+        agreement[(dataset, model)] = tau
+        families = {r["metric"]: r["family"] for r in pair_records}
+        for rec in pair_records:
+            others = [m for m in tau.columns if m != rec["metric"]]
+            same = [m for m in others if families[m] == rec["family"]]
+            row = tau.loc[rec["metric"]]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                rec["agreement"] = float(np.nanmean(row[others])) if others else np.nan
+                rec["family_agreement"] = (float(np.nanmean(row[same])) if same
+                                           and np.isfinite(row[same]).any() else np.nan)
+            crit = [rec.get(k, np.nan) for k in ("resilience_iac", "resilience_iec",
+                                                  "reactivity_iac", "reactivity_iec")]
+            rec["mc_score"] = float(np.mean(crit)) if np.isfinite(crit).all() else np.nan
+            rec["flags"] = _flags({**{k: np.nan for k in _COLUMNS}, **rec})
+        records.extend(pair_records)
+    meta = pd.DataFrame.from_records(records).reindex(columns=_COLUMNS)
+    meta.attrs["agreement"] = agreement
+    return meta
+
+
+def reliability_summary(meta, *, max_width=100):
+    """One line per flagged metric, for a terminal.
+
+    Parameters
+    ----------
+    meta : DataFrame
+        A :func:`meta_evaluate` table.
+    max_width : int, default=100
+        Longest line (longer ones are cut with an ellipsis).
+
+    Returns
+    -------
+    lines : list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark import reliability_summary
+    >>> meta = pd.DataFrame({"dataset": ["d"], "model": ["m"], "metric": ["x"],
+    ...                      "flags": ["unstable ranking (split-half 0.20)"]})
+    >>> reliability_summary(meta)
+    ['d / m: x: unstable ranking (split-half 0.20)']
+    """
+    lines = []
+    for _, row in meta.iterrows():
+        if not isinstance(row["flags"], str) or not row["flags"]:
+            continue
+        line = f"{row['dataset']} / {row['model']}: {row['metric']}: {row['flags']}"
+        if len(line) > max_width:
+            line = line[:max_width - 1] + "…"
+        lines.append(line)
+    return lines
+
+
+def plot_metric_agreement(meta, dataset=None, model=None, *, ax=None):
+    """Heat map of the Kendall tau between the metrics' explainer rankings.
+
+    Parameters
+    ----------
+    meta : DataFrame
+        A :func:`meta_evaluate` table.
+    dataset, model : str, default=None
+        The pair to draw; None: the first one.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    fig : matplotlib Figure
+    """
+    import matplotlib.pyplot as plt
+
+    agreement = meta.attrs.get("agreement") or {}
+    if not agreement:
+        raise ValueError("meta holds no agreement matrix: pass a meta_evaluate() table.")
+    key = next((k for k in agreement if (dataset is None or k[0] == dataset)
+                and (model is None or k[1] == model)), None)
+    if key is None:
+        raise ValueError(f"No agreement matrix for ({dataset!r}, {model!r}); pairs: "
+                         f"{sorted(agreement)}.")
+    tau = agreement[key]
+    n = len(tau)
+    if ax is None:
+        size = 1.2 + 0.45 * n
+        fig, ax = plt.subplots(figsize=(size + 1.2, size), layout="constrained")
+    else:
+        fig = ax.figure
+    image = ax.imshow(tau.to_numpy(dtype=float), cmap="RdBu", vmin=-1, vmax=1)
+    ax.set_xticks(range(n), tau.columns, rotation=60, ha="right", fontsize=8)
+    ax.set_yticks(range(n), tau.index, fontsize=8)
+    for i in range(n):
+        for j in range(n):
+            value = tau.iat[i, j]
+            ax.text(j, i, "–" if not np.isfinite(value) else f"{value:.1f}", ha="center",
+                    va="center", fontsize=7, color="white" if abs(value) > 0.6 else "black")
+    ax.set_title(f"{key[0]} / {key[1]}: Kendall tau of explainer rankings", fontsize=9)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return fig

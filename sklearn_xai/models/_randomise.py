@@ -1,0 +1,347 @@
+"""Randomised copies of fitted models, for the randomisation sanity checks.
+
+The model parameter randomisation test (Adebayo et al. 2018) re-explains
+rows with copies of the model whose parameters are re-initialised layer by
+layer, from the output layer down.  :func:`randomised_layers` names the
+groups of parameters ("layers") of a fitted model in that order and
+:func:`randomise_model` returns a new fitted model with the named ones
+re-initialised; the user's model is never modified.  See
+:ref:`def-randomisation-metrics` in the user guide.
+
+Supported models (possibly inside a :class:`~sklearn.pipeline.Pipeline`
+and/or a :class:`~sklearn.frozen.FrozenEstimator`, which are kept):
+
+* torch networks exposing their fitted ``module_`` (skorch nets): one layer
+  per sub-module owning parameters;
+* :class:`~sklearn.neural_network.MLPClassifier` /
+  :class:`~sklearn.neural_network.MLPRegressor`: one layer per weight matrix
+  ``coefs_[i]`` and its ``intercepts_[i]``;
+* linear models (``coef_`` and ``intercept_``): one layer;
+* decision trees and tree ensembles of scikit-learn (random forests,
+  extra trees, gradient boosting): one layer per tree (per boosting stage),
+  the last tree first.
+"""
+
+import copy as _copy
+import numbers
+import zlib
+
+import numpy as np
+
+from sklearn_xai.utils._estimators import unwrap
+from sklearn_xai.utils._random import seed_entropy
+
+__all__ = ["randomise_model", "randomised_layers"]
+
+# Stream of the layer seeds (distinct from the other purposes of a seed).
+_LAYER_STREAM = 7301
+
+
+# ------------------------------------------------------------- model kinds
+def _torch_module(model):
+    module = getattr(model, "module_", None)
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is a dependency of the nets
+        return None
+    return module if isinstance(module, torch.nn.Module) else None
+
+
+def _is_mlp(model):
+    return hasattr(model, "coefs_") and hasattr(model, "intercepts_")
+
+
+def _is_forest(model):
+    return hasattr(model, "estimators_") and not hasattr(model, "init_") \
+        and all(hasattr(t, "tree_") for t in np.ravel(model.estimators_))
+
+
+def _is_boosting(model):
+    return hasattr(model, "estimators_") and hasattr(model, "init_") \
+        and all(hasattr(t, "tree_") for t in np.ravel(model.estimators_))
+
+
+def _is_tree(model):
+    return hasattr(model, "tree_") and hasattr(model.tree_, "value")
+
+
+def _is_linear(model):
+    return hasattr(model, "coef_") and not _is_mlp(model)
+
+
+def _unsupported(model):
+    name = type(model).__name__
+    hint = ""
+    if type(model).__module__.split(".")[0] in ("xgboost", "lightgbm", "catboost"):
+        hint = (f" {name}'s leaf values live in its compiled booster and cannot be "
+                "set safely from Python; use a scikit-learn tree ensemble "
+                "(e.g. GradientBoostingClassifier) for randomisation checks.")
+    elif type(model).__name__.startswith("HistGradientBoosting"):
+        hint = (" Its trees are private predictor objects; use "
+                "GradientBoostingClassifier/Regressor for randomisation checks.")
+    return TypeError(
+        f"Cannot randomise the parameters of {name}.{hint} Supported models: "
+        "torch nets with a fitted module_ (skorch), MLPClassifier / "
+        "MLPRegressor, linear models (coef_), decision trees, random forests, "
+        "extra trees and gradient boosting of scikit-learn, possibly in a "
+        "Pipeline and/or a FrozenEstimator."
+    )
+
+
+def _layer_names(model):
+    module = _torch_module(model)
+    if module is not None:
+        names = [name for name, m in module.named_modules()
+                 if next(m.parameters(recurse=False), None) is not None]
+        return [name or "module" for name in names][::-1]
+    if _is_mlp(model):
+        return [f"layer_{i}" for i in range(len(model.coefs_))][::-1]
+    if _is_boosting(model):
+        return [f"stage_{i}" for i in range(len(model.estimators_))][::-1]
+    if _is_forest(model):
+        return [f"tree_{i}" for i in range(len(model.estimators_))][::-1]
+    if _is_tree(model):
+        return ["tree"]
+    if _is_linear(model):
+        return ["linear"]
+    raise _unsupported(model)
+
+
+def _final_model(estimator):
+    from sklearn.utils.validation import check_is_fitted
+
+    _, final = unwrap(estimator)
+    if _torch_module(final) is None:
+        check_is_fitted(final)
+    return final
+
+
+def randomised_layers(estimator):
+    """The names of the randomisable parameter groups of a fitted model.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        A supported model (see :func:`randomise_model`), possibly in a
+        Pipeline or a FrozenEstimator.
+
+    Returns
+    -------
+    layers : list of str
+        Output layer first: the order of cascading randomisation.  Torch
+        nets: the names of the sub-modules owning parameters (from
+        ``module_.named_modules()``); MLPs: ``"layer_i"`` for ``coefs_[i]``;
+        linear models: ``["linear"]``; forests: ``"tree_i"`` for
+        ``estimators_[i]``; gradient boosting: ``"stage_i"`` for the trees
+        of stage ``i``; a single decision tree: ``["tree"]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.neural_network import MLPClassifier
+    >>> from sklearn_xai.models._randomise import randomised_layers
+    >>> X = np.random.default_rng(0).normal(size=(40, 3))
+    >>> mlp = MLPClassifier((5, 4), max_iter=500, random_state=0).fit(X, X[:, 0] > 0)
+    >>> randomised_layers(mlp)
+    ['layer_2', 'layer_1', 'layer_0']
+    """
+    return _layer_names(_final_model(estimator))
+
+
+def _check_layers(layers, names):
+    if isinstance(layers, str):
+        layers = names if layers == "all" else [layers]
+    layers = list(layers)
+    unknown = [name for name in layers if name not in names]
+    if unknown:
+        raise ValueError(
+            f"Unknown layers {unknown}; this model's layers are {names} (see "
+            "randomised_layers(estimator)); pass some of them or 'all'."
+        )
+    return layers
+
+
+def layer_seed(random_state, name):
+    """The integer seed of layer ``name`` for ``random_state``.
+
+    A layer's new parameters depend only on the seed and its name, so a
+    layer gets the same values in every cascading step and in independent
+    randomisation.  ``random_state=None`` draws fresh entropy.
+    """
+    entropy = seed_entropy(random_state)
+    rng = np.random.default_rng([entropy, _LAYER_STREAM, zlib.crc32(name.encode())])
+    return int(rng.integers(2**62))
+
+
+def _randomise_torch(module, names, seeds):
+    import torch
+
+    modules = dict(module.named_modules())
+    with torch.no_grad():
+        for name in names:
+            layer = modules["" if name == "module" and "module" not in modules else name]
+            gen = torch.Generator().manual_seed(seeds[name])
+            if hasattr(layer, "reset_parameters"):
+                # reset_parameters draws from the global generator of the
+                # layer's device: fork it, so that the user's torch random
+                # state is left as it was (CPU only: seeding CUDA is slow).
+                devices = sorted({p.device.index or 0 for p in layer.parameters(
+                    recurse=False) if p.device.type == "cuda"})
+                with torch.random.fork_rng(devices=devices):
+                    if devices:
+                        torch.manual_seed(seeds[name])
+                    else:
+                        torch.default_generator.manual_seed(seeds[name])
+                    layer.reset_parameters()
+            else:
+                for param in layer.parameters(recurse=False):
+                    std = float(param.detach().std()) if param.numel() > 1 else 1.0
+                    noise = torch.randn(param.shape, generator=gen, dtype=param.dtype)
+                    param.copy_(noise.to(param.device) * std)
+
+
+def _glorot_bound(model, fan_in, fan_out):
+    factor = 2.0 if getattr(model, "activation", "relu") == "logistic" else 6.0
+    return np.sqrt(factor / (fan_in + fan_out))
+
+
+def _randomise_mlp(model, names, seeds):
+    coefs, intercepts = list(model.coefs_), list(model.intercepts_)
+    for name in names:
+        i = int(name.split("_")[1])
+        rng = np.random.default_rng(seeds[name])
+        fan_in, fan_out = coefs[i].shape
+        bound = _glorot_bound(model, fan_in, fan_out)
+        coefs[i] = rng.uniform(-bound, bound, coefs[i].shape).astype(coefs[i].dtype)
+        intercepts[i] = rng.uniform(-bound, bound, intercepts[i].shape).astype(
+            intercepts[i].dtype)
+    model.coefs_, model.intercepts_ = coefs, intercepts
+
+
+def _rms(values):
+    rms = float(np.sqrt(np.mean(np.square(values)))) if np.size(values) else 0.0
+    return rms if rms > 0 else 1.0
+
+
+def _randomise_linear(model, seed):
+    rng = np.random.default_rng(seed)
+    coef = np.asarray(model.coef_)
+    scale = _rms(coef)
+    model.coef_ = rng.normal(0.0, scale, coef.shape).astype(coef.dtype)
+    intercept = getattr(model, "intercept_", None)
+    if isinstance(intercept, np.ndarray):
+        model.intercept_ = rng.normal(0.0, scale, intercept.shape).astype(intercept.dtype)
+    elif isinstance(intercept, numbers.Real) and intercept != 0.0:
+        model.intercept_ = float(rng.normal(0.0, scale))
+
+
+def _randomise_tree(tree, seed, classifier):
+    """Leaf values of one fitted tree redrawn in place: class distributions
+    from a flat Dirichlet for classifiers, N(mean, std) of the tree's leaf
+    values for regressors (the scale of the tree is kept)."""
+    rng = np.random.default_rng(seed)
+    t = tree.tree_
+    leaves = np.flatnonzero(t.children_left == -1)
+    value = t.value  # a view of the tree's internal array
+    if classifier:
+        # value: (n_nodes, n_outputs, n_classes) class fractions (or counts).
+        totals = value[leaves].sum(axis=2, keepdims=True)
+        draws = rng.dirichlet(np.ones(value.shape[2]), size=(len(leaves), value.shape[1]))
+        value[leaves] = draws * totals
+    else:
+        current = value[leaves]
+        std = float(current.std()) or _rms(current)
+        value[leaves] = rng.normal(current.mean(), std, current.shape)
+
+
+def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
+    """A new fitted model with the named layers' parameters re-initialised.
+
+    The estimator is deep-copied (its Pipeline and FrozenEstimator wrappers
+    included) and the parameters of ``layers`` of the copy are redrawn; the
+    other parameters are kept.  The input model is never modified.
+
+    * torch nets (``module_``): each named sub-module's
+      ``reset_parameters()`` (PyTorch's own initialisation, as Quantus
+      does) under a torch seed derived from ``random_state`` and the layer
+      name, without touching the global torch random state; a sub-module
+      without ``reset_parameters`` gets ``N(0, s²)`` entries, ``s`` the
+      standard deviation of each of its parameter tensors;
+    * MLPClassifier / MLPRegressor: ``coefs_[i]`` and ``intercepts_[i]``
+      redrawn as scikit-learn initialises them, uniform on
+      ``[-b, b]`` with ``b = sqrt(6 / (fan_in + fan_out))`` (``sqrt(2 / ...)``
+      for the logistic activation);
+    * linear models: ``coef_`` and a non-zero ``intercept_`` redrawn
+      ``N(0, s²)``, ``s`` the root mean square of the fitted ``coef_``;
+    * trees: the leaf values of each named tree redrawn, class
+      distributions from a flat Dirichlet (classifiers), or normal draws
+      with the mean and standard deviation of the tree's leaf values
+      (regressors, gradient-boosting stages).  The splits are kept.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        A supported model, possibly in a Pipeline and/or a FrozenEstimator.
+    layers : "all", str or list of str, default="all"
+        Names from :func:`randomised_layers` (one name or several; ``"all"``
+        randomises every layer).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the new parameters.  Layer ``name`` gets the same values for
+        the same ``random_state`` whatever the other layers randomised with
+        it, so cascading steps extend each other.
+    copy : bool, default=True
+        Randomise a deep copy (the input model is left untouched).
+        ``False`` randomises ``estimator`` itself, for callers that own it:
+        a cascade of randomisations then extends one copy step by step
+        instead of copying the model at every step.
+
+    Returns
+    -------
+    randomised : estimator
+        A fitted model of the same type (wrappers included); ``estimator``
+        itself when ``copy=False``.
+
+    References
+    ----------
+    .. [1] J. Adebayo, J. Gilmer, M. Muelly, I. Goodfellow, M. Hardt and
+       B. Kim, "Sanity Checks for Saliency Maps", NeurIPS 2018.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.models._randomise import randomise_model, randomised_layers
+    >>> X = np.random.default_rng(0).normal(size=(50, 3))
+    >>> model = LogisticRegression().fit(X, X[:, 0] > 0)
+    >>> randomised_layers(model)
+    ['linear']
+    >>> rand = randomise_model(model, "linear", random_state=0)
+    >>> bool(np.any(rand.coef_ != model.coef_)), rand is model
+    (True, False)
+    """
+    if isinstance(random_state, (np.random.RandomState, np.random.Generator)) \
+            or random_state is None:
+        random_state = seed_entropy(random_state)  # one seed for every layer
+    names = randomised_layers(estimator)
+    chosen = _check_layers(layers, names)
+    seeds = {name: layer_seed(random_state, name) for name in chosen}
+    new = _copy.deepcopy(estimator) if copy else estimator
+    _, final = unwrap(new)
+    module = _torch_module(final)
+    if module is not None:
+        _randomise_torch(module, chosen, seeds)
+    elif _is_mlp(final):
+        _randomise_mlp(final, chosen, seeds)
+    elif _is_boosting(final) or _is_forest(final):
+        trees = np.asarray(final.estimators_, dtype=object)
+        classifier = _is_forest(final) and hasattr(final, "classes_")
+        prefix = "stage_" if _is_boosting(final) else "tree_"
+        for name in chosen:
+            i = int(name[len(prefix):])
+            for k, tree in enumerate(np.ravel(trees[i])):
+                _randomise_tree(tree, seeds[name] + k, classifier)
+    elif _is_tree(final):
+        _randomise_tree(final, seeds["tree"], hasattr(final, "classes_"))
+    else:
+        _randomise_linear(final, seeds["linear"])
+    return new
