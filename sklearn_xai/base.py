@@ -207,6 +207,24 @@ _LEGACY_TAG_ATTRIBUTES = {
 _FIT_IDS = itertools.count()
 
 
+def clone_with_estimator(explainer, estimator):
+    """A clone of ``explainer`` explaining ``estimator`` when it is not None.
+
+    The meta-explainers (:class:`~sklearn_xai.compose.TransformedExplainer`,
+    :class:`~sklearn_xai.explainers.NoiseTunnel`) take an inner explainer and
+    an optional ``estimator`` that overrides the inner one's.
+    """
+    explainer = clone(explainer)
+    if estimator is not None:
+        if "estimator" not in explainer.get_params(deep=False):
+            raise ValueError(
+                f"estimator was given but {type(explainer).__name__} takes no "
+                "estimator parameter; leave estimator=None."
+            )
+        explainer.set_params(estimator=estimator)
+    return explainer
+
+
 def mark_fitted(obj):
     """Give a freshly fitted estimator a new token; explanation scorers key
     their attribution cache on it, so a refit never reuses stale attributions."""

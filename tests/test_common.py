@@ -15,8 +15,11 @@ from sklearn_xai.explainers import (
     MAPLE,
     BreakDown,
     CaptumLime,
+    CompositeLRP,
     Deconvolution,
     DeepLift,
+    DeepLiftShap,
+    DeepTaylor,
     EmpiricalConditionalSHAP,
     GradientShap,
     GuidedBackprop,
@@ -26,6 +29,10 @@ from sklearn_xai.explainers import (
     LeaveOneCovariateIn,
     LimeTabular,
     LocalLinearSurrogate,
+    NoiseTunnel,
+    PatternAttribution,
+    PatternNet,
+    PermutationImportance,
     Saliency,
     SmoothGrad,
     ExactShapley,
@@ -196,6 +203,24 @@ def _instances():
     yield (
         SmoothGrad(BEExAIMLPRegressor(max_epochs=3, early_stopping=False, random_state=0),
                    n_perturbations=5, random_state=0),
+        {},
+    )
+    # Issue #20: DeepSHAP, relevance rules, patterns, permutation importance,
+    # the noise tunnel.
+    yield DeepLiftShap(_net(), max_baselines=3, random_state=0), {}
+    yield CompositeLRP(_net()), {}
+    yield CompositeLRP(_net(), rule="alpha_beta", input_rule="z_box"), {}
+    yield DeepTaylor(_net()), {}
+    yield PatternNet(_net()), {}
+    yield PatternAttribution(_net(), pattern_type="linear"), {}
+    yield PermutationImportance(LinearRegression(), n_repeats=2, random_state=0), {}
+    yield (
+        NoiseTunnel(Saliency(), estimator=_net(), n_perturbations=3, random_state=0),
+        {},
+    )
+    yield (
+        NoiseTunnel(FeatureAblation(), kind="vargrad", estimator=LinearRegression(),
+                    n_perturbations=3, random_state=0),
         {},
     )
     yield TransformedExplainer(FeatureAblation(LinearRegression()), func="abs"), {}
@@ -370,7 +395,16 @@ def test_every_model_based_explainer_is_in_model_based():
     assert names == expected
 
 
-@pytest.mark.parametrize("cls, explainer", MODEL_BASED, ids=lambda v: getattr(v, "__name__", ""))
+# Explainers without a target parameter: PermutationImportance (one global
+# importance for every row) and NoiseTunnel (the inner explainer's target,
+# explainer__target, is explained).
+NO_TARGET = {"PermutationImportance", "NoiseTunnel"}
+
+
+@pytest.mark.parametrize(
+    "cls, explainer",
+    [(cls, est) for cls, est in MODEL_BASED if cls.__name__ not in NO_TARGET],
+    ids=lambda v: getattr(v, "__name__", ""))
 def test_class_target_on_a_regressor_is_an_error(cls, explainer):
     """target=1 selects a class; a regressor has one output, so it is an
     error (it used to be silently ignored), at fit/explain time, in the

@@ -1,7 +1,7 @@
 """
-=====================================================================
+======================================================================
 Which explainers keep their axioms? (completeness, null player, shift)
-=====================================================================
+======================================================================
 
 Three properties an attribution method can be proved to have, checked row
 by row on a real model (:ref:`def-axiomatic-metrics`):

@@ -1,9 +1,12 @@
 """The benchmark's cell cache: files that cannot run code.
 
-A cached cell is one ``.npz`` file: its numeric arrays (attributions,
-per-row scores) plus one JSON document, stored as a unicode array, that
-holds everything else (times, counts, statuses, error texts, warnings) and
-names the arrays it refers to.  It is read with
+A cached cell is one ``.npz`` file (``cells/<key>.npz``): its numeric
+arrays (attributions, per-row scores) plus one JSON document, stored as a
+unicode array, that holds everything else (times, counts, statuses, error
+texts, warnings) and names the arrays it refers to.  The row shards of a
+cell that is not finished are files of the same format
+(``shards/<key>-<start>-<stop>.npz``), deleted once they are joined into
+the cell's file.  It is read with
 ``numpy.load(allow_pickle=False)`` and :func:`json.loads`, neither of which
 can execute code, so a results folder received from someone else (a shared
 drive, a tarball, a git repository) is safe to rerun: a file that is not a

@@ -2,8 +2,9 @@
 
 ::
 
-    sklearn-xai run                       # the default preset (about a minute)
+    sklearn-xai run                       # the default preset (about two minutes)
     sklearn-xai run PRESET|CONFIG.yaml [--n-jobs N] [--backend loky|threading|dask]
+                                       [--scheduler-address ADDR] [--shard-size N]
                                        [--out DIR] [--no-cache] [--metrics NAME,...]
     sklearn-xai list [presets|explainers|maskers|metrics|generators|models]
     sklearn-xai report DIR [--metrics NAME,...]   # rebuild the report from saved results
@@ -13,6 +14,7 @@ import argparse
 import os
 import sys
 import tempfile
+import textwrap
 
 __all__ = ["main"]
 
@@ -33,6 +35,12 @@ def _parser():
                      help="cells run in parallel (default: -1, all cores)")
     run.add_argument("--backend", choices=("loky", "threading", "sequential", "dask"),
                      default=None, help="joblib backend (default: loky)")
+    run.add_argument("--scheduler-address", default=None, metavar="ADDR",
+                     help="address of a running dask scheduler (e.g. tcp://host:8786); "
+                          "implies --backend dask")
+    run.add_argument("--shard-size", default="auto", type=_shard_size, metavar="N",
+                     help="explained rows per parallel task: 'auto' (default), a "
+                          "number, or 'none' for one task per cell")
     run.add_argument("--out", default=None,
                      help=f"output folder (default: ./{DEFAULT_OUT}/<benchmark name>)")
     run.add_argument("--no-cache", action="store_true",
@@ -106,11 +114,34 @@ def _check_metric_names(names, labels):
                          f"{list(labels)}.")
 
 
-def _print_section(title, rows, out):
+def _shard_size(text):
+    """--shard-size: "auto", "none" or a positive integer."""
+    if text.lower() in ("auto", "none"):
+        return None if text.lower() == "none" else "auto"
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected 'auto', 'none' or a positive number of rows; got {text!r}")
+    return value
+
+
+def _print_section(title, rows, out, indent="  "):
+    """A titled list of (name, text), each text wrapped to TERMINAL_WIDTH
+    columns under its own column."""
+    from sklearn_xai.benchmark._report import TERMINAL_WIDTH
+
     print(f"{title}:", file=out)
     width = max((len(name) for name, _ in rows), default=0)
+    hanging = " " * (len(indent) + width + 2)
     for name, text in rows:
-        print(f"  {name:<{width}}  {text}".rstrip(), file=out)
+        lead = f"{indent}{name:<{width}}  "
+        lines = textwrap.wrap(text, max(TERMINAL_WIDTH - len(lead), 30)) or [""]
+        print((lead + lines[0]).rstrip(), file=out)
+        for line in lines[1:]:
+            print(hanging + line, file=out)
     print(file=out)
 
 
@@ -120,10 +151,9 @@ def _first_line(obj):
 
 
 def _list(what, out):
-    from sklearn_xai.benchmark.presets import list_presets
     from sklearn_xai.benchmark._spec import MODEL_ALIASES, _package_names
-    from sklearn_xai.metrics import get_scorer_names
-    from sklearn_xai.metrics import metric_specs
+    from sklearn_xai.benchmark.presets import list_presets
+    from sklearn_xai.metrics import FAMILIES, get_scorer_names, metric_specs
 
     unknown = sorted(set(what or ()) - set(_LISTS))
     if unknown:
@@ -137,16 +167,24 @@ def _list(what, out):
             _print_section(title, rows, out)
     if "metrics" in what:
         specs = {s.name: s for s in metric_specs()}
-        rows = []
+        by_family = {}
         for name in get_scorer_names():
             s = specs.get(name)
             if s is None:
-                rows.append((name, "wraps another metric (fairness gap)"))
+                by_family.setdefault("fairness", []).append(
+                    (name, "wraps another metric (fairness gap)"))
                 continue
             arrow = "↑" if s.greater_is_better else "↓"
             needs = f" [uses {', '.join(s.requires)}]" if s.requires else ""
-            rows.append((name, f"{arrow} {s.description}{needs}"))
-        _print_section("Metrics (scorer names; neg_* are losses)", rows, out)
+            by_family.setdefault(s.family or "other", []).append(
+                (name, f"{arrow} {s.description}{needs}"))
+        print(f"Metrics ({sum(map(len, by_family.values()))} scorer names by family; "
+              "neg_* are losses, ↑ higher is better):", file=out)
+        order = [f for f in FAMILIES if f in by_family] + sorted(set(by_family) - set(FAMILIES))
+        for family in order:
+            _print_section(f"  {family.replace('_', ' ').capitalize()} "
+                           f"({len(by_family[family])})", by_family[family], out,
+                           indent="    ")
     if "generators" in what:
         rows = [(n, _first_line(f)) for n, f in sorted(_package_names("dataset").items())]
         _print_section("Datasets (generators and loaders)", rows, out)
@@ -203,6 +241,20 @@ def _show(results, alpha, paths, out, metrics=None):
             print(format_leaderboard(board, fmt="markdown", control=results.control,
                                      alpha=alpha, max_width=TERMINAL_WIDTH,
                                      metrics=metrics), file=out)
+    if ok.any():
+        from sklearn_xai.benchmark._sanity import (
+            SANITY_THRESHOLD,
+            sanity_checks,
+            sanity_summary,
+        )
+
+        lines = sanity_summary(sanity_checks(results))
+        if lines:
+            print(f"\nSanity checks (explanations of a randomised model; similarity "
+                  f"< {SANITY_THRESHOLD:g} passes):", file=out)
+            for line in lines:
+                print(textwrap.fill(line, TERMINAL_WIDTH, initial_indent="  ",
+                                    subsequent_indent="    "), file=out)
     skipped = table[table["status"] == "skipped"]
     if len(skipped):
         print(f"\n{len(skipped)} of {len(table)} scores skipped as not applicable:",
@@ -333,7 +385,11 @@ def _run(args, out):
     _check_benchmark_name(args.benchmark, args.imports)
     _use_agg()
     from sklearn_xai.benchmark._report import write_report
-    from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _as_spec, run_benchmark
+    from sklearn_xai.benchmark._runner import (
+        BenchmarkInterrupted,
+        _as_spec,
+        run_benchmark,
+    )
 
     _import_modules(args.imports, args.benchmark)
     spec = _as_spec(args.benchmark)
@@ -344,8 +400,11 @@ def _run(args, out):
     _check_output(directory)
     cache_dir = None if args.no_cache else os.path.join(directory, "cache")
     try:
-        results = run_benchmark(spec, n_jobs=args.n_jobs, backend=args.backend,
-                                cache_dir=cache_dir, verbose=0 if args.quiet else 1)
+        backend = "dask" if args.scheduler_address and args.backend is None else args.backend
+        results = run_benchmark(spec, n_jobs=args.n_jobs, backend=backend,
+                                cache_dir=cache_dir, verbose=0 if args.quiet else 1,
+                                shard_size=args.shard_size,
+                                scheduler_address=args.scheduler_address)
     except BenchmarkInterrupted as exc:
         print(f"sklearn-xai run: {exc}", file=sys.stderr)
         return 130

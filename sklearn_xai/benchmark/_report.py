@@ -1116,6 +1116,76 @@ def _fmt_meta(value, digits):
     return f"{value:.{digits}f}" if digits else f"{int(value)}"
 
 
+def _sanity_table(results):
+    """The randomisation sanity checks of the run, or None when it scored
+    none."""
+    from sklearn_xai.benchmark._sanity import sanity_checks
+
+    checks = sanity_checks(results)
+    return checks if len(checks) else None
+
+
+def _sanity_pivot(sub, mark):
+    """Explainers x checks, each cell "value mark"."""
+    cells = {}
+    for _, row in sub.iterrows():
+        cells.setdefault(row["explainer"], {})[row["metric"]] = (
+            f"{row['value']:.2f} {mark(row['passed'])}")
+    frame = pd.DataFrame.from_dict(cells, orient="index").sort_index()
+    rise = dict(zip(sub["metric"], sub["criterion"].str.contains("rise"), strict=False))
+    return frame.rename(columns=lambda m: metric_display_name(m, rise.get(m, False)))
+
+
+def _sanity_html(checks):
+    """The "Sanity checks" section: which explainers depend on the model."""
+    from sklearn_xai.benchmark._sanity import SANITY_THRESHOLD
+
+    parts = ['<section id="sanity"><h2>Sanity checks</h2>',
+             '<div class="legend"><p>Does the explanation depend on the model? Each '
+             "explainer re-explains the rows for a model whose parameters are "
+             "randomised (MPRT, Adebayo et al. 2018; smooth MPRT), trained on permuted "
+             "labels (data randomisation) or for another class (random logit). The "
+             "value is the mean similarity of the two explanations (1: the explanation "
+             f"ignores the model); it <em>passes</em> below {SANITY_THRESHOLD:g}. For "
+             "the efficient MPRT the value is the relative rise of the explanation's "
+             "complexity, which passes above 0. The random control gives the same "
+             "attributions whatever the model, so it fails by construction.</p></div>"]
+    for (dataset, model), sub in checks.groupby(["dataset", "model"], sort=False):
+        frame = _sanity_pivot(sub, lambda ok: "&#10003;" if ok else "&#10007;")
+        parts.append(f"<h3>{html.escape(f'{dataset} / {model}')}</h3>")
+        head = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in frame.columns)
+        rows = []
+        for explainer, values in frame.iterrows():
+            tds = []
+            for metric in frame.columns:
+                text = values[metric]
+                if not isinstance(text, str):
+                    tds.append('<td class="num">–</td>')
+                    continue
+                number, mark = text.split(" ", 1)
+                css = "ok" if mark == "&#10003;" else "bad"
+                tds.append(f'<td class="num">{number} <span class="{css}">{mark}</span></td>')
+            rows.append(f'<tr><th scope="row">{html.escape(str(explainer))}</th>'
+                        f'{"".join(tds)}</tr>')
+        parts.append('<div class="scroll"><table class="sanity"><thead><tr>'
+                     f'<th scope="col">explainer</th>{head}</tr></thead><tbody>'
+                     f'{"".join(rows)}</tbody></table></div>')
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _sanity_markdown(checks):
+    from sklearn_xai.benchmark._sanity import sanity_summary
+
+    out = ["\n## Sanity checks\n"]
+    for (dataset, model), sub in checks.groupby(["dataset", "model"], sort=False):
+        out.append(f"\n### {dataset} / {model}\n")
+        out.append(_markdown(_sanity_pivot(sub, lambda ok: "pass" if ok else "FAIL")))
+    out.append("")
+    out.extend(f"- {line}" for line in sanity_summary(checks))
+    return "\n".join(out) + "\n"
+
+
 def _reliability_html(meta, figures):
     """The "Metric reliability" section: per (dataset, model) a table of the
     meta-evaluation and the heat map of the metrics' rank agreement."""
@@ -1286,6 +1356,9 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     toc += [f'<li><a href="#board-{_slug(d)}-{_slug(m)}">{html.escape(f"{d} / {m}")}'
             "</a></li>" for d, m in pairs]
     meta = _reliability_table(results, reliability) if board is not None else None
+    checks = _sanity_table(results) if board is not None else None
+    if checks is not None:
+        toc.insert(1, '<li><a href="#sanity">Sanity checks</a></li>')
     if meta is not None:
         toc.append('<li><a href="#reliability">Metric reliability</a></li>')
     toc.append('<li><a href="#failures">Failures and skipped metrics</a></li>')
@@ -1296,6 +1369,9 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
         md_parts.append("No successful cell.")
     else:
         body.append(_decision_html(board, control, alpha))
+        if checks is not None:
+            body.append(_sanity_html(checks))
+            md_parts.append(_sanity_markdown(checks))
         body.append('<section id="leaderboards"><h2>Leaderboards</h2>')
         body.append(_legend_html(board, control, alpha))
         md_parts.append(_format(board, fmt="markdown", control=control, alpha=alpha,

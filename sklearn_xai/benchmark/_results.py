@@ -90,6 +90,11 @@ def metric_display_name(metric, greater_is_better):
 
 
 # ---------------------------------------------------------------- tables
+# How the runner records an explainer that refuses a model (its formatted
+# NotApplicableError): reported as a skip, not a failure.
+_NOT_APPLICABLE = "NotApplicableError: "
+
+
 def _cell_rows(out):
     """Tidy rows (and per-row score frames) of one runner cell output."""
     task, labels = out["task"], out["task"]["labels"]
@@ -101,6 +106,12 @@ def _cell_rows(out):
         failed_in = ("" if status != "error"
                      else out.get("failed_in", "explainer") if out["status"] == "error"
                      else "metric")
+        error = res.get("error", "") or out["error"]
+        if failed_in == "explainer" and error.startswith(_NOT_APPLICABLE):
+            # The explainer refused the model (NotApplicableError): a skip.
+            status, failed_in = "skipped", ""
+            error = ("explainer not applicable: "
+                     + error[len(_NOT_APPLICABLE):].rsplit(" (at ", 1)[0])
         row = {
             **labels,
             "explainer_class": explanation.get("explainer_class", _class_name(task["explainer"])),
@@ -114,7 +125,7 @@ def _cell_rows(out):
             "model_score": explanation.get("model_score", np.nan),
             "explainer_fit_time": explanation.get("explainer_fit_time", np.nan),
             "model_fit_time": explanation.get("model_fit_time", np.nan),
-            "status": status, "error": res.get("error", "") or out["error"],
+            "status": status, "error": error,
             "failed_in": failed_in,
             "warnings": " | ".join(out.get("warnings", [])),
             "cached": not out["computed"],

@@ -12,13 +12,23 @@ Shapley references of ``shapley_corr`` / ``neg_shapley_mse`` are computed
 once per (dataset, model, seed) before the cells and shared by their
 explainers.
 
-Cells run through :class:`joblib.Parallel`, whose backend (loky processes,
-threads, or a Dask cluster) the caller chooses.
+The explained rows of a cell are cut into row shards, each one task that
+explains its rows and scores the metrics whose score of a row depends on
+that row alone; per-row random streams make the joined shards equal to the
+unsharded cell.  The other metrics are scored on the whole cell once its
+shards are joined.  Finished shards are cached until their cell is, so an
+interrupted run loses nothing.  Tasks run through :class:`joblib.Parallel`,
+whose backend (loky processes, threads, or a Dask cluster, local or reached
+by its scheduler's address) the caller chooses.
 """
 
+import collections
 import contextlib
+import glob
 import inspect
+import numbers
 import os
+import socket
 import sys
 import threading
 import time
@@ -32,16 +42,17 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils.multiclass import type_of_target
 
 from sklearn_xai.benchmark._cache import read_cell, write_cell
-from sklearn_xai.metrics import ROW_METADATA, get_metric_spec
 from sklearn_xai.benchmark._spec import (
     BenchmarkSpec,
     _accepts,
     _lookup,
-    bind_registered,
     _resolve_value,
+    bind_registered,
     load_config,
     resolve_component,
 )
+from sklearn_xai.metrics import ROW_METADATA, get_metric_spec
+from sklearn_xai.utils import NotApplicableError
 
 __all__ = ["BenchmarkInterrupted", "run_benchmark"]
 
@@ -256,7 +267,12 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
     cell (explainer, training attributions, shared Shapley ``reference``)
     and its ``seed``.
     """
-    from sklearn_xai.masking import BaseMasker, BasePerturber, check_masker, check_perturber
+    from sklearn_xai.masking import (
+        BaseMasker,
+        BasePerturber,
+        check_masker,
+        check_perturber,
+    )
 
     params = {k: _resolve_value(v, "masker", seed, prepared["context"])
               for k, v in metric_spec["params"].items()
@@ -294,6 +310,11 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
         elif need == "classifier":
             if getattr(prepared["model"], "classes_", None) is None:
                 return None, "the metric compares classes and the model is a regressor"
+        elif need == "mask":
+            truth = prepared["metadata"].get("ground_truth")
+            if truth is not None and not np.isin(np.asarray(truth), (0, 1)).all():
+                return None, ("the metric needs a 0/1 ground-truth mask and the "
+                              "dataset's ground truth is continuous")
         elif need == "reference":
             if reference is not None:
                 params["reference"] = reference
@@ -325,11 +346,15 @@ def _summarise(scores, nan_policy, name):
             "scores": scores}
 
 
-def _score_metric(metric_spec, prepared, explainer, explanation, seed, reference=None):
+def _score_metric(metric_spec, prepared, explainer, explanation, seed, reference=None,
+                  raw=False):
     """One metric of one cell: status, value, per-row scores, time.
 
     ``reference`` is the metric's precomputed exact Shapley reference (shared
-    by every explainer of the cell's dataset, model and seed), or None."""
+    by every explainer of the cell's dataset, model and seed), or None.
+    ``raw``: keep the scorer's scores as they are (a row shard's scores,
+    summarised once the shards of the cell are joined, see
+    :func:`_join_metric`)."""
     from sklearn_xai.metrics import ExplanationScorer, get_scorer
 
     name = metric_spec["name"]
@@ -362,7 +387,12 @@ def _score_metric(metric_spec, prepared, explainer, explanation, seed, reference
         scores = scorer.score_attributions(model, X, explanation["attributions"],
                                            explainer=explainer, **metadata)
         result["time"] = time.perf_counter() - start
-        result.update(_summarise(scores, metric_spec.get("nan_policy", "omit"), name))
+        if raw:
+            result["scores"] = np.asarray(scores, dtype=np.float64)
+        else:
+            result.update(_summarise(scores, metric_spec.get("nan_policy", "omit"), name))
+    except NotApplicableError as exc:  # the model lacks what the metric needs
+        result.update(status="skipped", error=f"not applicable: {exc}")
     except Exception as exc:  # recorded, never fatal
         result.update(status="error", error=_format_error(exc))
     return result
@@ -452,17 +482,19 @@ def _watch_parent(main_pid):
 _WATCHING = False
 
 
-def _run_cell(task, cache_dir, fit=None, main_pid=None):
+def _run_cell(task, cache_dir, fit=None, main_pid=None, base=None):
     """Compute (or load) one cell.  Never raises: errors are recorded.
 
     ``fit``: the cell's data, fitted model and exact Shapley references
     (:func:`_fit`), None when the cell is cached.  ``main_pid``: the run's
-    main process (a worker process exits when it dies)."""
+    main process (a worker process exits when it dies).  ``base``: the
+    cell's content so far (read from the cache, or joined from its row
+    shards); None reads the cache."""
     if main_pid is not None:
         _watch_parent(main_pid)
     caught = []
     with _recorded_warnings(caught):
-        out, to_cache = _compute_cell(task, cache_dir, fit)
+        out, to_cache = _compute_cell(task, cache_dir, fit, base)
     if out["computed"]:
         out["warnings"] = list(dict.fromkeys(out["warnings"] + caught))
     if to_cache is not None:
@@ -492,10 +524,14 @@ def _missing_metrics(task, cached):
     return missing, keys
 
 
-def _compute_cell(task, cache_dir, fit):
-    """The cell's output, and (path, content) to cache or None."""
+def _compute_cell(task, cache_dir, fit, base=None):
+    """The cell's output, and (path, content) to cache or None.
+
+    ``base``: the cell's content so far (explanation, metric results,
+    warnings) instead of the cached one; only the metrics it lacks are
+    scored, on the whole cell."""
     path = _cell_path(task, cache_dir)
-    cached = _read_cache(path) or {}
+    cached = base if base is not None else (_read_cache(path) or {})
     results = dict(cached.get("metrics", {}))
     missing, keys = _missing_metrics(task, cached)
     out = {"task": task, "computed": False, "status": "ok", "error": "",
@@ -551,6 +587,255 @@ def _compute_cell(task, cache_dir, fit):
     # Metric errors are not cached, so a rerun retries them.
     keep = {k: v for k, v in results.items() if v["status"] != "error"}
     return out, (path, {"explanation": explanation, "metrics": keep})
+
+
+# --------------------------------------------------------------- row shards
+# The explained rows of a cell are cut into row shards, each one task that
+# explains its rows and scores the row-wise metrics on them.  Explainers and
+# metrics draw the random numbers of a row from a stream keyed by the row's
+# values (sklearn_xai.utils.RowStreams), so a row's attributions and scores
+# do not depend on the other rows of its shard: the joined shards are the
+# unsharded cell, value for value.  Metrics whose scores are not a function
+# of each row alone are scored on the whole cell once its shards are joined
+# (see _row_wise).
+# shard_size="auto": at most _AUTO_SHARDS shards per cell, of at least
+# _MIN_SHARD_ROWS rows (a function of the cell's rows only, never of the
+# number of workers, so an interrupted run resumes with any n_jobs).
+_AUTO_SHARDS = 8
+_MIN_SHARD_ROWS = 10
+
+# Code conventions (reproductions of a benchmark's code) whose scores are
+# still one per row, each row on its own (checked in tests/benchmark/test_shards.py).
+_ROW_WISE_CONVENTIONS = {
+    "emd_score": ("xai_tris_code",),
+    "pairwise_rank_agreement": ("openxai_code",),
+    "mono_plus": ("xai_bench_code",),
+    "mono_minus": ("xai_bench_code",),
+}
+
+
+def _row_wise(metric_spec):
+    """Whether a metric's score of a row depends on that row alone, so the
+    metric can be scored shard by shard.
+
+    Not row-wise, hence scored on the whole cell: names that are not a
+    registered metric (``neg_group_gap`` compares groups of rows), metrics
+    with one value per dataset (``per_instance=False``), metrics that retrain
+    on the explained training rows (``training_data``: ROAR, data
+    randomisation), a benchmark code's convention unless known to be per-row
+    (``_ROW_WISE_CONVENTIONS``; OpenXAI's code seeds rows by position, BEExAI's
+    pools rows), XAI-Bench's ``empty_value="explained_mean"`` (the mean
+    prediction of the explained rows) and deprecated switches (which map to
+    conventions)."""
+    try:
+        registry_spec = get_metric_spec(metric_spec["name"])
+    except ValueError:
+        return False
+    if not registry_spec.per_instance or "training_data" in registry_spec.requires:
+        return False
+    try:
+        signature = inspect.signature(registry_spec.func).parameters
+    except (TypeError, ValueError):
+        return False
+    params = {**(registry_spec.default_kwargs or {}), **metric_spec["params"]}
+
+    def value(name):
+        if name in params:
+            return params[name]
+        return signature[name].default if name in signature else None
+
+    # A deprecated switch has the sentinel string "deprecated" as its default.
+    if any(p.default == "deprecated" for name, p in signature.items() if name in params):
+        return False
+    convention = value("convention")
+    if convention not in (None, "paper") and convention not in _ROW_WISE_CONVENTIONS.get(
+            registry_spec.name, ()):
+        return False
+    return value("empty_value") != "explained_mean"
+
+
+def _shard_ranges(n_rows, shard_size):
+    """(start, stop) of the row shards of a cell of ``n_rows`` explained rows."""
+    if shard_size == "auto":
+        shard_size = max(_MIN_SHARD_ROWS, -(-n_rows // _AUTO_SHARDS))
+    if shard_size is None or n_rows <= shard_size:
+        return [(0, n_rows)]
+    return [(lo, min(lo + shard_size, n_rows)) for lo in range(0, n_rows, shard_size)]
+
+
+def _shard_path(task, cache_dir, rows):
+    return None if cache_dir is None else os.path.join(
+        cache_dir, "shards", f"{task['key']}-{rows[0]}-{rows[1]}.npz")
+
+
+def _remove_shards(task, cache_dir):
+    """Delete the cached shards of a cell once the cell itself is cached."""
+    if cache_dir is None:
+        return
+    for path in glob.glob(os.path.join(glob.escape(os.path.join(cache_dir, "shards")),
+                                       f"{task['key']}-*.npz")):
+        with contextlib.suppress(OSError):
+            os.remove(path)
+
+
+def _shard_view(prepared, lo, hi):
+    """The prepared cell restricted to explained rows ``lo:hi`` (the
+    training rows, model and dataset context are shared)."""
+    view = dict(prepared)
+    view["X_explain"] = prepared["X_explain"][lo:hi]
+    view["metadata"] = {k: None if v is None else v[lo:hi]
+                        for k, v in prepared["metadata"].items()}
+    view["rows"] = {k: v[lo:hi] for k, v in prepared["rows"].items()}
+    return view
+
+
+# Fitted explainers of the cells a worker is working on, so the shards of a
+# cell that one worker runs fit its explainer once.  Keyed by the run, the
+# thread (the threading backend shares this dict) and the cell.
+_EXPLAINERS = collections.OrderedDict()
+_EXPLAINERS_LOCK = threading.Lock()
+_EXPLAINERS_SIZE = 4
+
+
+def _cell_explainer(task, prepared, run_id):
+    """(fitted explainer, fit time) of a cell, fitted once per worker."""
+    key = (run_id, threading.get_ident(), task["key"])
+    with _EXPLAINERS_LOCK:
+        if key in _EXPLAINERS:
+            _EXPLAINERS.move_to_end(key)
+            return _EXPLAINERS[key]
+    fitted = _explain(task, prepared)
+    with _EXPLAINERS_LOCK:
+        _EXPLAINERS[key] = fitted
+        while len(_EXPLAINERS) > _EXPLAINERS_SIZE:
+            _EXPLAINERS.popitem(last=False)
+    return fitted
+
+
+def _forget_explainers(run_id):
+    """Drop this process's fitted explainers of run ``run_id``."""
+    with _EXPLAINERS_LOCK:
+        for key in [k for k in _EXPLAINERS if k[0] == run_id]:
+            del _EXPLAINERS[key]
+
+
+def _worker_name():
+    name = f"{socket.gethostname()}:{os.getpid()}"
+    if threading.current_thread() is not threading.main_thread():
+        name += f":{threading.current_thread().name}"
+    return name
+
+
+def _compute_shard(task, fit, rows, todo, cached, run_id):
+    """Explain rows ``rows`` of a cell (unless ``cached`` holds their
+    attributions) and score the metrics ``todo`` (label -> spec) on them."""
+    lo, hi = rows
+    prepared = _shard_view(fit["prepared"], lo, hi)
+    out = {"status": "ok", "error": "", "failed_in": "",
+           "explanation": cached.get("explanation"),
+           "metrics": dict(cached.get("metrics", {}))}
+    try:
+        explainer, fit_time = _cell_explainer(task, fit["prepared"], run_id)
+        if out["explanation"] is None:
+            start = time.perf_counter()
+            A, n_eval = explainer.explain(prepared["X_explain"], return_n_evaluations=True)
+            out["explanation"] = {
+                "attributions": np.asarray(A, dtype=np.float64),
+                "explain_time": time.perf_counter() - start,
+                "n_evaluations": int(n_eval), "explainer_fit_time": fit_time,
+                "explainer_class": type(explainer).__name__,
+            }
+    except Exception as exc:
+        out.update(status="error", error=_format_error(exc), failed_in="explainer")
+        return out
+    for label, spec in todo.items():
+        reference = fit["references"].get(task["reference_keys"].get(label))
+        out["metrics"][task["metric_keys"][label]] = _score_metric(
+            spec, prepared, explainer, out["explanation"], task["seed"],
+            None if reference is None else reference[lo:hi], raw=True)
+    return out
+
+
+def _run_shard(index, task, cache_dir, fit, rows, todo, cached, run_id, main_pid=None):
+    """One row shard of cell ``index`` (:func:`_compute_shard`), cached when
+    its explanation succeeded.  Never raises.  Returns (index, rows, result)
+    with the shard's warnings, worker and start / end times."""
+    if main_pid is not None:
+        _watch_parent(main_pid)
+    start, cpu = time.time(), time.process_time()
+    caught = []
+    with _recorded_warnings(caught):
+        out = _compute_shard(task, fit, rows, todo, cached, run_id)
+    out["warnings"] = list(dict.fromkeys(list(cached.get("warnings", [])) + caught))
+    path = _shard_path(task, cache_dir, rows)
+    if path is not None and out["status"] == "ok":
+        if _WATCHING and os.getppid() != main_pid:
+            os._exit(1)  # the run is gone: write nothing more into its folder
+        # Metric errors are not cached, so a rerun retries them.
+        content = {"metrics": {k: v for k, v in out["metrics"].items()
+                               if v["status"] != "error"},
+                   "warnings": out["warnings"]}
+        if "explain_time" in out["explanation"]:  # not a slice of the cached cell's
+            content["explanation"] = out["explanation"]
+        _write_cache(path, content)
+    out.update(worker=_worker_name(), start=start, end=time.time(),
+               cpu=time.process_time() - cpu)
+    return index, rows, out
+
+
+def _join_metric(metric_spec, parts, sizes):
+    """A metric's cell result from its shards' raw results, or None when a
+    shard's scores are not one per row (then the metric is scored on the
+    whole cell)."""
+    name = metric_spec["name"]
+    total = float(sum(p["time"] for p in parts if np.isfinite(p["time"])))
+    for status in ("error", "skipped"):
+        for p in parts:
+            if p["status"] == status:
+                return {**p, "time": total if status == "error" else p["time"]}
+    scores = [p.get("scores") for p in parts]
+    if any(s is None or np.ndim(s) != 1 or len(s) != n for s, n in zip(scores, sizes)):
+        return None
+    result = {"status": "ok", "error": "", "time": total,
+              "greater_is_better": parts[0]["greater_is_better"]}
+    try:
+        result.update(_summarise(np.concatenate(scores), metric_spec.get("nan_policy", "omit"),
+                                 name))
+    except Exception as exc:  # nan_policy="raise"
+        result.update(status="error", error=_format_error(exc), value=float("nan"),
+                      se=float("nan"), n_rows=0, n_nan=0, scores=None)
+    return result
+
+
+def _join_shards(task, prepared, cached, row_wise, shards):
+    """The cell's content from its cached content and its shards' results
+    (ordered by rows): explanation (attributions concatenated, explanation
+    times and model evaluations summed over the shards: the work, not the
+    wall time), metric results and warnings."""
+    explanation = cached.get("explanation")
+    parts = [s["explanation"] for s in shards]
+    if explanation is None:
+        explanation = {
+            "attributions": np.concatenate([p["attributions"] for p in parts]),
+            "explain_time": float(sum(p["explain_time"] for p in parts)),
+            "n_evaluations": int(sum(p["n_evaluations"] for p in parts)),
+            "explainer_fit_time": parts[0]["explainer_fit_time"],
+            "model_score": prepared["model_score"],
+            "model_fit_time": prepared["model_fit_time"],
+            "explainer_class": parts[0]["explainer_class"],
+        }
+    metrics = dict(cached.get("metrics", {}))
+    sizes = [len(p["attributions"]) for p in parts]
+    for label, spec in row_wise.items():
+        key = task["metric_keys"][label]
+        joined = _join_metric(spec, [s["metrics"][key] for s in shards], sizes)
+        if joined is not None:
+            metrics[key] = joined
+    warnings_ = list(cached.get("warnings", []))
+    for s in shards:
+        warnings_ += s.get("warnings", [])
+    return {"explanation": explanation, "metrics": metrics,
+            "warnings": list(dict.fromkeys(warnings_))}
 
 
 # ------------------------------------------------------- shared references
@@ -618,11 +903,12 @@ def _references(prepared, seed, metric_specs):
 
 def _fit_groups(tasks, cache_dir):
     """Fit key -> (dataset, model, seed, {reference key: metric spec}) of
-    every fit a cell still to compute needs, and the indices of the cells
-    fully in the cache (which need none)."""
-    groups, complete = {}, []
+    every fit a cell still to compute needs, the indices of the cells fully
+    in the cache (which need none), and every cell's cached content."""
+    groups, complete, cached_cells = {}, [], []
     for i, task in enumerate(tasks):
         cached = _read_cache(_cell_path(task, cache_dir)) or {}
+        cached_cells.append(cached)
         missing, _ = _missing_metrics(task, cached)
         if not missing and "explanation" in cached:
             complete.append(i)
@@ -631,7 +917,7 @@ def _fit_groups(tasks, cache_dir):
                                   (task["dataset"], task["model"], task["seed"], {}))
         group[3].update({task["reference_keys"][label]: s for label, s in missing.items()
                          if label in task["reference_keys"]})
-    return groups, complete
+    return groups, complete, cached_cells
 
 
 def _tasks(spec):
@@ -663,9 +949,17 @@ def _tasks(spec):
 
 # ----------------------------------------------------------------- backends
 @contextlib.contextmanager
-def _backend(backend, n_jobs):
-    """joblib parallel configuration for ``backend`` (a Dask client is
-    started on this machine if none is running)."""
+def _backend(backend, n_jobs, scheduler_address=None):
+    """joblib parallel configuration for ``backend``.  For ``"dask"``: a
+    client of the scheduler at ``scheduler_address``, else the running
+    client, else one of the scheduler that dask's configuration names
+    (``DASK_SCHEDULER_ADDRESS``), else a loopback cluster of ``n_jobs``
+    worker processes started for this run only."""
+    if scheduler_address is not None and backend != "dask":
+        raise ValueError(
+            f"scheduler_address={scheduler_address!r} is the address of a Dask scheduler: "
+            "it needs backend='dask'."
+        )
     if backend is None:
         yield
         return
@@ -676,6 +970,7 @@ def _backend(backend, n_jobs):
             yield
         return
     try:
+        import dask
         import distributed
     except ImportError:
         raise ImportError(
@@ -684,19 +979,28 @@ def _backend(backend, n_jobs):
             "backend='loky' or 'threading'."
         ) from None
     with contextlib.ExitStack() as stack:
-        try:
-            distributed.get_client()
-        except ValueError:  # no running client: a local cluster for this run only
-            workers = None if n_jobs is None or n_jobs < 0 else n_jobs
-            cluster = stack.enter_context(distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, host="127.0.0.1",
-                dashboard_address=None))
-            stack.enter_context(distributed.Client(cluster))
+        if scheduler_address is not None:
+            # Closing this client leaves the cluster running.
+            stack.enter_context(distributed.Client(scheduler_address))
+        else:
+            try:
+                distributed.get_client()
+            except ValueError:  # no running client
+                address = dask.config.get("scheduler-address", None)
+                if address:
+                    stack.enter_context(distributed.Client(address))
+                else:  # a local cluster for this run only
+                    workers = None if n_jobs is None or n_jobs < 0 else n_jobs
+                    cluster = stack.enter_context(distributed.LocalCluster(
+                        n_workers=workers, threads_per_worker=1, host="127.0.0.1",
+                        dashboard_address=None))
+                    stack.enter_context(distributed.Client(cluster))
         with joblib.parallel_config(backend="dask"):
             yield
 
 
 def _as_spec(benchmark):
+
     if isinstance(benchmark, BenchmarkSpec):
         return benchmark
     if isinstance(benchmark, dict):
@@ -718,8 +1022,107 @@ def _as_spec(benchmark):
     )
 
 
-def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbose=0):
+def _check_shard_size(shard_size):
+    if shard_size is None or shard_size == "auto" or (isinstance(shard_size, numbers.Integral)
+                              and not isinstance(shard_size, bool) and shard_size >= 1):
+        return shard_size
+    raise ValueError(
+        "shard_size must be 'auto', a positive int (rows explained per task) or None "
+        f"(one task per cell); got {shard_size!r}."
+    )
+
+
+def _plan_cell(task, cached, fit, cache_dir, shard_size):
+    """How a cell still to compute is computed: its row-wise and whole-cell
+    metrics still missing, its row shards, the shards already done (from the
+    cache) and the shard tasks to run as (rows, metrics to score, cached
+    shard content)."""
+    missing, keys = _missing_metrics(task, cached)
+    row_wise = {label: spec for label, spec in missing.items() if _row_wise(spec)}
+    n_rows = len(fit["prepared"]["X_explain"])
+    plan = {"row_wise": row_wise, "ranges": _shard_ranges(n_rows, shard_size), "done": {},
+            "jobs": [], "cached": cached,
+            "whole": any(label not in row_wise for label in missing)}
+    explained = cached.get("explanation")
+    if explained is not None and not row_wise:
+        plan["ranges"] = []  # only whole-cell metrics to score
+        return plan
+    for rows in plan["ranges"]:
+        shard = _read_cache(_shard_path(task, cache_dir, rows)) or {}
+        shard.setdefault("metrics", {})
+        if explained is not None:  # score the cached cell's attributions
+            shard["explanation"] = {"attributions": explained["attributions"][rows[0]:rows[1]]}
+        elif "explain_time" not in shard.get("explanation", {}):
+            shard.pop("explanation", None)
+        todo = {label: spec for label, spec in row_wise.items()
+                if keys[label] not in shard["metrics"]}
+        if "explanation" in shard and not todo:
+            plan["done"][rows] = {**shard, "status": "ok"}
+        else:
+            plan["jobs"].append((rows, todo, shard))
+    return plan
+
+
+def _fit_error(task, fit):
+    return {"task": task, "computed": True, "status": "error", "error": fit["error"],
+            "explanation": None, "metrics": {}, "failed_in": "model",
+            "warnings": list(fit["warnings"])}
+
+
+def _finish_cell(task, plan, fit, cache_dir):
+    """A cell whose shards are all done: its output, or the content to score
+    the whole-cell metrics on (then the output is None)."""
+    shards = [plan["done"][rows] for rows in plan["ranges"]]
+    failed = [s for s in shards if s["status"] == "error"]
+    if failed:
+        warnings_ = fit["warnings"] + [w for s in shards for w in s.get("warnings", [])]
+        return {"task": task, "computed": True, "status": "error", "error": failed[0]["error"],
+                "explanation": None, "metrics": {}, "failed_in": failed[0]["failed_in"],
+                "warnings": list(dict.fromkeys(warnings_))}, None
+    content = _join_shards(task, fit["prepared"], plan["cached"], plan["row_wise"], shards)
+    if any(task["metric_keys"][label] not in content["metrics"] for label in task["metrics"]):
+        return None, content
+    warnings_ = list(dict.fromkeys(content["warnings"] + fit["warnings"]))
+    results = content["metrics"]
+    out = {"task": task, "computed": True, "status": "ok", "error": "",
+           "explanation": content["explanation"], "warnings": warnings_,
+           "metrics": {label: results[task["metric_keys"][label]] for label in task["metrics"]}}
+    path = _cell_path(task, cache_dir)
+    if path is not None:
+        keep = {k: v for k, v in results.items() if v["status"] != "error"}
+        _write_cache(path, {"explanation": content["explanation"], "metrics": keep,
+                            "warnings": warnings_})
+        _remove_shards(task, cache_dir)
+    return out, None
+
+
+def _whole_cell(index, task, cache_dir, fit, main_pid, base):
+    """The whole-cell metrics of a cell whose shards are joined (``base``)."""
+    start, cpu = time.time(), time.process_time()
+    out = _run_cell(task, cache_dir, fit, main_pid, base)
+    return index, out, {"worker": _worker_name(), "start": start, "end": time.time(),
+                        "cpu": time.process_time() - cpu}
+
+
+def _log_entry(task, kind, rows, info):
+    return {**task["labels"], "task": kind, "rows": rows, "worker": info["worker"],
+            "start": info["start"], "end": info["end"], "cpu": info["cpu"]}
+
+
+def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbose=0,
+                  shard_size="auto", scheduler_address=None):
     """Run every cell of a benchmark and collect the results.
+
+    A cell is one (dataset, model, explainer, seed).  Each (dataset, model,
+    seed) is drawn and fitted once, then the explained rows of each cell are
+    cut into *row shards* of ``shard_size`` rows, each one parallel task
+    that explains its rows and scores the row-wise metrics on them.  Every
+    explainer and metric draws a row's random numbers from a stream keyed by
+    the row's values, so the joined shards are the unsharded cell, value for
+    value.  Metrics whose score of a row depends on other rows (one value per
+    dataset, retraining on explained training rows such as ROAR, group gaps,
+    a benchmark code's convention that pools or numbers the rows) are scored
+    on the whole cell once its shards are joined, in a second round of tasks.
 
     Parameters
     ----------
@@ -727,28 +1130,46 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
         The spec, a config dict (see :meth:`BenchmarkSpec.from_dict`), a preset
         name (:func:`list_presets`) or a YAML/JSON config file.
     n_jobs : int, default=None
-        Cells run in parallel (joblib's meaning: ``None`` is 1 unless a
-        ``joblib.parallel_config`` says otherwise, ``-1`` all cores).
+        Tasks run in parallel (joblib's meaning: ``None`` is 1 unless a
+        ``joblib.parallel_config`` says otherwise, ``-1`` all cores).  With
+        Dask, every worker thread of the cluster is used.
     backend : {"loky", "threading", "sequential", "dask"}, default=None
         joblib backend; ``None`` uses the active ``joblib.parallel_config``
-        (loky by default).  ``"dask"`` needs ``dask.distributed`` and uses the
-        running client, or starts a loopback cluster of ``n_jobs`` worker
-        processes for this run and shuts it down afterwards.
+        (loky by default).  ``"dask"`` needs ``dask.distributed``; it uses the
+        cluster at ``scheduler_address``, else the running
+        ``distributed.Client``, else the scheduler named by dask's
+        configuration (the ``DASK_SCHEDULER_ADDRESS`` environment variable),
+        else starts a loopback cluster of ``n_jobs`` worker processes for
+        this run and shuts it down afterwards.
     cache_dir : str or path-like, default=None
-        Folder of the per-cell cache: ``.npz`` files of numbers and JSON,
-        never read with pickle.  With a cache, an interrupted run resumes and a
-        rerun recomputes nothing; failed cells are retried.  Cells are keyed
-        by their spec and the package version, not by the code: after
-        editing an explainer or metric, clear the folder (or pass ``None``).
-        ``None`` computes everything.
+        Folder of the cache: one ``.npz`` file of numbers and JSON per cell
+        (and per row shard while its cell is unfinished), never read with
+        pickle.  With a cache, an interrupted run resumes with every finished
+        shard kept, and a rerun recomputes nothing; failed cells are retried.
+        Cells are keyed by their spec and the package version, not by the
+        code: after editing an explainer or metric, clear the folder (or pass
+        ``None``).  ``None`` computes everything.
     verbose : int, default=0
-        Show a progress bar (tqdm) when > 0.
+        Show a progress bar (tqdm) of the tasks when > 0.
+    shard_size : "auto", int or None, default="auto"
+        Explained rows per task.  ``"auto"`` cuts a cell into at most 8
+        shards of at least 10 rows (50 explained rows: 5 shards of 10);
+        ``None`` makes each cell one task.  It changes how the work is
+        spread, never the results.
+    scheduler_address : str, default=None
+        Address of a running Dask scheduler (``"tcp://host:8786"``) to run
+        the tasks on; needs ``backend="dask"``.  The cluster is left running.
 
     Returns
     -------
     results : BenchmarkResults
         The tidy results table (:attr:`BenchmarkResults.table`), per-row
-        scores, and the leaderboard / report methods.
+        scores, and the leaderboard / report methods.  Its ``task_log``
+        attribute (a DataFrame, not saved with the results) has one row per
+        task this run computed: cell labels, ``task`` ("shard" or "cell"),
+        ``rows`` (start, stop), ``worker`` (host:pid), ``start`` / ``end``
+        (epoch seconds) and ``cpu`` (CPU seconds of the worker process
+        during the task), to see how the work spread over the workers.
 
     Examples
     --------
@@ -760,56 +1181,120 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     ...     "metrics": ["feature_agreement"], "seeds": [0, 1], "n_explain": 20})
     >>> results.table[["explainer", "metric", "seed", "status"]].shape
     (4, 4)
+    >>> sorted(results.task_log["rows"])  # 4 cells x 20 rows, in shards of 10
+    [(0, 10), (0, 10), (0, 10), (0, 10), (10, 20), (10, 20), (10, 20), (10, 20)]
     """
     spec = _as_spec(benchmark)
     spec.validate_names()
+    shard_size = _check_shard_size(shard_size)
+    if scheduler_address is not None and backend != "dask":
+        raise ValueError(
+            f"scheduler_address={scheduler_address!r} is the address of a Dask scheduler: "
+            "it needs backend='dask'."
+        )
     tasks = _tasks(spec)
     if cache_dir is not None:
         cache_dir = os.fspath(cache_dir)
         try:
-            os.makedirs(os.path.join(cache_dir, "cells"), exist_ok=True)
+            for folder in ("cells", "shards"):
+                os.makedirs(os.path.join(cache_dir, folder), exist_ok=True)
         except OSError as exc:
             raise ValueError(
                 f"cache_dir={cache_dir!r} cannot be created ({exc.strerror or exc}); "
                 "give a folder you can write, or cache_dir=None."
             ) from None
+    import pandas as pd
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
-    outputs = []
-    groups, complete = _fit_groups(tasks, cache_dir)
+    outputs, log = [], []
+    groups, complete, cached_cells = _fit_groups(tasks, cache_dir)
     main_pid = os.getpid()
+    run_id = f"{main_pid}-{time.time_ns()}"
     if verbose:
         print(f"{spec.name}: {len(tasks)} cells, {len(complete)} in the cache, "
               f"{len(tasks) - len(complete)} to compute ({len(groups)} datasets x "
               "models x seeds to draw and fit)", file=sys.stderr)
-    todo = [i for i in range(len(tasks)) if i not in set(complete)]
-    with _backend(backend, n_jobs):
+    done = set(complete)
+    todo = [i for i in range(len(tasks)) if i not in done]
+    with _backend(backend, n_jobs, scheduler_address):
         try:
             # Cells fully in the cache are read here: no worker starts for them.
             for i in complete:
-                outputs.append(_indexed(i, tasks[i], cache_dir, None, main_pid))
+                outputs.append((i, _run_cell(tasks[i], cache_dir, base=cached_cells[i])))
             # Each (dataset, model, seed) is drawn and fitted once, with the
-            # exact Shapley references its cells need, and handed to its
-            # explainers' cells as an argument.
+            # exact Shapley references its cells need, and handed to the
+            # tasks of its cells as an argument.
             fits = dict(zip(groups, joblib.Parallel(n_jobs=n_jobs)(
                 joblib.delayed(_fit)(*group, main_pid) for group in groups.values())))
-            with tqdm(total=len(tasks), initial=len(outputs), disable=not verbose,
-                      desc=spec.name, unit="cell") as bar:
-                if todo:
-                    parallel = joblib.Parallel(n_jobs=n_jobs,
-                                               return_as="generator_unordered")
-                    cells = parallel(
-                        joblib.delayed(_indexed)(i, tasks[i], cache_dir,
-                                                 fits.get(tasks[i]["fit_key"]), main_pid)
-                        for i in todo)
-                    for out in cells:
-                        outputs.append(out)
+            plans, jobs = {}, []
+            for i in todo:
+                fit = fits[tasks[i]["fit_key"]]
+                if fit["error"]:
+                    outputs.append((i, _fit_error(tasks[i], fit)))
+                    continue
+                plans[i] = _plan_cell(tasks[i], cached_cells[i], fit, cache_dir, shard_size)
+                jobs += [(i, *job) for job in plans[i]["jobs"]]
+            n_shards = sum(len(p["ranges"]) for p in plans.values())
+            n_whole = sum(p["whole"] for p in plans.values())
+            if verbose and plans:
+                print(f"{spec.name}: {n_shards} row shards, "
+                      f"{n_shards - len(jobs)} in the cache, {len(jobs)} to compute; "
+                      f"{n_whole} cells with metrics scored on the whole cell",
+                      file=sys.stderr)
+            whole = []
+
+            def finish(i):
+                out, base = _finish_cell(tasks[i], plans[i], fits[tasks[i]["fit_key"]],
+                                         cache_dir)
+                if out is not None:
+                    outputs.append((i, out))
+                else:
+                    whole.append((i, base))
+
+            with tqdm(total=len(jobs) + n_whole, disable=not (verbose and plans), desc=spec.name,
+                      unit="task") as bar:
+                for i, plan in plans.items():
+                    if not plan["jobs"]:
+                        finish(i)
+                if jobs:
+                    shards = joblib.Parallel(n_jobs=n_jobs, batch_size=1,
+                                             return_as="generator_unordered")(
+                        joblib.delayed(_run_shard)(i, tasks[i], cache_dir,
+                                                   fits[tasks[i]["fit_key"]], rows, todo_i,
+                                                   cached, run_id, main_pid)
+                        for i, rows, todo_i, cached in jobs)
+                    for i, rows, out in shards:
                         bar.update(1)
+                        log.append(_log_entry(tasks[i], "shard", rows, out))
+                        plans[i]["done"][rows] = out
+                        if len(plans[i]["done"]) == len(plans[i]["ranges"]):
+                            finish(i)
+                # Metrics that need all the rows of a cell at once.
+                bar.total = bar.n + len(whole)
+                bar.refresh()
+                if whole:
+                    cells = joblib.Parallel(n_jobs=n_jobs, batch_size=1,
+                                            return_as="generator_unordered")(
+                        joblib.delayed(_whole_cell)(i, tasks[i], cache_dir,
+                                                    fits[tasks[i]["fit_key"]], main_pid, base)
+                        for i, base in whole)
+                    for i, out, info in cells:
+                        bar.update(1)
+                        log.append(_log_entry(tasks[i], "cell", None, info))
+                        if out["status"] == "ok":
+                            _remove_shards(tasks[i], cache_dir)
+                        outputs.append((i, out))
         except KeyboardInterrupt:
             raise BenchmarkInterrupted(len(outputs), len(tasks), cache_dir) from None
+        finally:
+            _forget_explainers(run_id)
     outputs = [out for _, out in sorted(outputs, key=lambda pair: pair[0])]
     wall_time = time.perf_counter() - start
     from sklearn_xai.benchmark._results import BenchmarkResults
 
-    return BenchmarkResults.from_cells(spec, outputs, wall_time=wall_time)
+    results = BenchmarkResults.from_cells(spec, outputs, wall_time=wall_time)
+    results.task_log = pd.DataFrame(log, columns=["dataset", "model", "explainer", "seed",
+                                                  "task", "rows", "worker", "start", "end",
+                                                  "cpu"])
+    return results

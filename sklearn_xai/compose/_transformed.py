@@ -14,12 +14,11 @@ from sklearn.base import (
     MetaEstimatorMixin,
     OneToOneFeatureMixin,
     TransformerMixin,
-    clone,
 )
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_xai.base import Tags
+from sklearn_xai.base import Tags, clone_with_estimator
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fit_context
 
 __all__ = ["TransformedExplainer"]
@@ -111,14 +110,7 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
         -------
         self : object
         """
-        explainer = clone(self.explainer)
-        if self.estimator is not None:
-            if "estimator" not in explainer.get_params(deep=False):
-                raise ValueError(
-                    f"estimator was given but {type(explainer).__name__} takes no "
-                    "estimator parameter; leave estimator=None."
-                )
-            explainer.set_params(estimator=self.estimator)
+        explainer = clone_with_estimator(self.explainer, self.estimator)
         self.explainer_ = explainer.fit(X, y, **fit_params)
         self.n_features_in_ = self.explainer_.n_features_in_
         if hasattr(self.explainer_, "feature_names_in_"):

@@ -120,7 +120,7 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, random_state=None):
 
 
 def preprocessed(loader="load_diamonds", *, test_size=0.2, max_samples=None,
-                 scale_target=None, random_state=None):
+                 scale_target=None, loader_params=None, random_state=None):
     """A shipped real dataset, split and encoded with BEExAI's preprocessor.
 
     The rows are split (stratified for classification) with
@@ -140,6 +140,9 @@ def preprocessed(loader="load_diamonds", *, test_size=0.2, max_samples=None,
         Stratified subsample of the rows first (run time).
     scale_target : bool or None, default=None
         Min-max scale the target; ``None``: for float targets.
+    loader_params : dict or None, default=None
+        Further keyword arguments of the loader, e.g. ``{"log_target": True}``
+        for :func:`~sklearn_xai.datasets.load_diamonds`.
     random_state : int or None, default=None
         Seed of the subsample, the split and the preprocessor.
 
@@ -164,7 +167,7 @@ def preprocessed(loader="load_diamonds", *, test_size=0.2, max_samples=None,
 
     from sklearn_xai import datasets
 
-    bunch = getattr(datasets, loader)(as_frame=True)
+    bunch = getattr(datasets, loader)(as_frame=True, **(loader_params or {}))
     X, y = bunch.data, np.asarray(bunch.target)
     regression = y.dtype.kind == "f" if scale_target is None else scale_target
     rows = np.arange(len(y))

@@ -12,6 +12,7 @@ from sklearn_xai.explainers._gradients import (
     LRP,
     Deconvolution,
     DeepLift,
+    DeepLiftShap,
     GradientShap,
     GuidedBackprop,
     GuidedGradCam,
@@ -30,18 +31,29 @@ from sklearn_xai.explainers._image import (
 )
 from sklearn_xai.explainers._l2x import L2X
 from sklearn_xai.explainers._lime import CaptumLime, LimeTabular, LocalLinearSurrogate
+from sklearn_xai.explainers._lrp import CompositeLRP, DeepTaylor
 from sklearn_xai.explainers._maple import MAPLE
+from sklearn_xai.explainers._noise_tunnel import NoiseTunnel
+from sklearn_xai.explainers._pattern import PatternAttribution, PatternNet
+from sklearn_xai.explainers._permutation import PermutationImportance
 from sklearn_xai.explainers._random import RandomExplainer
-from sklearn_xai.explainers._shapley import ExactShapley, KernelSHAP, ShapleyValueSampling
+from sklearn_xai.explainers._shapley import (
+    ExactShapley,
+    KernelSHAP,
+    ShapleyValueSampling,
+)
 from sklearn_xai.explainers._shapr import EmpiricalConditionalSHAP
-from sklearn_xai.explainers._torch import differentiable_model
+from sklearn_xai.explainers._torch import differentiable_model, torch_replica
 from sklearn_xai.explainers._tree import TreeContributions
 
 __all__ = [
     "BreakDown",
     "CaptumLime",
+    "CompositeLRP",
     "Deconvolution",
     "DeepLift",
+    "DeepLiftShap",
+    "DeepTaylor",
     "EmpiricalConditionalSHAP",
     "ExactShapley",
     "FeatureAblation",
@@ -59,6 +71,10 @@ __all__ = [
     "LimeTabular",
     "LocalLinearSurrogate",
     "MAPLE",
+    "NoiseTunnel",
+    "PatternAttribution",
+    "PatternNet",
+    "PermutationImportance",
     "RandomExplainer",
     "Saliency",
     "ShapleyValueSampling",
@@ -66,4 +82,5 @@ __all__ = [
     "SobelFilter",
     "TreeContributions",
     "differentiable_model",
+    "torch_replica",
 ]

@@ -8,7 +8,8 @@ i.e. the softmax for logits), the logit with ``output="decision"`` (for two
 classes ``±(z_1 - z_0)``, like ``decision_function``), or the prediction of a
 regressor.
 
-What is differentiable (a skorch net, a FrozenEstimator of one, a Pipeline of
+What is differentiable (a skorch net, a scikit-learn MLP or linear model
+through its exact torch replica, a FrozenEstimator of one, a Pipeline of
 affine scalers ending in one) and how it becomes that scalar is decided in
 ``_torch.py`` (:func:`differentiable_model`); this module holds the Captum
 methods.  Anything else raises a ``TypeError`` naming the model-agnostic
@@ -29,13 +30,15 @@ from abc import abstractmethod
 import numpy as np
 import torch
 from captum.attr import LRP as _CaptumLRP
-from captum.attr import DeepLift as _CaptumDeepLift
 from captum.attr import Deconvolution as _CaptumDeconvolution
+from captum.attr import DeepLift as _CaptumDeepLift
+from captum.attr import DeepLiftShap as _CaptumDeepLiftShap
 from captum.attr import GuidedBackprop as _CaptumGuidedBackprop
 from captum.attr import GuidedGradCam as _CaptumGuidedGradCam
 from captum.attr import InputXGradient as _CaptumInputXGradient
 from captum.attr import IntegratedGradients as _CaptumIntegratedGradients
 from captum.attr import Saliency as _CaptumSaliency
+
 # Captum exports its LRP rules from no public module: its documentation
 # ("LRP", custom rules) imports them from captum.attr._utils.lrp_rules.
 from captum.attr._utils.lrp_rules import EpsilonRule
@@ -50,14 +53,17 @@ from sklearn_xai.explainers._torch import (
     explained_module,
     summed_output,
 )
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._deprecation import DEPRECATED
 from sklearn_xai.utils._output import block_slices
+from sklearn_xai.utils._random import purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._torch import eval_mode
 from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = [
     "DeepLift",
+    "DeepLiftShap",
     "Deconvolution",
     "GradientShap",
     "GuidedBackprop",
@@ -659,7 +665,7 @@ class GuidedGradCam(_GradientExplainer):
         super()._fit_explainer(X, y)
         net, _ = differentiable_model(self.estimator_, explainer="GuidedGradCam")
         if not any(isinstance(m, nn.Conv2d) for m in net.module_.modules()):
-            raise TypeError(
+            raise NotApplicableError(
                 "GuidedGradCam needs a convolutional network (a torch.nn.Conv2d "
                 f"layer in the module); {type(net.module_).__name__} has none. Use "
                 "GuidedBackprop or Saliency for dense networks."
@@ -724,6 +730,9 @@ class SmoothGrad(_NoisyGradientExplainer):
     from its own random stream, so a row's attributions do not depend on the
     batch size or on the other rows; all ``N = n_perturbations`` noisy copies
     of a block of rows are differentiated in one pass.
+    :class:`NoiseTunnel` applies the same noise around any explainer:
+    ``NoiseTunnel(Saliency(abs=abs), n_perturbations=N, stdev=std,
+    random_state=r)`` equals this explainer to rounding.
 
     Parameters
     ----------
@@ -886,3 +895,107 @@ class GradientShap(_NoisyGradientExplainer):
             _leaf(points), abs=False)
         A = G.detach().cpu().numpy().astype(np.float64) * delta
         return torch.as_tensor(A.reshape(m, N, d).mean(axis=1)), m * N
+
+
+@_gradient_doc("gradient_example", "explainer_random_state")
+class DeepLiftShap(_GradientExplainer):
+    """DeepSHAP: DeepLIFT averaged over background rows (Captum ``DeepLiftShap``).
+
+    ``a(x) = (1/B) Σ_b DeepLIFT(x; b)`` over ``B`` baseline rows, by
+    default training rows: the DeepSHAP approximation of SHAP values with an
+    interventional background (Lundberg and Lee 2017), as XAI-TRIS runs it.
+    Like DeepLIFT's Rescale rule it sums to ``f(x) - (1/B) Σ_b f(b)`` on
+    ReLU networks when the explained output is the decision score (the
+    softmax of ``output="proba"`` is differentiated as a function, as in
+    :class:`DeepLift`).  The background is drawn once at ``fit`` (with
+    ``random_state``), so the attributions are deterministic.
+
+    Parameters
+    ----------
+    estimator : estimator
+        A differentiable model whose nonlinearities are ``torch.nn`` modules.
+    baseline : "train", "zero", "mean", float or array-like of shape \
+(n_features,) or (n_baselines, n_features), default="train"
+        The background: ``"train"`` draws ``max_baselines`` training rows
+        (all rows when there are fewer) without replacement, the other
+        values are as in :class:`GradientShap`.
+    max_baselines : int, default=20
+        Background size for ``baseline="train"``; an explained row costs
+        ``2 * n_baselines`` model rows.
+    multiply_by_inputs : bool, default=True
+        ``False`` returns the averaged multipliers only.
+    {explainer_target}
+    {explainer_output}
+    {gradient_batch_size}
+    {explainer_random_state}
+
+    Attributes
+    ----------
+    {gradient_attributes}
+    baseline_ : ndarray of shape (n_baselines, n_features)
+        The background rows.
+
+    References
+    ----------
+    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
+       Model Predictions", NeurIPS 2017.
+    .. [2] A. Shrikumar, P. Greenside and A. Kundaje, "Learning Important
+       Features Through Propagating Activation Differences", ICML 2017.
+
+    Examples
+    --------
+    {gradient_example}
+    >>> from sklearn_xai.explainers import DeepLiftShap
+    >>> ex = DeepLiftShap(FrozenEstimator(net), output="decision", target=1,
+    ...                   random_state=0).fit(X)
+    >>> A = ex.transform(X[:2])
+    >>> f = net.decision_function(np.vstack([X[:2], ex.baseline_]))
+    >>> bool(np.allclose(A.sum(axis=1), f[:2] - f[2:].mean(), atol=1e-4))
+    True
+    """
+
+    _parameter_constraints = {
+        **_GradientExplainer._parameter_constraints,
+        "baseline": [StrOptions({"train", "zero", "mean"}), numbers.Real, "array-like"],
+        "max_baselines": [Interval(numbers.Integral, 1, None, closed="left")],
+        "multiply_by_inputs": ["boolean"],
+    }
+    _baseline_many = True
+
+    def __init__(self, estimator=None, *, baseline="train", max_baselines=20,
+                 multiply_by_inputs=True, target="predicted", output="auto",
+                 batch_size=None, random_state=None):
+        self.estimator = estimator
+        self.baseline = baseline
+        self.max_baselines = max_baselines
+        self.multiply_by_inputs = multiply_by_inputs
+        self.target = target
+        self.output = output
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    def _fit_explainer(self, X, y):
+        if isinstance(self.baseline, str) and self.baseline == "train":
+            differentiable_model(self.estimator_, explainer=type(self).__name__)
+            if len(X) <= self.max_baselines:
+                self.baseline_ = np.array(X, dtype=np.float64)
+            else:
+                rng = purpose_generator(self.random_state, 0)
+                rows = np.sort(rng.choice(len(X), size=self.max_baselines, replace=False))
+                self.baseline_ = np.array(X[rows], dtype=np.float64)
+            return
+        super()._fit_explainer(X, y)
+
+    def _model_rows_per_row(self):
+        return 2 * len(self.baseline_)
+
+    def _attribute(self, model, inputs, target, rngs):
+        B = torch.as_tensor(self.baseline_, dtype=inputs.dtype, device=inputs.device)
+        if len(B) == 1:  # Captum's DeepLiftShap needs two baselines or more
+            dl = _CaptumDeepLift(model, multiply_by_inputs=self.multiply_by_inputs)
+            A = dl.attribute(inputs, baselines=B.expand(len(inputs), -1).contiguous(),
+                             target=target)
+        else:
+            dls = _CaptumDeepLiftShap(model, multiply_by_inputs=self.multiply_by_inputs)
+            A = dls.attribute(inputs, baselines=B, target=target)
+        return A, 2 * len(B) * len(inputs)

@@ -19,7 +19,7 @@ should not mean ``BaselineMasker("zero")``.
 from sklearn.base import clone
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.masking import BaseMasker, BaselineMasker, check_masker
+from sklearn_xai.masking import BaselineMasker, BaseMasker, check_masker
 
 
 class _MaskerExplainer(BaseExplainer):

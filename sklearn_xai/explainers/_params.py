@@ -10,7 +10,6 @@ modifies a parameter.
 import inspect
 
 from sklearn_xai.utils._deprecation import renamed
-
 from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = ["Hidden", "resolved"]

@@ -6,26 +6,36 @@ by a masker (see :ref:`def-shapley` in the user guide)::
     phi_j(x) = sum_{S not containing j} |S|! (d-|S|-1)! / d! * (v_x(S+j) - v_x(S))
 
 * :class:`ExactShapley` enumerates all ``2^d`` coalitions;
-* :class:`KernelSHAP` samples coalitions from the Shapley kernel and solves
-  the constrained weighted least squares of Lundberg & Lee (2017);
+* :class:`KernelSHAP` enumerates the coalition sizes of large kernel weight
+  and samples the rest from the Shapley kernel in complementary pairs (as
+  shap's ``KernelExplainer``), then solves the constrained weighted least
+  squares of Lundberg & Lee (2017);
 * :class:`ShapleyValueSampling` averages marginal contributions along random
-  feature orderings (Castro et al., 2009).
+  feature orderings (Castro et al., 2009), antithetic pairs by default.
 
 Every coalition of a block of rows is scored through one
 :meth:`~sklearn_xai.masking.BaseMasker.evaluate` call, in model calls of at
 most ``batch_size`` model rows (``None``: about 2**17 input entries).
 """
 
+import functools
+import itertools
 import numbers
 
 import numpy as np
+from scipy.special import comb
 
 from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
 from sklearn_xai.explainers._masker_based import _MaskerExplainer
 from sklearn_xai.explainers._params import Hidden, resolved
 from sklearn_xai.masking import MarginalMasker
+from sklearn_xai.utils import RowStreams
 from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
-from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values, shapley_kernel
+from sklearn_xai.utils._shapley import (
+    all_coalitions,
+    shapley_from_values,
+    shapley_kernel,
+)
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["ExactShapley", "KernelSHAP", "ShapleyValueSampling"]
@@ -66,6 +76,280 @@ def _constrained_wls(Z, weights, y, delta):
     return np.concatenate([rest, (delta - rest.sum(axis=1))[:, None]], axis=1)
 
 
+def _solve_normal_equations(M, c, delta, full_rank=False):
+    """The constrained weighted least squares from its normal equations.
+
+    ``M = Z' W Z`` (n, d, d) or (d, d) and ``c = Z' W y`` (n, d) are the
+    moments of the unconstrained regression ``y ~ Z phi`` (``y = v(S) -
+    v(empty)``); the constraint ``sum(phi) = delta`` eliminates the last
+    coefficient (``phi_d = delta - sum_{j<d} phi_j``), which turns the
+    design into ``A = Z P`` with ``P = [I; -1']`` and the response into
+    ``y - z_d delta``.  The reduced system ``P'MP x = P'(c - M_{:,d} delta)``
+    is solved with a Hermitian pseudo-inverse: the minimum-norm solution
+    when the coalitions do not determine every coefficient, as
+    :func:`_constrained_wls`, at ``O(n d^3)`` instead of ``O(n m d^2)``;
+    ``full_rank=True`` (the coalitions include every singleton, so the
+    system is positive definite) solves it directly.
+    """
+    M = np.broadcast_to(M, (len(c),) + M.shape[-2:])
+    q = c - M[:, :, -1] * delta[:, None]
+    r = q[:, :-1] - q[:, -1:]
+    G = (M[:, :-1, :-1] - M[:, :-1, -1:] - M[:, -1:, :-1]
+         + M[:, -1:, -1:])
+    if full_rank:
+        rest = np.linalg.solve(G, r[..., None])[..., 0]
+    else:
+        scale = np.abs(np.diagonal(G, axis1=1, axis2=2)).max(axis=1)
+        scale[scale == 0] = 1.0
+        # Scale each row's system to unit diagonal maximum: the rank cut-off
+        # of the pseudo-inverse is then relative to the row's own moments.
+        rest = (np.linalg.pinv(G / scale[:, None, None], 1e-10, hermitian=True)
+                @ (r / scale[:, None])[..., None])[..., 0]
+    return np.concatenate([rest, (delta - rest.sum(axis=1))[:, None]], axis=1)
+
+
+def _add_unit_moments(M, c, units, counts, y, paired, mass):
+    """Add the sampled coalitions to the moments ``M = Z'WZ`` and ``c = Z'Wy``.
+
+    Unit ``k`` of a row is coalition ``z_k`` (value ``y[2k]`` when paired,
+    else ``y[k]``) and, when paired, its complement ``1 - z_k`` (value
+    ``y[2k + 1]``, absent for the last unit of an odd count), each weighted
+    ``mass * count_k / total count``.  With ``w1``, ``w2`` the weights of
+    the coalitions and complements, ``(1 - z)(1 - z)' = 11' - z1' - 1z' +
+    zz'`` gives ``M = U' diag(w1 + w2) U - a1' - 1a' + sum(w2) 11'`` with
+    ``a = U'w2``, and ``c = U'(w1 y1 - w2 y2) + sum(w2 y2) 1``: one pass
+    over the units instead of two over the coalitions.
+    """
+    n, n_units, d = units.shape
+    U = units.astype(np.float64)
+    if paired:
+        y1 = y[:, 0::2]
+        y2 = np.zeros_like(y1)
+        y2[:, : y.shape[1] // 2] = y[:, 1::2]
+        w2 = counts.copy()
+        w2[:, y.shape[1] // 2:] = 0.0  # the dropped last complement
+        scale = mass / (counts.sum(axis=1) + w2.sum(axis=1))
+        w1, w2 = counts * scale[:, None], w2 * scale[:, None]
+        a = np.matmul(w2[:, None, :], U)[:, 0]
+        M = M + np.matmul((U * (w1 + w2)[..., None]).transpose(0, 2, 1), U)
+        M -= a[:, :, None] + a[:, None, :]
+        M += w2.sum(axis=1)[:, None, None]
+        wy2 = w2 * y2
+        c = c + np.matmul((w1 * y1 - wy2)[:, None, :], U)[:, 0]
+        c += wy2.sum(axis=1)[:, None]
+        return M, c
+    w = counts * (mass / counts.sum(axis=1, keepdims=True))
+    UW = U * w[..., None]
+    return M + np.matmul(UW.transpose(0, 2, 1), U), c + np.matmul(y[:, None, :], UW)[:, 0]
+
+
+def _bit_masks(codes, d):
+    """Boolean coalitions (..., d) of non-negative int64 codes (bit ``j``:
+    feature ``j``)."""
+    n_bytes = -(-d // 8)
+    little = np.ascontiguousarray(codes, dtype="<i8").view(np.uint8)
+    little = little.reshape(codes.shape + (8,))[..., :n_bytes]
+    bits = np.unpackbits(little, axis=-1, count=d, bitorder="little")
+    return bits.view(bool)
+
+
+def _kernel_plan(d, m):
+    """Which coalition sizes KernelSHAP enumerates for a budget of ``m``.
+
+    Sizes are taken in pairs ``(s, d - s)``, largest kernel mass first
+    (``s = 1, 2, ...``).  A pair is enumerated when the budget left, spread
+    over the remaining pairs in proportion to their kernel mass, gives every
+    coalition of the pair at least one evaluation (shap's
+    ``KernelExplainer`` rule [Lundberg & Lee 2017]); the first pair that
+    fails and all later ones are sampled.
+
+    Returns
+    -------
+    enumerated : ndarray of shape (n_enumerated, d), bool
+        Every coalition of the enumerated sizes.
+    sampled : ndarray of int
+        The smaller size ``t <= d / 2`` of each sampled pair of sizes.
+    """
+    lower = np.arange(1, d // 2 + 1)  # t and d - t
+    n_coal = comb(d, lower, exact=False) * np.where(2 * lower == d, 1, 2)
+    mass = np.where(2 * lower == d, 1.0, 2.0) / (lower * (d - lower))
+    remaining = mass / mass.sum()
+    left = m
+    n_full = 0
+    for i in range(len(lower)):
+        if left * remaining[i] / n_coal[i] < 1.0 - 1e-8:
+            break
+        n_full += 1
+        left -= int(round(n_coal[i]))
+        if remaining[i] < 1.0:
+            remaining = remaining / (1.0 - remaining[i])
+    members = [c for t in lower[:n_full]
+               for c in itertools.combinations(range(d), int(t))]
+    enumerated = np.zeros((len(members), d), dtype=bool)
+    for i, c in enumerate(members):
+        enumerated[i, list(c)] = True
+    # The complements: sizes d - t (t = d/2 is already complete).
+    other = enumerated[enumerated.sum(axis=1) * 2 != d]
+    return np.concatenate([enumerated, ~other]), lower[n_full:]
+
+
+def _sample_units(streams, d, n_units, sizes, probs, paired, n_draws):
+    """Distinct sampled coalitions per row, with their draw counts.
+
+    ``n_draws`` units (a coalition and, if ``paired``, its complement) are
+    drawn per row from the row's stream: the smaller side's size ``t`` from
+    ``probs`` over ``sizes``, then a uniformly random ``t``-subset (unpaired:
+    replaced by its complement with probability 1/2 when ``t < d - t``).  As
+    in shap's ``KernelExplainer``, a unit drawn again uses no budget: it adds
+    one to the count of its first draw, and draws stop counting once
+    ``n_units`` distinct units are drawn.  A row with fewer distinct units in
+    ``n_draws`` draws is padded with zero-count units and flagged as
+    ``short``.  Draw ``j`` of a row does not depend on ``n_draws``, so a
+    row that is not short gets the same result from any larger ``n_draws``.
+    With more than 62 features units are not compared (every draw counts as
+    new).
+
+    Returns
+    -------
+    Z : ndarray of shape (n, n_units, d), bool
+        The drawn coalitions (a pair's first member).
+    counts : ndarray of shape (n, n_units), float64
+    short : ndarray of shape (n,), bool
+    """
+    n = len(streams)
+    u = streams.uniform((n_draws, 2), stream=0)
+    cdf = np.cumsum(probs) / np.sum(probs)
+    t = sizes[np.searchsorted(cdf, u[..., 0], side="right").clip(max=len(sizes) - 1)]
+    flip = None if paired else (
+        (streams.uniform(n_draws, stream=2) < 0.5) & (2 * t != d))
+    if d <= _MAX_UNRANK:
+        codes = (_subsets_by_rank(u[..., 1], t, d) if d <= _MAX_TABLE
+                 else _unrank_subsets(u[..., 1], t, d))
+        full = (1 << d) - 1
+        if flip is not None:
+            codes = np.where(flip, full ^ codes, codes)
+        canon = np.minimum(codes, full ^ codes) if paired else codes
+        idx, counts, short = _first_draws(canon, n_units)
+        return _bit_masks(np.take_along_axis(codes, idx, axis=1), d), counts, short
+    # Many features: a partial Fisher-Yates shuffle per draw.
+    tmax = int(sizes.max())
+    perm = streams.permutations(d, n_draws, n_chosen=tmax, stream=1)
+    inside = np.arange(tmax) < t[..., None]  # (n, n_draws, tmax)
+    if d > 62:
+        idx = np.broadcast_to(np.arange(n_units), (n, n_units))
+        counts, short = np.ones((n, n_units)), np.zeros(n, dtype=bool)
+    else:
+        bits = np.left_shift(np.int64(1), perm.astype(np.int64))
+        bits[~inside] = 0
+        codes = bits.sum(axis=2)
+        full = (1 << d) - 1
+        canon = np.minimum(codes, full ^ codes) if paired else np.where(
+            flip, full ^ codes, codes)
+        idx, counts, short = _first_draws(canon, n_units)
+    rows = np.arange(n)[:, None]
+    perm, inside = perm[rows, idx], inside[rows, idx]
+    Z = np.zeros((n, n_units, d), dtype=bool)
+    np.put_along_axis(Z, perm, inside, axis=2)
+    if flip is not None:
+        Z ^= flip[rows, idx][..., None]
+    return Z, counts, short
+
+
+# Largest d whose t-subsets are drawn by unranking one uniform: C(d, t) < 2**44
+# keeps every subset's probability exact to within 2**-8 relative (52-bit
+# uniforms).
+_MAX_UNRANK = 46
+
+
+_MAX_TABLE = 20  # up to 2**20 codes (8 MiB) in _codes_by_size
+
+
+@functools.lru_cache(maxsize=4)
+def _codes_by_size(d):
+    """The bit codes of all subsets of ``range(d)`` sorted by size (stable:
+    colexicographic within a size), and where each size starts."""
+    codes = np.arange(1 << d, dtype=np.int64)
+    sizes = sum((codes >> j) & 1 for j in range(d))
+    order = np.argsort(sizes, kind="stable")
+    starts = np.searchsorted(sizes[order], np.arange(d + 2))
+    out = codes[order]
+    out.flags.writeable = False
+    return out, starts
+
+
+def _subsets_by_rank(u, t, d):
+    """Uniformly random ``t``-subsets of ``range(d)`` as bit codes: the
+    ``floor(u C(d, t))``-th ``t``-subset in the colexicographic order, read
+    from a table of all subsets (one gather), as :func:`_unrank_subsets`."""
+    codes, starts = _codes_by_size(d)
+    n_t = starts[t + 1] - starts[t]
+    r = np.minimum((u * n_t).astype(np.int64), n_t - 1)
+    r += starts[t]
+    return codes[r]
+
+
+def _unrank_subsets(u, t, d):
+    """Uniformly random ``t``-subsets of ``range(d)`` as bit codes.
+
+    ``r = floor(u C(d, t))`` is decoded in the combinatorial number system
+    (``r = sum_i C(c_i, i)`` over the members ``c_t > ... > c_1``), one
+    vectorised pass per feature.
+    """
+    table = comb(np.arange(d + 1)[:, None], np.arange(int(t.max()) + 1)[None, :],
+                 exact=False)
+    table = np.rint(table).astype(np.int64)
+    r = np.minimum((u * table[d][t]).astype(np.int64), table[d][t] - 1)
+    k = t.astype(np.int64).copy()
+    codes = np.zeros(u.shape, dtype=np.int64)
+    for j in range(d - 1, -1, -1):
+        c = table[j][k]
+        take = c <= r
+        take &= k > 0
+        np.subtract(r, c, out=r, where=take)
+        k -= take
+        codes |= take.astype(np.int64) << j
+    return codes
+
+
+def _first_draws(canon, n_units):
+    """Indices of the first ``n_units`` distinct values of each row of
+    ``canon`` (n, k), in draw order, how often each was drawn before the
+    ``n_units``-th distinct value appeared (vectorised over rows), and which
+    rows have fewer distinct values (their missing units get count 0)."""
+    n, k = canon.shape
+    if canon.max(initial=0) < 1 << 15:
+        canon = canon.astype(np.int16)  # numpy's stable sort is a radix sort
+    # Sort each row stably: a group of equal values starts with its earliest draw.
+    order = np.argsort(canon, axis=1, kind="stable")
+    sorted_canon = np.take_along_axis(canon, order, axis=1)
+    start = np.ones((n, k), dtype=bool)
+    start[:, 1:] = sorted_canon[:, 1:] != sorted_canon[:, :-1]
+    flat_start = start.reshape(-1)
+    group = np.cumsum(flat_start) - 1
+    first_sorted = order.reshape(-1)[flat_start][group].reshape(n, k)
+    first = np.empty_like(first_sorted)
+    np.put_along_axis(first, order, first_sorted, axis=1)
+    draws = np.arange(k)
+    is_first = first == draws
+    rank = np.cumsum(is_first, axis=1)
+    # The budget is spent at the n_units-th distinct draw: later draws do not count.
+    end = np.where(rank[:, -1] >= n_units, np.argmax(rank >= n_units, axis=1), k - 1)
+    counted = draws <= end[:, None]
+    offsets = np.arange(n)[:, None] * k
+    counts = np.bincount((first + offsets)[counted], minlength=n * k).reshape(n, k)
+    chosen = is_first & (rank <= n_units)
+    short = rank[:, -1] < n_units
+    if not short.any():  # exactly n_units chosen per row, found in row order
+        idx = np.nonzero(chosen.reshape(-1))[0].reshape(n, n_units) - offsets
+        return idx, np.take_along_axis(counts, idx, axis=1).astype(np.float64), short
+    rows, cols = np.nonzero(chosen)
+    idx = np.zeros((n, n_units), dtype=np.intp)
+    idx[rows, rank[rows, cols] - 1] = cols
+    out = np.zeros((n, n_units))
+    out[rows, rank[rows, cols] - 1] = counts[rows, cols]
+    return idx, out, short
+
+
 def _values_with_ends(explainer, f, X, Z, target_index, rngs):
     """``v_x(empty)``, ``v_x(full)`` and ``v_x(S)`` of per-row coalitions ``Z``.
 
@@ -82,6 +366,15 @@ def _values_with_ends(explainer, f, X, Z, target_index, rngs):
         batch_size=explainer.batch_size, rngs=rngs,
     )
     return values[:, 0], values[:, 1], values[:, 2:]
+
+
+def _row_streams(rngs):
+    """Counter-based streams of the rows, keyed by one 64-bit word of each
+    row's generator: vectorised draws that still depend only on the row's
+    own stream."""
+    keys = np.fromiter((g.bit_generator.random_raw() for g in rngs),
+                       dtype=np.uint64, count=len(rngs)).view(np.int64)
+    return RowStreams(0, keys)
 
 
 def _check_n_features(explainer, d):
@@ -242,17 +535,40 @@ class ExactShapley(_MaskerExplainer):
 class KernelSHAP(_SampledShapley):
     """KernelSHAP: Shapley values by weighted regression on sampled coalitions.
 
-    Coalitions ``z`` are drawn with probability proportional to the Shapley
-    kernel ``k(s) = (d-1) / (C(d,s) s (d-s))`` summed over the ``C(d,s)``
-    coalitions of each size ``0 < s < d`` (so every sampled coalition gets
-    the same regression weight), optionally in complementary pairs.  The
-    empty and full coalitions are not sampled: they are *constraints*
-    (intercept ``= v_x(empty)``, ``sum_j phi_j = f(x) - v_x(empty)``), not
-    large weights (see :ref:`def-shapley`).  The weighted least squares with
-    that fixed intercept is solved per row.  When ``n_perturbations`` covers
-    all ``2^d - 2`` non-trivial coalitions, they are enumerated once each
-    with their exact kernel weights, which gives the exact Shapley values
-    (equal to :class:`ExactShapley` with the same masker).
+    The Shapley values are the solution of a weighted least squares over the
+    coalitions ``z`` with the Shapley kernel ``k(s) = (d-1) / (C(d,s) s
+    (d-s))`` of their size ``0 < s < d`` [1]_.  The empty and full
+    coalitions are not regression rows: they are *constraints* (intercept
+    ``= v_x(empty)``, ``sum_j phi_j = f(x) - v_x(empty)``), not large
+    weights (see :ref:`def-shapley`).  The ``n_perturbations`` coalitions
+    of a row are chosen as in shap's ``KernelExplainer``:
+
+    * **enumerated sizes**: sizes are taken in pairs ``(s, d - s)``, largest
+      kernel mass first (``s = 1, 2, ...``); a pair whose coalitions each get
+      at least one evaluation when the budget left is spread over the
+      remaining pairs in proportion to their kernel mass is enumerated
+      completely, with the exact kernel weights;
+    * **sampled sizes**: the rest of the budget is drawn from the remaining
+      sizes in proportion to their kernel mass, a size then a uniformly
+      random subset of it, in complementary pairs (``paired``).  A
+      coalition drawn again costs no evaluation but adds one to its count
+      (at most ``4`` draws per coalition pair); the sampled coalitions
+      share the kernel mass of the sampled sizes in proportion to their
+      counts.
+
+    The weighted least squares with the fixed intercept and the efficiency
+    constraint is solved per row from its normal equations.  When
+    ``n_perturbations`` covers all ``2^d - 2`` non-trivial coalitions, they
+    are all enumerated, which gives the exact Shapley values (equal to
+    :class:`ExactShapley` with the same masker).  Enumerating the sizes of
+    large kernel weight removes much of the sampling variance: on a
+    10-feature MLP at 512 coalitions per row the error against the exact
+    values is half that of sampling every coalition from the kernel, and
+    below shap's at the same budget.
+
+    Each row's draws come from its own random stream (a counter-based
+    :class:`~sklearn_xai.utils.RowStreams` keyed by the row's generator),
+    vectorised over rows.
 
     Parameters
     ----------
@@ -269,7 +585,8 @@ class KernelSHAP(_SampledShapley):
     paired : bool, default=True
         Antithetic sampling: every sampled coalition is followed by its
         complement (same kernel weight), which cancels the leading error
-        term.
+        term [2]_ (an odd number of sampled coalitions drops the last
+        complement).
     {explainer_target}
     {explainer_output}
     {explainer_batch_size}
@@ -297,6 +614,8 @@ class KernelSHAP(_SampledShapley):
     ----------
     .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
        Model Predictions", NeurIPS 2017.
+    .. [2] I. Covert and S.-I. Lee, "Improving KernelSHAP: Practical Shapley
+       Value Estimation via Linear Regression", AISTATS 2021.
 
     Examples
     --------
@@ -345,33 +664,96 @@ class KernelSHAP(_SampledShapley):
         m = self.n_perturbations_
         return 2 * d + 2048 if m == "auto" else int(m)
 
-    def _sample(self, rng, d, m):
-        """``m`` coalitions of sizes 1..d-1 drawn from the Shapley kernel."""
-        sizes = np.arange(1, d)
-        p = 1.0 / (sizes * (d - sizes))
-        n_draw = -(-m // 2) if self.paired else m
-        s = rng.choice(sizes, size=n_draw, p=p / p.sum())
-        ranks = np.argsort(np.argsort(rng.random((n_draw, d)), axis=1), axis=1)
-        z = ranks < s[:, None]
-        if self.paired:
-            z = np.stack([z, ~z], axis=1).reshape(-1, d)
-        return z[:m]
-
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         m = self._budget(d)
         if d == 1:
-            Z = np.zeros((n, 0, d), dtype=bool)
-            weights = np.ones(0)
-        elif d < 62 and m >= 2**d - 2:
+            v_empty, v_full, _ = _values_with_ends(
+                self, f, X, np.zeros((n, 0, 1), dtype=bool), target_index, rngs)
+            return (v_full - v_empty)[:, None]
+        if d < 62 and m >= 2**d - 2:
             # The budget covers every coalition: enumerate with exact weights.
-            Z = np.broadcast_to(all_coalitions(d)[1:-1], (n, 2**d - 2, d))
-            weights = shapley_kernel(d, Z[0].sum(axis=1))
+            enumerated, sampled_sizes = all_coalitions(d)[1:-1], np.zeros(0, int)
         else:
-            Z = np.stack([self._sample(rng, d, m) for rng in rngs])
-            weights = np.ones(m)
-        v_empty, v_full, values = _values_with_ends(self, f, X, Z, target_index, rngs)
-        return _constrained_wls(Z, weights, values - v_empty[:, None], v_full - v_empty)
+            enumerated, sampled_sizes = _kernel_plan(d, m)
+        n_sampled = m - len(enumerated) if len(sampled_sizes) else 0
+        n_e = len(enumerated)
+        # The empty and full coalitions first, then the enumerated and the
+        # sampled ones: one masker call for every value of a row.
+        keep = np.empty((n, 2 + n_e + n_sampled, d), dtype=bool)
+        keep[:, 0], keep[:, 1] = False, True
+        keep[:, 2: 2 + n_e] = enumerated
+        units = counts = None
+        if n_sampled:
+            units, counts = self._sample(rngs, d, n_sampled, sampled_sizes,
+                                         keep[:, 2 + n_e:])
+        values = self.masker_.evaluate(f, X, keep, target_index=target_index,
+                                       batch_size=self.batch_size, rngs=rngs)
+        v_empty, v_full = values[:, 0], values[:, 1]
+        y = values[:, 2:] - v_empty[:, None]
+        # Moments of the weighted regression y ~ Z phi: the enumerated part
+        # is shared by all rows, the sampled part has one weight per draw.
+        E = enumerated.astype(np.float64)
+        wE = E * shapley_kernel(d, enumerated.sum(axis=1))[:, None]
+        M = np.broadcast_to(E.T @ wE, (n, d, d)).copy()
+        c = y[:, :n_e] @ wE
+        if units is not None:
+            # The sampled part carries the kernel mass of the sampled sizes,
+            # shared in proportion to the draw counts (shap's renormalisation).
+            mass = ((d - 1) / (sampled_sizes * (d - sampled_sizes))
+                    * np.where(2 * sampled_sizes == d, 1.0, 2.0)).sum()
+            # Blocks of rows keep the float temporaries in cache.
+            step = max(1, (1 << 16) // (units.shape[1] * d))
+            for start in range(0, n, step):
+                sl = slice(start, start + step)
+                M[sl], c[sl] = _add_unit_moments(M[sl], c[sl], units[sl], counts[sl],
+                                                 y[sl, n_e:], self.paired, mass)
+        # Every singleton enumerated (the first size enumerated): the
+        # reduced system is positive definite.
+        return _solve_normal_equations(M, c, v_full - v_empty,
+                                       full_rank=n_e >= d)
+
+    def _sample(self, rngs, d, n_sampled, sizes, out):
+        """Write ``n_sampled`` coalitions per row into ``out`` (n, n_sampled,
+        d): the units (paired: each followed by its complement, the last
+        complement dropped when ``n_sampled`` is odd); return the units
+        (n, n_units, d) and their draw counts (n, n_units).
+
+        Each row's coalitions come from its own stream (a counter-based
+        :class:`~sklearn_xai.utils.RowStreams` keyed by one word of the
+        row's generator), vectorised over rows in blocks.
+        """
+        n = len(rngs)
+        streams = _row_streams(rngs)
+        paired = self.paired
+        n_units = -(-n_sampled // 2) if paired else n_sampled
+        # A unit's smaller side t is drawn in proportion to the kernel mass
+        # of the sizes t and d - t (a paired unit holds two coalitions of
+        # that mass whatever t, an unpaired one a single coalition).
+        probs = np.where(2 * sizes == d, 1.0, 2.0) / (sizes * (d - sizes))
+        # shap's limit of 4 draws per unit; most rows need fewer, so draw
+        # 1.5 per unit first and redraw the rows that fell short (draws are
+        # prefixes of one stream: the result is the same).
+        n_draws = n_units if d > 62 else 4 * n_units + 8
+        first_draws = min(n_draws, n_units + n_units // 2 + 16)
+        units = np.empty((n, n_units, d), dtype=bool)
+        counts = np.empty((n, n_units))
+        step = max(1, (1 << 19) // (first_draws * d))
+        for start in range(0, n, step):
+            sl = slice(start, start + step)
+            block = streams[sl]
+            Z, cnt, short = _sample_units(block, d, n_units, sizes, probs,
+                                          paired, first_draws)
+            if short.any():
+                Z[short], cnt[short], _ = _sample_units(
+                    block[short], d, n_units, sizes, probs, paired, n_draws)
+            units[sl], counts[sl] = Z, cnt
+            if paired:
+                out[sl, 0::2] = Z
+                np.logical_not(Z[:, : n_sampled // 2], out=out[sl, 1::2])
+            else:
+                out[sl] = Z
+        return units, counts
 
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
@@ -383,9 +765,13 @@ class ShapleyValueSampling(_SampledShapley):
     For each of ``n_permutations`` random orderings of the features, features are
     added one at a time (starting from all removed) and each is credited with
     the change of ``v_x``; the attributions are the averages over orderings
-    (Captum's ``ShapleyValueSampling``).  Rows sum exactly to
+    (Captum's ``ShapleyValueSampling``).  By default the orderings come in
+    antithetic pairs (an ordering and its reverse, as shap's
+    ``PermutationExplainer``), which halves the error of independent
+    orderings on a 10-feature MLP at the same budget.  Rows sum exactly to
     ``f(x) - v_x(empty)``.  The ``n_permutations * (d - 1) + 2`` distinct
-    coalitions of a block of rows are scored in one model call.
+    coalitions of a block of rows are scored in one model call; each row's
+    orderings come from its own random stream, drawn vectorised over rows.
 
     Parameters
     ----------
@@ -396,8 +782,13 @@ class ShapleyValueSampling(_SampledShapley):
         default).
     masker : masker, default=None
         The value function; ``None`` is ``BaselineMasker("zero")`` (Captum).
-    antithetic : bool, default=False
-        Follow every ordering by its reverse (antithetic sampling).
+    antithetic : bool, default=True
+        Follow every ordering by its reverse (antithetic sampling [2]_, as
+        shap's ``PermutationExplainer``): a feature that enters early in one enters
+        late in the other, so the two marginal contributions are negatively
+        correlated and their average has a lower variance (for an odd
+        ``n_permutations`` the last reverse is dropped).  ``False`` draws
+        independent orderings (Captum's ``ShapleyValueSampling``).
     {explainer_target}
     {explainer_output}
     {explainer_batch_size}
@@ -421,6 +812,9 @@ class ShapleyValueSampling(_SampledShapley):
     .. [1] J. Castro, D. Gómez and J. Tejada, "Polynomial calculation of the
        Shapley value based on sampling", Computers & Operations Research
        36(5), 2009.
+    .. [2] R. Mitchell, J. Cooper, E. Frank and G. Holmes, "Sampling
+       Permutations for Shapley Value Estimation", Journal of Machine
+       Learning Research 23(43), 2022.
 
     Examples
     --------
@@ -444,7 +838,7 @@ class ShapleyValueSampling(_SampledShapley):
     }
 
     def __init__(self, estimator=None, *, n_permutations=25, masker=None,
-                 antithetic=False, target="predicted", output="auto",
+                 antithetic=True, target="predicted", output="auto",
                  batch_size=None, random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
         self.n_permutations = n_permutations
@@ -460,18 +854,20 @@ class ShapleyValueSampling(_SampledShapley):
         self.n_permutations_ = resolved(self, "n_samples", "n_permutations")
         super()._fit_explainer(X, y)
 
-    def _permutations(self, rng, d):
+    def _permutations(self, rngs, d):
+        """(n, m, d) orderings, drawn vectorised from the rows' streams."""
         m = self.n_permutations_
         n_draw = -(-m // 2) if self.antithetic else m
-        perms = np.argsort(rng.random((n_draw, d)), axis=1)
+        perms = _row_streams(rngs).permutations(d, n_draw)
         if self.antithetic:
-            perms = np.stack([perms, perms[:, ::-1]], axis=1).reshape(-1, d)
-        return perms[:m]
+            perms = np.stack([perms, perms[..., ::-1]], axis=2)
+            perms = perms.reshape(len(rngs), 2 * n_draw, d)
+        return perms[:, :m]
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         m = self.n_permutations_
-        perms = np.stack([self._permutations(rng, d) for rng in rngs])  # (n, m, d)
+        perms = self._permutations(rngs, d)  # (n, m, d)
         # position[i, p, j] = step at which feature j enters in ordering p
         position = np.argsort(perms, axis=2)
         steps = np.arange(1, d)

@@ -5,6 +5,14 @@ What is differentiable (:func:`differentiable_model`):
 
 * a skorch net (its ``module_``), e.g. the estimators of
   :mod:`sklearn_xai.models`;
+* a fitted scikit-learn MLP (:class:`~sklearn.neural_network.MLPClassifier`,
+  :class:`~sklearn.neural_network.MLPRegressor`, every activation) or linear
+  model (``LinearRegression``, ``Ridge``, ``Lasso``, ``LogisticRegression``
+  binary and multinomial, ``SGDClassifier``, ``LinearSVC``, ... see
+  :data:`SKLEARN_LINEAR_REGRESSORS` and :data:`SKLEARN_LINEAR_CLASSIFIERS`):
+  it is replaced by an exact float64 torch replica of itself
+  (:func:`torch_replica`, weights copied, outputs equal to ``predict_proba``
+  / ``decision_function`` / ``predict``);
 * a :class:`~sklearn.frozen.FrozenEstimator` of one;
 * a :class:`~sklearn.pipeline.Pipeline` whose last step is one of the above
   and whose earlier steps are affine scalers (``StandardScaler``,
@@ -20,24 +28,67 @@ explainer and metric explains (see :ref:`def-explained-output`).
 
 import numpy as np
 import torch
-from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler, RobustScaler, StandardScaler
+from sklearn import linear_model
+from sklearn.base import is_classifier
+from sklearn.neural_network import MLPClassifier, MLPRegressor
+from sklearn.preprocessing import (
+    MaxAbsScaler,
+    MinMaxScaler,
+    RobustScaler,
+    StandardScaler,
+)
+from sklearn.svm import LinearSVC, LinearSVR
 from torch import nn
 
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._estimators import unwrap
 
 __all__ = [
     "Affine",
     "ExplainedModule",
+    "SKLEARN_LINEAR_CLASSIFIERS",
+    "SKLEARN_LINEAR_REGRESSORS",
+    "SklearnReplica",
     "differentiable_model",
     "explained_module",
+    "has_torch_replica",
     "is_torch_net",
     "predict_nonlinearity",
     "scaler_layer",
     "summed_output",
+    "torch_replica",
 ]
 
 AFFINE_SCALERS = (StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler)
+
+
+def _classes(module, names):
+    """The classes of ``module`` among ``names`` that this scikit-learn has
+    (looked up by name, so a class removed in a later release is skipped)."""
+    return tuple(getattr(module, name) for name in names if hasattr(module, name))
+
+
+#: scikit-learn regressors whose ``predict`` is ``X @ coef_.T + intercept_``.
+SKLEARN_LINEAR_REGRESSORS = (
+    *_classes(linear_model, (
+        "LinearRegression", "Ridge", "RidgeCV", "Lasso", "LassoCV", "ElasticNet",
+        "ElasticNetCV", "Lars", "LarsCV", "LassoLars", "LassoLarsCV", "LassoLarsIC",
+        "OrthogonalMatchingPursuit", "OrthogonalMatchingPursuitCV", "BayesianRidge",
+        "ARDRegression", "HuberRegressor", "QuantileRegressor", "SGDRegressor",
+        "TheilSenRegressor")),
+    LinearSVR,
+)
+#: scikit-learn classifiers whose ``decision_function`` is
+#: ``X @ coef_.T + intercept_`` (one column for two classes).
+SKLEARN_LINEAR_CLASSIFIERS = (
+    *_classes(linear_model, (
+        "LogisticRegression", "LogisticRegressionCV", "SGDClassifier",
+        "RidgeClassifier", "RidgeClassifierCV", "Perceptron")),
+    LinearSVC,
+)
+_MLP_ACTIVATIONS = {"identity": None, "logistic": nn.Sigmoid, "tanh": nn.Tanh,
+                    "relu": nn.ReLU}
 
 
 def is_torch_net(estimator):
@@ -87,13 +138,143 @@ def scaler_layer(scaler, n_features):
 
 
 def _not_differentiable(estimator, explainer, reason):
-    return TypeError(
+    return NotApplicableError(
         f"{explainer} needs a differentiable torch model: a skorch net (e.g. "
-        "sklearn_xai.models.MLPNetClassifier), a FrozenEstimator of one, or a "
-        "Pipeline of affine scalers (StandardScaler, MinMaxScaler, MaxAbsScaler, "
-        f"RobustScaler) ending in one; got {type(estimator).__name__} ({reason}). "
-        f"{model_agnostic_hint()}"
+        "sklearn_xai.models.MLPNetClassifier), a scikit-learn MLPClassifier / "
+        "MLPRegressor or linear model (replicated in torch), a FrozenEstimator "
+        "of one, or a Pipeline of affine scalers (StandardScaler, MinMaxScaler, "
+        "MaxAbsScaler, RobustScaler) ending in one; got "
+        f"{type(estimator).__name__} ({reason}). {model_agnostic_hint()}"
     )
+
+
+def _float64_linear(W, b):
+    """A float64 ``torch.nn.Linear`` computing ``x @ W.T + b``."""
+    W = np.asarray(W, dtype=np.float64)
+    layer = nn.Linear(W.shape[1], W.shape[0], dtype=torch.float64)
+    with torch.no_grad():
+        layer.weight.copy_(torch.as_tensor(W))
+        layer.bias.copy_(torch.as_tensor(np.array(np.broadcast_to(
+            np.asarray(b, dtype=np.float64), (W.shape[0],)))))
+    return layer
+
+
+def _binary_logits(W, b):
+    """Two output rows ``(0, z)`` for a one-score binary model: the softmax of
+    ``(0, z)`` is ``(1 - sigmoid(z), sigmoid(z))`` and the decision
+    difference ``z - 0`` is the one-column ``decision_function``."""
+    W = np.asarray(W, dtype=np.float64).reshape(1, -1)
+    b = np.asarray(b, dtype=np.float64).reshape(-1)[:1]
+    return np.vstack([np.zeros_like(W), W]), np.concatenate([[0.0], b])
+
+
+def _ovr_normalised(logits):
+    """scikit-learn's one-vs-rest probabilities: sigmoids divided by their sum."""
+    p = torch.sigmoid(logits)
+    return p / p.sum(dim=-1, keepdim=True)
+
+
+class _Exp(nn.Module):
+    """``exp``: the output activation of ``MLPRegressor(loss="poisson")``."""
+
+    def forward(self, X):
+        return torch.exp(X)
+
+
+class SklearnReplica:
+    """A fitted scikit-learn model seen as a torch net (see :func:`torch_replica`).
+
+    It has what the gradient explainers read from a skorch net: ``module_``
+    (a float64 ``torch.nn.Sequential`` of ``Linear`` layers and activation
+    modules, returning one score per class: the logits, ``(0, z)`` for a
+    one-score binary model, or the prediction of a regressor) and
+    ``predict_nonlinearity`` (scores to ``predict_proba``; ``None`` when the
+    model has no exact torch ``predict_proba``).
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The scikit-learn model replicated.
+    module : torch.nn.Module
+    predict_nonlinearity : callable or None
+    """
+
+    def __init__(self, estimator, module, predict_nonlinearity):
+        self.estimator = estimator
+        self.module_ = module
+        self.predict_nonlinearity = predict_nonlinearity
+
+    def __repr__(self):
+        return f"SklearnReplica({type(self.estimator).__name__})"
+
+
+def has_torch_replica(estimator):
+    """Whether :func:`torch_replica` replicates the (final) model ``estimator``.
+
+    Parameters
+    ----------
+    estimator : estimator
+        A scikit-learn model (not a Pipeline nor a FrozenEstimator).
+
+    Returns
+    -------
+    bool
+    """
+    return isinstance(estimator, (MLPClassifier, MLPRegressor,
+                                  *SKLEARN_LINEAR_REGRESSORS,
+                                  *SKLEARN_LINEAR_CLASSIFIERS))
+
+
+def _replicate(model, explainer="This explainer"):
+    """The :class:`SklearnReplica` of a fitted scikit-learn MLP or linear model."""
+    def fail(reason):
+        return _not_differentiable(model, explainer, reason)
+
+    if not hasattr(model, "coef_") and not hasattr(model, "coefs_"):
+        raise fail(f"{type(model).__name__} is not fitted")
+    if isinstance(model, (MLPClassifier, MLPRegressor)):
+        coefs = [np.asarray(W, dtype=np.float64).T for W in model.coefs_]
+        intercepts = [np.asarray(b, dtype=np.float64) for b in model.intercepts_]
+        hidden = _MLP_ACTIVATIONS[model.activation]
+        out = model.out_activation_
+        if isinstance(model, MLPClassifier) and out == "logistic" and model.n_outputs_ > 1:
+            raise fail("a multilabel MLPClassifier explains several labels at "
+                       "once; gradient explainers explain one output per row")
+        if isinstance(model, MLPRegressor) and model.n_outputs_ > 1:
+            raise fail("a multi-output MLPRegressor has several outputs per row")
+        if out == "logistic":  # binary classifier: one score z
+            coefs[-1], intercepts[-1] = _binary_logits(coefs[-1], intercepts[-1])
+        layers = []
+        for i, (W, b) in enumerate(zip(coefs, intercepts)):
+            layers.append(_float64_linear(W, b))
+            if i < len(coefs) - 1 and hidden is not None:
+                layers.append(hidden())
+        if out == "exp":  # MLPRegressor(loss="poisson")
+            layers.append(_Exp())
+        proba = _softmax if isinstance(model, MLPClassifier) else None
+        return SklearnReplica(model, nn.Sequential(*layers), proba)
+    W = np.asarray(model.coef_, dtype=np.float64)
+    b = np.asarray(model.intercept_, dtype=np.float64)
+    if isinstance(model, SKLEARN_LINEAR_REGRESSORS):
+        if W.ndim == 2 and W.shape[0] > 1:
+            raise fail(f"a multi-output {type(model).__name__} has several "
+                       "outputs per row")
+        W = W.reshape(1, -1)
+        return SklearnReplica(model, nn.Sequential(_float64_linear(W, b.reshape(-1)[:1])),
+                              None)
+    W = W.reshape(-1, W.shape[-1])
+    binary = W.shape[0] == 1
+    if binary:
+        W, b = _binary_logits(W, b)
+    proba = None
+    name = type(model).__name__
+    if name in ("LogisticRegression", "LogisticRegressionCV"):
+        # Binary: sigmoid (the softmax of (0, z)); more classes: multinomial.
+        proba = _softmax
+    elif name == "SGDClassifier" and model.loss == "log_loss":
+        # scikit-learn's one-vs-rest probabilities (sigmoid when binary).
+        proba = _softmax if binary else _ovr_normalised
+    return SklearnReplica(model, nn.Sequential(_float64_linear(W, b)), proba)
 
 
 def differentiable_model(estimator, *, explainer="This explainer"):
@@ -102,15 +283,17 @@ def differentiable_model(estimator, *, explainer="This explainer"):
     Parameters
     ----------
     estimator : fitted estimator
-        A skorch net, a ``FrozenEstimator`` of one, or a ``Pipeline`` of
-        affine scalers ending in one.
+        A skorch net, a scikit-learn MLP or linear model (see
+        :func:`torch_replica`), a ``FrozenEstimator`` of one, or a
+        ``Pipeline`` of affine scalers ending in one.
     explainer : str, default="This explainer"
         Name used in the error message.
 
     Returns
     -------
-    net : skorch.NeuralNet
-        The fitted net whose ``module_`` is differentiated.
+    net : skorch.NeuralNet or SklearnReplica
+        The fitted net whose ``module_`` is differentiated (a
+        :class:`SklearnReplica` for a scikit-learn model).
     scalers : list of (scale, offset, clip)
         The affine maps applied before the net, in order.
 
@@ -122,10 +305,10 @@ def differentiable_model(estimator, *, explainer="This explainer"):
 
     Examples
     --------
-    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.ensemble import RandomForestRegressor
     >>> from sklearn_xai.explainers import differentiable_model
     >>> try:
-    ...     differentiable_model(LogisticRegression())
+    ...     differentiable_model(RandomForestRegressor())
     ... except TypeError as exc:
     ...     print(str(exc)[:52])
     This explainer needs a differentiable torch model: a
@@ -140,6 +323,8 @@ def differentiable_model(estimator, *, explainer="This explainer"):
                 "affine scaler",
             )
         scalers.append(scaler_layer(step, step.n_features_in_))
+    if has_torch_replica(final):
+        return _replicate(final, explainer), scalers
     if not is_torch_net(final):
         raise _not_differentiable(
             estimator, explainer,
@@ -271,7 +456,19 @@ def explained_module(estimator, output, *, explainer="This explainer"):
     param = next(module.parameters(), None)
     dtype = torch.float32 if param is None else param.dtype
     device = torch.device("cpu") if param is None else param.device
-    nonlinearity = predict_nonlinearity(net)
+    if isinstance(net, SklearnReplica):
+        nonlinearity = net.predict_nonlinearity
+        if nonlinearity is None:
+            if output == "proba":
+                raise NotApplicableError(
+                    f"{explainer}: the predict_proba of {net.estimator!r} has no "
+                    "exact torch replica (only LogisticRegression, "
+                    "SGDClassifier(loss='log_loss') and MLPClassifier have one); "
+                    "use output='decision'."
+                )
+            nonlinearity = _identity
+    else:
+        nonlinearity = predict_nonlinearity(net)
     model = ExplainedModule(scalers, module, nonlinearity, output, dtype)
     return model.to(device), dtype, device
 
@@ -293,3 +490,70 @@ def summed_output(model, target):
         return out.gather(1, index[:, None]).sum().reshape(1)
 
     return forward
+
+
+def torch_replica(estimator, *, output="auto"):
+    """An exact float64 torch replica of a fitted scikit-learn model.
+
+    The weights of an :class:`~sklearn.neural_network.MLPClassifier` /
+    :class:`~sklearn.neural_network.MLPRegressor` (any activation) or of a
+    linear model (:data:`SKLEARN_LINEAR_REGRESSORS`,
+    :data:`SKLEARN_LINEAR_CLASSIFIERS`) are copied into ``torch.nn.Linear``
+    layers with ``torch.nn.ReLU`` / ``Tanh`` / ``Sigmoid`` modules between
+    them; the affine scalers of a Pipeline in front of it are folded in as
+    element-wise layers.  Every gradient explainer differentiates this
+    module, so they apply to these scikit-learn models as to skorch nets.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The model, a ``FrozenEstimator`` of it, or a Pipeline of affine
+        scalers ending in it (skorch nets are accepted too).
+    output : {"auto", "proba", "decision", "predict"}, default="auto"
+        What the module returns: ``predict_proba`` (``"auto"`` for
+        classifiers that have it), the decision scores (``"auto"`` for the
+        other classifiers; two columns ``(-z, z)`` for a one-column
+        ``decision_function`` ``z``, else ``decision_function``), or
+        ``predict`` of a regressor (one column; ``"auto"`` for regressors).
+
+    Returns
+    -------
+    module : torch.nn.Module
+        Maps float64 rows of shape ``(n, n_features)`` to ``(n, n_outputs)``,
+        in evaluation mode.
+
+    Raises
+    ------
+    TypeError
+        For other models, multi-output / multilabel models, and
+        ``output="proba"`` for a classifier with no exact torch
+        ``predict_proba`` (e.g. ``SGDClassifier(loss="modified_huber")``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import torch
+    >>> from sklearn.neural_network import MLPClassifier
+    >>> from sklearn_xai.explainers import torch_replica
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 3))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> mlp = MLPClassifier((5,), max_iter=50, random_state=0).fit(X, y)
+    >>> module = torch_replica(mlp)
+    >>> P = module(torch.as_tensor(X)).detach().numpy()
+    >>> bool(np.allclose(P, mlp.predict_proba(X), rtol=0, atol=1e-12))
+    True
+    """
+    if output not in ("auto", "proba", "decision", "predict"):
+        raise ValueError(
+            "output must be 'auto', 'proba', 'decision' or 'predict'; got "
+            f"{output!r}."
+        )
+    if output == "auto":
+        _, final = unwrap(estimator)
+        if not is_classifier(final):
+            output = "predict"
+        else:
+            output = "proba" if hasattr(estimator, "predict_proba") else "decision"
+    model, _, _ = explained_module(estimator, output, explainer="torch_replica")
+    return model.eval()

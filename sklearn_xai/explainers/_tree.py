@@ -6,6 +6,7 @@ import numpy as np
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._estimators import transform_steps, unwrap
 from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions
@@ -28,7 +29,7 @@ def _is_booster(model):
 def _check_xgboost(estimator):
     preprocess, final = unwrap(estimator)
     if not _is_xgboost(final):
-        raise TypeError(
+        raise NotApplicableError(
             "TreeContributions needs an xgboost model: XGBClassifier, XGBRegressor, "
             "xgboost.Booster, or a Pipeline / FrozenEstimator whose final step is "
             f"one; got {type(final).__name__}. {model_agnostic_hint()}"

@@ -28,9 +28,24 @@ def _unique_masks(keep):
 
 _N_DRAWS_CONSTRAINTS = {
     "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
+    "draws": [StrOptions({"shared", "per_coalition"})],
     "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
                   Hidden(StrOptions({DEPRECATED}))],
 }
+
+_DOC_DRAWS = """\
+    draws : {"shared", "per_coalition"}, default="shared"
+        ``"shared"``: a row's ``n_draws`` standard draws are transformed for
+        all of its coalitions (common random numbers: the differences
+        between coalition values have less Monte-Carlo noise).
+        ``"per_coalition"``: every coalition of a row gets its own,
+        independent block of ``n_draws`` draws, as when each value is
+        estimated from a fresh conditional sample (XAI-Bench's code; its
+        monotonicity scores depend on this when they compare two
+        estimates of nearly the same value).  A row's draws come from its
+        own generator either way, so its values do not depend on the other
+        rows of a batch; with ``"per_coalition"`` they depend on the order
+        of its coalitions."""
 
 _DOC_N_SAMPLES = """\
     n_samples : int
@@ -44,11 +59,16 @@ _DOC_N_SAMPLES = """\
 class _DistributionMasker(BaseMasker):
     """Impute removed features by exact draws from ``self.distribution_``.
 
-    Every row draws one block of ``n_draws`` standard normals (and
-    component uniforms for mixtures) from its own generator and transforms it
-    for all of its coalitions (common random numbers across coalitions).
-    The exact conditional means of the distribution give the values of an
-    affine model in closed form (:meth:`BaseMasker.expected_rows`).
+    With ``draws="shared"`` every row draws one block of ``n_draws``
+    standard normals (and component uniforms for mixtures) from its own
+    generator and transforms it for all of its coalitions (common random
+    numbers across coalitions).  With ``draws="per_coalition"`` the row's
+    generator gives one block per coalition, so the coalitions' Monte-Carlo
+    errors are independent (XAI-Bench draws a fresh conditional sample for
+    every value it estimates).  Either way a row's draws come from its own
+    stream only.  The exact conditional means of the distribution give the
+    values of an affine model in closed form
+    (:meth:`BaseMasker.expected_rows`).
 
     ``n_draws`` is a parameter of these maskers (a plain attribute replacing
     the :class:`BaseMasker` property); the count in use, ``n_draws_``, is
@@ -57,6 +77,7 @@ class _DistributionMasker(BaseMasker):
 
     _interventional = False
     n_draws = 100
+    draws = "shared"
 
     def _resolve_n_draws(self):
         self.n_draws_ = int(renamed(
@@ -71,9 +92,20 @@ class _DistributionMasker(BaseMasker):
         return False
 
     def _impute(self, X, keep, rngs):
-        Z, u = self.distribution_.standard_draws(rngs, self.n_draws_)
-        return self.distribution_.impute_coalitions(
-            X, keep, Z, u, interventional=self._interventional)
+        b = self.n_draws_
+        if self.draws == "shared":
+            Z, u = self.distribution_.standard_draws(rngs, b)
+            return self.distribution_.impute_coalitions(
+                X, keep, Z, u, interventional=self._interventional)
+        # One block of b draws per coalition, taken in order from the row's
+        # stream: coalition j of a row uses its draws j*b .. (j+1)*b - 1.
+        n, m, d = keep.shape
+        Z, u = self.distribution_.standard_draws(rngs, m * b)
+        rows = self.distribution_.impute_coalitions(
+            np.repeat(X, m, axis=0), keep.reshape(n * m, 1, d),
+            Z.reshape(n * m, b, d), u.reshape(n * m, b),
+            interventional=self._interventional)
+        return rows.reshape(n, m, b, d)
 
     def _expected_rows(self, X, keep):
         masks, inverse = _unique_masks(keep)
@@ -85,7 +117,7 @@ class _DistributionMasker(BaseMasker):
         return out
 
 
-@Substitution(n_samples=_DOC_N_SAMPLES)
+@Substitution(draws=_DOC_DRAWS, n_samples=_DOC_N_SAMPLES)
 class ConditionalMasker(_DistributionMasker):
     """Observational masker for a known distribution.
 
@@ -115,6 +147,7 @@ class ConditionalMasker(_DistributionMasker):
         ``"interventional"``: draws from the marginal law of ``X_U``,
         independent of ``x_S`` (``v_x(S) = E_Z[f(x_S ⊕ Z_U)]``, the exact
         counterpart of :class:`MarginalMasker`).
+    {draws}
     {n_samples}
 
     Attributes
@@ -144,6 +177,14 @@ class ConditionalMasker(_DistributionMasker):
     >>> Z = masker.impute(X, [[True, False]], rngs=row_generators(0, [0]))
     >>> Z.shape, bool(np.all(Z[..., 0] == 2.0))
     ((1, 1, 5, 2), True)
+
+    With ``draws="per_coalition"`` two coalitions of a row get independent
+    draws (shared draws would make these two blocks equal):
+
+    >>> fresh = ConditionalMasker(dist, n_draws=5, draws="per_coalition").fit(X)
+    >>> Z = fresh.impute(X, [[True, False], [True, False]], rngs=row_generators(0, [0]))
+    >>> bool(np.array_equal(Z[0, 0], Z[0, 1]))
+    False
     """
 
     _parameter_constraints = {
@@ -153,10 +194,11 @@ class ConditionalMasker(_DistributionMasker):
     }
 
     def __init__(self, distribution, n_draws=100, *, value="observational",
-                 n_samples=DEPRECATED):
+                 draws="shared", n_samples=DEPRECATED):
         self.distribution = distribution
         self.n_draws = n_draws
         self.value = value
+        self.draws = draws
         self.n_samples = n_samples
 
     @property
@@ -179,7 +221,7 @@ class ConditionalMasker(_DistributionMasker):
         self.distribution_ = self.distribution
 
 
-@Substitution(n_samples=_DOC_N_SAMPLES)
+@Substitution(draws=_DOC_DRAWS, n_samples=_DOC_N_SAMPLES)
 class GaussianConditionalMasker(_DistributionMasker):
     """Observational masker for real data: a Gaussian fitted to the training rows.
 
@@ -191,6 +233,7 @@ class GaussianConditionalMasker(_DistributionMasker):
     ----------
     n_draws : int, default=100
         Conditional draws per row and coalition.
+    {draws}
     {n_samples}
 
     Attributes
@@ -222,8 +265,9 @@ class GaussianConditionalMasker(_DistributionMasker):
 
     _parameter_constraints = dict(_N_DRAWS_CONSTRAINTS)
 
-    def __init__(self, n_draws=100, *, n_samples=DEPRECATED):
+    def __init__(self, n_draws=100, *, draws="shared", n_samples=DEPRECATED):
         self.n_draws = n_draws
+        self.draws = draws
         self.n_samples = n_samples
 
     def _fit(self, X):

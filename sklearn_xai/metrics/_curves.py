@@ -636,8 +636,8 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
 )
 @Substitution(*_SHARED, "scores_greater", **_pick("groups", "curve_masker"),
               convention=_convention_doc(
-    "``1 - area`` of the normalised curve ``c_k / f(x)``, ``k = 0..S``, over "
-    "the fraction of segments removed (in [0, 1] when the output stays in "
+    "``1 - area`` of the normalised curve ``c_k / f(x)``, for ``k`` from 0 to ``S``, "
+    "over the fraction of segments removed (in [0, 1] when the output stays in "
     "``[0, f(x)]``; comparable across rows with different numbers of "
     "segments).",
     "Quantus' ``IROF``: ``S - trapz(c_1 / f(x), ..., c_S / f(x))`` with unit "

@@ -18,8 +18,10 @@ says when the features it ranks are removed or kept?
 Every metric evaluates the explained rows and all their coalitions in one
 batched :meth:`~sklearn_xai.masking.BaseMasker.evaluate` pass (the rows
 themselves included, so ``f(x)`` and the explained class come from the same
-model calls; conditional draws are shared by a row's coalitions).  For an
-affine regressor the values are computed in closed form.
+model calls; conditional draws are shared by a row's coalitions, except under
+``convention="xai_bench_code"`` of faith± and mono±, where every coalition
+gets its own draws as in XAI-Bench's code).  For an affine regressor the
+values are computed in closed form.
 
 Defaults follow the papers; ``convention="xai_bench_code"`` or
 ``"beexai_code"`` reproduces a benchmark's code where it differs
@@ -32,6 +34,7 @@ import numbers
 
 import numpy as np
 
+from sklearn_xai.masking import ConditionalMasker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
@@ -39,6 +42,7 @@ from sklearn_xai.metrics._common import (
     _DEPRECATED_SWITCH,
     _EMPTY_VALUE,
     _NAN_POLICY,
+    _check_distribution,
     _prepare,
     _value_inputs,
     _value_masker,
@@ -434,6 +438,24 @@ def _performance_curve(f, masker, X, A, order_by, batch_size, metric, rngs):
     return 1.0 - acc if metric == "flip_rate" else acc
 
 
+def _beexai_regression_curve(mse):
+    """BEExAI's regression curve of AUC-TP from ``MSE_t``, ``t = 0..d-1``.
+
+    ``c = MSE + 0.01 mean(MSE)``; the slope indicator ``I_t`` is 1 for an
+    interior point (``1 <= t <= d-2``) where the curve rises across it,
+    ``c_{t+1} > c_{t-1}`` (BEExAI's central difference over the ratios
+    ``r_t = 1 - 1/t``, which increase, so only the sign of the MSE
+    difference counts), and 0 at both end points; ``g = I / c``, min-max
+    normalised with BEExAI's ``1e-8`` added to the range.
+    """
+    c = mse + 0.01 * mse.mean()
+    rises = np.zeros(c.shape, dtype=bool)
+    rises[1:-1] = c[2:] > c[:-2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(rises, 1.0 / c, 0.0)
+    return (g - g.min()) / (g.max() - g.min() + 1e-8)
+
+
 @fast_validate_params(
     {
         **{k: v for k, v in _MODEL_PARAMS.items() if k != "absolute"},
@@ -466,8 +488,11 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
       vectors).
     * Regressors: ``P_t = clip(1 - MSE_t / Var(f(X)), 0, 1)`` (1 = nothing
       changed; lower is better).  ``convention="beexai_code"`` follows
-      BEExAI's code: ``P_t = MSE_t``, ``P <- P + 0.01 mean(P)``, ``1 / P``,
-      min–max normalised, ``trapz / d``.
+      BEExAI's code (``auc_tp.py``): ``c_t = MSE_t + 0.01 mean(MSE)``, a
+      slope indicator ``I_t`` = 1 where the curve rises across an interior
+      point (``c_{t+1} > c_{t-1}``, ``1 <= t <= d-2``) and 0 at both end
+      points, ``P_t = I_t / c_t``, min–max normalised (``1e-8`` added to
+      the range), ``trapz / d``.
 
     With a multi-draw masker (marginal, conditional) the ablated output is
     the mean over draws (of the probability vector for classifiers).
@@ -534,12 +559,8 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
     regression = f.output == "predict"
     rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
     if regression and convention == "beexai_code":
-        P = _performance_curve(f, masker, X, A, order_by, batch_size, "mse", rngs)
-        P = P + 0.01 * P.mean()
-        with np.errstate(divide="ignore"):
-            P = 1.0 / P
-        span = P.max() - P.min()
-        P = (P - P.min()) / span if span > 0 else np.zeros_like(P)
+        P = _beexai_regression_curve(
+            _performance_curve(f, masker, X, A, order_by, batch_size, "mse", rngs))
     else:
         P = _performance_curve(f, masker, X, A, order_by, batch_size,
                                "accuracy" if regression else metric, rngs)
@@ -677,12 +698,34 @@ register_metric(
 # ======================================================================
 # XAI-Bench's faith± and mono±: value functions from maskers
 # ======================================================================
+def _xai_bench_value_masker(X, distribution, masker, value, n_draws, random_state,
+                            X_train, convention):
+    """The value masker of faith± / mono±.
+
+    Under ``convention="xai_bench_code"`` an observational value from
+    ``distribution`` is estimated as XAI-Bench's code does: every coalition
+    of a row from its own, independent sample of ``n_draws`` conditional
+    draws (``ConditionalMasker(draws="per_coalition")``).  XAI-Bench calls
+    its generator afresh for every value (``custom_metrics/monotonicity.py``
+    and ``faithfulness.py``), so the Monte-Carlo errors of two values are
+    independent; with the index bug of mono± the last steps compare two
+    estimates of nearly the same value, and that noise decides the
+    comparison.  Otherwise the rows' draws are shared by their coalitions.
+    """
+    if (convention == "xai_bench_code" and masker is None and distribution is not None
+            and value == "observational"):
+        _check_distribution(distribution, X.shape[1])
+        masker, distribution = ConditionalMasker(
+            distribution, n_draws, draws="per_coalition"), None
+    return _value_masker(X, distribution, masker, value, n_draws, random_state, X_train)
+
+
 def _faith(estimator, X, attributions, *, add, distribution, masker, value,
-           n_draws, use_abs, empty_value, nan_policy, random_state, target,
-           output, batch_size, X_train=None):
+           n_draws, use_abs, empty_value, nan_policy, convention, random_state,
+           target, output, batch_size, X_train=None):
     X, A, f = _value_inputs(estimator, X, attributions, target, output, batch_size)
-    vm = _value_masker(X, distribution, masker, value, n_draws, random_state,
-                       X_train)
+    vm = _xai_bench_value_masker(X, distribution, masker, value, n_draws,
+                                 random_state, X_train, convention)
     d = X.shape[1]
     eye = np.eye(d, dtype=bool)
     if add:
@@ -726,8 +769,8 @@ def _mono(estimator, X, attributions, *, ascending, distribution, masker, value,
     n, d = X.shape
     if d < 2:
         raise ValueError("Monotonicity needs at least 2 features.")
-    vm = _value_masker(X, distribution, masker, value, n_draws, random_state,
-                       X_train)
+    vm = _xai_bench_value_masker(X, distribution, masker, value, n_draws,
+                                 random_state, X_train, convention)
     pos = positions(_importance_order(A, ascending))
     # Coalition t (t = 1..d-1) keeps the first t features of the order.
     keep = pos[:, None, :] < np.arange(1, d)[None, :, None]
@@ -754,7 +797,7 @@ _VALUE_PARAMS = {
     "n_samples": _DEPRECATED_N_SAMPLES,
 }
 _FAITH_PARAMS = {**_VALUE_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
-                 "use_abs": ["boolean"]}
+                 **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"]}
 _MONO_PARAMS = {**_VALUE_PARAMS, **_EMPTY_VALUE, **_CONVENTION_XAI_BENCH,
                 "avg": ["boolean"], "xai_bench_index_bug": _DEPRECATED_SWITCH}
 
@@ -786,6 +829,14 @@ use_abs : bool, default=True
     code and tables).  ``False`` uses the signed attributions, the
     papers' literal formula, which penalises correct negative
     attributions.""",
+    faith_convention="""
+convention : {"paper", "xai_bench_code"}, default="paper"
+    ``"xai_bench_code"`` estimates every value with ``distribution`` as
+    XAI-Bench's code does, from its own conditional sample of ``n_draws``
+    rows (``ConditionalMasker(draws="per_coalition")``) instead of one
+    block of draws shared by a row's coalitions; only for reproducing its
+    tables (:ref:`def-switches-xaibench`).  No effect with ``masker`` or
+    ``value="interventional"``.""",
 )
 _MONO_DOCS = dict(
     _VALUE_DOCS,
@@ -797,8 +848,11 @@ avg : bool, default=True
 convention : {"paper", "xai_bench_code"}, default="paper"
     ``"xai_bench_code"`` reproduces XAI-Bench's code, which stores the
     value after adding feature ``j`` at position ``j + 1`` of the curve
-    (so the test runs in feature-index order); only for reproducing its
-    tables (:ref:`def-switches-xaibench`).""",
+    (so the test runs in feature-index order) and estimates every value
+    with ``distribution`` from its own conditional sample of ``n_draws``
+    rows (``ConditionalMasker(draws="per_coalition")``; the default
+    shares one block of draws between a row's coalitions); only for
+    reproducing its tables (:ref:`def-switches-xaibench`).""",
     xai_bench_index_bug="""
 xai_bench_index_bug : bool
     Former switch of ``convention="xai_bench_code"``.
@@ -813,8 +867,8 @@ xai_bench_index_bug : bool
 @Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS)
 def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=100, use_abs=True,
-                empty_value="expected", nan_policy="omit", random_state=None,
-                target="predicted", output="auto", batch_size=None,
+                empty_value="expected", nan_policy="omit", convention="paper",
+                random_state=None, target="predicted", output="auto", batch_size=None,
                 n_samples=DEPRECATED):
     """Faithfulness by removal (XAI-Bench faith−): does removing a feature
     change the output in proportion to its attribution?
@@ -836,6 +890,7 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
     {use_abs}
     {empty_value}
     {nan_policy}
+    {faith_convention}
     {random_state}
     {target}
     {output}
@@ -871,7 +926,7 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
     return _faith(estimator, X, attributions, add=False, distribution=distribution,
                   masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
                   empty_value=empty_value, nan_policy=nan_policy,
-                  random_state=random_state, target=target, output=output,
+                  convention=convention, random_state=random_state, target=target, output=output,
                   batch_size=batch_size, X_train=X_train)
 
 
@@ -879,8 +934,8 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 @Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS)
 def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100, use_abs=True,
-               empty_value="expected", nan_policy="omit", random_state=None,
-               target="predicted", output="auto", batch_size=None,
+               empty_value="expected", nan_policy="omit", convention="paper",
+               random_state=None, target="predicted", output="auto", batch_size=None,
                n_samples=DEPRECATED):
     """Faithfulness by addition (XAI-Bench faith+): does knowing only one
     feature move the output in proportion to its attribution?
@@ -902,6 +957,7 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
     {use_abs}
     {empty_value}
     {nan_policy}
+    {faith_convention}
     {random_state}
     {target}
     {output}
@@ -937,7 +993,7 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
     return _faith(estimator, X, attributions, add=True, distribution=distribution,
                   masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
                   empty_value=empty_value, nan_policy=nan_policy,
-                  random_state=random_state, target=target, output=output,
+                  convention=convention, random_state=random_state, target=target, output=output,
                   batch_size=batch_size, X_train=X_train)
 
 

@@ -332,12 +332,12 @@ def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
 # --------------------------------------------------------------------- registry
 register_metric(
     "pointing_game", pointing_game, kind="reference", greater_is_better=True,
-    requires=("ground_truth", "image_shape"), source="Quantus",
+    requires=("ground_truth", "image_shape", "mask"), source="Quantus",
     description="Whether the largest attribution falls inside the mask.",
 )
 register_metric(
     "attribution_localisation", attribution_localisation, kind="reference",
-    greater_is_better=True, requires=("ground_truth",), source="Quantus",
+    greater_is_better=True, requires=("ground_truth", "mask"), source="Quantus",
     description="Share of the positive attribution inside the mask.",
 )
 register_metric(

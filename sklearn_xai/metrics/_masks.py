@@ -502,7 +502,7 @@ for _name, _func, _source, _desc in _REGISTERED:
     register_metric(
         _name, _func, kind="reference", greater_is_better=True,
         # emd_score measures distances on the image grid.
-        requires=("ground_truth", "image_shape") if _name == "emd_score"
-        else ("ground_truth",),
+        requires=("ground_truth", "image_shape", "mask") if _name == "emd_score"
+        else ("ground_truth", "mask"),
         source=_source, description=_desc,
     )

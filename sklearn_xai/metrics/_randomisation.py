@@ -343,7 +343,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
     >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.neural_network import MLPRegressor
     >>> from sklearn_xai.explainers import FeatureAblation
-    >>> from sklearn_xai.metrics._randomisation import mprt
+    >>> from sklearn_xai.metrics import mprt
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(100, 4))
     >>> model = MLPRegressor(hidden_layer_sizes=(8,), solver="lbfgs", random_state=0).fit(
@@ -422,7 +422,7 @@ def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
     >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_xai.explainers import FeatureAblation
-    >>> from sklearn_xai.metrics._randomisation import smooth_mprt
+    >>> from sklearn_xai.metrics import smooth_mprt
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(100, 4))
     >>> model = LogisticRegression().fit(X, X[:, 0] + X[:, 1] > 0)
@@ -521,7 +521,7 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_xai.explainers import FeatureAblation
-    >>> from sklearn_xai.metrics._randomisation import efficient_mprt
+    >>> from sklearn_xai.metrics import efficient_mprt
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(100, 6))
     >>> model = LogisticRegression().fit(X, X[:, 0] > 0)
@@ -609,7 +609,7 @@ def random_logit(estimator, X, attributions, *, explainer, similarity="spearman"
     >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_xai.explainers import FeatureAblation
-    >>> from sklearn_xai.metrics._randomisation import random_logit
+    >>> from sklearn_xai.metrics import random_logit
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(150, 4))
     >>> y = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5])
@@ -712,7 +712,7 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
     >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.linear_model import LogisticRegression
     >>> from sklearn_xai.explainers import FeatureAblation
-    >>> from sklearn_xai.metrics._randomisation import data_randomisation
+    >>> from sklearn_xai.metrics import data_randomisation
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 4))
     >>> y = X[:, 0] + 0.5 * X[:, 1] > 0

@@ -62,6 +62,7 @@ _BINDING_PARAMS = {
     "image_shape": ("image_shape",),
     "random_state": ("random_state",),
     "classifier": (),  # binds nothing: the explained model must have classes
+    "mask": (),  # binds nothing: the ground truth must be a 0/1 mask per row
 }
 _REQUIREMENTS = tuple(_BINDING_PARAMS)
 
@@ -104,7 +105,10 @@ class MetricSpec:
         * ``"random_state"``: the seed of the metric's random draws;
         * ``"classifier"``: the model must be a classifier (the metric
           compares classes); binds nothing, and the benchmark skips the
-          metric for regressors.
+          metric for regressors;
+        * ``"mask"``: the ground truth must be a 0/1 mask per row (pixels
+          or features that matter); binds nothing, and the benchmark skips
+          the metric on datasets whose ground truth is continuous.
     source : str, default=""
         The benchmark or system the metric comes from (for the docs).
     description : str, default=""

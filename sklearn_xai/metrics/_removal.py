@@ -177,7 +177,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
     --------
     >>> import numpy as np
     >>> from sklearn.linear_model import LinearRegression
-    >>> from sklearn_xai.metrics._removal import sensitivity_n
+    >>> from sklearn_xai.metrics import sensitivity_n
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(50, 6))
     >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0, 0.5, 0.0, 1.0])
@@ -282,7 +282,7 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
     --------
     >>> import numpy as np
     >>> from sklearn.linear_model import LinearRegression
-    >>> from sklearn_xai.metrics._removal import faithfulness_estimate
+    >>> from sklearn_xai.metrics import faithfulness_estimate
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(50, 5))
     >>> model = LinearRegression().fit(X, X @ [5.0, 4.0, 3.0, 2.0, 1.0])
@@ -384,7 +384,7 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
     --------
     >>> import numpy as np
     >>> from sklearn.linear_model import LinearRegression
-    >>> from sklearn_xai.metrics._removal import monotonicity_correlation
+    >>> from sklearn_xai.metrics import monotonicity_correlation
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 5))
     >>> model = LinearRegression().fit(X, X @ [5.0, 4.0, 3.0, 2.0, 1.0])
@@ -511,7 +511,7 @@ def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order=
     --------
     >>> import numpy as np
     >>> from sklearn.linear_model import LinearRegression
-    >>> from sklearn_xai.metrics._removal import road
+    >>> from sklearn_xai.metrics import road
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 6))
     >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0, 0.5, 0.0, 1.0])

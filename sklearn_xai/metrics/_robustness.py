@@ -30,6 +30,7 @@ from sklearn_xai.metrics._stability import (
     _explained_neighbours,
     _sensitivity,
 )
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import RowStreams, row_keys
@@ -539,8 +540,9 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
     attributions : array-like of shape (n_samples, n_features)
         Their explanations.
     k : int, float in (0, 1] or "all", default=5
-        Features in the pattern: an int (at most ``n_features``), a fraction
-        of the features, or all of them.
+        Features in the pattern: an int (one above ``n_features`` uses all
+        of them, so the default works on narrow data), a fraction of the
+        features, or all of them.
     discretize : {"top_k_sign", "top_k", "sign"}, default="top_k_sign"
         The pattern ``e(x)``: ``"top_k_sign"``, the ``k`` features of largest
         ``|a_j|`` (ties by lower index) with their signs; ``"top_k"``, those
@@ -600,7 +602,7 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
     n, d = X.shape
     f = ExplainedOutput(estimator, batch_size=batch_size)
     if f.output == "predict":
-        raise TypeError(
+        raise NotApplicableError(
             "consistency compares predicted classes: estimator must be a "
             f"classifier with predict_proba or decision_function; got "
             f"{type(estimator).__name__}."
@@ -609,8 +611,8 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
     kk = d if isinstance(k, str) else k
     if not isinstance(kk, numbers.Integral) or isinstance(kk, bool):
         kk = resolve_k(float(kk), d)
-    elif kk > d:
-        raise ValueError(f"k must be at most n_features={d} (or 'all'); got {k}.")
+    else:
+        kk = min(int(kk), d)
     pattern = _patterns(A, int(kk), discretize, convention)
     # Rows per pattern, and per (pattern, class).
     _, group, size = np.unique(pattern, return_inverse=True, return_counts=True)
@@ -656,7 +658,7 @@ register_metric(
 )
 register_metric(
     "consistency", consistency, kind="model", greater_is_better=True,
-    per_instance=False, source="Quantus",
+    per_instance=False, requires=("classifier",), source="Quantus",
     description="Probability that rows with the same explanation pattern get "
                 "the same prediction.",
 )

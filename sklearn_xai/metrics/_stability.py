@@ -28,6 +28,7 @@ from sklearn_xai.metrics._common import (
     _check_training_rows,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import transform_steps, unwrap
@@ -104,14 +105,14 @@ def _hidden_representation(estimator, batch_size):
 
     if hasattr(final, "coefs_") and hasattr(final, "hidden_layer_sizes"):
         if len(final.coefs_) < 2:
-            raise TypeError(f"{type(final).__name__} has no hidden layer.")
+            raise NotApplicableError(f"{type(final).__name__} has no hidden layer.")
         act = _ACTIVATIONS[final.activation]
         W, b = final.coefs_[0], final.intercepts_[0]
         return lambda Z: act(transform(Z) @ W + b)
     if hasattr(final, "module_"):
         inner = first_hidden_layer(final, batch_size)
         return lambda Z: inner(transform(Z))
-    raise TypeError(
+    raise NotApplicableError(
         "relative_representation_stability needs the model's internal "
         f"representation, and {type(final).__name__} exposes none. It works with "
         "a skorch net (its first hidden layer after the activation, read with a "

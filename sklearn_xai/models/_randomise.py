@@ -28,6 +28,7 @@ import zlib
 
 import numpy as np
 
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._estimators import unwrap
 from sklearn_xai.utils._random import seed_entropy
 
@@ -79,7 +80,7 @@ def _unsupported(model):
     elif type(model).__name__.startswith("HistGradientBoosting"):
         hint = (" Its trees are private predictor objects; use "
                 "GradientBoostingClassifier/Regressor for randomisation checks.")
-    return TypeError(
+    return NotApplicableError(
         f"Cannot randomise the parameters of {name}.{hint} Supported models: "
         "torch nets with a fitted module_ (skorch), MLPClassifier / "
         "MLPRegressor, linear models (coef_), decision trees, random forests, "
@@ -139,7 +140,7 @@ def randomised_layers(estimator):
     --------
     >>> import numpy as np
     >>> from sklearn.neural_network import MLPClassifier
-    >>> from sklearn_xai.models._randomise import randomised_layers
+    >>> from sklearn_xai.models import randomised_layers
     >>> X = np.random.default_rng(0).normal(size=(40, 3))
     >>> mlp = MLPClassifier((5, 4), max_iter=500, random_state=0).fit(X, X[:, 0] > 0)
     >>> randomised_layers(mlp)
@@ -310,7 +311,7 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
     --------
     >>> import numpy as np
     >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn_xai.models._randomise import randomise_model, randomised_layers
+    >>> from sklearn_xai.models import randomise_model, randomised_layers
     >>> X = np.random.default_rng(0).normal(size=(50, 3))
     >>> model = LogisticRegression().fit(X, X[:, 0] > 0)
     >>> randomised_layers(model)

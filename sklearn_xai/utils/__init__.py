@@ -1,5 +1,6 @@
 """Utilities shared by explainers, maskers and metrics."""
 
+from sklearn_xai.utils._exceptions import NotApplicableError
 from sklearn_xai.utils._output import (
     ExplainedOutput,
     class_index,
@@ -27,6 +28,7 @@ from sklearn_xai.utils._validation import (
 
 __all__ = [
     "ExplainedOutput",
+    "NotApplicableError",
     "RowStreams",
     "check_attributions",
     "check_reference",

@@ -25,7 +25,8 @@ It has two interfaces:
   metrics that need a few draws for many rows pay almost nothing for
   randomness.  Uniforms have 52 random bits; normals come from the polar
   method on pairs of uniforms or, for many draws per row, from the row's
-  numpy generator below;
+  numpy generator below, or (``method="box_muller"``) from the Box–Muller
+  transform of the words, vectorised over all rows;
 * one :class:`numpy.random.Generator` per row (:meth:`RowStreams.generators`,
   :func:`row_generators`, :func:`keyed_generators`) for code that needs
   numpy's generator API (stochastic maskers, distributions, explainers'
@@ -463,11 +464,11 @@ class RowStreams:
         self._fill(m, stream, out, _to_uniform)
         return out.reshape((len(self),) + shape)
 
-    def normal(self, size=(), *, stream=0, dtype=np.float64):
+    def normal(self, size=(), *, stream=0, dtype=np.float64, method="auto"):
         """Standard normal draws.
 
-        Fewer than ``_PCG_MIN_DRAWS`` (512) draws per row: Marsaglia's polar
-        method on the hashed uniforms.  Pair ``p`` of a row takes two uniforms
+        ``method="auto"``: fewer than ``_PCG_MIN_DRAWS`` (512) draws per
+        row: Marsaglia's polar method on the hashed uniforms.  Pair ``p`` of a row takes two uniforms
         ``v`` in ``[-1, 1)`` from draws ``p`` and ``P + p`` (``P`` pairs) and
         keeps them if ``0 < |v|^2 < 1``; a rejected pair is redrawn from retry
         sub-streams of the same row (attempt ``a`` hashes the same counters
@@ -475,8 +476,24 @@ class RowStreams:
         sampler on the row's generator of :meth:`generators` (same
         ``stream``), i.e. ``np.stack([g.standard_normal(m) for g in
         self.generators(stream=stream)])`` for ``m`` draws (about a
-        microsecond per row, then numpy's speed).  Either way the result
-        depends only on the seed, the row's key, ``stream`` and ``size``.
+        microsecond per row, then numpy's speed).
+
+        ``method="box_muller"``: the Box–Muller transform [1]_ of the
+        counter-based words, vectorised over all rows (no per-row Python
+        step, no rejection): the 64-bit word ``p`` of a row gives two 32-bit
+        halves, ``u = (hi + 1/2) 2**-32`` and ``theta = 2 pi lo 2**-32``,
+        and draws ``p`` and ``P + p`` (``P`` words) are ``sqrt(-2 ln u)``
+        times ``cos(theta)`` and ``sin(theta)``, computed in ``dtype``.
+        The draws are bounded by ``sqrt(66 ln 2) = 6.8`` (a tail probability
+        of about ``1e-11`` is cut).  In single precision it is 1.4 to 1.7
+        times as fast as numpy's ziggurat row by row (the transcendental
+        functions are SIMD-vectorised), which is what a metric drawing many
+        noisy copies per row (:func:`~sklearn_xai.metrics.infidelity`)
+        spends its time on; in double precision it is slower.  Its numbers
+        differ from ``"auto"``'s.
+
+        Either way the result depends only on the seed, the row's key,
+        ``stream``, ``size``, ``dtype`` and ``method``.
 
         Parameters
         ----------
@@ -485,17 +502,34 @@ class RowStreams:
         dtype : {numpy.float64, numpy.float32}, default=numpy.float64
             ``float32`` uses numpy's single-precision ziggurat on the PCG64
             path (about 10% faster, different numbers); on the polar path
-            the float64 draws are rounded.
+            the float64 draws are rounded; ``"box_muller"`` computes in
+            ``dtype``.
+        method : {"auto", "box_muller"}, default="auto"
+            The sampler (see above).
 
         Returns
         -------
         z : ndarray of shape (n_rows, \\*size), of the requested dtype
+
+        References
+        ----------
+        .. [1] G. E. P. Box and M. E. Muller, "A Note on the Generation of
+           Random Normal Deviates", The Annals of Mathematical Statistics
+           29(2), 1958.
         """
         dtype = np.dtype(dtype)
         if dtype not in (np.float64, np.float32):
             raise ValueError(f"dtype must be float64 or float32; got {dtype}.")
+        if method not in ("auto", "box_muller"):
+            raise ValueError(
+                f'method must be "auto" or "box_muller"; got {method!r}.')
         shape = _shape(size)
         m = _n_draws(shape)
+        if method == "box_muller":
+            n_pairs = (m + 1) // 2
+            out = np.empty((len(self), 2 * n_pairs), dtype=dtype)
+            self._fill(n_pairs, stream, out, _box_muller_block)
+            return out[:, :m].reshape((len(self),) + shape)
         if m >= _PCG_MIN_DRAWS:
             out = np.empty((len(self), m), dtype=dtype)
             # The rows' generators (see generators()), one reused object.
@@ -696,6 +730,28 @@ def _polar_block(z, out):
     return np.flatnonzero(bad)
 
 
+def _box_muller_block(z, out, start=None):
+    """Raw words (rows, P) -> standard normals (rows, 2P) in ``out``'s dtype
+    by the Box–Muller transform: word ``p`` gives draws ``p`` (cosine) and
+    ``P + p`` (sine) from its high and low 32-bit halves."""
+    dtype = out.dtype.type
+    n_pairs = z.shape[1]
+    halves = z.view(np.uint32).reshape(z.shape + (2,))
+    lo, hi = (halves[..., 0], halves[..., 1]) if np.little_endian else (
+        halves[..., 1], halves[..., 0])
+    r = np.add(hi, dtype(0.5), dtype=dtype, casting="unsafe")
+    r *= dtype(2.0**-32)  # u in (0, 1]
+    np.log(r, out=r)
+    r *= dtype(-2.0)
+    np.sqrt(r, out=r)
+    theta = np.multiply(lo, dtype(2 * np.pi * 2.0**-32), dtype=dtype,
+                        casting="unsafe")
+    np.cos(theta, out=out[:, :n_pairs])
+    np.sin(theta, out=out[:, n_pairs:])
+    out[:, :n_pairs] *= r
+    out[:, n_pairs:] *= r
+
+
 def _polar_retry(base, rejected, out):
     """Redraw rejected pairs, attempt ``a = 1, 2, ...`` hashing the pair's
     counters from the row's start salted by ``a``, until all are accepted."""
@@ -756,9 +812,10 @@ def row_uniform(random_state, keys, size=(), *, stream=0):
     return RowStreams(random_state, keys).uniform(size, stream=stream)
 
 
-def row_normal(random_state, keys, size=(), *, stream=0, dtype=np.float64):
+def row_normal(random_state, keys, size=(), *, stream=0, dtype=np.float64,
+               method="auto"):
     """Standard normal draws per row: ``RowStreams(random_state,
-    keys).normal(size, stream=stream, dtype=dtype)``.
+    keys).normal(size, stream=stream, dtype=dtype, method=method)``.
 
     Parameters
     ----------
@@ -767,6 +824,8 @@ def row_normal(random_state, keys, size=(), *, stream=0, dtype=np.float64):
     size : int or tuple of int, default=()
     stream : int, default=0
     dtype : {numpy.float64, numpy.float32}, default=numpy.float64
+    method : {"auto", "box_muller"}, default="auto"
+        See :meth:`RowStreams.normal`.
 
     Returns
     -------
@@ -780,7 +839,8 @@ def row_normal(random_state, keys, size=(), *, stream=0, dtype=np.float64):
     >>> bool(np.all(row_normal(0, [6], (1000, 2))[0] == z[1]))
     True
     """
-    return RowStreams(random_state, keys).normal(size, stream=stream, dtype=dtype)
+    return RowStreams(random_state, keys).normal(size, stream=stream, dtype=dtype,
+                                                 method=method)
 
 
 def row_integers(random_state, keys, high, size=(), *, stream=0):

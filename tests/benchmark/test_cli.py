@@ -40,6 +40,20 @@ def test_list(capsys):
                  "linear_regression"):
         assert text in out
     assert "complexity" in out and "↓" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert main(["list", "metrics"]) == 0
+    out = capsys.readouterr().out
+    # Grouped by family, each family's metrics under its heading.
+    from sklearn_xai.metrics import metric_specs
+
+    headings = [line.strip() for line in out.splitlines() if line.startswith("  ")
+                and not line.startswith("    ")]
+    families = {s.family for s in metric_specs()}
+    assert {h.split(" (")[0].lower().replace(" ", "_") for h in headings} >= families
+    for spec in metric_specs():
+        heading_block = out.split(
+            f"  {spec.family.replace('_', ' ').capitalize()} (", 1)[1].split("\n\n", 1)[0]
+        assert f"    {spec.name} " in heading_block, spec.name
     assert main(["list", "presets"]) == 0
     out = capsys.readouterr().out
     assert "Explainers:" not in out and "default" in out
@@ -160,3 +174,25 @@ def test_run_imports_a_module_next_to_the_config(tmp_path, capsys):
                    "-q", "--no-figures"])
     assert status == 0, capsys.readouterr()
     assert "MyAblation" in capsys.readouterr().out
+
+
+def test_shard_size_option_and_its_errors(config_file, tmp_path, capsys, monkeypatch):
+    import sklearn_xai.benchmark._runner as runner
+
+    seen, real = {}, runner.run_benchmark
+
+    def spy(spec, **kwargs):
+        seen.update(kwargs)
+        return real(spec, **kwargs)
+
+    monkeypatch.setattr(runner, "run_benchmark", spy)
+    argv = ["run", str(config_file), "--out", str(tmp_path / "o"), "--n-jobs", "1", "-q",
+            "--no-figures", "--no-cache"]
+    assert main(argv + ["--shard-size", "4"]) == 0
+    assert seen["shard_size"] == 4 and seen["scheduler_address"] is None
+    assert main(argv + ["--shard-size", "none"]) == 0
+    assert seen["shard_size"] is None
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(argv + ["--shard-size", "0"])
+    assert "positive number of rows" in capsys.readouterr().err

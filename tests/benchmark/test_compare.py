@@ -34,7 +34,7 @@ def test_applicable_explainers_follow_the_model():
     linear = Ridge().fit(X[:, :5], y)
     found = applicable_explainers(linear, 5)
     assert "tree_shap" not in found and "exact_shapley" in found
-    assert "saliency" not in found  # not differentiable
+    assert "saliency" in found  # Ridge has an exact torch replica (issue #20)
 
 
 def test_xgboost_tree_attributions_scored_on_the_margin():

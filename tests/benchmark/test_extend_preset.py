@@ -38,3 +38,16 @@ def test_yaml_config_extends_a_preset(tmp_path):
     spec = load_config(path)
     assert spec.name == "mine" and "occlusion" in spec.explainers
     assert "ablation" in spec.explainers  # from the preset
+
+
+def test_dataclasses_replace_gives_no_deprecation_warning():
+    import dataclasses
+    import warnings
+
+    spec = get_preset("default")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        copy = dataclasses.replace(spec, seeds=[0])
+    assert copy.seeds == [0] and copy.control == spec.control
+    with pytest.warns(FutureWarning, match="renamed control"):
+        assert spec.baseline == spec.control

@@ -99,8 +99,10 @@ def test_rerun_is_cached_and_resume_recomputes_only_failures(tmp_path):
                                               "params": {"masker": MEAN}}},
                      seeds=[0, 1, 2])
     CALLS["fail_seeds"] = {1}
-    first = run_benchmark(config, n_jobs=2, backend="threading", cache_dir=tmp_path)
-    assert CALLS["n"] == 3
+    # 20 explained rows in two row shards of 10: two explanations per cell.
+    first = run_benchmark(config, n_jobs=2, backend="threading", cache_dir=tmp_path,
+                          shard_size=10)
+    assert CALLS["n"] == 3 * 2
     failed = first.table[first.table["status"] == "error"]
     assert set(failed["seed"]) == {1} and set(failed["explainer"]) == {"counting"}
     assert failed["error"].str.contains("simulated crash at seed 1").all()
@@ -109,9 +111,12 @@ def test_rerun_is_cached_and_resume_recomputes_only_failures(tmp_path):
     # Resume: only the failed cell is computed again.
     CALLS["n"] = 0
     CALLS["fail_seeds"] = set()
-    second = run_benchmark(config, n_jobs=2, backend="threading", cache_dir=tmp_path)
-    assert CALLS["n"] == 1
+    second = run_benchmark(config, n_jobs=2, backend="threading", cache_dir=tmp_path,
+                           shard_size=10)
+    assert CALLS["n"] == 2
     assert second.n_computed == 1
+    # Finished cells leave no shard files behind.
+    assert not os.listdir(tmp_path / "shards")
     assert (second.table["status"] == "ok").all()
 
     # Rerun: nothing is computed and the table is unchanged.
@@ -131,8 +136,8 @@ def test_rerun_is_cached_and_resume_recomputes_only_failures(tmp_path):
 
 def test_no_cache_recomputes(tmp_path):
     config = _config(explainers={"counting": {"name": CountingAblation}}, seeds=[0])
-    run_benchmark(config, cache_dir=None)
-    run_benchmark(config, cache_dir=None)
+    run_benchmark(config, cache_dir=None, shard_size=None)
+    run_benchmark(config, cache_dir=None, shard_size=None)
     assert CALLS["n"] == 2
     assert not os.listdir(tmp_path)
 

@@ -10,7 +10,7 @@ import torch
 from skorch import NeuralNetRegressor
 from sklearn.decomposition import PCA
 from sklearn.frozen import FrozenEstimator
-from sklearn.linear_model import LogisticRegression
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
@@ -300,7 +300,7 @@ def test_guided_gradcam_needs_a_cnn():
 
 # ----------------------------------------------------------- what is allowed
 @pytest.mark.parametrize("model", [
-    LogisticRegression(),
+    KNeighborsClassifier(),  # scikit-learn MLPs and linear models are replicated
     make_pipeline(PCA(2), LogisticNetClassifier(max_epochs=1)),
 ])
 def test_non_differentiable_models_raise(model):

@@ -10,6 +10,13 @@ from sklearn_xai.explainers._shapley import (
     ExactShapley,
     KernelSHAP,
     ShapleyValueSampling,
+    _add_unit_moments,
+    _constrained_wls,
+    _first_draws,
+    _kernel_plan,
+    _solve_normal_equations,
+    _subsets_by_rank,
+    _unrank_subsets,
 )
 from sklearn_xai.base import get_explainer_tags
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
@@ -207,6 +214,184 @@ def test_kernel_auto_budget_and_one_feature():
     np.testing.assert_allclose(A[:, 0], 3 * (X[:4, 0] - X[:, 0].mean()), atol=1e-10)
 
 
+def test_kernel_plan_follows_shaps_enumeration_rule():
+    # d = 10: kernel mass of the size pairs (s, 10 - s) is proportional to
+    # 2/9, 2/16, 2/21, 2/24 and 1/25 (normalised: 0.393, 0.221, 0.168, ...).
+    # Budget 512: 512 * 0.393 / 20 >= 1 -> sizes 1, 9 enumerated (492 left);
+    # 492 * 0.364 / 90 >= 1 -> sizes 2, 8 (402 left); 402 * 0.435 / 240 < 1
+    # -> sizes 3 to 7 are sampled.
+    enumerated, sampled = _kernel_plan(10, 512)
+    assert len(enumerated) == 2 * (10 + 45)
+    assert sorted(set(enumerated.sum(axis=1))) == [1, 2, 8, 9]
+    assert len(np.unique(enumerated, axis=0)) == len(enumerated)
+    np.testing.assert_array_equal(sampled, [3, 4, 5])
+    # Budget 64: 64 * 0.393 / 20 = 1.26 >= 1 -> sizes 1, 9 only.
+    enumerated, sampled = _kernel_plan(10, 64)
+    assert sorted(set(enumerated.sum(axis=1))) == [1, 9]
+    np.testing.assert_array_equal(sampled, [2, 3, 4, 5])
+    # Budget 15 < 20 singletons and complements: nothing enumerated.
+    enumerated, sampled = _kernel_plan(10, 15)
+    assert len(enumerated) == 0
+    np.testing.assert_array_equal(sampled, [1, 2, 3, 4, 5])
+
+
+@pytest.mark.parametrize("m, full_rank", [(40, True), (40, False), (4, False)])
+def test_normal_equations_equal_the_constrained_least_squares(m, full_rank):
+    # The moments route (used by KernelSHAP) against the pseudo-inverse of
+    # the weighted design; m = 4 < d - 1 coalitions is rank deficient: both
+    # give the minimum-norm solution.
+    rng = np.random.default_rng(21)
+    n, d = 5, 7
+    Z = rng.random((n, m, d)) < 0.5
+    w = rng.random((n, m)) + 0.1
+    y = rng.normal(size=(n, m))
+    delta = rng.normal(size=n)
+    Zf = Z.astype(float)
+    M = np.einsum("nk,nki,nkj->nij", w, Zf, Zf)
+    c = np.einsum("nk,nk,nki->ni", w, y, Zf)
+    phi = _solve_normal_equations(M, c, delta, full_rank=full_rank)
+    np.testing.assert_allclose(phi, _constrained_wls(Z, w, y, delta), atol=1e-8)
+    np.testing.assert_allclose(phi.sum(axis=1), delta, atol=1e-12)
+
+
+def test_first_draws_count_duplicates_until_the_budget_is_spent():
+    canon = np.array([[5, 3, 5, 7, 3, 9],
+                      [1, 1, 1, 1, 2, 1]])
+    idx, counts, short = _first_draws(canon, 3)
+    # Row 0: the third distinct unit (7) is draw 3; draws 4 and 5 do not count.
+    np.testing.assert_array_equal(idx[0], [0, 1, 3])
+    np.testing.assert_array_equal(counts[0], [2, 1, 1])
+    # Row 1: only two distinct units in six draws: padded with count 0.
+    np.testing.assert_array_equal(idx[1, :2], [0, 4])
+    np.testing.assert_array_equal(counts[1], [5, 1, 0])
+    np.testing.assert_array_equal(short, [False, True])
+    # Without a short row (the vectorised path): the same for row 0.
+    idx0, counts0, short0 = _first_draws(canon[:1], 3)
+    np.testing.assert_array_equal(idx0, idx[:1])
+    np.testing.assert_array_equal(counts0, counts[:1])
+    assert not short0.any()
+
+
+@pytest.mark.parametrize("paired, n_coalitions", [(True, 9), (True, 10), (False, 7)])
+def test_unit_moments_equal_the_moments_of_the_coalitions(paired, n_coalitions):
+    rng = np.random.default_rng(3)
+    n, d = 4, 6
+    n_units = -(-n_coalitions // 2) if paired else n_coalitions
+    units = rng.random((n, n_units, d)) < 0.5
+    counts = rng.integers(1, 4, (n, n_units)).astype(float)
+    y = rng.normal(size=(n, n_coalitions))
+    M0, c0 = rng.normal(size=(d, d)), rng.normal(size=(n, d))
+    M, c = _add_unit_moments(M0, c0, units, counts, y, paired, mass=2.5)
+    if paired:
+        Z = np.stack([units, ~units], axis=2).reshape(n, 2 * n_units, d)[:, :n_coalitions]
+        w = np.repeat(counts, 2, axis=1)[:, :n_coalitions]
+    else:
+        Z, w = units, counts
+    w = 2.5 * w / w.sum(axis=1, keepdims=True)
+    Zf = Z.astype(float)
+    np.testing.assert_allclose(M, M0 + np.einsum("nk,nki,nkj->nij", w, Zf, Zf), atol=1e-12)
+    np.testing.assert_allclose(c, c0 + np.einsum("nk,nk,nki->ni", w, y, Zf), atol=1e-12)
+
+
+def test_random_subsets_by_rank_are_uniform_and_agree_with_unranking():
+    from math import comb
+
+    for d, t in ((6, 3), (9, 2), (12, 5)):
+        u = (np.arange(comb(d, t)) + 0.5) / comb(d, t)
+        codes = _subsets_by_rank(u, np.full(u.shape, t), d)
+        # Every t-subset exactly once, in the same order as the unranking.
+        assert len(np.unique(codes)) == comb(d, t)
+        assert all(bin(int(c)).count("1") == t for c in codes)
+        np.testing.assert_array_equal(codes, _unrank_subsets(u, np.full(u.shape, t), d))
+
+
+def _kernel_error(model, X, budget, seeds, **kw):
+    truth = model.shapley_zero_baseline(X)
+    return np.mean([np.sqrt(((KernelSHAP(FrozenEstimator(model), n_perturbations=budget,
+                                         masker=BaselineMasker("zero"), random_state=s,
+                                         **kw).fit(X).transform(X) - truth) ** 2).mean())
+                    for s in seeds])
+
+
+def test_kernel_sampled_error_against_exact_values():
+    # d = 10 with interactions: 200 of the 1022 coalitions per row.  The
+    # error of enumerating sizes 1, 9 (and sampling the rest in pairs) is
+    # well below the error of the coalitions' plain Monte-Carlo average;
+    # the efficiency constraint holds exactly.
+    d = 10
+    model = _model(d)
+    X = np.random.default_rng(17).normal(size=(20, d))
+    truth = model.shapley_zero_baseline(X)
+    err = {b: _kernel_error(model, X, b, seeds=(0, 1)) for b in (100, 400, 1000)}
+    assert err[1000] < err[400] < err[100]
+    assert err[400] < 0.05 * np.sqrt((truth ** 2).mean())
+    A = KernelSHAP(FrozenEstimator(model), n_perturbations=400, masker=BaselineMasker("zero"),
+                   random_state=0).fit(X).transform(X)
+    np.testing.assert_allclose(A.sum(axis=1), truth.sum(axis=1), atol=1e-10)
+
+
+def test_kernel_rows_independent_when_draws_are_topped_up():
+    # d = 6, 53 coalitions: the sampled size pairs (2, 4) and 3 hold 21 + 10
+    # units; some rows need more than the first round of draws.
+    d = 6
+    model = _model(d)
+    X = np.random.default_rng(18).normal(size=(17, d))
+
+    def make():
+        return KernelSHAP(FrozenEstimator(model), n_perturbations=53,
+                          masker=BaselineMasker("zero"), random_state=2)
+
+    ref = make().fit(X).transform(X)
+    for i in range(len(X)):
+        np.testing.assert_allclose(make().fit(X).transform(X[i:i + 1]), ref[i:i + 1],
+                                   rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("d", [30, 50, 70])  # unranking, shuffles, no de-duplication
+@pytest.mark.parametrize("paired", [True, False])
+def test_kernel_many_features_efficiency_and_row_independence(d, paired):
+    rng = np.random.default_rng(22)
+    model = _model(d, intercept=1.0)
+    X = rng.normal(size=(6, d))
+    ex = KernelSHAP(FrozenEstimator(model), n_perturbations=3 * d + 1, paired=paired,
+                    masker=BaselineMasker("zero"), random_state=0).fit(X)
+    A, n_eval = ex.explain(X, return_n_evaluations=True)
+    assert n_eval == 6 * (3 * d + 3)
+    np.testing.assert_allclose(A.sum(axis=1), model.predict(X) - 1.0, atol=1e-8)
+    np.testing.assert_allclose(ex.transform(X[3:4]), A[3:4], rtol=1e-12, atol=1e-12)
+    # An additive model is recovered exactly from these few coalitions.
+    lin = Interactions(a=model.a_, b=0.0, c=0.0).fit(X)
+    B = KernelSHAP(FrozenEstimator(lin), n_perturbations=3 * d + 1, paired=paired,
+                   masker=BaselineMasker("zero"), random_state=0).fit(X).transform(X)
+    np.testing.assert_allclose(B, X * model.a_, atol=1e-8)
+
+
+@pytest.mark.slow
+def test_kernel_error_at_most_shaps_at_the_same_budget():
+    shap = pytest.importorskip("shap")
+    from sklearn.neural_network import MLPRegressor
+
+    from sklearn_xai.datasets import exact_shapley_values
+
+    rng = np.random.default_rng(0)
+    d = 10
+    Xt = rng.normal(size=(1500, d))
+    y = Xt[:, 0] * Xt[:, 1] + np.sin(2 * Xt[:, 2]) + Xt[:, 3] * Xt[:, 4] * Xt[:, 5]
+    mlp = MLPRegressor(hidden_layer_sizes=(32, 32), max_iter=200, random_state=0).fit(Xt, y)
+    X, bg = Xt[:30], Xt[-8:]
+    exact = exact_shapley_values(mlp.predict, X, value="interventional",
+                                 background=bg).attributions
+    ours, peer = [], []
+    for seed in range(3):
+        A = KernelSHAP(FrozenEstimator(mlp), n_perturbations=256,
+                       masker=MarginalMasker(background=bg), random_state=seed).fit(X).transform(X)
+        ours.append(np.sqrt(((A - exact) ** 2).mean()))
+        np.random.seed(seed)
+        B = shap.KernelExplainer(mlp.predict, bg).shap_values(X, nsamples=256, silent=True)
+        peer.append(np.sqrt(((B - exact) ** 2).mean()))
+    assert np.mean(ours) <= np.mean(peer)
+
+
 # ----------------------------------------------------- ShapleyValueSampling
 def test_svs_converges_to_exact():
     d = 6
@@ -215,6 +400,39 @@ def test_svs_converges_to_exact():
     err = {n: _mean_error(ShapleyValueSampling, model, X, n, seeds=(0, 1))
            for n in (10, 1000)}
     assert err[1000] < err[10] / 4
+
+
+def test_svs_antithetic_halves_the_error_against_exact_values():
+    # The pairwise term x0 x1 is exact with antithetic pairs; for the
+    # three-way term an ordering and its reverse halve the variance of a
+    # marginal contribution (P/2 or 0 against P or 0 for P = c x2 x3 x4), so
+    # the error is about 0.7 times that of independent orderings.
+    d = 8
+    model = _model(d)
+    X = np.random.default_rng(19).normal(size=(100, d))
+    seeds = (0, 1, 2, 3)
+    anti = _mean_error(ShapleyValueSampling, model, X, 26, seeds=seeds)
+    indep = _mean_error(ShapleyValueSampling, model, X, 26, seeds=seeds, antithetic=False)
+    assert anti < 0.85 * indep
+
+
+@pytest.mark.slow
+def test_svs_error_at_most_shaps_permutation_explainer():
+    shap = pytest.importorskip("shap")
+    d = 8
+    model = _model(d)
+    X = np.random.default_rng(20).normal(size=(40, d))
+    truth = model.shapley_zero_baseline(X)
+    n_perm = 26
+    evals = n_perm * (d - 1) + 2  # ours; shap: evals // (2 d + 1) pairs
+    ours = _mean_error(ShapleyValueSampling, model, X, n_perm, seeds=range(4))
+    masker = shap.maskers.Independent(np.zeros((1, d)), max_samples=1)
+    peer = []
+    for seed in range(4):
+        np.random.seed(seed)
+        ex = shap.PermutationExplainer(model.predict, masker, seed=seed)
+        peer.append(np.sqrt(((ex(X, max_evals=evals, silent=True).values - truth) ** 2).mean()))
+    assert ours <= np.mean(peer)
 
 
 def test_svs_antithetic_exact_for_two_features():
@@ -229,7 +447,7 @@ def test_svs_antithetic_exact_for_two_features():
                              random_state=0).fit(Z).transform(Z)
     np.testing.assert_allclose(A, model.shapley_zero_baseline(Z), atol=1e-12)
     # Without antithetic pairs, two orderings are usually not both orders.
-    B = ShapleyValueSampling(FrozenEstimator(model), n_permutations=2,
+    B = ShapleyValueSampling(FrozenEstimator(model), n_permutations=2, antithetic=False,
                              random_state=0).fit(Z).transform(Z)
     assert not np.allclose(B, model.shapley_zero_baseline(Z))
 

@@ -17,6 +17,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.ensemble import RandomForestRegressor
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression
+from sklearn.neighbors import KNeighborsRegressor
 from sklearn.utils import get_tags
 from sklearn.utils.validation import validate_data
 
@@ -44,7 +45,7 @@ FAST = {
     "LimeTabular": {"n_perturbations": 50},
     "LocalLinearSurrogate": {"n_perturbations": 50},
     "MAPLE": {"n_estimators": 5, "min_samples_leaf": 3},
-    "ShapleyValueSampling": {"n_permutations": 3},
+    "ShapleyValueSampling": {"n_permutations": 3, "antithetic": False},
     "SmoothGrad": {"n_perturbations": 5},
 }
 # Explainers whose default construction needs a model the others cannot use.
@@ -197,8 +198,8 @@ def test_all_explainers_filters_by_tags():
 
 def test_model_specific_errors_name_every_model_agnostic_explainer(data):
     X, _ = data
-    with pytest.raises(TypeError) as exc:
-        differentiable_model(LinearRegression().fit(X, X[:, 0]))
+    with pytest.raises(TypeError) as exc:  # (linear models have a torch replica)
+        differentiable_model(KNeighborsRegressor().fit(X, X[:, 0]))
     for name in model_agnostic_explainers():
         assert name in str(exc.value)
     from sklearn_xai.explainers import TreeContributions
@@ -264,18 +265,22 @@ def test_model_tags_match_which_models_work(data, models, name, cls):
     tags = get_explainer_tags(cls)
     linear = FrozenEstimator(LinearRegression().fit(X, X @ [1.0, -1.0, 0.5, 2.0]))
     if tags.differentiable:
+        # (scikit-learn linear models and MLPs have a torch replica)
+        knn = FrozenEstimator(KNeighborsRegressor().fit(X, X[:, 0]))
         with pytest.raises(TypeError, match="differentiable torch model"):
-            cls(linear, **FAST.get(name, {})).fit(X)
+            cls(estimator=knn, **FAST.get(name, {})).fit(X)
         if name not in SPECIAL_MODEL:
             A = _instance(name, cls, models).fit(X).transform(X[:3])
             assert A.shape == (3, 4) and np.isfinite(A).all()
         return
     if not tags.model_agnostic:
         with pytest.raises(TypeError, match="Model-agnostic explainers"):
-            cls(linear, **FAST.get(name, {})).fit(X)
+            cls(estimator=linear, **FAST.get(name, {})).fit(X)
         return
     forest = FrozenEstimator(RandomForestRegressor(n_estimators=3, random_state=0)
                              .fit(X, X[:, 0]))
     for model in (linear, forest):
-        A = cls(model, **FAST.get(name, {})).fit(X).transform(X[:3])
+        # y for the explainers that need it (PermutationImportance)
+        ex = cls(estimator=model, **FAST.get(name, {})).fit(X, model.predict(X))
+        A = ex.transform(X[:3])
         assert A.shape == (3, 4) and np.isfinite(A).all()

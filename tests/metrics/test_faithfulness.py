@@ -188,8 +188,11 @@ def test_auc_tp_regression_hand_formula(linear):
     mse = np.array([np.mean((model.predict(
         np.where(np.argsort(np.argsort(-np.abs(A), axis=1, kind="stable"), axis=1) < t,
                  0.0, X[:30])) - f0) ** 2) for t in range(6)])
-    q = 1.0 / (mse + 0.01 * mse.mean())
-    q = (q - q.min()) / (q.max() - q.min())
+    c = mse + 0.01 * mse.mean()
+    # BEExAI's slope indicator: interior points where c rises across them.
+    rises = np.array([0 < t < 5 and c[t + 1] > c[t - 1] for t in range(6)])
+    q = np.where(rises, 1.0 / c, 0.0)
+    q = (q - q.min()) / (q.max() - q.min() + 1e-8)
     assert auc_tp(model, X[:30], A, convention="beexai_code") == pytest.approx(
         np.trapezoid(q) / 6)
 

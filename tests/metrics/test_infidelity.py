@@ -213,9 +213,10 @@ def test_agrees_with_captum_on_the_same_draws(normalize):
     s = infidelity(model, Xe, A, n_perturbations=N, normalize=normalize,
                    X_train=X, random_state=7)
     # The documented draws: row_normal(random_state, row_keys(X), (N, d),
-    # dtype=float32) * σ_j, σ_j = σ × the training std of feature j.
+    # dtype=float32, method="box_muller") * σ_j, σ_j = σ × the training std
+    # of feature j.
     scale = sigma * X.std(axis=0)
-    z = row_normal(7, row_keys(Xe), (N, 4), dtype=np.float32)
+    z = row_normal(7, row_keys(Xe), (N, 4), dtype=np.float32, method="box_muller")
     noise = (z * scale).reshape(-1, 4)
 
     def perturb(inputs):

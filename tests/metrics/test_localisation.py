@@ -136,8 +136,8 @@ def test_registry_entries():
         spec = get_metric_spec(name)
         assert spec.kind == "reference" and spec.greater_is_better
         assert spec.family == "localisation" and spec.source == "Quantus"
-    assert get_metric_spec("pointing_game").requires == ("ground_truth", "image_shape")
-    assert get_metric_spec("attribution_localisation").requires == ("ground_truth",)
+    assert get_metric_spec("pointing_game").requires == ("ground_truth", "image_shape", "mask")
+    assert get_metric_spec("attribution_localisation").requires == ("ground_truth", "mask")
 
 
 def test_row_order_and_batch_do_not_matter():

@@ -206,5 +206,6 @@ def test_registry_entries():
                  "relevance_mass_accuracy", "relevance_rank_accuracy"]:
         spec = get_metric_spec(name)
         assert spec.kind == "reference" and spec.requires == (
-            ("ground_truth", "image_shape") if name == "emd_score" else ("ground_truth",))
+            ("ground_truth", "image_shape", "mask") if name == "emd_score"
+            else ("ground_truth", "mask"))
         assert spec.greater_is_better

@@ -224,8 +224,10 @@ def test_consistency_undefined_and_invalid():
     clf = LogisticRegression().fit(np.vstack([X, -X]), [0, 1, 1, 1, 0, 0])
     with pytest.warns(UndefinedScoreWarning, match="no two rows"):
         assert np.isnan(consistency(clf, X, X, k=1))
-    with pytest.raises(ValueError, match="k must be at most"):
-        consistency(clf, X, X, k=5)
+    # k above n_features uses every feature, as k="all" does.
+    A = np.array([[1.0, -2.0, 0.5], [1.0, -2.0, 0.5], [0.3, 2.0, -1.0]])
+    np.testing.assert_array_equal(consistency(clf, A, A, k=5),
+                                  consistency(clf, A, A, k="all"))
     with pytest.raises(TypeError, match="classifier"):
         consistency(LinearRegression().fit(X, [0.0, 1.0, 2.0]), X, X)
 
@@ -235,7 +237,7 @@ def test_explainer_randomness_is_shared_or_independent():
     X = rng.normal(size=(40, 4))
     model = make_pipeline(PolynomialFeatures(2), LinearRegression()).fit(
         X, X[:, 0] * X[:, 1] + X[:, 2] * X[:, 3])
-    ex = ShapleyValueSampling(FrozenEstimator(model), n_permutations=2,
+    ex = ShapleyValueSampling(FrozenEstimator(model), n_permutations=2, antithetic=False,
                               masker=BaselineMasker("zero"), random_state=0).fit(X)
     A = ex.transform(X[:5])
     kw = dict(explainer=ex, n_perturbations=5, std=1e-3, random_state=0)

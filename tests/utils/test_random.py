@@ -36,6 +36,8 @@ def test_splitmix64_finaliser_matches_the_reference_values():
     lambda s: s.uniform((6, 3)),
     lambda s: s.normal((5, 3)),
     lambda s: s.normal((30, 20)),  # >= 512 draws per row: per-row PCG64
+    lambda s: s.normal((31, 3), dtype=np.float32, method="box_muller"),
+    lambda s: s.normal(700, method="box_muller"),
     lambda s: s.integers(7, (6, 3)),
     lambda s: s.permutations(9, 4, n_chosen=3),
     lambda s: s.bits(5),
@@ -90,6 +92,50 @@ def test_uniform_and_normal_moments():
     assert stats.kstest(zb, "norm").pvalue > 1e-3
     r = np.corrcoef(big)[np.triu_indices(100, 1)]
     assert abs(r.mean()) < 0.002 and abs(r.std() * np.sqrt(2000) - 1.0) < 0.08
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_box_muller_normals_are_the_documented_transform(dtype):
+    """method="box_muller": word p of the row's stream gives draws p and
+    P + p, sqrt(-2 ln u) (cos, sin)(theta) with u = (hi + 1/2) 2**-32 and
+    theta = 2 pi lo 2**-32, computed in dtype."""
+    streams = RowStreams(5, [4, 9, 2**62 + 1])
+    z = streams.normal((3, 5), stream=2, dtype=dtype, method="box_muller")
+    assert z.shape == (3, 3, 5) and z.dtype == dtype
+    words = streams.bits(8, stream=2)  # 15 draws: 8 words, the last sine cut
+    hi = (words >> np.uint64(32)).astype(np.float64)
+    lo = (words & np.uint64(0xFFFFFFFF)).astype(np.float64)
+    r = np.sqrt(-2.0 * np.log((hi + 0.5) * 2.0**-32))
+    theta = 2 * np.pi * lo * 2.0**-32
+    expected = np.concatenate([r * np.cos(theta), r * np.sin(theta)], axis=1)[:, :15]
+    rtol = 1e-12 if dtype == np.float64 else 2e-6
+    np.testing.assert_allclose(z.reshape(3, 15), expected, rtol=rtol, atol=rtol)
+    # Not the "auto" numbers; another stream gives other numbers.
+    assert not np.allclose(z, streams.normal((3, 5), stream=2, dtype=dtype))
+    assert not np.allclose(z, streams.normal((3, 5), stream=3, dtype=dtype,
+                                             method="box_muller"))
+    with pytest.raises(ValueError, match="method"):
+        streams.normal(3, method="ziggurat")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_box_muller_normals_distribution_and_independence(dtype):
+    z = row_normal(1, KEYS, 2001, dtype=dtype, method="box_muller")
+    flat = z.ravel().astype(np.float64)
+    assert abs(flat.mean()) < 0.005 and abs(flat.std() - 1.0) < 0.005
+    assert abs(stats.skew(flat)) < 0.02 and abs(stats.kurtosis(flat)) < 0.04
+    assert stats.kstest(flat[:200_000], "norm").pvalue > 1e-3
+    assert abs((np.abs(flat) > 3).mean() - 0.0027) < 0.0003
+    assert np.abs(flat).max() < np.sqrt(66 * np.log(2)) + 1e-6
+    # Rows, the cosine and sine of one word, and neighbouring draws are
+    # uncorrelated (under independence, correlations are ~N(0, 1/n)).
+    r = np.corrcoef(z[:, :1000])[np.triu_indices(len(KEYS), 1)]
+    assert abs(r.mean()) < 0.002 and abs(r.std() * np.sqrt(1000) - 1.0) < 0.05
+    assert abs(stats.pearsonr(z[:, :1000].ravel(), z[:, 1000:2000].ravel())[0]) < 0.01
+    assert abs(stats.pearsonr(z[:, :-1].ravel(), z[:, 1:].ravel())[0]) < 0.01
+    # Cosine and sine of one word: uncorrelated, and so are their squares.
+    assert abs(stats.pearsonr(z[:, :1000].ravel() ** 2,
+                              z[:, 1000:2000].ravel() ** 2)[0]) < 0.01
 
 
 def test_draws_are_uncorrelated_across_rows_positions_and_streams():

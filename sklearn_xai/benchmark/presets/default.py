@@ -26,8 +26,10 @@ def default():
     background rows), KernelSHAP and LIME.  Metrics: agreement with the
     ground truth (OpenXAI's feature agreement, XAI-Bench's Shapley
     correlation when available), BEExAI's comprehensiveness, sufficiency,
-    complexity and sparseness (mean masker), and XAI-Bench's faithfulness /
-    monotonicity and OpenXAI's PGI / PGU when installed.  Three seeds.
+    complexity and sparseness (mean masker), XAI-Bench's faithfulness /
+    monotonicity and OpenXAI's PGI / PGU when installed, and the model
+    parameter randomisation sanity check (MPRT, Adebayo et al. 2018), whose
+    outcome the report's "Sanity checks" section shows.  Three seeds.
 
     It is a smoke test of the whole pipeline with an expected outcome on the
     linear model (ablation and Shapley explainers match the ground truth),
@@ -54,6 +56,7 @@ def default():
         "neg_sufficiency": {"name": "neg_sufficiency", **masked},
         "neg_complexity": "neg_complexity",
         "sparseness": "sparseness",
+        "neg_mprt": "neg_mprt",
     }
     metrics.update(pick({name: name for name in (
         "shapley_corr", "faith_plus", "faith_minus", "mono_plus", "mono_minus", "pgi",

@@ -75,7 +75,9 @@ def xaitris_8x8(quick=False):
         "lrp": "LRP",
         "kernel_shap": {"name": "KernelSHAP", "params": {"n_perturbations": 200 if quick else 1000,
                                                          "masker": zero}},
+        # Captum's sampler: independent permutations, not antithetic pairs.
         "svs": {"name": "ShapleyValueSampling", "params": {"n_permutations": 2 if quick else 10,
+                                                           "antithetic": False,
                                                            "masker": zero}},
         "sobel": "SobelFilter",
         "laplace": "LaplaceFilter",

@@ -1,0 +1,75 @@
+"""Cost of the relevance and pattern explainers against the bare model.
+
+On a scikit-learn ``MLPClassifier`` (64 features, hidden layers of 100 and
+100 ReLU units, float64) and 20,000 rows, interleaved repetitions (median
+and range over 5 rounds) of:
+
+* ``predict_proba``: the bare model evaluation of the rows;
+* ``PatternAttribution.fit``: the patterns of every layer learned from the
+  rows (moments summed over blocks of 4,096 rows);
+* ``PatternAttribution.transform`` and ``CompositeLRP.transform``: numpy
+  passes over the float64 layer chain;
+* Captum's ``LRP`` and ``Saliency`` on the torch replica of the model, for
+  comparison.
+
+ratio = time / bare ``predict_proba``.  Run with ``OPENBLAS_NUM_THREADS=1``:
+on a loaded machine a multi-threaded BLAS made the pattern moments ten
+times slower.
+
+Measured on the 2-core development machine (2026-11-23, shared with other
+jobs, load average about 9-10, BLAS single-threaded)::
+
+    bare predict_proba             median 0.255s range [0.212, 0.434]  ratio 1.0
+    PatternAttribution.fit         median 1.478s range [1.296, 1.916]  ratio 5.8
+    PatternAttribution.transform   median 0.730s range [0.585, 1.071]  ratio 2.9
+    CompositeLRP.transform         median 1.297s range [0.957, 1.762]  ratio 5.1
+    captum LRP.transform           median 3.545s range [2.495, 4.477]  ratio 13.9
+    Saliency.transform             median 1.044s range [0.945, 1.230]  ratio 4.1
+"""
+
+import time
+import warnings
+
+import numpy as np
+import torch
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.frozen import FrozenEstimator
+from sklearn.neural_network import MLPClassifier
+
+from sklearn_xai.explainers import LRP, CompositeLRP, PatternAttribution, Saliency
+
+
+def main(n_rows=20000, rounds=5):
+    warnings.simplefilter("ignore", ConvergenceWarning)
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n_rows, 64))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    model = FrozenEstimator(MLPClassifier(hidden_layer_sizes=(100, 100), max_iter=5,
+                                          random_state=0).fit(X[:2000], y[:2000]))
+    fitted = {
+        "PatternAttribution.transform": PatternAttribution(model).fit(X),
+        "CompositeLRP.transform": CompositeLRP(model).fit(X),
+        "captum LRP.transform": LRP(model).fit(X),
+        "Saliency.transform": Saliency(model).fit(X),
+    }
+    tasks = {
+        "bare predict_proba": lambda: model.predict_proba(X),
+        "PatternAttribution.fit": lambda: PatternAttribution(model).fit(X),
+        **{name: (lambda ex=ex: ex.transform(X)) for name, ex in fitted.items()},
+    }
+    times = {name: [] for name in tasks}
+    for _ in range(rounds):
+        for name, task in tasks.items():
+            start = time.perf_counter()
+            task()
+            times[name].append(time.perf_counter() - start)
+    bare = np.median(times["bare predict_proba"])
+    for name, values in times.items():
+        print(f"{name:30s} median {np.median(values):.3f}s range "
+              f"[{min(values):.3f}, {max(values):.3f}]  ratio "
+              f"{np.median(values) / bare:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""How the benchmark runner scales with its workers (row shards).
+
+The runner cuts the explained rows of every (dataset, model, explainer,
+seed) cell into row shards of ``shard_size`` rows, each one task that
+explains its rows and scores the row-wise metrics on them, so one expensive
+cell (LIME, MPRT re-explaining with LIME) no longer sets the wall time.  This
+script runs a preset with 1 and 2 workers on loky and on a Dask
+``LocalCluster`` (started by the runner, start-up included), interleaving the
+configurations, and prints for each the median wall time and its range, the
+speed-up over 1 worker of the same backend (paired by repetition), and how
+evenly the shard tasks spread over the workers: each worker's busy time (sum
+of its tasks' wall-clock run times), CPU time and task count, and the
+machine's load average when the run started.  BLAS runs one thread per
+process, so "1 worker" is one core.
+
+Run: ``python benchmarks/bench_runner_scaling.py [--preset default]
+[--repeats 3] [--shard-size auto|none|N] [--backends loky dask]``.  Dask is skipped
+with a message when ``dask.distributed`` is not installed.
+
+Results on the project's 2-core development machine (2026-11-23, the
+default preset of that day: 30 cells of 50 rows, 14 metrics including MPRT,
+150 shard tasks; ``--repeats 2``).  The machine is shared: other sessions'
+jobs ran throughout, and the CPU a session gets is shared between them, so
+two workers rarely had two cores.  "CPU speed-up" is the tasks' CPU seconds
+with 1 worker over those of the busiest of 2 workers: the speed-up of the
+task phase when each worker has a core, which the wall-clock speed-up
+reaches on an idle machine.  Calmer period (load 0.7-2.7)::
+
+    | backend | workers | wall (s)         | speed-up         | CPU speed-up     | CPU per worker (s)                  | tasks per worker | CPU min/max      |
+    | ------- | ------- | ---------------- | ---------------- | ---------------- | ----------------------------------- | ---------------- | ---------------- |
+    | loky    | 1       | 51.0 [50.3-51.6] | 1.00             | 1.00             | 47.3 [46.6-48.1]                    | 150              | 1.00             |
+    | loky    | 2       | 54.2 [44.7-63.8] | 0.97 [0.81-1.12] | 1.72 [1.65-1.78] | 27.1 [26.1-28.1] / 27.6 [26.1-29.2] | 75 / 75          | 0.98 [0.96-1.00] |
+    | dask    | 1       | 73.7 [72.5-74.9] | 1.00             | 1.00             | 64.1 [62.3-65.9]                    | 150              | 1.00             |
+    | dask    | 2       | 46.5 [44.8-48.1] | 1.59 [1.56-1.62] | 1.99 [1.93-2.04] | 30.9 [29.1-32.6] / 32.3 [30.5-34.2] | 71.5 / 78.5      | 0.96 [0.96-0.96] |
+
+The loky workers' busy time was 45 s each for 27 s of CPU: they waited for
+a core (another session's job ran), which is why their wall-clock speed-up
+is about 1.  Under heavy load (load 7.9-11.6) wall times only measure the
+load (loky 0.80x, dask 1.22x), but the shards still spread evenly: CPU
+per worker 40.9 / 41.9 s (loky), 49.6 / 50.6 s (dask), busy per worker
+within 2 %.  Dask's 1-worker baseline runs in a worker process that pays its
+own imports and scheduler traffic (64 s of CPU against 47 s for loky's
+in-process sequential run).
+
+Before row shards (one task per cell), ``--n-jobs 2`` gave 1.1x on the
+default preset: the six LimeTabular cells set the wall time.
+"""
+
+import os
+
+# One BLAS thread everywhere, so that "1 worker" uses one core like each of
+# the 2 workers (joblib already limits its worker processes to
+# cores // n_jobs threads; the sequential run in the main process would
+# otherwise use every core in its matrix products).
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+from sklearn_xai.benchmark import get_preset, run_benchmark  # noqa: E402
+
+def _have_dask():
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _spread(log):
+    """Busy seconds (wall-clock time in tasks), CPU seconds and task counts
+    per worker of one run's task log, workers sorted by busy time."""
+    busy = (log["end"] - log["start"]).groupby(log["worker"]).sum().sort_values()
+    cpu = log.groupby("worker")["cpu"].sum().reindex(busy.index)
+    count = log.groupby("worker").size().reindex(busy.index)
+    return list(busy), list(cpu), list(count)
+
+
+def _run(spec, backend, workers, shard_size):
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    results = run_benchmark(spec, n_jobs=workers, backend=backend, shard_size=shard_size)
+    wall = time.perf_counter() - start
+    errors = int((results.table["status"] == "error").sum())
+    return wall, _spread(results.task_log), errors, load
+
+
+def _fmt_range(values, digits=1):
+    return (f"{statistics.median(values):.{digits}f} "
+            f"[{min(values):.{digits}f}-{max(values):.{digits}f}]")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="default")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--shard-size", default="auto",
+                        type=lambda v: v if v == "auto" else None if v == "none" else int(v))
+    parser.add_argument("--backends", nargs="+", default=["loky", "dask"])
+    args = parser.parse_args(argv)
+    backends = list(args.backends)
+    if "dask" in backends and not _have_dask():
+        print("dask.distributed is not installed: the dask rows are skipped "
+              "(pip install 'dask[distributed]').", file=sys.stderr)
+        backends.remove("dask")
+    spec = get_preset(args.preset)
+    # Import everything once so the first timing does not pay for imports.
+    run_benchmark({"dataset": {"name": "make_linear_attribution",
+                               "params": {"n_samples": 50}},
+                   "models": ["linear_regression"], "explainers": ["RandomExplainer"],
+                   "metrics": ["neg_complexity"], "seeds": [0], "n_explain": 5})
+    configs = [(backend, workers) for backend in backends for workers in (1, 2)]
+    walls = {c: [] for c in configs}
+    spreads = {c: [] for c in configs}
+    loads = {c: [] for c in configs}
+    for rep in range(args.repeats):
+        # Interleaved, the order rotated each repetition (the machine's load drifts).
+        order = configs[rep % len(configs):] + configs[:rep % len(configs)]
+        for backend, workers in order:
+            wall, spread, errors, load = _run(spec, backend, workers, args.shard_size)
+            walls[backend, workers].append(wall)
+            spreads[backend, workers].append(spread)
+            loads[backend, workers].append(load)
+            print(f"  rep {rep}: {backend} x{workers}: {wall:.1f} s (load {load:.1f}), "
+                  f"busy per worker {[round(b, 1) for b in spread[0]]} s, CPU "
+                  f"{[round(c, 1) for c in spread[1]]} s, tasks {spread[2]}, "
+                  f"{errors} errors", file=sys.stderr, flush=True)
+    print(f"\n{args.preset}: shard_size={args.shard_size}, {args.repeats} interleaved runs, "
+          f"median [range]; {os.cpu_count()} cores\n")
+    header = ("backend", "workers", "wall (s)", "speed-up", "CPU speed-up",
+              "busy per worker (s)", "CPU per worker (s)", "tasks per worker", "CPU min/max",
+              "load")
+    rows = []
+    for backend, workers in configs:
+        w = walls[backend, workers]
+        base = walls[backend, 1]
+        speedups = [b / x for b, x in zip(base, w)]  # paired by repetition
+        busy = [s[0] for s in spreads[backend, workers]]
+        cpu = [s[1] for s in spreads[backend, workers]]
+        counts = [s[2] for s in spreads[backend, workers]]
+        balance = [min(c) / max(c) for c in cpu]
+        # The tasks' CPU seconds with 1 worker over the busiest worker's:
+        # the speed-up of the task phase when each worker has a core.
+        cpu_speedups = [sum(c1) / max(c) for c1, c in zip(
+            (s[1] for s in spreads[backend, 1]), cpu)]
+        per_worker = range(min(len(b) for b in busy))
+        rows.append((backend, str(workers), _fmt_range(w), _fmt_range(speedups, 2),
+                     _fmt_range(cpu_speedups, 2), " / ".join(_fmt_range([b[k] for b in busy]) for k in per_worker),
+                     " / ".join(_fmt_range([c[k] for c in cpu]) for k in per_worker),
+                     " / ".join(str(statistics.median([c[k] for c in counts]))
+                                for k in per_worker),
+                     _fmt_range(balance, 2), _fmt_range(loads[backend, workers])))
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    for line in [header, tuple("-" * w for w in widths), *rows]:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,424 @@
+"""Layer-wise relevance propagation rules and deep Taylor decomposition.
+
+zennit (Anders et al. 2021), the maintained library of these rules, pins a
+torch and a torchvision that our environment cannot take (``pip install
+zennit`` replaces torch 2.13 by another release and pulls torchvision), so
+the rules are written here, for dense ReLU networks, in numpy (float64), from
+the definitions of Montavon et al. (2019).  Captum's single epsilon rule
+stays available as :class:`~sklearn_xai.explainers.LRP`.
+
+A network is a chain of affine layers ``z = a W^T + b`` with ReLUs between
+them (see :mod:`sklearn_xai.explainers._chain`: ``Linear``, ``ReLU``,
+``Dropout``, ``BatchNorm1d`` and the scalers of a Pipeline).  The relevance
+``R`` of the explained score (the decision score of the target class, or the
+prediction of a regressor) is passed from the output to the input, layer by
+layer, with ``stab(z) = z + eps * sign(z)`` (``sign(0) = 1``):
+
+``epsilon``
+    ``R_in = a * ((R / stab(a W^T + b)) W)``.
+``gamma``
+    As ``epsilon`` with ``W + gamma W^+`` and ``b + gamma b^+`` (positive
+    contributions favoured).
+``alpha_beta``
+    ``R_in = alpha * P - beta * N``, the positive contributions
+    ``a^+ W^+ + a^- W^-`` (and ``b^+``) and the negative ones
+    ``a^+ W^- + a^- W^+`` (and ``b^-``) each normalised by their own sum.
+``z_plus``
+    Positive contributions ``a^+ W^+ + a^- W^-`` only, bias ignored
+    (``alpha_beta`` with ``alpha=1, beta=0`` and no bias): conserves
+    relevance exactly.
+``w_square`` (input layer)
+    ``R_in = (R / stab(1 W^2)) W^2``, independent of the input (the deep
+    Taylor root point of unbounded inputs).
+``flat`` (input layer)
+    As ``w_square`` with all weights 1 (relevance spread uniformly).
+``z_box`` (input layer)
+    ``R_in = x * (s W) - l * (s W^+) - h * (s W^-)`` with
+    ``s = R / stab(x W^T - l W^{+T} - h W^{-T})``: the deep Taylor root
+    point of inputs bounded in ``[l, h]``.
+"""
+
+import numbers
+
+import numpy as np
+
+from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._chain import dense_chain
+from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._torch import differentiable_model
+from sklearn_xai.utils._output import block_slices
+from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._validation import check_feature_vector
+
+__all__ = ["CompositeLRP", "DeepTaylor", "propagate_relevance"]
+
+LAYER_RULES = ("epsilon", "gamma", "alpha_beta", "z_plus")
+INPUT_RULES = (*LAYER_RULES, "w_square", "flat", "z_box")
+
+
+def _stabilize(z, eps):
+    return z + eps * np.where(z >= 0, 1.0, -1.0)
+
+
+def _pos(A):
+    return np.maximum(A, 0.0)
+
+
+def _neg(A):
+    return np.minimum(A, 0.0)
+
+
+def _layer_relevance(rule, a, W, b, R, *, epsilon, gamma, alpha, beta, low, high):
+    """Relevance of a layer's inputs ``a`` (n, d_in) from that of its outputs
+    ``R`` (n, d_out); ``W`` (d_out, d_in), ``b`` (d_out,)."""
+    if rule == "epsilon":
+        s = R / _stabilize(a @ W.T + b, epsilon)
+        return a * (s @ W)
+    if rule == "gamma":
+        Wg, bg = W + gamma * _pos(W), b + gamma * _pos(b)
+        s = R / _stabilize(a @ Wg.T + bg, epsilon)
+        return a * (s @ Wg)
+    if rule in ("alpha_beta", "z_plus"):
+        ap, an = _pos(a), _neg(a)
+        Wp, Wn = _pos(W), _neg(W)
+        bias = rule == "alpha_beta"
+        zp = ap @ Wp.T + an @ Wn.T + (_pos(b) if bias else 0.0)
+        sp = R / _stabilize(zp, epsilon)
+        Rp = ap * (sp @ Wp) + an * (sp @ Wn)
+        if rule == "z_plus":
+            return Rp
+        zn = ap @ Wn.T + an @ Wp.T + _neg(b)
+        sn = R / _stabilize(zn, epsilon)
+        Rn = ap * (sn @ Wn) + an * (sn @ Wp)
+        return alpha * Rp - beta * Rn
+    if rule in ("w_square", "flat"):
+        V = W * W if rule == "w_square" else np.ones_like(W)
+        s = R / _stabilize(V.sum(axis=1), epsilon)
+        return s @ V
+    # z_box
+    Wp, Wn = _pos(W), _neg(W)
+    z = a @ W.T - low @ Wp.T - high @ Wn.T
+    s = R / _stabilize(z, epsilon)
+    return a * (s @ W) - low * (s @ Wp) - high * (s @ Wn)
+
+
+def propagate_relevance(chain, X, target, *, rule="epsilon", input_rule=None,
+                        epsilon=1e-6, gamma=0.25, alpha=2.0, beta=1.0,
+                        low=None, high=None):
+    """Relevance of the inputs of a dense ReLU chain (see the module docstring).
+
+    Parameters
+    ----------
+    chain : DenseChain
+    X : ndarray of shape (n, n_features)
+    target : ndarray of int of shape (n,)
+        Explained output column per row.
+    rule : str, default="epsilon"
+        Rule of every layer but the first (:data:`LAYER_RULES`).
+    input_rule : str or None, default=None
+        Rule of the first layer (:data:`INPUT_RULES`); ``None``: ``rule``.
+    epsilon, gamma, alpha, beta : float
+        Parameters of the rules (``epsilon`` stabilises every denominator).
+    low, high : ndarray of shape (n_features,) or None
+        Input bounds of ``z_box``.
+
+    Returns
+    -------
+    relevance : ndarray of shape (n, n_features)
+        The input relevance; the relevance started from is the explained
+        score ``chain.forward(X)[1][-1][i, target[i]]``.
+    """
+    inputs, pre = chain.forward(X)
+    n = len(X)
+    R = np.zeros_like(pre[-1])
+    rows = np.arange(n)
+    R[rows, target] = pre[-1][rows, target]
+    kw = dict(epsilon=epsilon, gamma=gamma, alpha=alpha, beta=beta, low=low, high=high)
+    for layer in range(len(chain) - 1, -1, -1):
+        this = rule if layer > 0 or input_rule is None else input_rule
+        R = _layer_relevance(this, inputs[layer], chain.weights[layer],
+                             chain.biases[layer], R, **kw)
+    return R
+
+
+class _RelevanceExplainer(BaseExplainer):
+    """Explainers that walk a dense ReLU chain built at fit time."""
+
+    _parameter_constraints = {**BaseExplainer._parameter_constraints}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.model_agnostic = False
+        tags.explainer_tags.differentiable = True
+        return tags
+
+    def _chain_output(self):
+        f = self._output()
+        if f.output == "predict" and f.is_classifier:
+            raise ValueError(
+                "output='predict' explains the predicted labels of a classifier, "
+                "which have no relevance; use output='decision' (or 'proba', "
+                f"which {type(self).__name__} explains through the decision "
+                "scores)."
+            )
+        return f.output
+
+    def _fit_explainer(self, X, y):
+        name = type(self).__name__
+        differentiable_model(self.estimator_, explainer=name)
+        self.chain_ = dense_chain(self.estimator_, self._chain_output(), X,
+                                  explainer=name)
+        self.n_layers_ = len(self.chain_)
+
+    def _explain(self, X, f, target_index, rngs):
+        n, d = X.shape
+        out = np.empty((n, d))
+        t = np.zeros(n, dtype=np.intp) if target_index is None else target_index
+        for block in block_slices(n, 1, d, self.batch_size):
+            out[block] = self._relevance(X[block], t[block])
+            f.n_evaluations += len(X[block])
+            f.n_calls += 1
+        return out
+
+
+def _bounds(value, X, name, reduce):
+    if isinstance(value, str):
+        return reduce(X, axis=0)
+    return np.broadcast_to(check_feature_vector(value, X.shape[1], name),
+                           (X.shape[1],)).astype(np.float64)
+
+
+_LRP_DOC = {
+    "lrp_scope": """
+        The explained score is the decision score of the target class (the
+        logit, ``±(z_1 - z_0)`` for two classes) or the prediction of a
+        regressor: the softmax is not propagated through, so
+        ``output="proba"`` and ``output="decision"`` give the same
+        attributions.  Supported models: dense ReLU networks, i.e. a plain
+        sequence of ``torch.nn.Linear``, ``ReLU``, ``Dropout`` and
+        ``BatchNorm1d`` layers (the skorch MLPs and logistic nets of
+        :mod:`sklearn_xai.models`), scikit-learn ``MLPClassifier`` /
+        ``MLPRegressor`` with ``activation="relu"`` or ``"identity"`` and
+        linear models, after affine scalers in a Pipeline; other models
+        (convolutions, tanh or sigmoid activations) raise a ``TypeError``
+        at ``fit``.""",
+    "lrp_attributes": """
+        estimator_ : estimator
+            The fitted model.
+        chain_ : DenseChain
+            The model as float64 affine layers (weights folded with the
+            scalers and batch normalisations).
+        n_layers_ : int
+            Number of affine layers.
+        low_, high_ : ndarray of shape (n_features,)
+            The bounds of the ``"z_box"`` rule (training minimum and maximum
+            by default).
+        n_features_in_ : int
+        feature_names_in_ : ndarray of str
+            Only when ``X`` has string column names.""",
+    "lrp_example": """
+        >>> import numpy as np
+        >>> from sklearn.frozen import FrozenEstimator
+        >>> from sklearn.neural_network import MLPRegressor
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 3))
+        >>> y = np.maximum(X[:, 0], 0) + X[:, 1]
+        >>> mlp = MLPRegressor(hidden_layer_sizes=(8,), max_iter=300, random_state=0).fit(X, y)""",
+    "lrp_bounds": """
+        low, high : "min" / "max", float or array-like of shape (n_features,), \
+default="min" / "max"
+            Input bounds of the ``"z_box"`` rule: the training minimum and
+            maximum of each feature, a number, or one value per feature.""",
+}
+
+
+def _lrp_doc(*names):
+    own = [name for name in names if name in _LRP_DOC]
+    shared = [name for name in names if name not in _LRP_DOC]
+    return explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+                         *shared, **{name: _LRP_DOC[name] for name in own})
+
+
+_RULE_PARAMS = {
+    "epsilon": [Interval(numbers.Real, 0, None, closed="left")],
+    "gamma": [Interval(numbers.Real, 0, None, closed="left")],
+    "alpha": [Interval(numbers.Real, 1, None, closed="left")],
+    "beta": [Interval(numbers.Real, 0, None, closed="left")],
+    "low": [StrOptions({"min"}), numbers.Real, "array-like"],
+    "high": [StrOptions({"max"}), numbers.Real, "array-like"],
+}
+
+
+@_lrp_doc("lrp_scope", "lrp_attributes", "lrp_example", "lrp_bounds")
+class CompositeLRP(_RelevanceExplainer):
+    """Layer-wise relevance propagation with a composite of rules.
+
+    One rule for the hidden and output layers (``rule``) and one for the
+    input layer (``input_rule``), the way zennit's composites assign them on
+    dense networks: zennit's ``EpsilonGammaBox`` is ``rule="epsilon",
+    input_rule="z_box"``, ``EpsilonPlus`` and ``EpsilonAlpha2Beta1`` are
+    ``rule="epsilon"`` (they differ from it on convolutions only), ``rule=
+    "alpha_beta"`` with ``alpha=2, beta=1`` is LRP-α2β1 of Bach et al.
+    (2015).  The rules (see :mod:`sklearn_xai.explainers._lrp`) follow
+    Montavon et al. (2019); ``rule="epsilon"`` with ``epsilon=1e-9`` is
+    Captum's :class:`~sklearn_xai.explainers.LRP`.
+    {lrp_scope}
+
+    Parameters
+    ----------
+    estimator : estimator
+        A dense ReLU network (see above); ``FrozenEstimator(model)`` for a
+        fitted one.
+    rule : {"epsilon", "gamma", "alpha_beta", "z_plus"}, default="epsilon"
+        Rule of every layer but the input layer.
+    input_rule : {"epsilon", "gamma", "alpha_beta", "z_plus", "w_square", \
+"flat", "z_box"} or None, default=None
+        Rule of the input layer; ``None`` uses ``rule``.
+    epsilon : float, default=1e-6
+        Stabiliser of every denominator (the ε of the epsilon rule).
+    gamma : float, default=0.25
+        Weight of the positive parameters in the gamma rule.
+    alpha : float, default=2.0
+    beta : float, default=1.0
+        Weights of the positive and negative contributions (alpha-beta rule;
+        conservation needs ``alpha - beta = 1``).
+    {lrp_bounds}
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
+
+    Attributes
+    ----------
+    {lrp_attributes}
+
+    References
+    ----------
+    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
+       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
+       Decisions by Layer-Wise Relevance Propagation", PLOS ONE 10(7), 2015.
+    .. [2] G. Montavon, A. Binder, S. Lapuschkin, W. Samek and K.-R. Müller,
+       "Layer-Wise Relevance Propagation: An Overview", in Explainable AI:
+       Interpreting, Explaining and Visualizing Deep Learning, LNCS 11700,
+       Springer, 2019.
+    .. [3] C. J. Anders, D. Neumann, W. Samek, K.-R. Müller and S.
+       Lapuschkin, "Software for Dataset-wide XAI: From Local Explanations to
+       Global Insights with Zennit, CoRelAy, and ViRelAy", arXiv:2106.13200,
+       2021.
+
+    Examples
+    --------
+    {lrp_example}
+    >>> from sklearn_xai.explainers import CompositeLRP
+    >>> lrp = CompositeLRP(FrozenEstimator(mlp), rule="z_plus",
+    ...                    input_rule="w_square").fit(X)
+    >>> A = lrp.transform(X[:3])
+    >>> A.shape
+    (3, 3)
+    """
+
+    _parameter_constraints = {
+        **_RelevanceExplainer._parameter_constraints,
+        "rule": [StrOptions(set(LAYER_RULES))],
+        "input_rule": [StrOptions(set(INPUT_RULES)), None],
+        **_RULE_PARAMS,
+    }
+
+    def __init__(self, estimator=None, *, rule="epsilon", input_rule=None, epsilon=1e-6,
+                 gamma=0.25, alpha=2.0, beta=1.0, low="min", high="max",
+                 target="predicted", output="auto", batch_size=None):
+        self.estimator = estimator
+        self.rule = rule
+        self.input_rule = input_rule
+        self.epsilon = epsilon
+        self.gamma = gamma
+        self.alpha = alpha
+        self.beta = beta
+        self.low = low
+        self.high = high
+        self.target = target
+        self.output = output
+        self.batch_size = batch_size
+
+    def _fit_explainer(self, X, y):
+        super()._fit_explainer(X, y)
+        self.low_ = _bounds(self.low, X, "low", np.min)
+        self.high_ = _bounds(self.high, X, "high", np.max)
+
+    def _rules(self):
+        return self.rule, self.input_rule
+
+    def _relevance(self, X, target):
+        rule, input_rule = self._rules()
+        return propagate_relevance(
+            self.chain_, X, target, rule=rule, input_rule=input_rule,
+            epsilon=self.epsilon, gamma=getattr(self, "gamma", 0.0),
+            alpha=getattr(self, "alpha", 1.0), beta=getattr(self, "beta", 0.0),
+            low=self.low_, high=self.high_)
+
+
+@_lrp_doc("lrp_scope", "lrp_attributes", "lrp_example", "lrp_bounds")
+class DeepTaylor(CompositeLRP):
+    """Deep Taylor decomposition of a dense ReLU network.
+
+    The ``z^+`` rule in every layer but the input layer, whose rule is the
+    root point of the input domain: ``w^2`` for unbounded inputs (``input_rule=
+    "w_square"``, the default) or ``z^B`` for inputs bounded in ``[low,
+    high]`` (``input_rule="z_box"``) (Montavon et al. 2017).  With
+    ``z^+`` and ``w^2`` the relevance is conserved exactly: the attributions
+    of a row sum to its explained score when the hidden biases are zero.
+    {lrp_scope}
+
+    Parameters
+    ----------
+    estimator : estimator
+        A dense ReLU network; ``FrozenEstimator(model)`` for a fitted one.
+    input_rule : {"w_square", "z_box"}, default="w_square"
+        Rule of the input layer.
+    epsilon : float, default=1e-9
+        Stabiliser of the denominators.
+    {lrp_bounds}
+    {explainer_target}
+    {explainer_output}
+    {explainer_batch_size}
+
+    Attributes
+    ----------
+    {lrp_attributes}
+
+    References
+    ----------
+    .. [1] G. Montavon, S. Lapuschkin, A. Binder, W. Samek and K.-R. Müller,
+       "Explaining Nonlinear Classification Decisions with Deep Taylor
+       Decomposition", Pattern Recognition 65, 211-222, 2017.
+
+    Examples
+    --------
+    {lrp_example}
+    >>> from sklearn_xai.explainers import DeepTaylor
+    >>> A = DeepTaylor(FrozenEstimator(mlp)).fit(X).transform(X[:3])
+    >>> A.shape
+    (3, 3)
+    """
+
+    _parameter_constraints = {
+        **_RelevanceExplainer._parameter_constraints,
+        "input_rule": [StrOptions({"w_square", "z_box"})],
+        "epsilon": _RULE_PARAMS["epsilon"],
+        "low": _RULE_PARAMS["low"],
+        "high": _RULE_PARAMS["high"],
+    }
+
+    def __init__(self, estimator=None, *, input_rule="w_square", epsilon=1e-9,
+                 low="min", high="max", target="predicted", output="auto",
+                 batch_size=None):
+        self.estimator = estimator
+        self.input_rule = input_rule
+        self.epsilon = epsilon
+        self.low = low
+        self.high = high
+        self.target = target
+        self.output = output
+        self.batch_size = batch_size
+
+    def _rules(self):
+        return "z_plus", self.input_rule

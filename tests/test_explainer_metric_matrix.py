@@ -1,0 +1,175 @@
+"""Every explainer works with every metric that applies to its model.
+
+The matrix runs through the benchmark runner, the path a user takes, on a
+classifier and a regressor of each model family we support: scikit-learn
+(MLP), XGBoost and skorch (our torch nets).  A score is either computed or
+skipped with a reason; an explainer is either applicable or refuses the
+model with a ``NotApplicableError`` that names the explainers that work, which
+the runner reports as a skip.  Nothing else may fail.
+
+The default run factorises the matrix: every explainer once against every
+model (scored by a metric that reads the attributions only), and every
+metric once against every model (scored on the attributions of two
+explainers), and every metric that calls the explainer again (robustness,
+randomisation, input invariance) with one explainer of each kind.  A metric
+that only reads the attribution matrix cannot tell which explainer produced
+it, beyond the matrix's shape and dtype, which the first part checks.  The
+full product, and the explainer-calling metrics with every explainer, are
+``slow``.
+"""
+
+import inspect
+
+import pytest
+
+from sklearn_xai.benchmark import run_benchmark
+from sklearn_xai.explainers._capabilities import model_agnostic_hint
+from sklearn_xai.metrics import get_metric_spec, metric_specs
+from sklearn_xai.utils.discovery import all_explainers
+
+pytest.importorskip("xgboost")
+
+# (task, model alias): a classifier and a regressor per model family.
+MODELS = [
+    ("classification", "mlp"), ("regression", "mlp"),
+    ("classification", "xgboost"), ("regression", "xgboost"),
+    ("classification", "mlp_net"), ("regression", "beexai_mlp"),
+]
+MODEL_PARAMS = {
+    "mlp": {"hidden_layer_sizes": [8], "max_iter": 200},
+    "xgboost": {"n_estimators": 10, "max_depth": 2},
+    "mlp_net": {"max_epochs": 5},
+    "beexai_mlp": {"max_epochs": 5},
+}
+# Small budgets: the matrix checks that the pieces fit together, not accuracy.
+_CHEAP = {
+    "n_perturbations": 24, "n_permutations": 2, "n_steps": 3, "n_estimators": 5,
+    "n_epochs": 2, "max_epochs": 2, "n_coalitions": 16, "background": 10,
+    "max_background": 10, "n_draws": 3,
+}
+# Metrics that do not apply to a model family (skipped with the reason):
+# xgboost's leaf values cannot be randomised and it has no hidden layer.
+NOT_APPLICABLE = {"xgboost": {"neg_mprt", "neg_smooth_mprt", "efficient_mprt", "neg_rrs"}}
+# The one attributions-only metric that scores every explainer cell.
+PROBE = "sparseness"
+
+
+def _explainer_entry(name, cls):
+    params = inspect.signature(cls.__init__).parameters
+    chosen = {key: value for key, value in _CHEAP.items() if key in params}
+    return {"name": name, "params": chosen} if chosen else name
+
+
+def _cheap_metric(name):
+    """Metric component with small budgets where the metric has them."""
+    func = get_metric_spec(name).func
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return name
+    chosen = {key: value for key, value in {
+        "n_perturbations": 5, "n_draws": 5, "n_neighbours": 3,
+        "n_subsets": 4, "n_noisy": 3, "n_retrain": 1, "n_steps": 3,
+    }.items() if key in params}
+    return {"name": name, "params": chosen} if chosen else name
+
+
+def _explainers(names=None):
+    return {name: _explainer_entry(name, cls) for name, cls in all_explainers()
+            if names is None or name in names}
+
+
+def _calls_explainer(spec):
+    return "explainer" in spec.requires
+
+
+def _run(task, model, explainers, metrics):
+    config = {
+        "datasets": {task: {"name": "make_gaussian_linear",
+                            "params": {"n_samples": 120, "n_features": 4, "task": task}}},
+        "models": {model: {"name": model, "params": MODEL_PARAMS[model]}},
+        "explainers": explainers,
+        "metrics": {name: _cheap_metric(name) for name in metrics},
+        "seeds": [0], "n_explain": 3,
+    }
+    return run_benchmark(config, n_jobs=1, backend="sequential").table
+
+
+def _check(table):
+    """Nothing fails: a score is computed or skipped with its reason."""
+    errors = table[table["status"] == "error"]
+    assert errors.empty, errors[
+        ["model", "explainer", "metric", "failed_in", "error"]].to_string()
+    # A model-specific explainer refuses a model it does not support
+    # (NotApplicableError, naming what works); model-agnostic ones never do.
+    refused = table[table["error"].str.startswith("explainer not applicable")]
+    agnostic = set(model_agnostic_hint().split(": ", 1)[1].rstrip(".").split(", "))
+    assert not set(refused["explainer"]) & agnostic
+    skipped = table[table["status"] == "skipped"]
+    assert skipped["error"].str.len().gt(0).all()
+    return table
+
+
+@pytest.mark.parametrize("task,model", MODELS)
+def test_every_explainer_on_every_model(task, model):
+    table = _check(_run(task, model, _explainers(), [PROBE]))
+    ok = table[table["status"] == "ok"]
+    assert {"RandomExplainer", "FeatureAblation", "KernelSHAP"} <= set(ok["explainer"])
+    if model == "xgboost":
+        assert "TreeContributions" in set(ok["explainer"])
+    if model in ("mlp_net", "beexai_mlp"):
+        assert {"Saliency", "IntegratedGradients"} <= set(ok["explainer"])
+
+
+@pytest.mark.parametrize("task,model", MODELS)
+def test_every_metric_on_every_model(task, model):
+    names = [spec.name for spec in metric_specs()]
+    table = _check(_run(task, model, _explainers({"RandomExplainer", "FeatureAblation"}),
+                        names))
+    ok = table[table["status"] == "ok"]
+    # Every metric that needs no ground truth of another kind scores.
+    needs_nothing = [spec.name for spec in metric_specs()
+                     if not set(spec.requires) & {"ground_truth", "mask", "distribution",
+                                                  "classifier", "image_shape",
+                                                  "sensitive_feature"}]
+    not_applicable = NOT_APPLICABLE.get(model, set())
+    missing = set(needs_nothing) - set(ok["metric"]) - not_applicable
+    assert not missing, table[table["metric"].isin(missing)][
+        ["metric", "status", "error"]].drop_duplicates().to_string()
+    # What does not apply is skipped with the reason, and only that.
+    skipped = table[table["error"].str.startswith("not applicable")]
+    assert set(skipped["metric"]) == not_applicable
+    assert (skipped["status"] == "skipped").all()
+
+
+# One explainer of each kind: gradient (torch), masker-based deterministic and
+# stochastic, local surrogate, tree, the control.
+KINDS = {"RandomExplainer", "Saliency", "FeatureAblation", "KernelSHAP", "LimeTabular"}
+
+
+@pytest.mark.parametrize("task,model,explainers", [
+    ("classification", "mlp_net", KINDS),
+    # The tree explainer on xgboost explains the margin.
+    ("regression", "xgboost", {"RandomExplainer", "TreeContributions"}),
+])
+def test_metrics_that_call_the_explainer(task, model, explainers):
+    names = [spec.name for spec in metric_specs() if _calls_explainer(spec)]
+    table = _check(_run(task, model, _explainers(explainers), names))
+    ok = table[table["status"] == "ok"]
+    assert set(ok["explainer"]) == explainers
+    assert "neg_avg_sensitivity" in set(ok["metric"])
+    assert not set(ok["metric"]) & NOT_APPLICABLE.get(model, set())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task,model", [("classification", "mlp_net"),
+                                        ("regression", "xgboost")])
+def test_metrics_that_call_the_explainer_with_every_explainer(task, model):
+    names = [spec.name for spec in metric_specs() if _calls_explainer(spec)]
+    _check(_run(task, model, _explainers(), names))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task,model", MODELS)
+def test_full_matrix(task, model):
+    _check(_run(task, model, _explainers(), [spec.name for spec in metric_specs()]))
