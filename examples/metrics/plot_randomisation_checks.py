@@ -120,3 +120,26 @@ for name, explainer in explainers.items():
 # learnt from its labels.
 # Thirteen features give few values per row, hence ``n_bins=5`` for eMPRT.
 plt.show()
+
+# %%
+# In a benchmark
+# --------------
+# Any run that scores a randomisation metric reports which explainers pass:
+# :func:`~sklearn_xai.benchmark.sanity_checks` (a mean similarity below 0.5
+# passes), the report's "Sanity checks" section and a line of
+# ``sklearn-xai run``.  The default preset scores ``neg_mprt``.
+from sklearn_xai.benchmark import run_benchmark, sanity_checks, sanity_summary
+
+results = run_benchmark({
+    "dataset": {"name": "make_linear_attribution",
+                "params": {"n_samples": 200, "n_features": 4}},
+    "models": {"mlp": {"name": "mlp", "params": {"hidden_layer_sizes": [16],
+                                                 "max_iter": 500}}},
+    "explainers": {"random": "RandomExplainer",
+                   "ablation": {"name": "FeatureAblation", "params": {
+                       "masker": {"name": "BaselineMasker",
+                                  "params": {"value": "mean"}}}}},
+    "metrics": ["neg_mprt"], "seeds": [0], "n_explain": 20,
+}, n_jobs=1)
+print(sanity_checks(results)[["explainer", "value", "passed"]])
+print("\n".join(sanity_summary(sanity_checks(results))))
