@@ -48,8 +48,8 @@ _CHEAP = {
     "max_background": 10, "n_draws": 3,
 }
 # Metrics that do not apply to a model family (skipped with the reason):
-# xgboost's leaf values cannot be randomised and it has no hidden layer.
-NOT_APPLICABLE = {"xgboost": {"neg_mprt", "neg_smooth_mprt", "efficient_mprt", "neg_rrs"}}
+# xgboost has no hidden layer (representation stability).
+NOT_APPLICABLE = {"xgboost": {"neg_rrs"}}
 # The one attributions-only metric that scores every explainer cell.
 PROBE = "sparseness"
 

@@ -3,6 +3,7 @@ TypeError the benchmark runner reports as a skip."""
 
 import numpy as np
 import pytest
+from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression
 from xgboost import XGBRegressor
@@ -26,12 +27,14 @@ def test_raised_where_the_model_lacks_what_the_method_needs():
     booster = XGBRegressor(n_estimators=3, max_depth=2).fit(X, y)
     with pytest.raises(NotApplicableError, match="xgboost model"):
         TreeContributions(linear).fit(X)
+    hist = HistGradientBoostingRegressor(max_iter=3).fit(X, y)
     with pytest.raises(NotApplicableError, match="Cannot randomise"):
-        randomise_model(booster, random_state=0)
-    explainer = FeatureAblation(FrozenEstimator(booster)).fit(X)
+        randomise_model(hist, random_state=0)
+    explainer = FeatureAblation(FrozenEstimator(hist)).fit(X)
     A = explainer.transform(X[:4])
     with pytest.raises(NotApplicableError, match="Cannot randomise"):
-        mprt(booster, X[:4], A, explainer=explainer, random_state=0)
+        mprt(hist, X[:4], A, explainer=explainer, random_state=0)
+    explainer = FeatureAblation(FrozenEstimator(booster)).fit(X)
     with pytest.raises(NotApplicableError, match="internal representation"):
         relative_representation_stability(booster, X[:4], A, explainer=explainer,
                                           random_state=0)

@@ -19,7 +19,9 @@ and/or a :class:`~sklearn.frozen.FrozenEstimator`, which are kept):
 * linear models (``coef_`` and ``intercept_``): one layer;
 * decision trees and tree ensembles of scikit-learn (random forests,
   extra trees, gradient boosting): one layer per tree (per boosting stage),
-  the last tree first.
+  the last tree first;
+* xgboost models (``XGBClassifier``, ``XGBRegressor``, ...): one layer per
+  boosting round, the last round first.
 """
 
 import copy as _copy
@@ -62,6 +64,47 @@ def _is_boosting(model):
         and all(hasattr(t, "tree_") for t in np.ravel(model.estimators_))
 
 
+def _is_xgboost(model):
+    return (type(model).__module__.split(".")[0] == "xgboost"
+            and hasattr(model, "get_booster"))
+
+
+def _xgboost_rounds(model):
+    """Tree index ranges of each boosting round of a fitted xgboost model."""
+    import json
+
+    booster = json.loads(model.get_booster().save_raw("json"))
+    indptr = booster["learner"]["gradient_booster"]["model"].get("iteration_indptr")
+    if indptr is None:  # xgboost before 2.0: equal rounds
+        n_trees = len(booster["learner"]["gradient_booster"]["model"]["trees"])
+        n_rounds = model.get_booster().num_boosted_rounds()
+        step = n_trees // max(n_rounds, 1)
+        indptr = list(range(0, n_trees + 1, step))
+    return booster, list(zip(indptr[:-1], indptr[1:], strict=True))
+
+
+def _randomise_xgboost(model, names, seeds):
+    """Leaf values of the trees of the named boosting rounds redrawn, normal
+    with the mean and standard deviation of each tree's leaf values; the
+    splits are kept.  Edited in the booster's JSON model and loaded back."""
+    import json
+
+    booster, rounds = _xgboost_rounds(model)
+    trees = booster["learner"]["gradient_booster"]["model"]["trees"]
+    for name in names:
+        lo, hi = rounds[int(name[len("round_"):])]
+        for k, tree in enumerate(trees[lo:hi]):
+            rng = np.random.default_rng(seeds[name] + k)
+            leaves = [j for j, child in enumerate(tree["left_children"]) if child == -1]
+            current = np.asarray([tree["split_conditions"][j] for j in leaves])
+            std = float(current.std()) or _rms(current)
+            new = rng.normal(current.mean(), std, len(leaves))
+            for j, value in zip(leaves, new, strict=True):
+                tree["split_conditions"][j] = float(value)
+                tree["base_weights"][j] = float(value)
+    model.get_booster().load_model(bytearray(json.dumps(booster).encode()))
+
+
 def _is_tree(model):
     return hasattr(model, "tree_") and hasattr(model.tree_, "value")
 
@@ -73,7 +116,7 @@ def _is_linear(model):
 def _unsupported(model):
     name = type(model).__name__
     hint = ""
-    if type(model).__module__.split(".")[0] in ("xgboost", "lightgbm", "catboost"):
+    if type(model).__module__.split(".")[0] in ("lightgbm", "catboost"):
         hint = (f" {name}'s leaf values live in its compiled booster and cannot be "
                 "set safely from Python; use a scikit-learn tree ensemble "
                 "(e.g. GradientBoostingClassifier) for randomisation checks.")
@@ -83,8 +126,8 @@ def _unsupported(model):
     return NotApplicableError(
         f"Cannot randomise the parameters of {name}.{hint} Supported models: "
         "torch nets with a fitted module_ (skorch), MLPClassifier / "
-        "MLPRegressor, linear models (coef_), decision trees, random forests, "
-        "extra trees and gradient boosting of scikit-learn, possibly in a "
+        "MLPRegressor, linear models (coef_), xgboost models, decision trees, "
+        "random forests, extra trees and gradient boosting of scikit-learn, possibly in a "
         "Pipeline and/or a FrozenEstimator."
     )
 
@@ -99,6 +142,8 @@ def _layer_names(model):
         return [f"layer_{i}" for i in range(len(model.coefs_))][::-1]
     if _is_boosting(model):
         return [f"stage_{i}" for i in range(len(model.estimators_))][::-1]
+    if _is_xgboost(model):
+        return [f"round_{i}" for i in range(len(_xgboost_rounds(model)[1]))][::-1]
     if _is_forest(model):
         return [f"tree_{i}" for i in range(len(model.estimators_))][::-1]
     if _is_tree(model):
@@ -134,7 +179,8 @@ def randomised_layers(estimator):
         ``module_.named_modules()``); MLPs: ``"layer_i"`` for ``coefs_[i]``;
         linear models: ``["linear"]``; forests: ``"tree_i"`` for
         ``estimators_[i]``; gradient boosting: ``"stage_i"`` for the trees
-        of stage ``i``; a single decision tree: ``["tree"]``.
+        of stage ``i``; xgboost: ``"round_i"`` for the trees of boosting
+        round ``i``; a single decision tree: ``["tree"]``.
 
     Examples
     --------
@@ -277,7 +323,12 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
     * trees: the leaf values of each named tree redrawn, class
       distributions from a flat Dirichlet (classifiers), or normal draws
       with the mean and standard deviation of the tree's leaf values
-      (regressors, gradient-boosting stages).  The splits are kept.
+      (regressors, gradient-boosting stages).  The splits are kept;
+    * xgboost models: the leaf values of the trees of each named boosting
+      round (``"round_i"``, last round first), normal draws with the mean
+      and standard deviation of each tree's leaf values, edited in the
+      booster's JSON model (``save_raw("json")``) and loaded back; the
+      splits are kept.
 
     Parameters
     ----------
@@ -341,6 +392,8 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
             i = int(name[len(prefix):])
             for k, tree in enumerate(np.ravel(trees[i])):
                 _randomise_tree(tree, seeds[name] + k, classifier)
+    elif _is_xgboost(final):
+        _randomise_xgboost(final, chosen, seeds)
     elif _is_tree(final):
         _randomise_tree(final, seeds["tree"], hasattr(final, "classes_"))
     else:

@@ -199,3 +199,41 @@ def test_in_place_cascade_equals_fresh_copies(models, name):
     for layer in expected:
         for a, b in zip(after[layer], expected[layer], strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+def test_xgboost_rounds_are_randomised_leaf_by_leaf():
+    import json
+
+    from xgboost import XGBClassifier, XGBRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 4))
+    reg = XGBRegressor(n_estimators=4, max_depth=2, random_state=0).fit(X, X[:, 0] + X[:, 1])
+    assert randomised_layers(reg) == ["round_3", "round_2", "round_1", "round_0"]
+    before = reg.predict(X)
+    last = randomise_model(reg, "round_3", random_state=0)
+    np.testing.assert_array_equal(reg.predict(X), before)   # the input is untouched
+
+    def leaves(model):
+        trees = json.loads(model.get_booster().save_raw("json"))[
+            "learner"]["gradient_booster"]["model"]["trees"]
+        return [[t["split_conditions"][j] for j, c in enumerate(t["left_children"])
+                 if c == -1] for t in trees]
+
+    old, new = leaves(reg), leaves(last)
+    assert old[:3] == new[:3] and old[3] != new[3]           # only the last round
+    # The model is the sum of its trees: predictions move by the change of the
+    # randomised tree's leaves only, and the splits are kept.
+    delta = last.predict(X) - before
+    assert np.unique(np.round(delta, 5)).size <= len(old[3])
+    same = randomise_model(reg, "round_3", random_state=0)
+    np.testing.assert_array_equal(same.predict(X), last.predict(X))
+    # Cascading: randomising rounds 3 and 2 extends the step that randomised 3.
+    both = randomise_model(reg, ["round_3", "round_2"], random_state=0)
+    assert leaves(both)[3] == new[3] and leaves(both)[2] != old[2]
+    # Classifiers: every tree of the round (one per class) is redrawn.
+    clf = XGBClassifier(n_estimators=2, max_depth=2, random_state=0).fit(
+        X, (X[:, 0] > 0).astype(int) + (X[:, 1] > 0))
+    old, new = leaves(clf), leaves(randomise_model(clf, "round_1", random_state=0))
+    assert len(old) == 6 and old[:3] == new[:3] and all(
+        a != b for a, b in zip(old[3:], new[3:], strict=True))
