@@ -2,7 +2,7 @@
 
 ::
 
-    sklearn-xai run                       # the default preset (about two minutes)
+    sklearn-xai run                       # the default preset (about a minute)
     sklearn-xai run PRESET|CONFIG.yaml [--n-jobs N] [--backend loky|threading|dask]
                                        [--scheduler-address ADDR] [--shard-size N]
                                        [--out DIR] [--no-cache] [--metrics NAME,...]
