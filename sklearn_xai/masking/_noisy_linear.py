@@ -129,6 +129,9 @@ def _sparse_fill(out, planes, removed, members_all, table):
         rhs = np.zeros((members.size, var.size))
         for k in range(idx.shape[1]):  # elementwise: no batch-dependent sums
             rhs += kept_w[:, k] * sub[:, nb_safe[:, k]]
+        # One factorisation per mask; one solve per row, because SuperLU's
+        # multi-right-hand-side solve rounds differently with the number of
+        # columns (a row's values would depend on the rows sharing its mask).
         lu = splu(lhs)
         for k, member in enumerate(members):
             out[member, var] = lu.solve(rhs[k])

@@ -192,3 +192,10 @@ def test_dense_and_sparse_solvers_agree(monkeypatch):
     monkeypatch.setattr(module, "_DENSE_MAX", 0)
     sparse = module._linear_fill(images, removed, module._neighbour_table(H, W))
     np.testing.assert_allclose(dense, sparse, atol=1e-12)
+    # Rows sharing a mask are solved together: each equals its solve alone.
+    same = np.repeat(removed[:1], 6, axis=0)
+    together = module._linear_fill(images, same, module._neighbour_table(H, W))
+    for i in range(6):
+        alone = module._linear_fill(images[i:i + 1], same[i:i + 1],
+                                    module._neighbour_table(H, W))
+        np.testing.assert_array_equal(together[i], alone[0])
