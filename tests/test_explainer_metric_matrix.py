@@ -117,6 +117,10 @@ def test_every_explainer_on_every_model(task, model):
     assert {"RandomExplainer", "FeatureAblation", "KernelSHAP"} <= set(ok["explainer"])
     if model == "xgboost":
         assert "TreeContributions" in set(ok["explainer"])
+        # A gradient explainer refuses a tree model: skipped with the reason.
+        refused = table[table["explainer"] == "Saliency"]
+        assert (refused["status"] == "skipped").all()
+        assert refused["error"].str.startswith("explainer not applicable: Saliency").all()
     if model in ("mlp_net", "beexai_mlp"):
         assert {"Saliency", "IntegratedGradients"} <= set(ok["explainer"])
 

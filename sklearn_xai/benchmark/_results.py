@@ -90,11 +90,6 @@ def metric_display_name(metric, greater_is_better):
 
 
 # ---------------------------------------------------------------- tables
-# How the runner records an explainer that refuses a model (its formatted
-# NotApplicableError): reported as a skip, not a failure.
-_NOT_APPLICABLE = "NotApplicableError: "
-
-
 def _cell_rows(out):
     """Tidy rows (and per-row score frames) of one runner cell output."""
     task, labels = out["task"], out["task"]["labels"]
@@ -107,11 +102,11 @@ def _cell_rows(out):
                      else out.get("failed_in", "explainer") if out["status"] == "error"
                      else "metric")
         error = res.get("error", "") or out["error"]
-        if failed_in == "explainer" and error.startswith(_NOT_APPLICABLE):
+        if failed_in and out.get("not_applicable"):
             # The explainer refused the model (NotApplicableError): a skip.
             status, failed_in = "skipped", ""
             error = ("explainer not applicable: "
-                     + error[len(_NOT_APPLICABLE):].rsplit(" (at ", 1)[0])
+                     + error.split(": ", 1)[-1].rsplit(" (at ", 1)[0])
         row = {
             **labels,
             "explainer_class": explanation.get("explainer_class", _class_name(task["explainer"])),

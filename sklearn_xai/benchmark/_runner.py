@@ -398,6 +398,14 @@ def _score_metric(metric_spec, prepared, explainer, explanation, seed, reference
     return result
 
 
+def _failure(exc, stage):
+    """The fields of a failed cell or shard: the error, where it happened,
+    and whether the component does not apply to the model
+    (:class:`~sklearn_xai.utils.NotApplicableError`, reported as a skip)."""
+    return {"status": "error", "error": _format_error(exc), "failed_in": stage,
+            "not_applicable": isinstance(exc, NotApplicableError)}
+
+
 def _format_error(exc):
     tb = traceback.extract_tb(exc.__traceback__)
     where = f" (at {os.path.basename(tb[-1].filename)}:{tb[-1].lineno})" if tb else ""
@@ -577,8 +585,7 @@ def _compute_cell(task, cache_dir, fit, base=None):
             results[keys[label]] = _score_metric(spec, prepared, explainer, explanation,
                                                  task["seed"], reference)
     except Exception as exc:
-        out.update(status="error", error=_format_error(exc), explanation=None,
-                   metrics={}, failed_in=stage)
+        out.update(_failure(exc, stage), explanation=None, metrics={})
         return out, None
     out.update(explanation=explanation,
                metrics={label: results[keys[label]] for label in task["metrics"]})
@@ -746,7 +753,7 @@ def _compute_shard(task, fit, rows, todo, cached, run_id):
                 "explainer_class": type(explainer).__name__,
             }
     except Exception as exc:
-        out.update(status="error", error=_format_error(exc), failed_in="explainer")
+        out.update(_failure(exc, "explainer"))
         return out
     for label, spec in todo.items():
         reference = fit["references"].get(task["reference_keys"].get(label))
@@ -1078,6 +1085,7 @@ def _finish_cell(task, plan, fit, cache_dir):
         warnings_ = fit["warnings"] + [w for s in shards for w in s.get("warnings", [])]
         return {"task": task, "computed": True, "status": "error", "error": failed[0]["error"],
                 "explanation": None, "metrics": {}, "failed_in": failed[0]["failed_in"],
+                "not_applicable": failed[0].get("not_applicable", False),
                 "warnings": list(dict.fromkeys(warnings_))}, None
     content = _join_shards(task, fit["prepared"], plan["cached"], plan["row_wise"], shards)
     if any(task["metric_keys"][label] not in content["metrics"] for label in task["metrics"]):
