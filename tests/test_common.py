@@ -62,6 +62,7 @@ from sklearn_xai.metrics import check_scoring
 from sklearn_xai.models import (
     BEExAIMLPClassifier,
     BEExAIMLPRegressor,
+    HandWeightedModel,
     LogisticNetClassifier,
     MLPNetClassifier,
     TetrominoNetClassifier,
@@ -276,6 +277,10 @@ def _instances():
                                random_state=0),
         {**_SKORCH_INIT, **_TETROMINO},
     )
+    # Hand-weighted known-behaviour units (two-feature units; the 3-feature
+    # cancellation unit cannot be driven by the checks' 2-feature data).
+    yield HandWeightedModel(unit="xor"), {}
+    yield HandWeightedModel(unit="product"), {}
     # Preprocessing.
     yield CorrelationFilter(), {}
     yield CorrelationFilter(0.3, strategy="beexai"), {}

@@ -255,6 +255,11 @@ def _show(results, alpha, paths, out, metrics=None):
             for line in lines:
                 print(textwrap.fill(line, TERMINAL_WIDTH, initial_indent="  ",
                                     subsequent_indent="    "), file=out)
+    if ok.any():
+        from sklearn_xai.benchmark._units import unit_test_summary
+
+        for line in unit_test_summary(results):  # known-behaviour units only
+            print(("\n" if line.startswith("Known") else "") + line, file=out)
     skipped = table[table["status"] == "skipped"]
     if len(skipped):
         print(f"\n{len(skipped)} of {len(table)} scores skipped as not applicable:",
@@ -350,7 +355,7 @@ def _results_digest(results, alpha, figures):
     return h.hexdigest()
 
 
-def _write_report_if_changed(write_report, results, directory, alpha, figures):
+def _write_report_if_changed(results, directory, alpha, figures):
     """Write the report, unless a run with the same results already wrote it.
 
     A rerun that takes every cell from the cache gives the same results: the
@@ -358,33 +363,89 @@ def _write_report_if_changed(write_report, results, directory, alpha, figures):
     then kept when the digest stored beside them matches and they all still
     exist.  Any change of the results, ``alpha``, the figures option or the
     package version rewrites them.
-    """
-    import json
 
+    Returns the report's paths and the record stored beside them (a plain
+    JSON object: the digest, the paths and the terminal summaries already
+    printed for these results, see :func:`_show_once`).
+    """
     path = os.path.join(directory, _REPORT_DIGEST)
     digest = _results_digest(results, alpha, figures)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            stored = json.load(fh)
-        if (isinstance(stored, dict) and stored.get("digest") == digest
-                and all(isinstance(p, str) and os.path.isfile(p)
-                        for p in stored["paths"].values())):
-            return stored["paths"]
-    except (OSError, ValueError, KeyError, AttributeError, TypeError):
-        pass  # no usable digest: write the report
+    stored = _read_record(path)
+    if (stored is not None and stored.get("digest") == digest
+            and isinstance(stored.get("paths"), dict)
+            and all(isinstance(p, str) and os.path.isfile(p)
+                    for p in stored["paths"].values())):
+        return stored["paths"], stored
+    from sklearn_xai.benchmark._report import write_report
+
     paths = write_report(results, directory, alpha=alpha, figures=figures)
     record = {"digest": digest,
               "paths": {k: os.fspath(v) for k, v in paths.items()
-                        if isinstance(v, (str, os.PathLike))}}
-    with open(path, "w", encoding="utf-8") as fh:
+                        if isinstance(v, (str, os.PathLike))},
+              "terminal": {}}
+    _write_record(path, record)
+    return paths, record
+
+
+def _read_record(path):
+    """The JSON record beside a report, or None (never anything but JSON is
+    read from a results folder)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            stored = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return stored if isinstance(stored, dict) else None
+
+
+def _write_record(path, record):
+    import json
+
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(record, fh)
-    return paths
+    os.replace(tmp, path)  # never a half-written record
+
+
+def _show_once(results, alpha, paths, out, metrics, directory, record):
+    """:func:`_show`, with its text kept in the report's record.
+
+    The terminal summary is a function of what the digest covers (the
+    results, ``alpha``, the package version) and of ``metrics`` and the
+    report's paths: a cached rerun prints the stored text instead of
+    recomputing the leaderboard's paired tests.  Returns the number of
+    failed scores, as :func:`_show`.
+    """
+    import io
+    import json
+
+    key = json.dumps([None if metrics is None else list(metrics),
+                      sorted((str(k), os.fspath(v)) for k, v in paths.items()
+                             if isinstance(v, (str, os.PathLike)))])
+    terminal = record.setdefault("terminal", {})
+    entry = terminal.get(key) if isinstance(terminal, dict) else None
+    if (isinstance(entry, dict) and isinstance(entry.get("text"), str)
+            and isinstance(entry.get("n_failed"), int)):
+        out.write(entry["text"])
+        return entry["n_failed"]
+    buffer = io.StringIO()
+    n_failed = _show(results, alpha, paths, buffer, metrics=metrics)
+    text = buffer.getvalue()
+    out.write(text)
+    if isinstance(terminal, dict):
+        terminal[key] = {"text": text, "n_failed": int(n_failed)}
+        try:
+            _write_record(os.path.join(directory, _REPORT_DIGEST), record)
+        except OSError:
+            pass  # the summary is printed; only the next rerun recomputes it
+    return n_failed
 
 
 def _run(args, out):
     _check_benchmark_name(args.benchmark, args.imports)
     _use_agg()
-    from sklearn_xai.benchmark._report import write_report
     from sklearn_xai.benchmark._runner import (
         BenchmarkInterrupted,
         _as_spec,
@@ -408,12 +469,12 @@ def _run(args, out):
     except BenchmarkInterrupted as exc:
         print(f"sklearn-xai run: {exc}", file=sys.stderr)
         return 130
-    paths = _write_report_if_changed(write_report, results, directory, args.alpha,
-                                     not args.no_figures)
+    paths, record = _write_report_if_changed(results, directory, args.alpha,
+                                             not args.no_figures)
     print(f"{spec.name}: {results.n_cells} cells ({results.n_computed} computed, "
           f"{results.n_cells - results.n_computed} from the cache) in "
           f"{results.wall_time:.1f} s\n", file=out)
-    n_failed = _show(results, args.alpha, paths, out, metrics=metrics)
+    n_failed = _show_once(results, args.alpha, paths, out, metrics, directory, record)
     return 1 if n_failed else 0
 
 

@@ -16,10 +16,16 @@ SHIPPED_PRESETS = {
     "xaibench_table_metrics": "xaibench",
     "xaibench_table_metrics_code": "xaibench",
     "xaibench_rho_sweep": "xaibench",
+    "xaibench_figure_grid": "xaibench",
+    "xaibench_linear100": "xaibench",
+    "xaibench_wine": "xaibench",
+    "xaibench_roar_curve": "xaibench",
     "openxai_synthetic": "openxai",
     "xaitris_8x8": "xaitris",
+    "xaitris_64x64": "xaitris",
     "beexai_real": "beexai",
     "beexai_table5": "beexai",
+    "unit_tests": "units",
 }
 
 #: Shipped presets that also have a ``NAME_quick`` variant.

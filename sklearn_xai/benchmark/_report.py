@@ -13,6 +13,8 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 
+from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
+from sklearn_xai.benchmark._decisions import decision_summary, significance_note
 from sklearn_xai.benchmark._results import (
     _DEPRECATED,
     BenchmarkResults,
@@ -876,25 +878,6 @@ def _failures_markdown(table):
     return "\n".join(parts)
 
 
-def _decision_functions():
-    """The decision helpers, when this version has them."""
-    from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
-    from sklearn_xai.benchmark._decisions import decision_summary, significance_note
-
-    return decision_summary, significance_note, plot_critical_difference
-
-
-def _fallback_summary(board, control):
-    """Mean rank over metrics and number of metrics ranked first, per
-    (dataset, model, explainer), when the decision helpers are absent."""
-    frame = board[board["explainer"] != control]
-    frame = frame.assign(_best=[_is_best(r) for _, r in frame.iterrows()])
-    out = frame.groupby(["dataset", "model", "explainer"], sort=False).agg(
-        mean_rank=("rank", "mean"), n_tied_best=("_best", "sum"),
-        n_metrics=("rank", "count")).reset_index()
-    return out.sort_values(["dataset", "model", "mean_rank"], kind="stable")
-
-
 def _summary_value(summary, sub, column, attr):
     """A per-(dataset, model) statistic: the summary's column, else its
     ``attrs`` (a number or a dict keyed by (dataset, model))."""
@@ -933,26 +916,22 @@ def _decision_html(board, control, alpha):
     """The decision section: per (dataset, model), the explainers by mean
     rank over metrics (and the critical-difference diagram when available),
     their costs, and the notes on significance."""
-    decision_summary, significance_note, plot_cd = _decision_functions()
     candidates = board.loc[board["explainer"] != control, "explainer"]
-    if candidates.nunique() < 2:  # nothing to compare: no test, no diagram
-        decision_summary = plot_cd = None
-    if decision_summary is not None:
-        summary = decision_summary(board, alpha=alpha, control=control)
-    else:
-        summary = _fallback_summary(board, control)
+    # One explainer besides the control: ranked, with the summary's note
+    # saying why there is no test, and no diagram.
+    plot_cd = plot_critical_difference if candidates.nunique() >= 2 else None
+    summary = decision_summary(board, alpha=alpha, control=control)
     parts = ['<section id="decision"><h2>Decision</h2>',
              '<p class="lead">Explainers ordered by their mean rank over the metrics of '
              "each dataset and model (1 = best); the count of metrics where each is best "
              "or tied best; and what one explanation costs.</p>"]
-    if significance_note is not None:
-        try:
-            notes = significance_note(board, alpha)
-        except ValueError:  # a board without the decision columns
-            notes = []
-        if notes:
-            parts.append('<ul class="notes">' + "".join(
-                f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>")
+    try:
+        notes = significance_note(board, alpha)
+    except ValueError:  # a board without the decision columns
+        notes = []
+    if notes:
+        parts.append('<ul class="notes">' + "".join(
+            f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>")
     for (dataset, model), sub in board.groupby(["dataset", "model"], sort=False):
         ranked = summary[(summary["dataset"] == dataset) & (summary["model"] == model)]
         parts.append(f'<h3 id="decision-{_slug(dataset)}-{_slug(model)}">'

@@ -128,12 +128,29 @@ def _cell_rows(out):
         rows.append(row)
         scores = res.get("scores")
         if scores is not None:
-            per_row.append(pd.DataFrame({
-                "dataset": labels["dataset"], "model": labels["model"],
-                "explainer": labels["explainer"], "metric": metric, "seed": labels["seed"],
-                "row": np.arange(len(scores)), "value": scores,
-            }))
+            per_row.append((labels, metric, np.asarray(scores)))
     return rows, per_row
+
+
+def _per_row_frame(blocks):
+    """One per-row frame of ``(labels, metric, scores)`` blocks, built at once
+    (a frame per block and a concat cost most of a cached rerun)."""
+    if not blocks:
+        return pd.DataFrame(columns=PER_ROW_COLUMNS)
+    sizes = [len(scores) for _, _, scores in blocks]
+
+    def repeated(values):
+        return np.repeat(np.array(values, dtype=object), sizes)
+
+    return pd.DataFrame({
+        "dataset": repeated([labels["dataset"] for labels, _, _ in blocks]),
+        "model": repeated([labels["model"] for labels, _, _ in blocks]),
+        "explainer": repeated([labels["explainer"] for labels, _, _ in blocks]),
+        "metric": repeated([metric for _, metric, _ in blocks]),
+        "seed": np.repeat(np.array([labels["seed"] for labels, _, _ in blocks]), sizes),
+        "row": np.concatenate([np.arange(n) for n in sizes]),
+        "value": np.concatenate([scores for _, _, scores in blocks]),
+    }, columns=PER_ROW_COLUMNS)
 
 
 def _class_name(spec):
@@ -602,8 +619,7 @@ class BenchmarkResults:
             rows.extend(r)
             per_row.extend(p)
         table = pd.DataFrame.from_records(rows, columns=TABLE_COLUMNS)
-        per_row = (pd.concat(per_row, ignore_index=True) if per_row
-                   else pd.DataFrame(columns=PER_ROW_COLUMNS))
+        per_row = _per_row_frame(per_row)
         return cls(table, per_row, spec=_jsonable(spec.to_dict()),
                    control=spec.control_label(), wall_time=wall_time)
 

@@ -10,7 +10,10 @@ attributions are stored with the scores, so adding a metric to a benchmark
 re-scores cached explanations instead of recomputing them.  The exact
 Shapley references of ``shapley_corr`` / ``neg_shapley_mse`` are computed
 once per (dataset, model, seed) before the cells and shared by their
-explainers.
+explainers.  A dataset's ``explain_rows`` filter (the held-out rows that
+every model it names classifies correctly, as XAI-TRIS scores its images)
+is computed once per (dataset, seed) after its models are fitted, so every
+cell of the dataset explains the same rows.
 
 The explained rows of a cell are cut into row shards, each one task that
 explains its rows and scores the metrics whose score of a row depends on
@@ -170,11 +173,80 @@ def _prepare(dataset_spec, model_spec, seed):
             and value.ndim >= 1 and len(value) == len(y)}
     meta = {key: rows.get(key) for key in ROW_METADATA}
     context = {k: v for k, v in bunch.items() if k not in ("X", "y", "DESCR")}
-    return {
+    prepared = {
         "X_train": X[train], "y_train": y[train], "X_explain": X[explained],
+        "y_explain": y[explained], "explain_target": None,
         "metadata": meta, "rows": rows, "context": context, "model": model,
         "model_score": score, "model_fit_time": fit_time, "task": task,
     }
+    option = dataset_spec.get("explain_rows")
+    if option is not None:
+        if task != "classification":
+            raise ValueError(
+                f"explain_rows={_shown_option(option)} selects rows by their class or "
+                f"explains the true class, but the dataset's target is {task}; remove "
+                "explain_rows (or set the dataset's task to 'classification')."
+            )
+        if option["target"] == "true":
+            prepared["explain_target"] = y[explained]
+        if option["correct_by"]:
+            # Whether this model classifies each candidate row correctly;
+            # the runner intersects it over the filter's models.
+            prepared["correct"] = np.asarray(model.predict(X[explained])) == y[explained]
+    return prepared
+
+
+def _shown_option(option):
+    """An ``explain_rows`` option as the user wrote it (model labels only)."""
+    by = option["correct_by"]
+    return {"correct_by": None if by is None else list(by), "target": option["target"]}
+
+
+def _row_view(prepared, index):
+    """The prepared cell restricted to explained rows ``index`` (a slice or
+    a boolean mask; training rows, model and dataset context are shared)."""
+    view = dict(prepared)
+    view["X_explain"] = prepared["X_explain"][index]
+    view["y_explain"] = prepared["y_explain"][index]
+    if prepared["explain_target"] is not None:
+        view["explain_target"] = prepared["explain_target"][index]
+    view["metadata"] = {k: None if v is None else v[index]
+                        for k, v in prepared["metadata"].items()}
+    view["rows"] = {k: v[index] for k, v in prepared["rows"].items()}
+    return view
+
+
+def _filter_rows(fits, tasks):
+    """Apply the ``correct_by`` row filters: each fit of a dataset with a
+    filter is restricted to the candidate rows that every model of the
+    filter classifies correctly (the same rows for all the models of that
+    dataset and seed), its exact Shapley references with them.  A fit whose
+    filter cannot be computed (a filter model failed, or no row is left)
+    becomes a failed fit."""
+    done, original = set(), dict(fits)
+    for task in tasks:
+        key, by = task["fit_key"], task["filter_keys"]
+        if not by or key in done or key not in fits or fits[key]["error"]:
+            continue
+        done.add(key)
+        fit = fits[key]
+        failed = {label: original[k]["error"] for label, k in by.items()
+                  if original[k]["error"]}
+        if failed:
+            label, error = next(iter(failed.items()))
+            fits[key] = {**fit, "prepared": None,
+                         "error": f"explain_rows: the filter's model {label!r} failed: {error}"}
+            continue
+        keep = np.logical_and.reduce([original[k]["prepared"]["correct"]
+                                      for k in by.values()])
+        if not keep.any():
+            fits[key] = {**fit, "prepared": None, "error": (
+                f"explain_rows: none of the {keep.size} candidate rows is classified "
+                f"correctly by every model of {sorted(by)}; raise n_explain or name "
+                "fewer models in correct_by.")}
+            continue
+        fits[key] = {**fit, "prepared": _row_view(fit["prepared"], keep),
+                     "references": {k: v[keep] for k, v in fit["references"].items()}}
 
 
 # ----------------------------------------------------------------- metrics
@@ -319,6 +391,10 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
             if reference is not None:
                 params["reference"] = reference
         # "masker": given in the params (fitted above) or the metric's default.
+    if prepared.get("explain_target") is not None and "target" not in params \
+            and registry_spec.kind == "model" and _accepts(registry_spec.func, "target"):
+        # explain_rows target "true": the metric scores the class explained.
+        params["target"] = prepared["explain_target"]
     return params, None
 
 
@@ -550,7 +626,7 @@ def _compute_cell(task, cache_dir, fit, base=None):
         return out, None
     out["computed"] = True
     if fit is None:  # the cache changed since the run started
-        fit = _fit(task["dataset"], task["model"], task["seed"], {})
+        fit = _standalone_fit(task)
     out["warnings"] = list(dict.fromkeys(out["warnings"] + fit["warnings"]))
     if fit["error"]:
         out.update(status="error", error=fit["error"], explanation=None, metrics={},
@@ -563,7 +639,9 @@ def _compute_cell(task, cache_dir, fit, base=None):
         explanation = cached.get("explanation")
         if explanation is None:
             start = time.perf_counter()
-            A, n_eval = explainer.explain(prepared["X_explain"], return_n_evaluations=True)
+            A, n_eval = explainer.explain(prepared["X_explain"],
+                                          target=prepared["explain_target"],
+                                          return_n_evaluations=True)
             explanation = {
                 "attributions": np.asarray(A, dtype=np.float64),
                 "explain_time": time.perf_counter() - start,
@@ -578,7 +656,9 @@ def _compute_cell(task, cache_dir, fit, base=None):
             # ROAR metrics retrain on explained training rows: explain them once.
             start = time.perf_counter()
             explanation["attributions_train"] = np.asarray(
-                explainer.explain(prepared["X_train"]), dtype=np.float64)
+                explainer.explain(prepared["X_train"], target=None if
+                                  prepared["explain_target"] is None else prepared["y_train"]),
+                dtype=np.float64)
             explanation["explain_train_time"] = time.perf_counter() - start
         for label, spec in missing.items():
             reference = references.get(task["reference_keys"].get(label))
@@ -688,12 +768,7 @@ def _remove_shards(task, cache_dir):
 def _shard_view(prepared, lo, hi):
     """The prepared cell restricted to explained rows ``lo:hi`` (the
     training rows, model and dataset context are shared)."""
-    view = dict(prepared)
-    view["X_explain"] = prepared["X_explain"][lo:hi]
-    view["metadata"] = {k: None if v is None else v[lo:hi]
-                        for k, v in prepared["metadata"].items()}
-    view["rows"] = {k: v[lo:hi] for k, v in prepared["rows"].items()}
-    return view
+    return _row_view(prepared, slice(lo, hi))
 
 
 # Fitted explainers of the cells a worker is working on, so the shards of a
@@ -745,7 +820,9 @@ def _compute_shard(task, fit, rows, todo, cached, run_id):
         explainer, fit_time = _cell_explainer(task, fit["prepared"], run_id)
         if out["explanation"] is None:
             start = time.perf_counter()
-            A, n_eval = explainer.explain(prepared["X_explain"], return_n_evaluations=True)
+            A, n_eval = explainer.explain(prepared["X_explain"],
+                                          target=prepared["explain_target"],
+                                          return_n_evaluations=True)
             out["explanation"] = {
                 "attributions": np.asarray(A, dtype=np.float64),
                 "explain_time": time.perf_counter() - start,
@@ -890,6 +967,17 @@ def _fit(dataset, model, seed, reference_specs, main_pid=None):
     return out
 
 
+def _standalone_fit(task):
+    """The fit of one cell outside a run's fit phase (row filter applied)."""
+    fits = {task["fit_key"]: _fit(task["dataset"], task["model"], task["seed"], {})}
+    models = (task["dataset"].get("explain_rows") or {}).get("correct_by") or {}
+    for label, key in task["filter_keys"].items():
+        if key not in fits:
+            fits[key] = _fit(task["dataset"], models[label], task["seed"], {})
+    _filter_rows(fits, [task])
+    return fits[task["fit_key"]]
+
+
 def _references(prepared, seed, metric_specs):
     """Exact Shapley references of a fit: reference key -> (n_explain, d)."""
     from sklearn_xai.metrics import exact_shapley_reference
@@ -924,7 +1012,18 @@ def _fit_groups(tasks, cache_dir):
                                   (task["dataset"], task["model"], task["seed"], {}))
         group[3].update({task["reference_keys"][label]: s for label, s in missing.items()
                          if label in task["reference_keys"]})
+        # The row filter needs every model it names fitted on this dataset.
+        models = task["dataset"]["explain_rows"]["correct_by"] if task["filter_keys"] else {}
+        for label, key in task["filter_keys"].items():
+            groups.setdefault(key, (task["dataset"], models[label], task["seed"], {}))
     return groups, complete, cached_cells
+
+
+def _fit_key(dataset, model, seed):
+    """Key of a (dataset, model, seed) fit.  The parts are hashed apart: a
+    model spec that is also inside the dataset's row filter would otherwise
+    pickle as a back-reference and hash differently."""
+    return joblib.hash((joblib.hash(dataset), joblib.hash(model), seed))
 
 
 def _tasks(spec):
@@ -932,6 +1031,15 @@ def _tasks(spec):
     for d, m, e, s in spec.cells():
         test_size, n_explain = spec.dataset_split(d)
         dataset = {**spec.datasets[d], "test_size": test_size, "n_explain": n_explain}
+        dataset.pop("explain_rows", None)
+        option = spec.explained_rows(d)
+        if option is not None:
+            # The filter's model specs are part of the cell's key: changing
+            # one of them changes the rows every cell of the dataset explains.
+            dataset["explain_rows"] = {
+                "correct_by": None if option["correct_by"] is None else
+                {m: bind_registered(spec.models[m], "model") for m in option["correct_by"]},
+                "target": option["target"]}
         tasks.append({
             "labels": {"dataset": d, "model": m, "explainer": e, "seed": s},
             "dataset": bind_registered(dataset, "dataset"),
@@ -946,7 +1054,10 @@ def _tasks(spec):
         # Keys are computed here, in the main process: a worker may not be
         # able to hash objects defined in the main script.
         task["key"] = _cell_key(task)
-        task["fit_key"] = joblib.hash((task["dataset"], task["model"], s))
+        task["fit_key"] = _fit_key(task["dataset"], task["model"], s)
+        by = (task["dataset"].get("explain_rows") or {}).get("correct_by") or {}
+        task["filter_keys"] = {label: _fit_key(task["dataset"], model, s)
+                               for label, model in by.items()}
         task["metric_keys"] = {label: _metric_key(m) for label, m in task["metrics"].items()}
         task["reference_keys"] = {label: _reference_key(m)
                                   for label, m in task["metrics"].items()
@@ -1044,9 +1155,13 @@ def _plan_cell(task, cached, fit, cache_dir, shard_size):
     metrics still missing, its row shards, the shards already done (from the
     cache) and the shard tasks to run as (rows, metrics to score, cached
     shard content)."""
+    n_rows = len(fit["prepared"]["X_explain"])
+    if len((cached.get("explanation") or {}).get("attributions", ())) not in (0, n_rows):
+        # A row filter kept other rows than when the cell was cached (its
+        # models do not refit bit for bit): the cell starts over.
+        cached = {}
     missing, keys = _missing_metrics(task, cached)
     row_wise = {label: spec for label, spec in missing.items() if _row_wise(spec)}
-    n_rows = len(fit["prepared"]["X_explain"])
     plan = {"row_wise": row_wise, "ranges": _shard_ranges(n_rows, shard_size), "done": {},
             "jobs": [], "cached": cached,
             "whole": any(label not in row_wise for label in missing)}
@@ -1131,6 +1246,10 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     dataset, retraining on explained training rows such as ROAR, group gaps,
     a benchmark code's convention that pools or numbers the rows) are scored
     on the whole cell once its shards are joined, in a second round of tasks.
+    A dataset with an ``explain_rows`` filter (see :class:`BenchmarkSpec`)
+    explains only the candidate rows every model of its ``correct_by``
+    classifies correctly: those models are fitted first, whether or not
+    their own cells are cached, and the kept rows are then sharded as usual.
 
     Parameters
     ----------
@@ -1235,6 +1354,7 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
             # tasks of its cells as an argument.
             fits = dict(zip(groups, joblib.Parallel(n_jobs=n_jobs)(
                 joblib.delayed(_fit)(*group, main_pid) for group in groups.values())))
+            _filter_rows(fits, [tasks[i] for i in todo])
             plans, jobs = {}, []
             for i in todo:
                 fit = fits[tasks[i]["fit_key"]]

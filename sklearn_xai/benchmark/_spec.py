@@ -64,7 +64,9 @@ MODEL_ALIASES = {
 }
 
 _COMPONENT_KEYS = {"name", "params"}
-_DATASET_KEYS = {"name", "params", "test_size", "n_explain", "task"}
+_DATASET_KEYS = {"name", "params", "test_size", "n_explain", "explain_rows", "task"}
+_EXPLAIN_ROWS_KEYS = ("correct_by", "target")
+_EXPLAIN_TARGETS = ("predicted", "true")
 _METRIC_KEYS = {"name", "params", "nan_policy"}
 
 
@@ -83,6 +85,25 @@ def _import_path(path):
         return getattr(module, attr)
     except AttributeError:
         raise ValueError(f"Module {module_name!r} has no attribute {attr!r}.") from None
+
+
+def _package_lookup(kind, name):
+    """The public sklearn_xai component ``name`` of a kind, or None.
+
+    An explainer is looked up by its name alone: ``sklearn_xai.explainers``
+    imports a module on first access, so resolving ``FeatureAblation`` does
+    not import torch and captum with the gradient explainers.
+    """
+    if kind == "explainer":
+        from sklearn_xai import explainers
+        from sklearn_xai.base import BaseExplainer
+
+        found = getattr(explainers, name, None) if name in explainers.__all__ else None
+        if (inspect.isclass(found) and issubclass(found, BaseExplainer)
+                and not inspect.isabstract(found)):
+            return found
+        return None
+    return _package_names(kind).get(name)
 
 
 def _package_names(kind):
@@ -311,7 +332,9 @@ def _lookup(name, kind, task=None):
         return registered if registered is not None else _import_path(name)
     kinds = {"explainer": ("explainer", "masker"), "masker": ("masker", "explainer")}
     for k in kinds.get(kind, (kind,)):
-        found = _package_names(k).get(name, _REGISTERED[k].get(name))
+        found = _package_lookup(k, name)
+        if found is None:
+            found = _REGISTERED[k].get(name)
         if found is not None:
             return found
     if kind == "explainer":
@@ -421,12 +444,19 @@ def resolve_component(spec, kind, *, seed=None, task=None, context=None):
     if seed is not None and "random_state" not in params and _accepts(obj, "random_state"):
         params["random_state"] = seed
     try:
-        return obj(**params)
+        component = obj(**params)
     except TypeError as exc:
         raise ValueError(
             f"Cannot build {kind} {spec['name']!r} with parameters "
             f"{sorted(params)}: {exc}."
         ) from None
+    if seed is not None and "random_state" not in params and hasattr(component, "get_params"):
+        # Estimators that take random_state through **kwargs (skorch nets)
+        # do not show it in their signature: read it from get_params.
+        current = component.get_params(deep=False)
+        if "random_state" in current and current["random_state"] is None:
+            component.set_params(random_state=seed)
+    return component
 
 
 def _normalise_component(spec, what, keys=_COMPONENT_KEYS):
@@ -511,10 +541,11 @@ class BenchmarkSpec:
         Generators or loaders of :mod:`sklearn_xai.datasets` (or dotted
         paths to functions returning a Bunch with ``X``/``y`` or
         ``data``/``target``).  The seed is passed as ``random_state`` to
-        generators.  Extra keys ``test_size`` and ``n_explain`` override the
-        benchmark-wide values; ``task`` ("regression" or "classification")
-        overrides the guess from the target (float targets with more than 10
-        values are regression), which picks a model alias's estimator and
+        generators.  Extra keys ``test_size``, ``n_explain`` and
+        ``explain_rows`` override the benchmark-wide values; ``task``
+        ("regression" or "classification") overrides the guess from the
+        target (float targets with more than 10 values are regression), which
+        picks a model alias's estimator and
         whether the split is stratified.
     models : dict, list or str
         Model aliases (:data:`MODEL_ALIASES`), classes of
@@ -532,7 +563,8 @@ class BenchmarkSpec:
         Held-out fraction (or count) of the dataset, unless the dataset's
         Bunch provides ``train_indices`` / ``test_indices``.
     n_explain : int or None, default=100
-        Number of held-out rows explained and scored (``None``: all).
+        Number of held-out rows explained and scored (``None``: all); with
+        a ``correct_by`` filter, the number of candidate rows.
     control : str or None, default="auto"
         Label of the control explainer every explainer is tested against
         (the benchmark's random control); ``"auto"`` picks the one
@@ -540,12 +572,35 @@ class BenchmarkSpec:
         test.
     name : str, default="benchmark"
     description : str, default=""
+    explain_rows : dict or None, default=None
+        Which of the first ``n_explain`` held-out rows are explained, and
+        what is explained, as ``{"correct_by": ..., "target": ...}``:
+
+        - ``"correct_by"``: ``"all_models"`` or a list of model labels;
+          only the rows that *every* one of these models classifies
+          correctly are explained and scored, by every cell of the dataset
+          (the same rows for all its models and explainers, as XAI-TRIS
+          scores its images [1]_).  The filter is computed once per dataset
+          and seed, after its models are fitted.  ``None`` (default): no
+          filter.
+        - ``"target"``: ``"predicted"`` (default: each explainer's own
+          ``target``) or ``"true"``: explain (and score model-based metrics
+          on) the row's true class.
+
+        A dataset entry's ``explain_rows`` replaces this one (e.g. a model
+        that counts only for some datasets).
     baseline : str or None
         Deprecated alias of ``control`` (also as a config file key).
 
         .. deprecated:: 0.1
            ``baseline`` was renamed ``control``; it will be removed in the
            next release.
+
+    References
+    ----------
+    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
+       benchmarks to quantify false positive post-hoc attribution of feature
+       importance", Machine Learning 113, 2024.
 
     Examples
     --------
@@ -570,6 +625,7 @@ class BenchmarkSpec:
     control: object = "auto"
     name: str = "benchmark"
     description: str = ""
+    explain_rows: object = None
     baseline: InitVar[object] = _DEPRECATED
 
     def __post_init__(self, baseline):
@@ -599,6 +655,12 @@ class BenchmarkSpec:
         for label, ds in self.datasets.items():
             _check_split(ds.get("test_size", self.test_size), ds.get("n_explain", self.n_explain),
                          f"dataset {label!r}")
+        self.explain_rows = _check_explain_rows(self.explain_rows, self.models,
+                                                "explain_rows")
+        for label, ds in self.datasets.items():
+            if "explain_rows" in ds:
+                ds["explain_rows"] = _check_explain_rows(
+                    ds["explain_rows"], self.models, f"datasets[{label!r}].explain_rows")
         for label, ds in self.datasets.items():
             if ds.get("task") not in (None, "regression", "classification"):
                 raise ValueError(
@@ -720,6 +782,29 @@ class BenchmarkSpec:
         ds = self.datasets[label]
         return ds.get("test_size", self.test_size), ds.get("n_explain", self.n_explain)
 
+    def explained_rows(self, label):
+        """The ``explain_rows`` option of a dataset (its own, else the
+        benchmark's), with ``"all_models"`` expanded to the model labels;
+        None when the dataset explains its first ``n_explain`` held-out rows
+        as they are, with the explainers' own target.
+
+        Examples
+        --------
+        >>> from sklearn_xai.benchmark import BenchmarkSpec
+        >>> spec = BenchmarkSpec(datasets="make_classification",
+        ...                      models=["logistic_regression", "decision_tree"],
+        ...                      explainers="RandomExplainer", metrics="neg_complexity",
+        ...                      explain_rows={"correct_by": "all_models"})
+        >>> spec.explained_rows("make_classification")
+        {'correct_by': ['logistic_regression', 'decision_tree'], 'target': 'predicted'}
+        """
+        option = self.datasets[label].get("explain_rows", self.explain_rows)
+        if option is None:
+            return None
+        by = option["correct_by"]
+        return {"correct_by": list(self.models) if by == "all_models" else
+                (None if by is None else list(by)), "target": option["target"]}
+
     def validate_names(self):
         """Check every component before any cell runs, and report all
         problems at once.
@@ -837,7 +922,25 @@ def _extend_preset(name, config):
                 combined[str(label)] = _normalise_component(value, what, keys)
         merged[group] = combined
     merged.update(config)
+    # A model the config removes leaves the preset's row filters too.
+    removed = set(base.models) - set(merged["models"])
+    if removed:
+        merged["datasets"] = {label: _without_models(ds, removed)
+                              for label, ds in merged["datasets"].items()}
+        merged["explain_rows"] = _without_models({"explain_rows": merged["explain_rows"]},
+                                                 removed)["explain_rows"]
     return merged
+
+
+def _without_models(entry, removed):
+    """``entry`` (a dataset entry, or a dict holding ``explain_rows``) with the
+    labels ``removed`` taken out of its ``explain_rows`` filter (no filter
+    once none is left)."""
+    option = entry.get("explain_rows")
+    if not isinstance(option, dict) or not isinstance(option.get("correct_by"), list):
+        return entry
+    by = [m for m in option["correct_by"] if m not in removed]
+    return {**entry, "explain_rows": {**option, "correct_by": by or None}}
 
 def _spec_baseline(self):
     """Deprecated alias of :attr:`control`."""
@@ -936,6 +1039,36 @@ def _check_split(test_size, n_explain, where):
                                   or not isinstance(n_explain, numbers.Integral)
                                   or n_explain < 1):
         raise ValueError(f"{where}: n_explain must be a positive int or None, got {n_explain!r}.")
+
+
+def _check_explain_rows(value, models, where):
+    """The normalised ``explain_rows`` option (see :class:`BenchmarkSpec`)."""
+    if value is None:
+        return None
+    how = (f"give {where} as a dict {{'correct_by': 'all_models' or a list of model "
+           f"labels {sorted(models)}, 'target': 'predicted' or 'true'}}, or None")
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be a dict or None, got {value!r}: {how}.")
+    unknown = set(value) - set(_EXPLAIN_ROWS_KEYS)
+    if unknown:
+        raise ValueError(f"{where} has unknown keys {sorted(unknown)}: {how}.")
+    by = value.get("correct_by")
+    if isinstance(by, str) and by != "all_models":
+        by = [by]
+    if by is not None and by != "all_models":
+        if not isinstance(by, (list, tuple)) or not by or not all(isinstance(m, str) for m in by):
+            raise ValueError(f"{where}['correct_by'] must be 'all_models' or a non-empty "
+                             f"list of model labels, got {by!r}: {how}.")
+        missing = [m for m in by if m not in models]
+        if missing:
+            raise ValueError(f"{where}['correct_by'] names {missing}, which are not model "
+                             f"labels of the benchmark; use labels of {sorted(models)}.")
+        by = list(dict.fromkeys(by))
+    target = value.get("target", "predicted")
+    if target not in _EXPLAIN_TARGETS:
+        raise ValueError(f"{where}['target'] must be 'predicted' or 'true', got "
+                         f"{target!r}.")
+    return {"correct_by": by, "target": target}
 
 
 def load_config(path):

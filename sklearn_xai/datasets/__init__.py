@@ -1,5 +1,6 @@
 """Data generators with known ground truth, their exact distributions
-(re-exported from :mod:`sklearn_xai.distributions`), exact Shapley values, fidelity checks of simulated data, offline loaders of real
+(re-exported from :mod:`sklearn_xai.distributions`), exact Shapley values, fidelity checks of simulated data, the known-behaviour units (hand-weighted models with known
+attributions), offline loaders of real
 tabular datasets, the seeds' preprocessing pipelines and the dataset
 factories that fix a benchmark's training and explained rows."""
 
@@ -49,6 +50,13 @@ from sklearn_xai.datasets._simulation import (
 from sklearn_xai.datasets._splits import minmax_scaled, preprocessed, two_draws
 from sklearn_xai.datasets._synthgauss import make_synthgauss
 from sklearn_xai.datasets._tetrominoes import make_tetrominoes
+from sklearn_xai.datasets._units import (
+    MIN_COSINE,
+    MIN_FRACTION,
+    UNIT_DESCRIPTIONS,
+    make_unit_test,
+    unit_test_passes,
+)
 from sklearn_xai.datasets._xaibench import (
     make_gaussian_linear,
     make_gaussian_nonlinear_additive,
@@ -74,8 +82,11 @@ __all__ = [
     "GERMAN_CREDIT_COLUMNS",
     "GMSC_COLUMNS",
     "HELOC_COLUMNS",
+    "MIN_COSINE",
+    "MIN_FRACTION",
     "PIMA_COLUMNS",
     "PIMA_MASS_COLUMNS",
+    "UNIT_DESCRIPTIONS",
     "WINE_QUALITY_COLUMNS",
     "beexai_preprocessor",
     "load_adult",
@@ -109,9 +120,11 @@ __all__ = [
     "make_mixture_piecewise_constant",
     "make_synthgauss",
     "make_tetrominoes",
+    "make_unit_test",
     "make_wine_simulation",
     "marginal_divergence",
     "preprocessed",
     "target_divergence",
     "two_draws",
+    "unit_test_passes",
 ]

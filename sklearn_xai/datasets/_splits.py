@@ -70,14 +70,20 @@ def two_draws(generator="make_gaussian_piecewise_constant", n_train=1000, n_test
     return out
 
 
-def minmax_scaled(dataset="make_synthgauss", *, params=None, random_state=None):
+def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
+                  with_test_rows=False, random_state=None):
     """A generator's data with every feature min-max scaled to [0, 1].
 
-    OpenXAI scales its inputs this way before training.  The scaler is
-    fitted on the training rows when the dataset defines a split
-    (``train_indices``), else on all rows (OpenXAI's code fits a separate
-    scaler on its test rows, a pitfall not mirrored).  Per-row ground truths
-    and the split are passed through unchanged.
+    OpenXAI scales its inputs this way before training.  With
+    ``fit_on="train"`` (default) the scaler is fitted on the training rows
+    when the dataset defines a split (``train_indices``), else on all rows.
+    ``fit_on="each_split"`` mirrors OpenXAI's code, where each split's data
+    loader fits its own scaler: the training rows are scaled with the
+    training minima and maxima, the test rows with the *test* minima and
+    maxima.  This is a pitfall of the original code (the test rows are
+    scaled with statistics of the test set itself, and a row's scaled value
+    depends on the other test rows); use it only to reproduce OpenXAI.
+    Per-row ground truths and the split are passed through unchanged.
 
     Parameters
     ----------
@@ -86,13 +92,23 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, random_state=None):
         returning a Bunch.
     params : dict or None, default=None
         Its parameters.
+    fit_on : {"train", "each_split"}, default="train"
+        Which rows the scaler is fitted on (see above).  ``"each_split"``
+        needs a dataset with ``train_indices`` and ``test_indices``.
+    with_test_rows : bool, default=False
+        Also return ``test_rows = (X[test], y[test])`` (scaled), e.g. for a
+        model that selects its training epoch on the test rows as OpenXAI's
+        trainer does (``selection_data="@test_rows"`` of
+        :class:`~sklearn_xai.models.LogisticNetClassifier` in a benchmark
+        spec).  Needs ``test_indices``.
     random_state : int or None, default=None
         Passed to the generator.
 
     Returns
     -------
     data : dict
-        The generator's Bunch with ``X`` (or ``data``) scaled.
+        The generator's Bunch with ``X`` (or ``data``) scaled, and
+        ``test_rows`` when ``with_test_rows=True``.
 
     See Also
     --------
@@ -105,17 +121,45 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, random_state=None):
     >>> X, train = data["X"], data["train_indices"]
     >>> float(X[train].min()), float(X[train].max())
     (0.0, 1.0)
+    >>> ox = minmax_scaled(params={"n_samples": 20, "n_features": 4},
+    ...                    fit_on="each_split", with_test_rows=True, random_state=0)
+    >>> X_test, y_test = ox["test_rows"]
+    >>> X_test.min(axis=0).tolist(), X_test.max(axis=0).tolist()
+    ([0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0])
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
     """
     from sklearn.preprocessing import MinMaxScaler
 
     from sklearn_xai import datasets
 
+    if fit_on not in ("train", "each_split"):
+        raise ValueError(
+            f"fit_on must be 'train' or 'each_split'; got {fit_on!r}."
+        )
     bunch = dict(getattr(datasets, dataset)(**(params or {}), random_state=random_state))
     key = "X" if "X" in bunch else "data"
     X = np.asarray(bunch[key], dtype=np.float64)
-    train = bunch.get("train_indices")
+    train, test = bunch.get("train_indices"), bunch.get("test_indices")
+    if (fit_on == "each_split" and (train is None or test is None)) or \
+            (with_test_rows and test is None):
+        raise ValueError(
+            f"Dataset {dataset!r} defines no train_indices / test_indices, which "
+            "fit_on='each_split' and with_test_rows=True need; use fit_on='train' "
+            "and with_test_rows=False."
+        )
     scaler = MinMaxScaler().fit(X if train is None else X[np.asarray(train)])
-    bunch[key] = scaler.transform(X)
+    scaled = scaler.transform(X)
+    if fit_on == "each_split":
+        test = np.asarray(test)
+        scaled[test] = MinMaxScaler().fit_transform(X[test])
+    bunch[key] = scaled
+    if with_test_rows:
+        y = np.asarray(bunch.get("y", bunch.get("target")))
+        bunch["test_rows"] = (scaled[np.asarray(test)], y[np.asarray(test)])
     return bunch
 
 

@@ -7,7 +7,9 @@ translated shapes (RIGID) and signed pairs of shapes (XOR).  The ground truth
 is a pixel mask.
 """
 
+import functools
 import numbers
+import os
 
 import numpy as np
 from scipy import ndimage
@@ -96,43 +98,150 @@ def _rigid_images(labels, scale, size, rng, dtype):
     return images
 
 
-def _natural_backgrounds(images, n, size, rng):
-    """``n`` random user images as grey-scale ``size x size`` backgrounds.
+# Photographs shipped with scikit-image (no download): the default natural
+# backgrounds (XAI-TRIS draws them from ImageNet, which cannot ship).
+_SKIMAGE_PHOTOS = ("astronaut", "camera", "chelsea", "coffee", "coins", "rocket", "moon",
+                   "clock", "brick", "grass", "gravel")
+_IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
-    RGB(A) images are turned into luminance ``0.299 R + 0.587 G + 0.114 B``;
-    images larger than ``size`` have their shorter side resized to ``size``
-    (bilinear) and are centre-cropped; each image's mean is subtracted.
-    """
-    imgs = np.asarray(images)
-    if imgs.ndim == 2 and imgs.shape[1] == size * size:
-        imgs = imgs.reshape(-1, size, size)
-    if imgs.ndim == 4 and imgs.shape[-1] in (3, 4):
-        imgs = imgs[..., :3].astype(np.float64) @ _LUMINANCE
-    if imgs.ndim != 3 or len(imgs) == 0:
+
+def _grey(image, where):
+    """A 2-D float64 grey-scale image: RGB(A) as luminance
+    ``0.299 R + 0.587 G + 0.114 B`` (XAI-TRIS's conversion)."""
+    image = np.asarray(image)
+    if image.ndim == 3 and image.shape[-1] in (3, 4):
+        image = image[..., :3].astype(np.float64) @ _LUMINANCE
+    if image.ndim != 2:
         raise ValueError(
-            "background_images must have shape (n_images, height, width), "
-            f"(n_images, height, width, 3) or (n_images, {size * size}); got "
-            f"{np.shape(images)}."
+            f"{where} must be a grey-scale (height, width) or colour (height, width, 3) "
+            f"image; got shape {np.shape(image)}."
         )
-    h, w = imgs.shape[1:]
-    if min(h, w) < size:
+    image = image.astype(np.float64)
+    if not np.all(np.isfinite(image)):
+        raise ValueError(f"{where} contains NaN or infinity.")
+    return image
+
+
+@functools.lru_cache(maxsize=1)
+def _skimage_photos():
+    """The grey-scale photographs of :data:`_SKIMAGE_PHOTOS` (read-only)."""
+    from skimage import data
+
+    photos = []
+    for name in _SKIMAGE_PHOTOS:
+        photo = _grey(getattr(data, name)(), f"skimage.data.{name}()")
+        photo.setflags(write=False)
+        photos.append(photo)
+    return tuple(photos)
+
+
+def _read_image_folder(folder):
+    """Every PNG / JPEG file of ``folder`` (sorted by name), grey-scale,
+    read with :func:`skimage.io.imread` (image decoders only, never pickle)."""
+    from skimage import io
+
+    folder = os.fspath(folder)
+    if not os.path.isdir(folder):
+        raise ValueError(
+            f"background_images={folder!r} is not a folder; give a folder of PNG or "
+            "JPEG images, or an array of images."
+        )
+    names = sorted(n for n in os.listdir(folder) if n.lower().endswith(_IMAGE_SUFFIXES))
+    if not names:
+        raise ValueError(
+            f"background_images={folder!r} holds no PNG or JPEG image (files ending "
+            f"{', '.join(_IMAGE_SUFFIXES)})."
+        )
+    return [_grey(io.imread(os.path.join(folder, n)), f"image {n!r} of {folder!r}")
+            for n in names]
+
+
+def _background_images(images, size):
+    """A list of grey-scale float64 images from ``background_images``: None
+    (the scikit-image photographs), a folder, an array of images or a list
+    of images; every side at least ``size``."""
+    if images is None:
+        out = list(_skimage_photos())
+    elif isinstance(images, (str, os.PathLike)):
+        out = _read_image_folder(images)
+    elif not isinstance(images, (list, tuple)):  # an array of images
+        imgs = np.asarray(images)
+        if imgs.ndim == 2 and imgs.shape[1] == size * size:
+            imgs = imgs.reshape(-1, size, size)
+        if imgs.ndim not in (3, 4) or len(imgs) == 0:
+            raise ValueError(
+                "background_images must have shape (n_images, height, width), "
+                f"(n_images, height, width, 3) or (n_images, {size * size}), or be a "
+                f"list of images or a folder; got shape {np.shape(images)}."
+            )
+        out = [_grey(img, "background_images") for img in imgs]
+    else:
+        out = [_grey(img, f"background_images[{i}]") for i, img in enumerate(images)]
+        if not out:
+            raise ValueError("background_images is empty.")
+    small = [img.shape for img in out if min(img.shape) < size]
+    if small:
         raise ValueError(
             f"background_images must be at least {size} pixels on both sides; got "
-            f"{h}x{w}."
+            f"{small[0][0]}x{small[0][1]}."
         )
-    if not np.all(np.isfinite(imgs)):
-        raise ValueError("background_images contains NaN or infinity.")
-    chosen = rng.choice(len(imgs), size=n, replace=len(imgs) < n)
-    picked, inverse = np.unique(chosen, return_inverse=True)
-    out = imgs[picked].astype(np.float64)
-    if (h, w) != (size, size):
-        z = size / min(h, w)
-        out = ndimage.zoom(out, (1.0, z, z), order=1)
-        top = (out.shape[1] - size) // 2
-        left = (out.shape[2] - size) // 2
-        out = out[:, top : top + size, left : left + size]
-    out = out - out.mean(axis=(1, 2), keepdims=True)
-    return out[inverse.reshape(-1)]
+    return out
+
+
+def _centre_crops(images, n, size, rng):
+    """XAI-TRIS's ImageNet backgrounds: ``n`` images drawn at random, each
+    with its shorter side resized to ``size`` (bilinear) and centre-cropped;
+    each background's mean is subtracted."""
+    chosen = rng.choice(len(images), size=n, replace=len(images) < n)
+    out = np.empty((n, size, size))
+    for k in np.unique(chosen):
+        img = images[k]
+        h, w = img.shape
+        if (h, w) != (size, size):
+            z = size / min(h, w)
+            img = ndimage.zoom(img, z, order=1)
+            top, left = (img.shape[0] - size) // 2, (img.shape[1] - size) // 2
+            img = img[top : top + size, left : left + size]
+        out[chosen == k] = img
+    return out - out.mean(axis=(1, 2), keepdims=True)
+
+
+def _random_crops(images, n, size, rng, chunk=1024):
+    """``n`` natural backgrounds from a few large images: each row draws an
+    image, a square crop of side ``s`` uniform in ``[size, 2 size]`` pixels
+    of the image resized (anti-aliased) to a shorter side of ``3 size``, at
+    a uniform position, resized to ``size x size`` (bilinear); each
+    background's mean is subtracted."""
+    from skimage.transform import rescale
+
+    sources = []
+    for img in images:
+        z = 3 * size / min(img.shape)
+        sources.append(rescale(img, z, order=1, anti_aliasing=z < 1, mode="reflect")
+                       if z != 1 else img)
+    chosen = rng.integers(0, len(sources), n)
+    side = rng.integers(size, 2 * size + 1, n)
+    where = rng.random((n, 2))
+    out = np.empty((n, size, size))
+    centres = np.arange(size) + 0.5
+    for k, src in enumerate(sources):
+        rows = np.flatnonzero(chosen == k)
+        h, w = src.shape
+        for lo in range(0, rows.size, chunk):
+            r = rows[lo : lo + chunk]
+            s = side[r].astype(np.float64)
+            top = np.floor(where[r, 0] * (h - side[r] + 1))
+            left = np.floor(where[r, 1] * (w - side[r] + 1))
+            # Bilinear sampling at the centres of the output pixels.
+            y = np.clip(top[:, None] + centres * (s[:, None] / size) - 0.5, 0, h - 1)
+            x = np.clip(left[:, None] + centres * (s[:, None] / size) - 0.5, 0, w - 1)
+            y0, x0 = np.floor(y).astype(np.intp), np.floor(x).astype(np.intp)
+            y1, x1 = np.minimum(y0 + 1, h - 1), np.minimum(x0 + 1, w - 1)
+            wy, wx = (y - y0)[:, :, None], (x - x0)[:, None, :]
+            a, b = src[y0[:, :, None], x0[:, None, :]], src[y0[:, :, None], x1[:, None, :]]
+            c, d = src[y1[:, :, None], x0[:, None, :]], src[y1[:, :, None], x1[:, None, :]]
+            out[r] = (1 - wy) * ((1 - wx) * a + wx * b) + wy * ((1 - wx) * c + wx * d)
+    return out - out.mean(axis=(1, 2), keepdims=True)
 
 
 def _frobenius_normalise(A):
@@ -168,7 +277,7 @@ def _stratified_splits(y, fractions, rng):
     {
         "n_samples": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "scenario": [StrOptions({"linear", "multiplicative", "rigid", "xor"})],
-        "background": [StrOptions({"white", "correlated", "imagenet"})],
+        "background": [StrOptions({"white", "correlated", "natural", "imagenet"})],
         "image_size": [Options(numbers.Integral, {8, 64})],
         "alpha": [Interval(numbers.Real, 0, 1, closed="both"), None],
         "pattern_scale": [Interval(numbers.Integral, 1, None, closed="left"), None],
@@ -177,7 +286,7 @@ def _stratified_splits(y, fractions, rng):
                                  None],
         "white_std": [Interval(numbers.Real, 0, None, closed="neither")],
         "mask_threshold": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "background_images": ["array-like", None],
+        "background_images": ["array-like", str, os.PathLike, None],
         "split": [tuple, list, None],
         "dtype": "no_validation",
         "shuffle": ["boolean"],
@@ -201,7 +310,8 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
     uniformly at random; XOR: both shapes with signs (+,+), (-,-) for class
     0 and (+,-), (-,+) for class 1), smoothed with ``signal_smoothing`` when
     ``pattern_scale > 3``.  Background ``B``: i.i.d. normal pixels, smoothed
-    for ``"correlated"``, or user images for ``"imagenet"``.  Both are
+    for ``"correlated"``, or grey-scale natural images (``"natural"``,
+    ``"imagenet"``).  Both are
     normalised by the Frobenius norm of the whole data set and mixed:
     ``x = alpha P~ + (1 - alpha) B~`` (LIN, RIGID, XOR) or
     ``x = M~ * B~`` with ``M = 1 - alpha P`` (MULT); finally the data set is
@@ -213,9 +323,20 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
         Number of images (default 10 000 at 8x8, 40 000 at 64x64).
     scenario : {"linear", "multiplicative", "rigid", "xor"}, default="linear"
         Signal scenario (LIN, MULT, RIGID, XOR).
-    background : {"white", "correlated", "imagenet"}, default="white"
+    background : {"white", "correlated", "natural", "imagenet"}, default="white"
         Background: white noise, Gaussian-smoothed white noise (CORR), or
-        grey-scale natural images passed in ``background_images``.
+        grey-scale natural images.  ``"natural"``: random crops of a few
+        large photographs (``background_images``, by default the
+        photographs that scikit-image ships: astronaut, camera, chelsea,
+        coffee, coins, rocket, moon, clock, brick, grass, gravel): each row
+        draws a photograph, rescaled to a shorter side of ``3 L``, a square
+        crop of side uniform in ``[L, 2 L]`` at a uniform position, resized
+        to ``L x L`` (bilinear).  ``"imagenet"``: XAI-TRIS's procedure for
+        its ImageNet images, one image per row with its shorter side resized
+        to ``L`` and centre-cropped; it needs ``background_images`` (many
+        images, e.g. a folder of ImageNet photographs).  Both convert colour
+        to luminance ``0.299 R + 0.587 G + 0.114 B`` and subtract each
+        background's mean, as XAI-TRIS does.
     image_size : {8, 64}, default=8
         Side ``L`` of the square images.
     alpha : float, default=None
@@ -235,11 +356,13 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
         normalisation, kept for fidelity).
     mask_threshold : float, default=0.05
         Threshold of the smoothed masks (when ``pattern_scale > 3``).
-    background_images : array-like, default=None
-        Natural images for ``background="imagenet"``: shape
-        (n_images, height, width), (n_images, height, width, 3) or
-        (n_images, L*L), both sides at least ``L`` (e.g. loaded by
-        ``load_imagenet_backgrounds``).  Drawn at random per row.
+    background_images : array-like, list of arrays, str or path-like, default=None
+        Natural images for ``background="natural"`` or ``"imagenet"``: an
+        array of shape (n_images, height, width), (n_images, height, width,
+        3) or (n_images, L*L); a list of grey-scale or colour images of any
+        sizes; or a folder, whose PNG and JPEG files are read with
+        :func:`skimage.io.imread` (sorted by name; nothing is unpickled).
+        Both sides at least ``L``.  Drawn at random per row.
     split : tuple of three floats, default=None
         Train / validation / test fractions of the two stratified splits
         (default (0.8, 0.1, 0.1) at 8x8, (0.9, 0.05, 0.05) at 64x64).
@@ -286,6 +409,10 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
     >>> data = make_tetrominoes(60, image_size=64, random_state=0)
     >>> int(data.ground_truth_mask[0].sum())
     862
+    >>> natural = make_tetrominoes(60, image_size=64, background="natural",
+    ...                            random_state=0)
+    >>> natural.X.shape, natural.alpha
+    ((60, 4096), 0.06)
     """
     size = int(image_size)
     dtype = np.dtype(dtype)
@@ -296,13 +423,16 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
     scale = pattern_scale or (4 if rigid and size == 64 else size // 8)
     if background == "imagenet" and background_images is None:
         raise ValueError(
-            "background='imagenet' needs background_images= (grey-scale or RGB "
-            "natural images, at least image_size pixels on each side)."
+            "background='imagenet' needs background_images= (a folder or an array of "
+            "grey-scale or RGB natural images, at least image_size pixels on each "
+            "side); background='natural' uses scikit-image's photographs by default."
         )
-    if background != "imagenet" and background_images is not None:
-        raise ValueError("background_images is only used with background='imagenet'.")
+    if background not in ("natural", "imagenet") and background_images is not None:
+        raise ValueError("background_images is only used with background='natural' or "
+                         "'imagenet'.")
     if alpha is None:
-        table = _ALPHA.get((size, background))
+        # Natural backgrounds take the published alphas of XAI-TRIS's ImageNet ones.
+        table = _ALPHA.get((size, "imagenet" if background == "natural" else background))
         if table is None:
             raise ValueError(
                 f"there is no published alpha for background={background!r} at "
@@ -324,7 +454,11 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
 
     # 1. background
     if background == "imagenet":
-        B = _natural_backgrounds(background_images, n, size, bg_rng).astype(dtype)
+        B = _centre_crops(_background_images(background_images, size), n, size,
+                          bg_rng).astype(dtype)
+    elif background == "natural":
+        B = _random_crops(_background_images(background_images, size), n, size,
+                          bg_rng).astype(dtype)
     else:
         B = bg_rng.standard_normal((n, size, size)).astype(dtype) * dtype.type(white_std)
         if background == "correlated":

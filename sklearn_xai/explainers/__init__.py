@@ -4,47 +4,70 @@ The deprecated names ``InputBaseline``, ``LaplaceBaseline`` and
 ``SobelBaseline`` (renamed :class:`InputAttribution`, :class:`LaplaceFilter`
 and :class:`SobelFilter`) are still importable from here for one release;
 they are not in ``__all__``.
+
+Names are imported on first access (PEP 562), so that ``import
+sklearn_xai.explainers`` and the model-agnostic explainers do not import
+torch and captum: the gradient explainers import them when first used.
 """
 
-from sklearn_xai.explainers._ablation import FeatureAblation, LeaveOneCovariateIn
-from sklearn_xai.explainers._breakdown import BreakDown
-from sklearn_xai.explainers._gradients import (
-    LRP,
-    Deconvolution,
-    DeepLift,
-    DeepLiftShap,
-    GradientShap,
-    GuidedBackprop,
-    GuidedGradCam,
-    InputXGradient,
-    IntegratedGradients,
-    Saliency,
-    SmoothGrad,
-)
-from sklearn_xai.explainers._image import (
-    InputAttribution,
-    InputBaseline,  # noqa: F401 (deprecated name, importable until 0.2)
-    LaplaceBaseline,  # noqa: F401
-    LaplaceFilter,
-    SobelBaseline,  # noqa: F401
-    SobelFilter,
-)
-from sklearn_xai.explainers._l2x import L2X
-from sklearn_xai.explainers._lime import CaptumLime, LimeTabular, LocalLinearSurrogate
-from sklearn_xai.explainers._lrp import CompositeLRP, DeepTaylor
-from sklearn_xai.explainers._maple import MAPLE
-from sklearn_xai.explainers._noise_tunnel import NoiseTunnel
-from sklearn_xai.explainers._pattern import PatternAttribution, PatternNet
-from sklearn_xai.explainers._permutation import PermutationImportance
-from sklearn_xai.explainers._random import RandomExplainer
-from sklearn_xai.explainers._shapley import (
-    ExactShapley,
-    KernelSHAP,
-    ShapleyValueSampling,
-)
-from sklearn_xai.explainers._shapr import EmpiricalConditionalSHAP
-from sklearn_xai.explainers._torch import differentiable_model, torch_replica
-from sklearn_xai.explainers._tree import TreeContributions
+import importlib
+
+#: Public (and deprecated) name -> the private module defining it.
+_SUBMODULE = {
+    "FeatureAblation": "_ablation",
+    "LeaveOneCovariateIn": "_ablation",
+    "BreakDown": "_breakdown",
+    "LRP": "_gradients",
+    "Deconvolution": "_gradients",
+    "DeepLift": "_gradients",
+    "DeepLiftShap": "_gradients",
+    "GradientShap": "_gradients",
+    "GuidedBackprop": "_gradients",
+    "GuidedGradCam": "_gradients",
+    "InputXGradient": "_gradients",
+    "IntegratedGradients": "_gradients",
+    "Saliency": "_gradients",
+    "SmoothGrad": "_gradients",
+    "InputAttribution": "_image",
+    "InputBaseline": "_image",  # deprecated names, importable until 0.2
+    "LaplaceBaseline": "_image",
+    "LaplaceFilter": "_image",
+    "SobelBaseline": "_image",
+    "SobelFilter": "_image",
+    "L2X": "_l2x",
+    "CaptumLime": "_lime",
+    "LimeTabular": "_lime",
+    "LocalLinearSurrogate": "_lime",
+    "CompositeLRP": "_lrp",
+    "DeepTaylor": "_lrp",
+    "MAPLE": "_maple",
+    "NoiseTunnel": "_noise_tunnel",
+    "PatternAttribution": "_pattern",
+    "PatternNet": "_pattern",
+    "PermutationImportance": "_permutation",
+    "RandomExplainer": "_random",
+    "ExactShapley": "_shapley",
+    "KernelSHAP": "_shapley",
+    "ShapleyValueSampling": "_shapley",
+    "EmpiricalConditionalSHAP": "_shapr",
+    "differentiable_model": "_torch",
+    "torch_replica": "_torch",
+    "TreeContributions": "_tree",
+}
+
+
+def __getattr__(name):
+    module = _SUBMODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later accesses skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "BreakDown",

@@ -3,16 +3,20 @@
 zennit (Anders et al. 2021), the maintained library of these rules, pins a
 torch and a torchvision that our environment cannot take (``pip install
 zennit`` replaces torch 2.13 by another release and pulls torchvision), so
-the rules are written here, for dense ReLU networks, in numpy (float64), from
-the definitions of Montavon et al. (2019).  Captum's single epsilon rule
-stays available as :class:`~sklearn_xai.explainers.LRP`.
+the rules are written here, for dense and convolutional ReLU networks, in
+float64 (numpy, and torch's transposed convolution), from the definitions of
+Montavon et al. (2019).  Captum's single epsilon rule stays available as
+:class:`~sklearn_xai.explainers.LRP`.
 
-A network is a chain of affine layers ``z = a W^T + b`` with ReLUs between
-them (see :mod:`sklearn_xai.explainers._chain`: ``Linear``, ``ReLU``,
-``Dropout``, ``BatchNorm1d`` and the scalers of a Pipeline).  The relevance
-``R`` of the explained score (the decision score of the target class, or the
-prediction of a regressor) is passed from the output to the input, layer by
-layer, with ``stab(z) = z + eps * sign(z)`` (``sign(0) = 1``):
+A network is a chain of layers (see :mod:`sklearn_xai.explainers._chain`):
+weighted layers ``z = a W^T + b`` (``Linear``; ``Conv2d``, where ``a W^T`` is
+the convolution and ``s W`` below its transpose, batched over rows), ReLUs,
+max and average pooling, reshapes, with batch normalisations and the scalers
+of a Pipeline folded into the weighted layers.  The relevance ``R`` of the
+explained score (the decision score of the target class, or the prediction
+of a regressor) is passed from the output to the input, layer by layer, with
+``stab(z) = z + eps * sign(z)`` (``sign(0) = 1``); the rules of weighted
+layers are:
 
 ``epsilon``
     ``R_in = a * ((R / stab(a W^T + b)) W)``.
@@ -31,11 +35,20 @@ layer, with ``stab(z) = z + eps * sign(z)`` (``sign(0) = 1``):
     ``R_in = (R / stab(1 W^2)) W^2``, independent of the input (the deep
     Taylor root point of unbounded inputs).
 ``flat`` (input layer)
-    As ``w_square`` with all weights 1 (relevance spread uniformly).
+    As ``w_square`` with all weights 1 (relevance spread uniformly over
+    the inputs a unit sees: a filter's receptive field for a convolution,
+    as zennit's ``Flat``).
 ``z_box`` (input layer)
     ``R_in = x * (s W) - l * (s W^+) - h * (s W^-)`` with
     ``s = R / stab(x W^T - l W^{+T} - h W^{-T})``: the deep Taylor root
     point of inputs bounded in ``[l, h]``.
+
+The input rule applies to the first weighted layer.  Layers without weights:
+a ReLU passes the relevance on unchanged; **max pooling** gives each window's
+relevance to the position of its maximum (winner-take-all, as zennit and
+iNNvestigate do: Captum's epsilon rule on the max gives it ``R z / (z +
+eps)``); **average pooling** shares it in proportion to the contributions
+(the z-rule, stabilised by ``epsilon``).
 """
 
 import numbers
@@ -43,7 +56,7 @@ import numbers
 import numpy as np
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._chain import dense_chain
+from sklearn_xai.explainers._chain import layer_chain
 from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._torch import differentiable_model
 from sklearn_xai.utils._output import block_slices
@@ -68,55 +81,88 @@ def _neg(A):
     return np.minimum(A, 0.0)
 
 
-def _layer_relevance(rule, a, W, b, R, *, epsilon, gamma, alpha, beta, low, high):
-    """Relevance of a layer's inputs ``a`` (n, d_in) from that of its outputs
-    ``R`` (n, d_out); ``W`` (d_out, d_in), ``b`` (d_out,)."""
+def _layer_relevance(rule, layer, a, R, *, epsilon, gamma, alpha, beta, low, high):
+    """Relevance of a weighted layer's inputs ``a`` (n, *in_shape) from that of
+    its outputs ``R`` (n, *out_shape).  ``layer.apply(a, V)`` is the layer's
+    linear part with weights ``V`` (``a @ V.T`` for a dense layer, a
+    convolution), ``layer.transpose(s, V)`` its transpose (``s @ V``, a
+    transposed convolution)."""
+    W, b = layer.weight, layer.bias
+    fwd, bwd = layer.apply, layer.transpose
     if rule == "epsilon":
-        s = R / _stabilize(a @ W.T + b, epsilon)
-        return a * (s @ W)
+        s = R / _stabilize(fwd(a, W) + b, epsilon)
+        return a * bwd(s, W)
     if rule == "gamma":
         Wg, bg = W + gamma * _pos(W), b + gamma * _pos(b)
-        s = R / _stabilize(a @ Wg.T + bg, epsilon)
-        return a * (s @ Wg)
+        s = R / _stabilize(fwd(a, Wg) + bg, epsilon)
+        return a * bwd(s, Wg)
     if rule in ("alpha_beta", "z_plus"):
         ap, an = _pos(a), _neg(a)
         Wp, Wn = _pos(W), _neg(W)
         bias = rule == "alpha_beta"
-        zp = ap @ Wp.T + an @ Wn.T + (_pos(b) if bias else 0.0)
+        zp = fwd(ap, Wp) + fwd(an, Wn) + (_pos(b) if bias else 0.0)
         sp = R / _stabilize(zp, epsilon)
-        Rp = ap * (sp @ Wp) + an * (sp @ Wn)
+        Rp = ap * bwd(sp, Wp) + an * bwd(sp, Wn)
         if rule == "z_plus":
             return Rp
-        zn = ap @ Wn.T + an @ Wp.T + _neg(b)
+        zn = fwd(ap, Wn) + fwd(an, Wp) + _neg(b)
         sn = R / _stabilize(zn, epsilon)
-        Rn = ap * (sn @ Wn) + an * (sn @ Wp)
+        Rn = ap * bwd(sn, Wn) + an * bwd(sn, Wp)
         return alpha * Rp - beta * Rn
     if rule in ("w_square", "flat"):
         V = W * W if rule == "w_square" else np.ones_like(W)
-        s = R / _stabilize(V.sum(axis=1), epsilon)
-        return s @ V
+        s = R / _stabilize(layer.weight_sums(V), epsilon)
+        return bwd(s, V)
     # z_box
     Wp, Wn = _pos(W), _neg(W)
-    z = a @ W.T - low @ Wp.T - high @ Wn.T
+    z = fwd(a, W) - fwd(low, Wp) - fwd(high, Wn)
     s = R / _stabilize(z, epsilon)
-    return a * (s @ W) - low * (s @ Wp) - high * (s @ Wn)
+    return a * bwd(s, W) - low * bwd(s, Wp) - high * bwd(s, Wn)
+
+
+def _unweighted_relevance(layer, a, R, epsilon):
+    """Relevance through a layer without weights: a reshape passes it on, max
+    pooling gives it to the maximum of each window (winner-take-all), average
+    pooling in proportion to the contributions (the z-rule, stabilised by
+    ``epsilon``)."""
+    if layer.proportional:  # average pooling
+        s = R / _stabilize(layer.forward(a), epsilon)
+        return a * layer.transpose(s, a)
+    return layer.transpose(R, a)
+
+
+def _input_bounds(chain, first, bound):
+    """A bound of the raw features mapped to the input of layer ``first``
+    (through the reshapes and poolings before it, which are monotone)."""
+    if first == 0:
+        return bound
+    out = bound[None]
+    for layer in chain.layers[:first]:
+        out = layer.forward(out)
+        if layer.relu:
+            out = np.maximum(out, 0.0)
+    return out
 
 
 def propagate_relevance(chain, X, target, *, rule="epsilon", input_rule=None,
-                        epsilon=1e-6, gamma=0.25, alpha=2.0, beta=1.0,
+                        conv_rule=None, epsilon=1e-6, gamma=0.25, alpha=2.0, beta=1.0,
                         low=None, high=None):
-    """Relevance of the inputs of a dense ReLU chain (see the module docstring).
+    """Relevance of the inputs of a ReLU layer chain (see the module docstring).
 
     Parameters
     ----------
-    chain : DenseChain
+    chain : LayerChain
     X : ndarray of shape (n, n_features)
     target : ndarray of int of shape (n,)
         Explained output column per row.
     rule : str, default="epsilon"
-        Rule of every layer but the first (:data:`LAYER_RULES`).
+        Rule of every weighted layer but the first (:data:`LAYER_RULES`).
     input_rule : str or None, default=None
-        Rule of the first layer (:data:`INPUT_RULES`); ``None``: ``rule``.
+        Rule of the first weighted layer (:data:`INPUT_RULES`); ``None``:
+        ``rule``.
+    conv_rule : str or None, default=None
+        Rule of the convolutions (but the first weighted layer when
+        ``input_rule`` is set) (:data:`LAYER_RULES`); ``None``: ``rule``.
     epsilon, gamma, alpha, beta : float
         Parameters of the rules (``epsilon`` stabilises every denominator).
     low, high : ndarray of shape (n_features,) or None
@@ -133,16 +179,27 @@ def propagate_relevance(chain, X, target, *, rule="epsilon", input_rule=None,
     R = np.zeros_like(pre[-1])
     rows = np.arange(n)
     R[rows, target] = pre[-1][rows, target]
+    first = chain.weighted[0]
+    if low is not None:
+        low, high = _input_bounds(chain, first, low), _input_bounds(chain, first, high)
     kw = dict(epsilon=epsilon, gamma=gamma, alpha=alpha, beta=beta, low=low, high=high)
-    for layer in range(len(chain) - 1, -1, -1):
-        this = rule if layer > 0 or input_rule is None else input_rule
-        R = _layer_relevance(this, inputs[layer], chain.weights[layer],
-                             chain.biases[layer], R, **kw)
+    for index in range(len(chain) - 1, -1, -1):
+        layer = chain.layers[index]
+        if not layer.weighted:
+            R = _unweighted_relevance(layer, inputs[index], R, epsilon)
+            continue
+        if index == first and input_rule is not None:
+            this = input_rule
+        elif conv_rule is not None and layer.convolution:
+            this = conv_rule
+        else:
+            this = rule
+        R = _layer_relevance(this, layer, inputs[index], R, **kw)
     return R
 
 
 class _RelevanceExplainer(BaseExplainer):
-    """Explainers that walk a dense ReLU chain built at fit time."""
+    """Explainers that walk a ReLU layer chain built at fit time."""
 
     _parameter_constraints = {**BaseExplainer._parameter_constraints}
 
@@ -166,15 +223,16 @@ class _RelevanceExplainer(BaseExplainer):
     def _fit_explainer(self, X, y):
         name = type(self).__name__
         differentiable_model(self.estimator_, explainer=name)
-        self.chain_ = dense_chain(self.estimator_, self._chain_output(), X,
+        self.chain_ = layer_chain(self.estimator_, self._chain_output(), X,
                                   explainer=name)
-        self.n_layers_ = len(self.chain_)
+        self.n_layers_ = len(self.chain_.weighted)
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         out = np.empty((n, d))
         t = np.zeros(n, dtype=np.intp) if target_index is None else target_index
-        for block in block_slices(n, 1, d, self.batch_size):
+        width = max(d, self.chain_.conv_row_entries())
+        for block in block_slices(n, 1, width, self.batch_size):
             out[block] = self._relevance(X[block], t[block])
             f.n_evaluations += len(X[block])
             f.n_calls += 1
@@ -194,22 +252,29 @@ _LRP_DOC = {
         logit, ``±(z_1 - z_0)`` for two classes) or the prediction of a
         regressor: the softmax is not propagated through, so
         ``output="proba"`` and ``output="decision"`` give the same
-        attributions.  Supported models: dense ReLU networks, i.e. a plain
-        sequence of ``torch.nn.Linear``, ``ReLU``, ``Dropout`` and
-        ``BatchNorm1d`` layers (the skorch MLPs and logistic nets of
+        attributions.  Supported models: dense and convolutional ReLU
+        networks, i.e. torch modules whose ``forward`` applies, in order,
+        ``torch.nn.Linear``, ``Conv2d`` (any stride, padding and dilation,
+        zero padding, ``groups=1``), ``MaxPool2d``, ``AvgPool2d``,
+        ``ReLU``, ``Dropout``, ``BatchNorm1d`` / ``BatchNorm2d`` layers and
+        reshapes (the skorch MLPs, logistic nets and XAI-TRIS's CNN
+        :class:`~sklearn_xai.models.TetrominoCNN` of
         :mod:`sklearn_xai.models`), scikit-learn ``MLPClassifier`` /
         ``MLPRegressor`` with ``activation="relu"`` or ``"identity"`` and
-        linear models, after affine scalers in a Pipeline; other models
-        (convolutions, tanh or sigmoid activations) raise a ``TypeError``
-        at ``fit``.""",
+        linear models, after affine scalers in a Pipeline (dense networks
+        only).  The layers are checked at ``fit`` to reproduce the model's
+        output; other models (tanh or sigmoid activations, skip
+        connections) raise a ``TypeError``.  Max pooling passes relevance
+        to each window's maximum (winner-take-all), average pooling in
+        proportion to the contributions.""",
     "lrp_attributes": """
         estimator_ : estimator
             The fitted model.
-        chain_ : DenseChain
-            The model as float64 affine layers (weights folded with the
-            scalers and batch normalisations).
+        chain_ : LayerChain
+            The model as float64 layers (weights folded with the scalers
+            and batch normalisations).
         n_layers_ : int
-            Number of affine layers.
+            Number of weighted layers (``Linear`` and ``Conv2d``).
         low_, high_ : ndarray of shape (n_features,)
             The bounds of the ``"z_box"`` rule (training minimum and maximum
             by default).
@@ -253,13 +318,17 @@ _RULE_PARAMS = {
 class CompositeLRP(_RelevanceExplainer):
     """Layer-wise relevance propagation with a composite of rules.
 
-    One rule for the hidden and output layers (``rule``) and one for the
-    input layer (``input_rule``), the way zennit's composites assign them on
-    dense networks: zennit's ``EpsilonGammaBox`` is ``rule="epsilon",
-    input_rule="z_box"``, ``EpsilonPlus`` and ``EpsilonAlpha2Beta1`` are
-    ``rule="epsilon"`` (they differ from it on convolutions only), ``rule=
-    "alpha_beta"`` with ``alpha=2, beta=1`` is LRP-α2β1 of Bach et al.
-    (2015).  The rules (see :mod:`sklearn_xai.explainers._lrp`) follow
+    One rule for the dense hidden and output layers (``rule``), one for the
+    convolutions (``conv_rule``) and one for the input layer
+    (``input_rule``), the way zennit's composites assign them: zennit's
+    ``EpsilonGammaBox`` is ``rule="epsilon", conv_rule="gamma",
+    input_rule="z_box"``, ``EpsilonPlus`` is ``rule="epsilon",
+    conv_rule="z_plus", input_rule="z_plus"`` on a CNN, and
+    ``EpsilonAlpha2Beta1`` ``rule="epsilon", conv_rule="alpha_beta",
+    input_rule="alpha_beta"`` (on a dense network all three reduce to
+    ``rule="epsilon"``, with ``input_rule="z_box"`` for the first);
+    ``rule="alpha_beta"`` with ``alpha=2, beta=1`` is LRP-α2β1 of Bach et
+    al. (2015).  The rules (see :mod:`sklearn_xai.explainers._lrp`) follow
     Montavon et al. (2019); ``rule="epsilon"`` with ``epsilon=1e-9`` is
     Captum's :class:`~sklearn_xai.explainers.LRP`.
     {lrp_scope}
@@ -267,13 +336,19 @@ class CompositeLRP(_RelevanceExplainer):
     Parameters
     ----------
     estimator : estimator
-        A dense ReLU network (see above); ``FrozenEstimator(model)`` for a
-        fitted one.
+        A dense or convolutional ReLU network (see above);
+        ``FrozenEstimator(model)`` for a fitted one.
     rule : {"epsilon", "gamma", "alpha_beta", "z_plus"}, default="epsilon"
-        Rule of every layer but the input layer.
+        Rule of every weighted layer but the input layer (and the
+        convolutions when ``conv_rule`` is set).
     input_rule : {"epsilon", "gamma", "alpha_beta", "z_plus", "w_square", \
 "flat", "z_box"} or None, default=None
-        Rule of the input layer; ``None`` uses ``rule``.
+        Rule of the input layer (the first ``Linear`` or ``Conv2d``);
+        ``None`` uses ``rule`` (or ``conv_rule``).
+    conv_rule : {"epsilon", "gamma", "alpha_beta", "z_plus"} or None, \
+default=None
+        Rule of the ``Conv2d`` layers (but the input layer when
+        ``input_rule`` is set); ``None`` uses ``rule``.
     epsilon : float, default=1e-6
         Stabiliser of every denominator (the ε of the epsilon rule).
     gamma : float, default=0.25
@@ -320,15 +395,17 @@ class CompositeLRP(_RelevanceExplainer):
         **_RelevanceExplainer._parameter_constraints,
         "rule": [StrOptions(set(LAYER_RULES))],
         "input_rule": [StrOptions(set(INPUT_RULES)), None],
+        "conv_rule": [StrOptions(set(LAYER_RULES)), None],
         **_RULE_PARAMS,
     }
 
-    def __init__(self, estimator=None, *, rule="epsilon", input_rule=None, epsilon=1e-6,
-                 gamma=0.25, alpha=2.0, beta=1.0, low="min", high="max",
+    def __init__(self, estimator=None, *, rule="epsilon", input_rule=None, conv_rule=None,
+                 epsilon=1e-6, gamma=0.25, alpha=2.0, beta=1.0, low="min", high="max",
                  target="predicted", output="auto", batch_size=None):
         self.estimator = estimator
         self.rule = rule
         self.input_rule = input_rule
+        self.conv_rule = conv_rule
         self.epsilon = epsilon
         self.gamma = gamma
         self.alpha = alpha
@@ -345,12 +422,12 @@ class CompositeLRP(_RelevanceExplainer):
         self.high_ = _bounds(self.high, X, "high", np.max)
 
     def _rules(self):
-        return self.rule, self.input_rule
+        return self.rule, self.input_rule, self.conv_rule
 
     def _relevance(self, X, target):
-        rule, input_rule = self._rules()
+        rule, input_rule, conv_rule = self._rules()
         return propagate_relevance(
-            self.chain_, X, target, rule=rule, input_rule=input_rule,
+            self.chain_, X, target, rule=rule, input_rule=input_rule, conv_rule=conv_rule,
             epsilon=self.epsilon, gamma=getattr(self, "gamma", 0.0),
             alpha=getattr(self, "alpha", 1.0), beta=getattr(self, "beta", 0.0),
             low=self.low_, high=self.high_)
@@ -358,7 +435,7 @@ class CompositeLRP(_RelevanceExplainer):
 
 @_lrp_doc("lrp_scope", "lrp_attributes", "lrp_example", "lrp_bounds")
 class DeepTaylor(CompositeLRP):
-    """Deep Taylor decomposition of a dense ReLU network.
+    """Deep Taylor decomposition of a dense or convolutional ReLU network.
 
     The ``z^+`` rule in every layer but the input layer, whose rule is the
     root point of the input domain: ``w^2`` for unbounded inputs (``input_rule=
@@ -371,7 +448,8 @@ class DeepTaylor(CompositeLRP):
     Parameters
     ----------
     estimator : estimator
-        A dense ReLU network; ``FrozenEstimator(model)`` for a fitted one.
+        A dense or convolutional ReLU network (see above);
+        ``FrozenEstimator(model)`` for a fitted one.
     input_rule : {"w_square", "z_box"}, default="w_square"
         Rule of the input layer.
     epsilon : float, default=1e-9
@@ -421,4 +499,4 @@ class DeepTaylor(CompositeLRP):
         self.batch_size = batch_size
 
     def _rules(self):
-        return "z_plus", self.input_rule
+        return "z_plus", self.input_rule, None

@@ -12,15 +12,22 @@ the target.  Kindermans et al. estimate the signal direction of each neuron
 where ``cov_+`` and ``var_+`` are taken over the rows where ``y > 0`` (the
 regime a following ReLU lets through) and ``cov_-`` over ``y < 0``.
 For a linear model the pattern is the closed form ``cov(x, y) / var(y)``.
+A convolution filter applies its weights to every patch of its input, so its
+pattern is estimated over all (row, output position) pairs, ``x`` being the
+patch (zero padding included) and ``y`` the filter's output there.
 
 Both explainers back-project the explained score ``y`` (the decision score of
 the target class, or the prediction of a regressor) layer by layer, with the
 ReLUs gating as in the gradient:
 
-* PatternNet replaces each weight matrix by its patterns: the estimated
-  signal ``s = a y`` in input space;
+* PatternNet replaces each weight matrix (or convolution kernel) by its
+  patterns: the estimated signal ``s = a y`` in input space;
 * PatternAttribution replaces it by ``w ⊙ a``: the contributions of the
   signal, which sum to ``y`` on a linear model (``w^T a = 1``).
+
+Convolutions are back-projected by the transposed convolution with the
+patterns in place of the kernel, max pooling by its gradient (to each
+window's maximum), average pooling and reshapes by their transpose.
 
 The patterns of every layer are learned from the training rows at ``fit``
 (float64, in one pass of numpy matrix products); layers followed by a ReLU use
@@ -78,17 +85,34 @@ class _Moments:
 # Rows per block when accumulating the moments: bounded memory, and products
 # with a short inner dimension, several times faster than one long one.
 _PATTERN_BLOCK = 4096
+# At most this many patch values per block (convolutions see one patch per
+# output position): fewer rows per block for large images.
+_PATTERN_ELEMENTS = 2 ** 24
+
+
+def _block_rows(chain):
+    per_row = 1
+    for index in chain.weighted:
+        layer = chain.layers[index]
+        n_units = int(np.prod(layer.out_shape[1:])) if len(layer.out_shape) > 1 else 1
+        per_row = max(per_row, n_units * int(np.prod(layer.weight.shape[1:])))
+    return min(_PATTERN_BLOCK, max(1, _PATTERN_ELEMENTS // per_row))
 
 
 def learn_patterns(chain, X, *, pattern_type="two_component"):
-    """The signal patterns of every layer of a dense ReLU chain.
+    """The signal patterns of every weighted layer of a ReLU layer chain.
 
-    The moments are accumulated over blocks of rows, so memory does not grow
-    with the number of training rows.
+    A dense unit ``y = w^T a`` has the pattern ``cov(a, y) / var(y)`` over
+    the rows.  A convolution filter applies the same weights to every patch
+    of its input (zero padding included), so its pattern is that of a dense
+    unit whose rows are all the (row, output position) pairs: ``cov(patch,
+    y) / var(y)``, as in Kindermans et al. (2018).  The moments are
+    accumulated over blocks of rows, so memory does not grow with the number
+    of training rows.
 
     Parameters
     ----------
-    chain : DenseChain
+    chain : LayerChain
     X : ndarray of shape (n, n_features)
         Training rows.
     pattern_type : {"two_component", "linear"}, default="two_component"
@@ -96,26 +120,34 @@ def learn_patterns(chain, X, *, pattern_type="two_component"):
 
     Returns
     -------
-    patterns : list of ndarray of shape (d_out, d_in)
-        The pattern used by each layer (``a_+`` or ``a``).
+    patterns : list of ndarray
+        The pattern used by each weighted layer (``a_+`` or ``a``), of the
+        shape of its weights: ``(d_out, d_in)`` for a dense layer,
+        ``(out_channels, in_channels, kh, kw)`` for a convolution.
     negative : list of ndarray or None
         ``a_-`` of the layers followed by a ReLU (two-component only).
     """
-    two = [relu and pattern_type == "two_component" for relu in chain.relu]
-    shapes = [W.shape for W in chain.weights]
+    layers = [chain.layers[index] for index in chain.weighted]
+    two = [layer.relu and pattern_type == "two_component" for layer in layers]
+    shapes = [(layer.weight.shape[0], int(np.prod(layer.weight.shape[1:])))
+              for layer in layers]
     main = [_Moments(*shape) for shape in shapes]
-    negative = [_Moments(*shape) if t else None for shape, t in zip(shapes, two)]
-    for start in range(0, len(X), _PATTERN_BLOCK):
-        inputs, pre = chain.forward(X[start:start + _PATTERN_BLOCK])
+    negative = [_Moments(*shape) if t else None for shape, t in zip(shapes, two, strict=True)]
+    block = _block_rows(chain)
+    for start in range(0, len(X), block):
+        inputs, pre = chain.forward(X[start:start + block])
         # The covariances do not depend on the bias: y = w^T a.
-        for layer, (a, z) in enumerate(zip(inputs, pre)):
-            if two[layer]:
-                main[layer].add(a, z, z > 0)
-                negative[layer].add(a, z, z < 0)
+        for k, (index, layer) in enumerate(zip(chain.weighted, layers, strict=True)):
+            a = layer.patches(inputs[index])
+            z = layer.unit_outputs(pre[index])
+            if two[k]:
+                main[k].add(a, z, z > 0)
+                negative[k].add(a, z, z < 0)
             else:
-                main[layer].add(a, z, None)
-    return ([m.pattern() for m in main],
-            [None if m is None else m.pattern() for m in negative])
+                main[k].add(a, z, None)
+    return ([m.pattern().reshape(layer.weight.shape) for m, layer in zip(main, layers, strict=True)],
+            [None if m is None else m.pattern().reshape(layer.weight.shape)
+             for m, layer in zip(negative, layers, strict=True)])
 
 
 class _PatternExplainer(_RelevanceExplainer):
@@ -138,7 +170,7 @@ class _PatternExplainer(_RelevanceExplainer):
         self.patterns_ = patterns
         self.negative_patterns_ = negative
         self._backward = [self._backward_matrix(W, A)
-                          for W, A in zip(self.chain_.weights, patterns)]
+                          for W, A in zip(self.chain_.weights, patterns, strict=True)]
 
     def _relevance(self, X, target):
         chain = self.chain_
@@ -146,24 +178,33 @@ class _PatternExplainer(_RelevanceExplainer):
         rows = np.arange(len(X))
         r = np.zeros_like(pre[-1])
         r[rows, target] = pre[-1][rows, target]
-        for layer in range(len(chain) - 1, -1, -1):
-            r = r @ self._backward[layer]
-            if layer > 0 and chain.relu[layer - 1]:
-                r = r * (pre[layer - 1] > 0)
+        backward = dict(zip(chain.weighted, self._backward, strict=True))
+        for index in range(len(chain) - 1, -1, -1):
+            layer = chain.layers[index]
+            if layer.relu:
+                r = r * (pre[index] > 0)
+            # Weighted layers: the patterns (or w * a) in place of the weights;
+            # max pooling: to each window's maximum; reshapes, average pooling:
+            # the transpose.
+            r = layer.transpose(r, backward[index] if layer.weighted else inputs[index])
         return r
 
 
 _PATTERN_DOC = """
         estimator_ : estimator
             The fitted model.
-        chain_ : DenseChain
-            The model as float64 affine layers.
+        chain_ : LayerChain
+            The model as float64 layers.
         n_layers_ : int
-        patterns_ : list of ndarray of shape (d_out, d_in)
-            The signal pattern of each unit of each layer (``a_+`` for the
-            layers followed by a ReLU with ``pattern_type="two_component"``,
-            ``a = cov(x, y) / var(y)`` otherwise); the output layer's rows
-            are those of the explained decision scores.
+            Number of weighted layers (``Linear`` and ``Conv2d``).
+        patterns_ : list of ndarray
+            The signal pattern of each unit of each weighted layer, of the
+            shape of its weights (``(d_out, d_in)`` for a ``Linear``,
+            ``(out_channels, in_channels, kh, kw)`` for a ``Conv2d``):
+            ``a_+`` for the layers followed by a ReLU with
+            ``pattern_type="two_component"``, ``a = cov(x, y) / var(y)``
+            otherwise; the output layer's rows are those of the explained
+            decision scores.
         negative_patterns_ : list of (ndarray or None)
             ``a_-`` (rows where ``y < 0``) of the layers followed by a ReLU
             (two-component estimator), which a ReLU never lets through.
@@ -221,8 +262,8 @@ class PatternNet(_PatternExplainer):
     Parameters
     ----------
     estimator : estimator
-        A dense ReLU network or a linear model (see above);
-        ``FrozenEstimator(model)`` for a fitted one.
+        A dense or convolutional ReLU network or a linear model (see
+        above); ``FrozenEstimator(model)`` for a fitted one.
     {pattern_type}
     {explainer_target}
     {explainer_output}
@@ -267,8 +308,8 @@ class PatternAttribution(_PatternExplainer):
     Parameters
     ----------
     estimator : estimator
-        A dense ReLU network or a linear model (see above);
-        ``FrozenEstimator(model)`` for a fitted one.
+        A dense or convolutional ReLU network or a linear model (see
+        above); ``FrozenEstimator(model)`` for a fitted one.
     {pattern_type}
     {explainer_target}
     {explainer_output}

@@ -70,11 +70,26 @@ from sklearn_xai.metrics._registry import (
     metric_specs,
     register_metric,
 )
+from sklearn_xai.metrics._removal import (
+    faithfulness_estimate,
+    monotonicity_correlation,
+    road,
+    sensitivity_n,
+)
 from sklearn_xai.metrics._roar import (
+    ROAR_CUTOFFS,
+    roar,
+    roar_curve,
     roar_faith_minus,
     roar_faith_plus,
     roar_mono_minus,
     roar_mono_plus,
+)
+from sklearn_xai.metrics._robustness import (
+    avg_sensitivity,
+    consistency,
+    continuity,
+    local_lipschitz_estimate,
 )
 from sklearn_xai.metrics._scorer import (
     ExplanationScorer,
@@ -88,18 +103,6 @@ from sklearn_xai.metrics._shapley_reference import (
     exact_shapley_reference,
     shapley_corr,
     shapley_mse,
-)
-from sklearn_xai.metrics._removal import (
-    faithfulness_estimate,
-    monotonicity_correlation,
-    road,
-    sensitivity_n,
-)
-from sklearn_xai.metrics._robustness import (
-    avg_sensitivity,
-    consistency,
-    continuity,
-    local_lipschitz_estimate,
 )
 from sklearn_xai.metrics._stability import (
     max_sensitivity,
@@ -177,6 +180,9 @@ __all__ = [
     "removal_auc",
     "removal_curve",
     "road",
+    "ROAR_CUTOFFS",
+    "roar",
+    "roar_curve",
     "roar_faith_minus",
     "roar_faith_plus",
     "roar_mono_minus",

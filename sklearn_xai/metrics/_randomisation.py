@@ -21,7 +21,6 @@ from sklearn.utils import Bunch
 from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _check_inputs
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._roar import _explained_at, _refit
-from sklearn_xai.models import randomise_model, randomised_layers
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import (
@@ -150,6 +149,8 @@ def _check_explainer(explainer, name):
 
 
 def _check_layers(estimator, layers):
+    from sklearn_xai.models import randomised_layers  # imports torch: not at import
+
     names = randomised_layers(estimator)
     if layers is None:
         return names
@@ -173,6 +174,8 @@ def _randomised_models(estimator, layers, mode, seed):
     (the same models as copying at every step, without the copies); each
     model is used before the next step modifies it.
     """
+    from sklearn_xai.models import randomise_model  # imports torch: not at import
+
     model = None
     for name in layers:
         if mode == "cascading" and model is not None:
@@ -535,6 +538,8 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     seed = seed_entropy(random_state)
     layers = _check_layers(estimator, layers)
     _, _, labels = _explained_labels(estimator, X, target, output, batch_size)
+    from sklearn_xai.models import randomise_model  # imports torch: not at import
+
     model = randomise_model(estimator, layers, random_state=seed)
     B = _explain(_explainer_on(explainer, model, X_train), X, labels, row_keys(X))
     if absolute:

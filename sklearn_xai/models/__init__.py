@@ -7,6 +7,10 @@ subclasses that accept float64 input, arbitrary class labels and a
 ``random_state``, and stop early on a validation split.  Gradient explainers
 (:mod:`sklearn_xai.explainers`) differentiate through their ``module_``.
 
+:class:`HandWeightedModel` holds the hand-weighted networks of the
+known-behaviour units (:data:`UNITS`), whose correct attributions are known
+by construction.
+
 :func:`randomise_model` re-initialises the layers of a copy of a fitted
 model (torch and skorch nets, scikit-learn MLPs, linear models and tree
 ensembles) for the randomisation sanity checks of
@@ -29,11 +33,13 @@ from sklearn_xai.models._modules import (
     cnn_flatten_size,
 )
 from sklearn_xai.models._randomise import randomise_model, randomised_layers
+from sklearn_xai.models._units import UNITS, HandWeightedModel, unit_module
 
 __all__ = [
     "BEExAIMLP",
     "BEExAIMLPClassifier",
     "BEExAIMLPRegressor",
+    "HandWeightedModel",
     "LogisticNet",
     "LogisticNetClassifier",
     "MLPNetClassifier",
@@ -41,7 +47,9 @@ __all__ = [
     "TetrominoCNN",
     "TetrominoMLP",
     "TetrominoNetClassifier",
+    "UNITS",
     "cnn_flatten_size",
     "randomise_model",
     "randomised_layers",
+    "unit_module",
 ]

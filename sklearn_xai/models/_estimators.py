@@ -38,9 +38,9 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from skorch import NeuralNet, NeuralNetClassifier, NeuralNetRegressor
-from skorch.callbacks import EarlyStopping, EpochScoring
+from skorch.callbacks import Callback, EarlyStopping, EpochScoring
 from skorch.dataset import ValidSplit
-from skorch.utils import is_dataset, to_device
+from skorch.utils import data_from_dataset, is_dataset, to_device
 from torch import nn
 
 from sklearn_xai.models._modules import (
@@ -114,6 +114,38 @@ _NET_DOC = {
         history_ : skorch.History
         random_seed_ : int or None
             Seed of the last initialisation.""",
+    "openxai_training": """
+        convention : {"paper", "openxai_code"}, default="paper"
+            ``"paper"``: cross-entropy on the logits, with early stopping
+            (``early_stopping`` below).  ``"openxai_code"``: the training
+            of OpenXAI's code [1]_, with two of its choices a new model
+            should not copy: the
+            class-weighted cross-entropy is applied to the *softmax outputs*
+            (taken as if they were logits), and the weights kept are those of
+            the epoch with the highest accuracy on ``selection_data`` -- in
+            OpenXAI its **test set**, the rows on which the model is then
+            evaluated and explained (a selection on test data) -- among the
+            epochs after ``warmup`` whose share of predicted positives
+            satisfies ``mean_prediction_bound``; the last epoch when no epoch
+            qualifies.  All ``max_epochs`` epochs run (``early_stopping``
+            has no effect) and an int ``random_state`` is torch's seed
+            itself (OpenXAI's ``torch.manual_seed``).
+        selection_data : tuple (X, y) or None, default=None
+            Rows whose accuracy selects the kept epoch under
+            ``convention="openxai_code"`` (OpenXAI: the test split).  None: a
+            validation split of ``validation_fraction`` held out from the
+            training rows (``train_split="auto"``).  Ignored under
+            ``"paper"``.
+        warmup : int, default=5
+            Under ``"openxai_code"``, epochs ``1, ..., warmup + 1`` are never
+            kept (OpenXAI's ``e > warmup`` on 0-based epochs).
+        mean_prediction_bound : float in (0, 1) or None, default=None
+            Under ``"openxai_code"`` (two classes), only epochs whose share of
+            ``selection_data`` rows predicted as ``classes_[1]`` (probability
+            at least 1/2) *exceeds* the bound, when it is at most 1/2, or
+            *falls below* it, when it is above 1/2, are kept (OpenXAI's
+            ``mean_prediction_bound``; 0.4 for its synthetic data).  None: no
+            bound.""",
     "beexai_architecture": """
         Three hidden layers of 128 units, each ReLU → BatchNorm →
         Dropout(0.1), then a linear output.  BEExAI trains full-batch for 1000
@@ -232,8 +264,7 @@ class _NetMixin:
         if reset:
             rs = self.random_state
             self.random_seed_ = (
-                None if rs is None
-                else int(check_random_state(rs).randint(np.iinfo(np.int32).max))
+                None if rs is None else self._torch_seed_of(rs)
             )
         seed = self.random_seed_
         if seed is not None and not reset:
@@ -283,6 +314,14 @@ class _NetMixin:
         return self._fit(X, y, reset=not self.initialized_, classes=classes,
                          **fit_params)
 
+    def _torch_seed_of(self, random_state):
+        """The torch seed of a fit drawn from ``random_state``."""
+        return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+
+    def _holds_out_validation(self):
+        """Whether ``train_split="auto"`` holds out a validation split."""
+        return self.early_stopping
+
     def initialize_module(self):
         """Build the module with input/output sizes taken from the data."""
         kwargs = self.get_params_for("module")
@@ -311,7 +350,7 @@ class _NetMixin:
         """Train/validation datasets; ``train_split="auto"`` is resolved here."""
         if isinstance(self.train_split, str):  # "auto"
             dataset = self.get_dataset(X, y)
-            if not self.early_stopping:
+            if not self._holds_out_validation():
                 return dataset, None
             n_samples = len(dataset)
             if n_samples < 2:
@@ -534,10 +573,171 @@ class _NetRegressor(_NetMixin, NeuralNetRegressor):
 
 
 # --------------------------------------------------------------------------
+# OpenXAI's training (convention="openxai_code")
+# --------------------------------------------------------------------------
+class _SoftmaxCrossEntropyLoss(nn.CrossEntropyLoss):
+    """OpenXAI's loss: class-weighted cross-entropy of the softmax outputs.
+
+    OpenXAI's models end in a softmax and its trainer passes their output to
+    :class:`torch.nn.CrossEntropyLoss`, which applies a second (log-)softmax:
+    the loss is ``CE(softmax(z), y)``.  ``weight`` may be a list.
+    """
+
+    def __init__(self, weight=None, **kwargs):
+        if weight is not None and not isinstance(weight, torch.Tensor):
+            weight = torch.as_tensor(np.asarray(weight, dtype=np.float32))
+        super().__init__(weight=weight, **kwargs)
+
+    def forward(self, input, target):
+        return super().forward(torch.softmax(input, dim=-1), target)
+
+
+def _openxai_predictions(proba):
+    """OpenXAI's class decisions: ``p_1 >= 1/2`` for two classes, else argmax."""
+    if proba.shape[1] == 2:
+        return (proba[:, 1] >= 0.5).astype(np.int64)
+    return np.argmax(proba, axis=1)
+
+
+class _OpenXAIEpochSelection(Callback):
+    """Keep the weights of OpenXAI's selected epoch (see ``convention``).
+
+    After every epoch the net predicts the selection rows; an epoch is
+    eligible when its 0-based index exceeds ``warmup`` and its share of
+    predicted positives satisfies the bound; the eligible epoch of highest
+    accuracy (the first on ties) is restored at the end of training.
+    """
+
+    def __init__(self, warmup, bound, selection=None):
+        self.warmup = warmup
+        self.bound = bound
+        self.selection = selection
+
+    def on_train_begin(self, net, X=None, y=None, **kwargs):
+        self.epoch_ = -1
+        self.best_ = (0.0, None, None)  # accuracy, 1-based epoch, weights
+        self.X = self.y = None
+        if self.selection is not None:
+            X, y = self.selection
+            self.X = validate_data(net, X, dtype=np.float32, reset=False)
+            self.y = class_index(np.asarray(net.classes_), np.asarray(y)).astype(np.int64)
+            if len(self.X) != len(self.y):
+                raise ValueError(
+                    f"selection_data holds {len(self.X)} rows but {len(self.y)} "
+                    "labels; pass one label per row."
+                )
+        if self.bound is not None and net.n_outputs_ != 2:
+            raise ValueError(
+                "mean_prediction_bound bounds the share of predicted positives, "
+                f"defined for two classes; got {net.n_outputs_}. Pass None."
+            )
+
+    def on_epoch_end(self, net, dataset_train=None, dataset_valid=None, **kwargs):
+        self.epoch_ += 1
+        if self.X is not None:
+            X, y = self.X, self.y
+        elif dataset_valid is None:
+            raise ValueError(
+                "convention='openxai_code' selects the kept epoch on selection_data "
+                "or on a validation split, and there is neither: pass "
+                "selection_data=(X, y) or train_split='auto'."
+            )
+        else:
+            X, y = data_from_dataset(dataset_valid)
+            X = np.asarray(X.cpu() if isinstance(X, torch.Tensor) else X)
+            y = np.asarray(y.cpu() if isinstance(y, torch.Tensor) else y)
+        pred = _openxai_predictions(net.predict_proba(X))
+        accuracy = float(np.mean(pred == y))
+        positive = float(np.mean(pred == 1))
+        net.history.record("selection_acc", accuracy)
+        net.history.record("selection_positive_rate", positive)
+        if self.bound is None:
+            in_bound = True
+        elif self.bound > 0.5:
+            in_bound = positive < self.bound
+        else:
+            in_bound = positive > self.bound
+        if self.epoch_ > self.warmup and in_bound and accuracy > self.best_[0]:
+            state = {k: v.detach().clone() for k, v in net.module_.state_dict().items()}
+            self.best_ = (accuracy, len(net.history), state)
+
+    def on_train_end(self, net, X=None, y=None, **kwargs):
+        _, epoch, state = self.best_
+        if state is None:
+            net.selected_epoch_ = len(net.history)
+        else:
+            net.module_.load_state_dict(state)
+            net.selected_epoch_ = epoch
+
+
+class _OpenXAITrainingMixin:
+    """``convention``, ``selection_data``, ``warmup`` and
+    ``mean_prediction_bound`` of OpenXAI's two classifiers."""
+
+    _openxai_constraints = {
+        "convention": [StrOptions({"paper", "openxai_code"})],
+        "selection_data": [tuple, list, None],
+        "warmup": [Interval(numbers.Integral, 0, None, closed="left")],
+        "mean_prediction_bound": [Interval(numbers.Real, 0, 1, closed="neither"), None],
+    }
+
+    def _set_openxai_training(self, convention, selection_data, warmup,
+                              mean_prediction_bound):
+        self.convention = convention
+        self.selection_data = selection_data
+        self.warmup = warmup
+        self.mean_prediction_bound = mean_prediction_bound
+
+    def _openxai(self):
+        return isinstance(self.convention, str) and self.convention == "openxai_code"
+
+    def _torch_seed_of(self, random_state):
+        if self._openxai() and isinstance(random_state, numbers.Integral):
+            return int(random_state)
+        return super()._torch_seed_of(random_state)
+
+    def _holds_out_validation(self):
+        if self._openxai():
+            return self.selection_data is None
+        return super()._holds_out_validation()
+
+    def _check_training_params(self):
+        super()._check_training_params()
+        if not self._openxai():
+            return
+        criterion = self.criterion
+        if not (criterion is nn.CrossEntropyLoss or criterion is _SoftmaxCrossEntropyLoss):
+            raise ValueError(
+                "convention='openxai_code' trains with OpenXAI's loss (cross-entropy "
+                f"of the softmax outputs); got criterion={criterion!r}. Leave "
+                "criterion at its default (class weights: criterion__weight)."
+            )
+        if self.selection_data is not None and len(self.selection_data) != 2:
+            raise ValueError(
+                "selection_data must be a pair (X, y) of selection rows and their "
+                f"labels; got a sequence of {len(self.selection_data)} items."
+            )
+
+    def initialize_criterion(self):
+        """The criterion; OpenXAI's softmax cross-entropy under ``"openxai_code"``."""
+        if not self._openxai():
+            return super().initialize_criterion()
+        kwargs = self.get_params_for("criterion")
+        self.criterion_ = _SoftmaxCrossEntropyLoss(**kwargs).to(self.device)
+        return self
+
+    def _early_stopping_callbacks(self):
+        if not self._openxai():
+            return super()._early_stopping_callbacks()
+        return [("openxai_epoch_selection", _OpenXAIEpochSelection(
+            self.warmup, self.mean_prediction_bound, self.selection_data))]
+
+
+# --------------------------------------------------------------------------
 # Seed architectures
 # --------------------------------------------------------------------------
-@_net_doc("net_attributes")
-class MLPNetClassifier(_NetClassifier):
+@_net_doc("net_attributes", "openxai_training")
+class MLPNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     """OpenXAI's neural network classifier (``d → 100 → 100 → K``, ReLU).
 
     A :class:`skorch.NeuralNetClassifier` of :class:`~sklearn_xai.models.OpenXAIANN`
@@ -555,12 +755,22 @@ class MLPNetClassifier(_NetClassifier):
         Maximum number of epochs.
     batch_size : int, default=64
         {batch_size_doc}
+    {openxai_training}
     {training}
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     {net_attributes}
+    selected_epoch_ : int
+        Under ``convention="openxai_code"``: the 1-based number of the kept
+        epoch.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022;
+       code: ``openxai/model.py``, ``train_model``.
 
     Examples
     --------
@@ -576,14 +786,22 @@ class MLPNetClassifier(_NetClassifier):
     True
     """
 
+    _parameter_constraints = {
+        **_NetClassifier._parameter_constraints,
+        **_OpenXAITrainingMixin._openxai_constraints,
+    }
+
     def __init__(self, module=OpenXAIANN, *, lr=1e-3, max_epochs=100, batch_size=64,
-                 **kwargs):
+                 convention="paper", selection_data=None, warmup=5,
+                 mean_prediction_bound=None, **kwargs):
+        self._set_openxai_training(convention, selection_data, warmup,
+                                   mean_prediction_bound)
         super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
                          **kwargs)
 
 
-@_net_doc("net_attributes")
-class LogisticNetClassifier(_NetClassifier):
+@_net_doc("net_attributes", "openxai_training")
+class LogisticNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     """Logistic regression as a one-layer network (OpenXAI's LR).
 
     A :class:`skorch.NeuralNetClassifier` of :class:`~sklearn_xai.models.LogisticNet`
@@ -601,12 +819,22 @@ class LogisticNetClassifier(_NetClassifier):
         Maximum number of epochs.
     batch_size : int, default=64
         {batch_size_doc}
+    {openxai_training}
     {training}
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     {net_attributes}
+    selected_epoch_ : int
+        Under ``convention="openxai_code"``: the 1-based number of the kept
+        epoch.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022;
+       code: ``openxai/model.py``, ``train_model``.
 
     Examples
     --------
@@ -620,10 +848,27 @@ class LogisticNetClassifier(_NetClassifier):
     >>> coef = w[1] - w[0]
     >>> bool(coef[0] > 0 > coef[1])
     True
+
+    OpenXAI's training keeps the epoch (after the warm-up) that is best on
+    the rows of ``selection_data``:
+
+    >>> ox = LogisticNetClassifier(lr=0.05, max_epochs=10, convention="openxai_code",
+    ...                            selection_data=(X[:100], y[:100]),
+    ...                            random_state=0).fit(X, y)
+    >>> 7 <= ox.selected_epoch_ <= 10
+    True
     """
 
+    _parameter_constraints = {
+        **_NetClassifier._parameter_constraints,
+        **_OpenXAITrainingMixin._openxai_constraints,
+    }
+
     def __init__(self, module=LogisticNet, *, lr=1e-3, max_epochs=100, batch_size=64,
-                 **kwargs):
+                 convention="paper", selection_data=None, warmup=5,
+                 mean_prediction_bound=None, **kwargs):
+        self._set_openxai_training(convention, selection_data, warmup,
+                                   mean_prediction_bound)
         super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
                          **kwargs)
 

@@ -6,10 +6,12 @@ __all__ = ["all_explainers", "all_maskers", "all_metrics"]
 
 
 def _public_classes(module, base):
+    # Through ``__all__`` (not ``inspect.getmembers``): a package that imports
+    # its names on first access (``sklearn_xai.explainers``) lists them all.
+    members = ((name, getattr(module, name)) for name in module.__all__)
     return sorted(
-        (name, obj)
-        for name, obj in inspect.getmembers(module, inspect.isclass)
-        if issubclass(obj, base) and not inspect.isabstract(obj) and name in module.__all__
+        (name, obj) for name, obj in members
+        if inspect.isclass(obj) and issubclass(obj, base) and not inspect.isabstract(obj)
     )
 
 

@@ -196,3 +196,44 @@ def test_shard_size_option_and_its_errors(config_file, tmp_path, capsys, monkeyp
     with pytest.raises(SystemExit):
         main(argv + ["--shard-size", "0"])
     assert "positive number of rows" in capsys.readouterr().err
+
+
+def test_cached_rerun_prints_the_stored_summary(config_file, tmp_path, capsys,
+                                                monkeypatch):
+    """A rerun served from the cache prints the summary stored beside the
+    report, without recomputing the leaderboard; a different --metrics
+    filter, or changed results, computes (and stores) it again."""
+    from sklearn_xai.benchmark import _cli
+
+    out_dir = tmp_path / "out"
+    argv = ["run", str(config_file), "--out", str(out_dir), "--n-jobs", "1", "-q",
+            "--no-figures"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out.split("\n", 1)[1]  # after the cells/time line
+    record = json.loads((out_dir / "report.digest.json").read_text())
+    assert len(record["terminal"]) == 1
+
+    def no_show(*args, **kwargs):
+        raise AssertionError("the leaderboard was recomputed")
+
+    monkeypatch.setattr(_cli, "_show", no_show)
+    assert main(argv) == 0
+    assert capsys.readouterr().out.split("\n", 1)[1] == first
+    monkeypatch.undo()
+
+    assert main(argv + ["--metrics", "feature_agreement"]) == 0
+    filtered = capsys.readouterr().out
+    assert "feature_agreement ↑" in filtered and "complexity ↓" not in filtered
+    record = json.loads((out_dir / "report.digest.json").read_text())
+    assert len(record["terminal"]) == 2
+
+    # Changed results (a cell file removed and recomputed under another seed
+    # list) give another digest: the report and the summary are rebuilt.
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(config_file.read_text().replace("seeds: [0, 1]", "seeds: [0]"))
+    assert main(["run", str(changed), "--out", str(out_dir), "--n-jobs", "1", "-q",
+                 "--no-figures"]) == 0
+    out = capsys.readouterr().out
+    assert "tiny: 2 cells" in out and "feature_agreement ↑" in out
+    record = json.loads((out_dir / "report.digest.json").read_text())
+    assert len(record["terminal"]) == 1

@@ -11,8 +11,8 @@ from sklearn_xai.datasets import (
 )
 
 REPRODUCTIONS = ["xaibench_table_metrics", "xaibench_table_metrics_code",
-                 "xaibench_rho_sweep", "openxai_synthetic", "xaitris_8x8", "beexai_real",
-                 "beexai_table5"]
+                 "xaibench_rho_sweep", "openxai_synthetic", "xaitris_8x8", "xaitris_64x64",
+                 "beexai_real", "beexai_table5"]
 
 
 # Every preset, plus the quick variant of each reproduction preset.
@@ -30,11 +30,17 @@ def test_every_preset_resolves_every_component(name, quick):
                "image_shape": (8, 8)}
     for label, explainer in spec.explainers.items():
         resolve_component(explainer, "explainer", seed=0, context=context)
+    # What datasets hand to models through "@key" references: the unit of a
+    # known-behaviour dataset, the test rows OpenXAI's trainer selects on.
+    rng = np.random.default_rng(0)
+    model_context = {"unit": "xor",
+                     "test_rows": (rng.normal(size=(8, 20)), np.arange(8) % 2)}
     for label, model in spec.models.items():
         built = []
         for task in ("regression", "classification"):
             try:
-                built.append(resolve_component(model, "model", seed=0, task=task))
+                built.append(resolve_component(model, "model", seed=0, task=task,
+                                               context=model_context))
             except ValueError as exc:
                 assert "only" in str(exc)
         assert built
@@ -58,8 +64,11 @@ def test_preset_names():
 PRESET_MODULES = {
     "default": "default", "xaibench_small": "xaibench",
     "xaibench_table_metrics": "xaibench", "xaibench_table_metrics_code": "xaibench",
-    "xaibench_rho_sweep": "xaibench", "openxai_synthetic": "openxai",
-    "xaitris_8x8": "xaitris", "beexai_real": "beexai", "beexai_table5": "beexai",
+    "xaibench_rho_sweep": "xaibench", "xaibench_figure_grid": "xaibench",
+    "xaibench_linear100": "xaibench", "xaibench_wine": "xaibench",
+    "xaibench_roar_curve": "xaibench", "openxai_synthetic": "openxai",
+    "xaitris_8x8": "xaitris", "xaitris_64x64": "xaitris", "beexai_real": "beexai",
+    "beexai_table5": "beexai", "unit_tests": "units",
 }
 
 

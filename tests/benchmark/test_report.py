@@ -14,7 +14,6 @@ import pytest
 
 from sklearn_xai.benchmark import (
     BenchmarkResults,
-    _report,
     format_leaderboard,
     write_report,
 )
@@ -237,30 +236,37 @@ def test_report_md_has_the_tables_by_family(report):
         assert title in md
 
 
-def test_decision_section_without_the_decision_helpers(tmp_path, monkeypatch):
-    """The report falls back to mean ranks from the board alone."""
+def test_decision_section_with_one_explainer_besides_the_control(tmp_path):
+    """One explainer and the control: ranked, the note says why no test is
+    run, no critical-difference diagram."""
     import matplotlib
 
     matplotlib.use("Agg")
-    monkeypatch.setattr(_report, "_decision_functions", lambda: (None, None, None))
-    paths = write_report(_results(), tmp_path, figures=False)
+    results = _results()
+    table = results.table[results.table["explainer"].isin(["random", "ablation"])]
+    results = BenchmarkResults(table.reset_index(drop=True), spec=results.spec,
+                               control="random")
+    paths = write_report(results, tmp_path, figures=True)
+    text = Path(paths["report_html"]).read_text(encoding="utf-8")
     page = _parse(paths["report_html"])
     decisions = [t for t in page.tables if "decision" in t["class"].split()]
-    assert len(decisions) == 2
-    ranks = [float(r[1]) for r in decisions[0]["rows"][1:] if r[1] != "–"]
-    assert ranks == sorted(ranks) and len(ranks) == len(EXPLAINERS) - 1
-    assert not page.images                          # figures=False
+    assert len(decisions) == 2                       # one per model
+    for table in decisions:
+        rows = {r[0]: r for r in table["rows"][1:]}
+        assert set(rows) == {"ablation", "random control"}
+        assert float(rows["ablation"][1]) == 1.0     # mean rank 1 of 1
+        assert rows["random control"][1] == "–"      # the control is never ranked
+    assert "needs at least 3 explainers, got 1" in text
+    assert "critical difference diagram" not in text
 
 
-def test_decision_section_with_the_decision_helpers(report):
-    """With the decision helpers of this version (when present), the
-    Friedman test and the critical-difference diagram are shown."""
-    summary, notes, plot_cd = _report._decision_functions()
+def test_decision_section_has_the_friedman_test_and_the_diagram(report):
+    """Eight explainers: the Friedman test and the critical-difference
+    diagram are shown."""
     _, _, paths, page = report
     text = Path(paths["report_html"]).read_text(encoding="utf-8")
-    assert "Friedman" in text or "critical difference" in text
-    if plot_cd is not None:
-        assert "critical difference diagram" in text
+    assert "Friedman" in text
+    assert "critical difference diagram" in text
 
 
 def _board():

@@ -415,3 +415,20 @@ def test_renamed_explainers_keep_resolving_by_their_old_name():
     with pytest.warns(FutureWarning, match="SobelFilter"):
         explainer = resolve_component("SobelBaseline", "explainer")
     assert isinstance(explainer, SobelFilter)
+
+
+def test_nets_taking_random_state_through_kwargs_get_the_seed():
+    """skorch nets take ``random_state`` through ``**kwargs`` (it is not in
+    their signature): the runner's seed must still reach them, else every
+    trained net of a benchmark is unseeded and a rerun trains another one."""
+    from sklearn_xai.benchmark import resolve_component
+
+    spec = {"name": "TetrominoNetClassifier",
+            "params": {"architecture": "mlp", "image_size": 8, "max_epochs": 1}}
+    assert resolve_component(spec, "model", seed=3,
+                             task="classification").random_state == 3
+    given = {"name": "TetrominoNetClassifier", "params": {"random_state": 7}}
+    assert resolve_component(given, "model", seed=3,
+                             task="classification").random_state == 7
+    assert resolve_component("BEExAIMLPRegressor", "model", seed=5,
+                             task="regression").random_state == 5

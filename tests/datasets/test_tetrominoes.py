@@ -205,3 +205,96 @@ def test_return_x_y_as_frame_and_dtype():
 def test_parameter_errors(kwargs, error, match):
     with pytest.raises(error, match=match):
         make_tetrominoes(**{"n_samples": 40, **kwargs})
+
+
+# ----------------------------------------------------- natural backgrounds
+def test_natural_backgrounds_default_photographs():
+    """Default: crops of scikit-image's photographs, grey-scale, zero-mean;
+    shape, range, reproducibility, the masks untouched."""
+    a = make_tetrominoes(60, image_size=64, background="natural", alpha=0.0,
+                         random_state=0)
+    b = make_tetrominoes(60, image_size=64, background="natural", alpha=0.0,
+                         random_state=0)
+    c = make_tetrominoes(60, image_size=64, background="natural", alpha=0.0,
+                         random_state=1)
+    np.testing.assert_array_equal(a.X, b.X)
+    assert not np.allclose(a.X, c.X)
+    imgs = a.X.reshape(60, 64, 64)
+    assert a.X.shape == (60, 4096) and np.abs(a.X).max() == 1.0
+    np.testing.assert_allclose(imgs.mean(axis=(1, 2)), 0.0, atol=1e-6)
+    # natural images: strongly correlated neighbours, unlike white noise
+    assert np.corrcoef(imgs[:, :, :-1].ravel(), imgs[:, :, 1:].ravel())[0, 1] > 0.8
+    # crops differ from row to row
+    assert len({round(float(np.std(im)), 6) for im in imgs}) == 60
+    white = make_tetrominoes(60, image_size=64, random_state=0)
+    with_signal = make_tetrominoes(60, image_size=64, background="natural", random_state=0)
+    np.testing.assert_array_equal(with_signal.ground_truth_mask, white.ground_truth_mask)
+    assert with_signal.alpha == 0.06  # XAI-TRIS's alpha for its ImageNet backgrounds
+
+
+def test_natural_backgrounds_are_crops_of_the_given_image():
+    """One constant-gradient image with a shorter side of 3 L (so it is not
+    rescaled): every crop, resized bilinearly, is a plane whose slope is the
+    image's slope times the crop's side / L, in [1, 2]."""
+    rows, cols = np.mgrid[0:24, 0:30].astype(float)
+    plane = 2.0 * rows + 1.0 * cols
+    data = make_tetrominoes(40, background="natural", background_images=[plane],
+                            alpha=0.0, random_state=0, dtype=np.float64)
+    imgs = data.X.reshape(40, 8, 8)
+    dr = np.diff(imgs, axis=1)
+    dc = np.diff(imgs, axis=2)
+    # constant steps within each image, in the ratio 2 : 1 of the plane
+    np.testing.assert_allclose(dr, dr[:, :1, :1] * np.ones_like(dr), rtol=1e-9)
+    np.testing.assert_allclose(dc, dc[:, :1, :1] * np.ones_like(dc), rtol=1e-9)
+    np.testing.assert_allclose(dr[:, 0, 0], 2 * dc[:, 0, 0], rtol=1e-9)
+    # crop sides between L and 2 L: steps (relative to the smallest,
+    # a side of L when some row drew it) between 1x and 2x
+    steps = dc[:, 0, 0] / dc[:, 0, 0].min()
+    assert steps.max() <= 2.0 + 1e-9 and steps.max() > 1.5
+
+
+def test_background_image_folder(tmp_path):
+    from skimage import io
+
+    rng = np.random.default_rng(0)
+    images = [(rng.random((30 + 5 * i, 40, 3)) * 255).astype(np.uint8) for i in range(2)]
+    images.append((rng.random((36, 36)) * 255).astype(np.uint8))
+    for i, img in enumerate(images):
+        io.imsave(tmp_path / f"img{i}.{'png' if i < 2 else 'jpg'}", img, check_contrast=False)
+    (tmp_path / "notes.txt").write_text("not an image")
+    from_folder = make_tetrominoes(40, background="natural", background_images=tmp_path,
+                                   alpha=0.1, random_state=0)
+    from_str = make_tetrominoes(40, background="natural", background_images=str(tmp_path),
+                                alpha=0.1, random_state=0)
+    np.testing.assert_array_equal(from_folder.X, from_str.X)
+    # the PNGs are lossless: the same as the arrays themselves
+    grey = [img @ [0.299, 0.587, 0.114] for img in images[:2]]
+    reread = [io.imread(tmp_path / "img2.jpg")]
+    from_arrays = make_tetrominoes(40, background="natural",
+                                   background_images=grey + reread, alpha=0.1,
+                                   random_state=0)
+    np.testing.assert_allclose(from_folder.X, from_arrays.X, rtol=1e-5, atol=1e-6)
+    centre = make_tetrominoes(40, background="imagenet", background_images=tmp_path,
+                              image_size=8, alpha=0.1, random_state=0)
+    assert centre.X.shape == (40, 64)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("not an image")
+    with pytest.raises(ValueError, match="holds no PNG or JPEG"):
+        make_tetrominoes(40, background="natural", background_images=empty, alpha=0.1)
+    with pytest.raises(ValueError, match="is not a folder"):
+        make_tetrominoes(40, background="natural", background_images=tmp_path / "nope",
+                         alpha=0.1)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(background_images=[np.zeros((4, 4))]), "at least 8 pixels"),
+    (dict(background_images=[np.zeros((9, 9, 2))]), "grey-scale"),
+    (dict(background_images=[np.full((9, 9), np.nan)]), "NaN"),
+    (dict(background_images=[]), "empty"),
+])
+def test_natural_background_errors(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        make_tetrominoes(40, background="natural", alpha=0.1, **kwargs)
+    with pytest.raises(ValueError, match="no published alpha"):
+        make_tetrominoes(40, background="natural")

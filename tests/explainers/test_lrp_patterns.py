@@ -23,7 +23,7 @@ from sklearn_xai.explainers import (
     PatternNet,
     torch_replica,
 )
-from sklearn_xai.models import BEExAIMLP, TetrominoCNN
+from sklearn_xai.models import BEExAIMLP
 
 
 @pytest.fixture(autouse=True)
@@ -180,6 +180,23 @@ def test_batch_norm_and_dropout_are_folded():
     assert [p.shape for p in pa.patterns_] == [(5, 3), (5, 5), (1, 5)]
 
 
+class _SkipCNN(torch.nn.Module):
+    """An 8x8 CNN with a residual connection (or grouped convolutions)."""
+
+    def __init__(self, groups=1, skip=True):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(1, 2, 3, padding=1)
+        self.relu = torch.nn.ReLU()
+        self.conv2 = torch.nn.Conv2d(2, 2, 3, padding=1, groups=groups)
+        self.linear = torch.nn.Linear(128, 1)
+        self.skip = skip
+
+    def forward(self, X):
+        h = self.relu(self.conv1(X.reshape(-1, 1, 8, 8)))
+        h = self.conv2(h) + h if self.skip else self.conv2(h)
+        return self.linear(torch.flatten(h, 1))
+
+
 def test_unsupported_models_raise_a_helpful_error():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 64))
@@ -188,10 +205,16 @@ def test_unsupported_models_raise_a_helpful_error():
     for cls in (CompositeLRP, DeepTaylor, PatternNet, PatternAttribution):
         with pytest.raises(TypeError, match="dense ReLU networks.*Tanh"):
             cls(FrozenEstimator(tanh)).fit(X)
+    # TetrominoCNN is supported now (tests/explainers/test_lrp_conv.py); a CNN
+    # whose forward adds a skip connection is not: its layers, applied in
+    # order, do not reproduce its output.
     torch.manual_seed(0)
-    cnn = _TorchRegressor(TetrominoCNN(64, n_outputs=1).double()).fit(X)
-    with pytest.raises(TypeError, match="dense ReLU networks"):
+    cnn = _TorchRegressor(_SkipCNN().double()).fit(X)
+    with pytest.raises(TypeError, match="dense ReLU networks.*do not reproduce"):
         PatternNet(FrozenEstimator(cnn)).fit(X)
+    grouped = _TorchRegressor(_SkipCNN(groups=2, skip=False).double()).fit(X)
+    with pytest.raises(TypeError, match="dense ReLU networks.*groups=2"):
+        CompositeLRP(FrozenEstimator(grouped)).fit(X)
     clipped = make_pipeline(MinMaxScaler(clip=True), LogisticRegression()).fit(X, y)
     with pytest.raises(TypeError, match="clip=True"):
         PatternNet(FrozenEstimator(clipped)).fit(X)

@@ -18,6 +18,9 @@ Modules:
     XAI-TRIS (Clark et al., 2024): 8 x 8 tetromino images.
 ``beexai``
     BEExAI (Sithakoul et al., 2024): real tabular data, its Table 5.
+``units``
+    Known-behaviour unit tests: hand-weighted models whose correct
+    attributions are known (after XAI-Units, Lee et al., 2025).
 
 Presets use the explainers and metrics this installation provides
 (``sklearn_xai.utils.discovery``): a component that is not available is left
@@ -39,6 +42,7 @@ from sklearn_xai.benchmark.presets import xaibench  # noqa: F401, E402
 from sklearn_xai.benchmark.presets import openxai  # noqa: F401, E402
 from sklearn_xai.benchmark.presets import xaitris  # noqa: F401, E402
 from sklearn_xai.benchmark.presets import beexai  # noqa: F401, E402
+from sklearn_xai.benchmark.presets import units  # noqa: F401, E402
 # isort: on
 
 __all__ = ["PRESETS", "get_preset", "is_preset", "list_presets", "register_preset"]

@@ -8,10 +8,15 @@ MEAN_MASKER = {"name": "BaselineMasker", "params": {"value": "mean"}}
 
 
 def available_explainers():
-    """Names of the explainers of this installation."""
-    from sklearn_xai.utils.discovery import all_explainers
+    """Names of the explainers of this installation.
 
-    return {name for name, _ in all_explainers()}
+    Read from ``sklearn_xai.explainers.__all__`` without importing the
+    explainers (the gradient explainers import torch and captum), so that a
+    preset is built, and a cached run answered, without those imports.
+    """
+    from sklearn_xai import explainers
+
+    return set(explainers.__all__) - {"differentiable_model", "torch_replica"}
 
 
 def available_metrics():
