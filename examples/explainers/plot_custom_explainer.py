@@ -1,7 +1,7 @@
 """
-=======================================
+=========================================
 Write your own explainer and benchmark it
-=======================================
+=========================================
 
 A researcher's path from an idea to a leaderboard: a new explainer in about
 30 lines, the contract checks that say it behaves like every other

@@ -162,6 +162,7 @@ def _prepare(dataset_spec, model_spec, seed):
     task = dataset_spec.get("task") or _task_of(y)
     train, test, explained = _split(bunch, task, test_size, n_explain, seed)
     model = resolve_component(model_spec, "model", seed=seed, task=task, context=bunch)
+    _pin_torch()
     start = time.perf_counter()
     model.fit(X[train], y[train])
     fit_time = time.perf_counter() - start
@@ -247,6 +248,51 @@ def _filter_rows(fits, tasks):
             continue
         fits[key] = {**fit, "prepared": _row_view(fit["prepared"], keep),
                      "references": {k: v[keep] for k, v in fit["references"].items()}}
+
+
+# ------------------------------------------------------------ torch threads
+_PINNED = threading.local()
+
+
+@contextlib.contextmanager
+def _one_torch_thread():
+    """Torch runs one thread inside a runner task, restored afterwards.
+
+    A run's parallelism is its tasks (``n_jobs``).  Torch's kernels round
+    differently with the number of threads, so a network trained, explained
+    or scored with the threads of the main process (``n_jobs=1``) differs
+    in its last bits, and after hundreds of epochs in its predictions, from
+    the same network in a worker: with one thread per task a result does not
+    depend on ``n_jobs``, and torch's threads never oversubscribe the cores
+    the tasks share.  Torch is pinned as soon as it is imported: at the
+    start when it already is, else by :func:`_pin_torch` once a component
+    has imported it (a net, a gradient explainer).
+    """
+    if getattr(_PINNED, "active", False):  # nested: the outer block restores
+        _pin_torch()
+        yield
+        return
+    _PINNED.active, _PINNED.previous = True, None
+    try:
+        _pin_torch()
+        yield
+    finally:
+        torch = sys.modules.get("torch")
+        if torch is not None and _PINNED.previous is not None:
+            torch.set_num_threads(_PINNED.previous)
+        _PINNED.active, _PINNED.previous = False, None
+
+
+def _pin_torch():
+    """One torch thread for the rest of the current task, if torch is
+    imported (see :func:`_one_torch_thread`)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not getattr(_PINNED, "active", False):
+        return
+    if _PINNED.previous is None:
+        _PINNED.previous = torch.get_num_threads()
+    if torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
 
 
 # ----------------------------------------------------------------- metrics
@@ -522,6 +568,7 @@ def _explain(task, prepared):
                                   context=prepared["context"])
     if "estimator" in explainer.get_params(deep=False):
         explainer.set_params(estimator=FrozenEstimator(prepared["model"]))
+    _pin_torch()
     start = time.perf_counter()
     explainer.fit(prepared["X_train"], prepared["y_train"])
     fit_time = time.perf_counter() - start
@@ -577,7 +624,7 @@ def _run_cell(task, cache_dir, fit=None, main_pid=None, base=None):
     if main_pid is not None:
         _watch_parent(main_pid)
     caught = []
-    with _recorded_warnings(caught):
+    with _one_torch_thread(), _recorded_warnings(caught):
         out, to_cache = _compute_cell(task, cache_dir, fit, base)
     if out["computed"]:
         out["warnings"] = list(dict.fromkeys(out["warnings"] + caught))
@@ -848,7 +895,7 @@ def _run_shard(index, task, cache_dir, fit, rows, todo, cached, run_id, main_pid
         _watch_parent(main_pid)
     start, cpu = time.time(), time.process_time()
     caught = []
-    with _recorded_warnings(caught):
+    with _one_torch_thread(), _recorded_warnings(caught):
         out = _compute_shard(task, fit, rows, todo, cached, run_id)
     out["warnings"] = list(dict.fromkeys(list(cached.get("warnings", [])) + caught))
     path = _shard_path(task, cache_dir, rows)
@@ -957,13 +1004,14 @@ def _fit(dataset, model, seed, reference_specs, main_pid=None):
     if main_pid is not None:
         _watch_parent(main_pid)
     out = {"prepared": None, "error": "", "warnings": [], "references": {}}
-    with _recorded_warnings(out["warnings"]):
-        try:
-            out["prepared"] = _prepare(dataset, model, seed)
-        except Exception as exc:  # recorded by every cell of this fit
-            out["error"] = _format_error(exc)
-    if out["prepared"] is not None:
-        out["references"] = _references(out["prepared"], seed, reference_specs)
+    with _one_torch_thread():
+        with _recorded_warnings(out["warnings"]):
+            try:
+                out["prepared"] = _prepare(dataset, model, seed)
+            except Exception as exc:  # recorded by every cell of this fit
+                out["error"] = _format_error(exc)
+        if out["prepared"] is not None:
+            out["references"] = _references(out["prepared"], seed, reference_specs)
     return out
 
 

@@ -432,3 +432,31 @@ def test_nets_taking_random_state_through_kwargs_get_the_seed():
                              task="classification").random_state == 7
     assert resolve_component("BEExAIMLPRegressor", "model", seed=5,
                              task="regression").random_state == 5
+
+
+def test_torch_results_do_not_depend_on_n_jobs():
+    """Torch rounds differently with its number of threads: the runner gives
+    each task one torch thread, so a trained net, its explanations and their
+    scores are the same bits with n_jobs=1 (the main process) and n_jobs=2
+    (workers), and the caller's torch setting is restored."""
+    import torch
+
+    from sklearn_xai.benchmark import BenchmarkSpec
+
+    spec = BenchmarkSpec(
+        name="torch_threads",
+        datasets={"xor": {"name": "make_tetrominoes", "params": {
+            "n_samples": 120, "scenario": "xor", "background": "white", "image_size": 8},
+            "task": "classification"}},
+        models={"mlp": {"name": "TetrominoNetClassifier", "params": {
+            "architecture": "mlp", "image_size": 8, "max_epochs": 2}}},
+        explainers={"saliency": "Saliency", "ig": {"name": "IntegratedGradients",
+                                                 "params": {"n_steps": 8}}},
+        metrics={"neg_complexity": "neg_complexity"}, seeds=[0, 1], n_explain=6)
+    before = torch.get_num_threads()
+    one = run_benchmark(spec, n_jobs=1, verbose=0)
+    assert torch.get_num_threads() == before
+    two = run_benchmark(spec, n_jobs=2, verbose=0)
+    assert (one.table["status"] == "ok").all()
+    np.testing.assert_array_equal(one.table["model_score"], two.table["model_score"])
+    np.testing.assert_array_equal(one.per_row["value"], two.per_row["value"])

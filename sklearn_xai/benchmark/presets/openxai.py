@@ -1,10 +1,14 @@
-"""OpenXAI preset (Agarwal et al., NeurIPS Datasets and Benchmarks 2022):
-its synthetic data with the logistic regression and the ANN."""
+"""OpenXAI presets (Agarwal et al., NeurIPS Datasets and Benchmarks 2022):
+its synthetic data and Adult with the logistic regression and the ANN, and
+the stability metrics on the synthetic data."""
+
+import numpy as np
 
 from sklearn_xai.benchmark._spec import BenchmarkSpec
 from sklearn_xai.benchmark.presets._registry import register_preset
 
-__all__ = ["openxai_synthetic"]
+__all__ = ["load_openxai_adult", "openxai_adult", "openxai_stability",
+           "openxai_synthetic"]
 
 # OpenXAI's synthetic data: the parameters of its data loader (every
 # version that generated the data in code, up to commit deafb6f,
