@@ -21,6 +21,8 @@ SHIPPED_PRESETS = {
     "xaibench_wine": "xaibench",
     "xaibench_roar_curve": "xaibench",
     "openxai_synthetic": "openxai",
+    "openxai_stability": "openxai",
+    "openxai_adult": "openxai",
     "xaitris_8x8": "xaitris",
     "xaitris_64x64": "xaitris",
     "beexai_real": "beexai",

@@ -11,7 +11,8 @@ from sklearn_xai.datasets import (
 )
 
 REPRODUCTIONS = ["xaibench_table_metrics", "xaibench_table_metrics_code",
-                 "xaibench_rho_sweep", "openxai_synthetic", "xaitris_8x8", "xaitris_64x64",
+                 "xaibench_rho_sweep", "openxai_synthetic", "openxai_stability",
+                 "openxai_adult", "xaitris_8x8", "xaitris_64x64",
                  "beexai_real", "beexai_table5"]
 
 
@@ -67,6 +68,7 @@ PRESET_MODULES = {
     "xaibench_rho_sweep": "xaibench", "xaibench_figure_grid": "xaibench",
     "xaibench_linear100": "xaibench", "xaibench_wine": "xaibench",
     "xaibench_roar_curve": "xaibench", "openxai_synthetic": "openxai",
+    "openxai_stability": "openxai", "openxai_adult": "openxai",
     "xaitris_8x8": "xaitris", "xaitris_64x64": "xaitris", "beexai_real": "beexai",
     "beexai_table5": "beexai", "unit_tests": "units",
 }
