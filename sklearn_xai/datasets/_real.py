@@ -37,6 +37,7 @@ from sklearn_xai.utils._sklearn import StrOptions, validate_params
 __all__ = [
     "load_german_credit",
     "load_adult",
+    "load_openxai_adult",
     "load_diamonds",
     "load_breast_cancer",
     "load_wine",
@@ -1218,3 +1219,115 @@ def load_openml_export(path=None, *, target, task="auto", return_X_y=False,
                   descr=f"OpenML export {path.name}; {len(frame)} rows, target "
                         f"{target!r} ({task}).",
                   as_frame=as_frame, return_X_y=return_X_y)
+
+
+# OpenXAI's Adult cleaning (``openxai/Data_Cleaning/adult.py``, removed in
+# commit 09f9f9d; read at its parent): categories merged into two levels,
+# ``education`` dropped, ``pd.get_dummies(drop_first=True)``.
+_OX_ADULT_MERGE = {
+    "workclass": lambda v: "Private" if v == "Private" else "Non-Private",
+    "marital_status": lambda v: "Married" if v in ("Married-AF-spouse",
+                                                   "Married-civ-spouse") else "Non-Married",
+    "occupation": lambda v: "Managerial-Specialist" if v in (
+        "Adm-clerical", "Exec-managerial", "Machine-op-inspct",
+        "Prof-specialty") else "Other",
+    "relationship": lambda v: "Husband" if v == "Husband" else "Non-Husband",
+    "race": lambda v: "White" if v == "White" else "Non-White",
+    "native_country": lambda v: "US" if v == "United-States" else "Non-US",
+}
+# The numeric columns in their order, then the dummy kept by drop_first of
+# each categorical column in OpenXAI's order (``categorical_features``).
+_OX_ADULT_NUMERIC = ("age", "fnlwgt", "education_num", "capital_gain", "capital_loss",
+                     "hours_per_week")
+_OX_ADULT_DUMMIES = (("sex", "Male"), ("workclass", "Private"),
+                     ("marital_status", "Non-Married"), ("occupation", "Other"),
+                     ("relationship", "Non-Husband"), ("race", "White"),
+                     ("native_country", "US"))
+#: Column indices of the dummies of :func:`load_openxai_adult`.
+OPENXAI_ADULT_BINARY = tuple(range(len(_OX_ADULT_NUMERIC),
+                              len(_OX_ADULT_NUMERIC) + len(_OX_ADULT_DUMMIES)))
+
+def load_openxai_adult(*, test_size=0.2, max_samples=None, random_state=0):
+    """Adult as OpenXAI cleans it, with a stratified train/test split.
+
+    The shipped :func:`load_adult` (45 222 rows) cleaned as OpenXAI's
+    ``Data_Cleaning/adult.py``: ``education`` dropped; workclass Private /
+    Non-Private, marital status Married / Non-Married, occupation
+    Managerial-Specialist (Adm-clerical, Exec-managerial, Machine-op-inspct,
+    Prof-specialty) / Other, relationship Husband / Non-Husband, race White /
+    Non-White, native country US / Non-US; one dummy per categorical column
+    (``drop_first``), giving 13 features: the six numeric columns, then
+    ``sex_Male``, ``workclass_Private``, ``marital_status_Non-Married``,
+    ``occupation_Other``, ``relationship_Non-Husband``, ``race_White``,
+    ``native_country_US``.  Split 80/20, stratified on the target.  The
+    features are not scaled: OpenXAI min-max scales each split with its own
+    scaler, which is ``minmax_scaled("load_openxai_adult",
+    fit_on="each_split")``.
+
+    Differences from OpenXAI: its split is unseeded
+    (``train_test_split(..., stratify=...)`` without ``random_state``), so
+    the split and the explained rows cannot be OpenXAI's; here
+    ``random_state`` seeds it.  OpenXAI concatenates the UCI test file
+    before the training file; the row order is irrelevant under a random
+    split.
+
+    Parameters
+    ----------
+    test_size : float, default=0.2
+        Held-out fraction.
+    max_samples : int or None, default=None
+        Stratified subsample of the rows first (run time; quick runs).
+    random_state : int or None, default=0
+        Seed of the subsample and the split.
+
+    Returns
+    -------
+    data : :class:`~sklearn.utils.Bunch`
+        ``X`` (float), ``y``, ``train_indices``, ``test_indices``,
+        ``feature_names``, ``binary_features`` (column indices of the
+        dummies) and ``sensitive`` (sex).
+
+    See Also
+    --------
+    minmax_scaled : OpenXAI's per-split min-max scaling.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    .. [2] B. Becker and R. Kohavi, "Adult", UCI Machine Learning
+       Repository, 1996, doi:10.24432/C5XW20.
+
+    Examples
+    --------
+    >>> from sklearn_xai.datasets import load_openxai_adult, minmax_scaled
+    >>> data = load_openxai_adult()
+    >>> data["X"].shape, len(data["test_indices"])
+    ((45222, 13), 9045)
+    >>> scaled = minmax_scaled("load_openxai_adult", fit_on="each_split", random_state=0)
+    >>> float(scaled["X"].min()), float(scaled["X"].max())
+    (0.0, 1.0)
+    """
+    from sklearn.model_selection import train_test_split
+
+    bunch = load_adult(as_frame=True, sensitive=None)
+    frame, y = bunch.data, np.asarray(bunch.target)
+    columns = [frame[name].to_numpy(dtype=np.float64) for name in _OX_ADULT_NUMERIC]
+    names = list(_OX_ADULT_NUMERIC)
+    for name, level in _OX_ADULT_DUMMIES:
+        values = frame[name].astype(str)
+        if name in _OX_ADULT_MERGE:
+            values = values.map(_OX_ADULT_MERGE[name])
+        columns.append((values == level).to_numpy(dtype=np.float64))
+        names.append(f"{name}_{level}")
+    X = np.column_stack(columns)
+    sex = frame["sex"].astype(str).to_numpy()
+    if max_samples is not None and max_samples < len(y):
+        rows, _ = train_test_split(np.arange(len(y)), train_size=max_samples,
+                                   stratify=y, random_state=random_state)
+        rows = np.sort(rows)
+        X, y, sex = X[rows], y[rows], sex[rows]
+    train, test = train_test_split(np.arange(len(y)), test_size=test_size, stratify=y,
+                                   random_state=random_state)
+    return Bunch(X=X, y=y, train_indices=train, test_indices=test, feature_names=names,
+                 binary_features=list(OPENXAI_ADULT_BINARY), sensitive=sex)
