@@ -694,9 +694,9 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
     .. [1] L. Rieger and L. K. Hansen, "IROF: a low resource evaluation
        metric for explanation methods", ICLR workshop AI for Affordable
        Healthcare 2020.
-    .. [2] R. Achanta, A. Shaji, K. Smith, A. Lucchi, P. Fua and
-       S. Süsstrunk, "SLIC Superpixels Compared to State-of-the-Art
-       Superpixel Methods", IEEE TPAMI 2012.
+    .. [2] R. Achanta, A. Shaji, K. Smith, A. Lucchi, P. Fua and S.
+       Süsstrunk, "SLIC Superpixels Compared to State-of-the-Art Superpixel
+       Methods", IEEE TPAMI 2012.
 
     Examples
     --------
