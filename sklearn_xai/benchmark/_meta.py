@@ -787,9 +787,12 @@ def plot_metric_agreement(meta, dataset=None, model=None, *, ax=None):
                          f"{sorted(agreement)}.")
     tau = agreement[key]
     n = len(tau)
-    if ax is None:
+    own_figure = ax is None
+    if own_figure:
         size = 1.2 + 0.45 * n
-        fig, ax = plt.subplots(figsize=(size + 1.2, size), layout="constrained")
+        # At least 4.5 inches wide: the title and the metric names (left of
+        # the matrix) need it when there are few metrics.
+        fig, ax = plt.subplots(figsize=(max(size + 1.2, 4.5), size), layout="constrained")
     else:
         fig = ax.figure
     image = ax.imshow(tau.to_numpy(dtype=float), cmap="RdBu", vmin=-1, vmax=1)
@@ -800,6 +803,10 @@ def plot_metric_agreement(meta, dataset=None, model=None, *, ax=None):
             value = tau.iat[i, j]
             ax.text(j, i, "–" if not np.isfinite(value) else f"{value:.1f}", ha="center",
                     va="center", fontsize=7, color="white" if abs(value) > 0.6 else "black")
-    ax.set_title(f"{key[0]} / {key[1]}: Kendall tau of explainer rankings", fontsize=9)
+    title = f"{key[0]} / {key[1]}\nKendall tau of explainer rankings"
+    if own_figure:  # centred on the figure, not on the matrix beside the names
+        fig.suptitle(title, fontsize=9)
+    else:
+        ax.set_title(title, fontsize=9)
     fig.colorbar(image, ax=ax, shrink=0.8)
     return fig
