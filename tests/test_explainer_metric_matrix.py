@@ -27,8 +27,6 @@ from sklearn_xai.explainers._capabilities import model_agnostic_hint
 from sklearn_xai.metrics import get_metric_spec, metric_specs
 from sklearn_xai.utils.discovery import all_explainers
 
-pytest.importorskip("xgboost")
-
 # (task, model alias): a classifier and a regressor per model family.
 MODELS = [
     ("classification", "mlp"), ("regression", "mlp"),

@@ -57,7 +57,6 @@ def test_beexai_table5_quick_data_are_beexais():
 def test_beexai_table5_tiny_xgboost_run():
     """A tiny end-to-end run of the Table 5 preset (XGBoost, one explainer,
     the removal metrics): every cell scores."""
-    pytest.importorskip("xgboost")
     spec = get_preset("beexai_table5", quick=True).to_dict()
     spec["models"] = {"xgboost": spec["models"]["xgboost"]}
     spec["explainers"] = {k: spec["explainers"][k] for k in ("random", "shap")}

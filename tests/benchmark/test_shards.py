@@ -257,7 +257,8 @@ def test_shard_size_and_scheduler_address_are_validated():
 
 
 def test_dask_cluster_given_by_address():
-    distributed = pytest.importorskip("distributed")
+    import distributed  # a [test] dependency (dask[distributed])
+
     config = _stochastic_config(models=["linear_regression"],
                                 explainers={"lime": _stochastic_config()["explainers"]["lime"]},
                                 metrics=["pgi", "feature_agreement"], n_explain=8)

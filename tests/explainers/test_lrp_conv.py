@@ -9,6 +9,11 @@ import copy
 import numpy as np
 import pytest
 import torch
+
+# The oracle of the rules (captum is a dependency; its rule classes live in
+# a private module).
+from captum.attr import LRP as CaptumLRP
+from captum.attr._utils.lrp_rules import Alpha1_Beta0_Rule, EpsilonRule, GammaRule
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.frozen import FrozenEstimator
 from torch import nn
@@ -22,13 +27,6 @@ from sklearn_xai.explainers import (
 )
 from sklearn_xai.explainers._lrp import propagate_relevance
 from sklearn_xai.models import TetrominoNetClassifier
-
-try:  # the oracle of the rules (its rule classes live in a private module)
-    from captum.attr import LRP as CaptumLRP
-    from captum.attr._utils.lrp_rules import Alpha1_Beta0_Rule, EpsilonRule, GammaRule
-except ImportError:  # pragma: no cover
-    CaptumLRP = None
-needs_captum = pytest.mark.skipif(CaptumLRP is None, reason="captum is not installed")
 
 
 class _TorchRegressor(RegressorMixin, BaseEstimator):
@@ -125,7 +123,6 @@ def _images(n=80, seed=0, d=64):
     return np.random.default_rng(seed).normal(size=(n, d))
 
 
-@needs_captum
 @pytest.mark.parametrize("case", ["epsilon", "gamma", "z_plus", "alpha1_beta0",
                                   "conv_rule"])
 def test_conv_rules_equal_captums_lrp(case):
@@ -166,7 +163,6 @@ def test_conv_rules_equal_captums_lrp(case):
     assert np.abs(A).max() > 1e-3
 
 
-@needs_captum
 @pytest.mark.parametrize("rule", ["epsilon", "z_plus"])
 def test_overlapping_pooling_and_same_padding_equal_captums_lrp(rule):
     """Overlapping max-pooling windows add up the relevance of the windows a
@@ -387,7 +383,6 @@ def test_full_image_conv_equals_a_dense_layer():
                                rtol=1e-10, atol=1e-12)
 
 
-@needs_captum
 def test_batch_norm_2d_is_folded_into_the_convolution():
     """Conv -> BatchNorm2d (evaluation mode, non-trivial statistics) -> ReLU:
     the normalisation is folded into the convolution; the epsilon rule then
@@ -415,7 +410,6 @@ def test_batch_norm_2d_is_folded_into_the_convolution():
     np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)
 
 
-@needs_captum
 def test_xai_tris_cnn_with_all_four_explainers():
     """TetrominoNetClassifier(architecture="cnn") on 8x8 tetrominoes, trained
     for 2 epochs (float32): all four explainers run; the epsilon rule equals

@@ -368,7 +368,9 @@ def test_kernel_many_features_efficiency_and_row_independence(d, paired):
 
 @pytest.mark.slow
 def test_kernel_error_at_most_shaps_at_the_same_budget():
-    shap = pytest.importorskip("shap")
+    shap = pytest.importorskip(
+        "shap", reason="shap is only the peer of this slow error comparison, not a "
+        "dependency; pip install shap")
     from sklearn.neural_network import MLPRegressor
 
     from sklearn_xai.datasets import exact_shapley_values
@@ -418,7 +420,9 @@ def test_svs_antithetic_halves_the_error_against_exact_values():
 
 @pytest.mark.slow
 def test_svs_error_at_most_shaps_permutation_explainer():
-    shap = pytest.importorskip("shap")
+    shap = pytest.importorskip(
+        "shap", reason="shap is only the peer of this slow error comparison, not a "
+        "dependency; pip install shap")
     d = 8
     model = _model(d)
     X = np.random.default_rng(20).normal(size=(40, d))
