@@ -19,7 +19,8 @@ import numpy as np
 from sklearn.frozen import FrozenEstimator
 
 from sklearn_xai.benchmark import get_preset, run_benchmark, unit_test_matrix
-from sklearn_xai.datasets import make_unit_test, unit_test_passes
+from sklearn_xai.benchmark import unit_test_passes
+from sklearn_xai.datasets import make_unit_test
 from sklearn_xai.explainers import (
     ExactShapley,
     FeatureAblation,

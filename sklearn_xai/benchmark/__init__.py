@@ -53,6 +53,7 @@ _SUBMODULE = {
     "format_unit_test_matrix": "_units",
     "unit_test_matrix": "_units",
     "unit_test_matrix_rst": "_units",
+    "unit_test_passes": "_units",
     "unit_test_summary": "_units",
     "get_preset": "presets",
     "list_presets": "presets",
@@ -108,6 +109,7 @@ __all__ = [
     "UNIT_TEST_REFERENCES",
     "unit_test_matrix",
     "unit_test_matrix_rst",
+    "unit_test_passes",
     "unit_test_summary",
     "write_report",
 ]

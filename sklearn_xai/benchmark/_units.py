@@ -3,7 +3,7 @@
 :func:`unit_test_matrix` reads the per-row cosine similarities of a
 ``unit_tests`` run (:func:`~sklearn_xai.benchmark.get_preset`) -- or runs the
 preset itself -- and applies the units' pass rule
-(:func:`~sklearn_xai.datasets.unit_test_passes`): an explainer passes a unit
+(:func:`unit_test_passes`): an explainer passes a unit
 when its explanation's cosine similarity with the ground truth is at least
 0.9 on at least 90 % of the explained rows.  :data:`EXPECTED_OUTCOMES` holds
 what the literature expects of some cells, :func:`format_unit_test_matrix`
@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["EXPECTED_OUTCOMES", "UNIT_TEST_REFERENCES", "format_unit_test_matrix",
-           "unit_test_matrix", "unit_test_matrix_rst", "unit_test_summary"]
+           "unit_test_matrix", "unit_test_matrix_rst", "unit_test_passes",
+           "unit_test_summary"]
 
 _METRIC = "cosine_similarity"
 
@@ -144,6 +145,62 @@ def _cosine_labels(spec):
             if isinstance(m, dict) and m.get("name") == _METRIC]
 
 
+def _thresholds(min_cosine, min_fraction):
+    from sklearn_xai.datasets import MIN_COSINE, MIN_FRACTION
+
+    return (MIN_COSINE if min_cosine is None else float(min_cosine),
+            MIN_FRACTION if min_fraction is None else float(min_fraction))
+
+
+def _passing_rows(cosines, min_cosine):
+    """Rows whose cosine reaches ``min_cosine``; an undefined cosine (an
+    all-zero explanation) fails."""
+    return np.nan_to_num(np.asarray(cosines, dtype=np.float64), nan=-np.inf) >= min_cosine
+
+
+def _fraction_passing(cosines, min_cosine):
+    return float(np.mean(_passing_rows(cosines, min_cosine)))
+
+
+def unit_test_passes(ground_truth, attributions, *, min_cosine=None, min_fraction=None):
+    """The pass rule of the known-behaviour units.
+
+    A row passes when the cosine similarity of its explanation with its
+    ground truth is at least ``min_cosine`` (an all-zero explanation fails);
+    the explanation passes the unit when at least ``min_fraction`` of the
+    rows pass.  The cosine ignores the scale of the explanation, so
+    explainers with different normalisations are judged on what they point
+    to, signs included.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_features)
+    attributions : array-like of shape (n_samples, n_features)
+    min_cosine, min_fraction : float, default=None
+        None takes :data:`~sklearn_xai.datasets.MIN_COSINE` (0.9) and
+        :data:`~sklearn_xai.datasets.MIN_FRACTION` (0.9).
+
+    Returns
+    -------
+    passed : bool
+    fraction : float
+        Fraction of rows that pass.
+
+    Examples
+    --------
+    >>> from sklearn_xai.benchmark import unit_test_passes
+    >>> unit_test_passes([[0.5, 0.5], [1.0, 0.0]], [[1.0, 1.0], [0.0, 0.0]])
+    (False, 0.5)
+    """
+    from sklearn_xai.metrics import cosine_similarity
+
+    min_cosine, min_fraction = _thresholds(min_cosine, min_fraction)
+    # An all-zero explanation has no cosine: 0, it fails its row.
+    cos = cosine_similarity(ground_truth, attributions, nan_policy="zero")
+    fraction = _fraction_passing(cos, min_cosine)
+    return bool(fraction >= min_fraction), fraction
+
+
 def unit_test_matrix(results=None, *, quick=False, min_cosine=None, min_fraction=None,
                      n_jobs=None):
     """Pass/fail matrix of explainers on the known-behaviour units.
@@ -157,7 +214,7 @@ def unit_test_matrix(results=None, *, quick=False, min_cosine=None, min_fraction
     quick : bool, default=False
         With ``results=None``: run the quick variant.
     min_cosine, min_fraction : float, default=None
-        The pass rule (:func:`~sklearn_xai.datasets.unit_test_passes`);
+        The pass rule (:func:`unit_test_passes`);
         None takes :data:`~sklearn_xai.datasets.MIN_COSINE` (0.9) and
         :data:`~sklearn_xai.datasets.MIN_FRACTION` (0.9).
     n_jobs : int, default=None
@@ -183,10 +240,7 @@ def unit_test_matrix(results=None, *, quick=False, min_cosine=None, min_fraction
     >>> matrix.loc["saliency", "saturation"]  # doctest: +SKIP
     'fail'
     """
-    from sklearn_xai.datasets import MIN_COSINE, MIN_FRACTION
-
-    min_cosine = MIN_COSINE if min_cosine is None else float(min_cosine)
-    min_fraction = MIN_FRACTION if min_fraction is None else float(min_fraction)
+    min_cosine, min_fraction = _thresholds(min_cosine, min_fraction)
     if results is None:
         from sklearn_xai.benchmark._runner import run_benchmark
         from sklearn_xai.benchmark.presets import get_preset
@@ -210,8 +264,7 @@ def unit_test_matrix(results=None, *, quick=False, min_cosine=None, min_fraction
     columns = list(dict.fromkeys(units[d] for d in table["dataset"]))
     fraction = pd.DataFrame(np.nan, index=explainers, columns=columns)
     ok = table[table["status"] == "ok"][["dataset", "explainer"]].drop_duplicates()
-    passing = per_row.assign(passed=np.nan_to_num(per_row["value"].to_numpy(float),
-                                                  nan=-np.inf) >= min_cosine)
+    passing = per_row.assign(passed=_passing_rows(per_row["value"], min_cosine))
     means = passing.groupby(["dataset", "explainer"])["passed"].mean()
     for dataset, explainer in ok.itertuples(index=False):
         if (dataset, explainer) in means.index:

@@ -57,7 +57,6 @@ from sklearn_xai.datasets._units import (
     MIN_FRACTION,
     UNIT_DESCRIPTIONS,
     make_unit_test,
-    unit_test_passes,
 )
 from sklearn_xai.datasets._xaibench import (
     make_gaussian_linear,
@@ -130,5 +129,4 @@ __all__ = [
     "preprocessed",
     "target_divergence",
     "two_draws",
-    "unit_test_passes",
 ]

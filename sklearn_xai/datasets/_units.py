@@ -10,7 +10,7 @@ dummy-free and linear (Shapley, 1953; Sundararajan and Najmi, 2020); the
 suppressor unit instead credits the signal to the feature that carries it
 (Haufe et al., 2014; Wilming et al., 2022).
 
-The pass rule (:func:`unit_test_passes`) is one for every unit: an
+The pass rule (:func:`~sklearn_xai.benchmark.unit_test_passes`) is one for every unit: an
 explanation passes when its cosine similarity with the ground truth is at
 least ``min_cosine`` (0.9) on at least ``min_fraction`` (90 %) of the rows;
 an all-zero explanation fails its row.
@@ -24,8 +24,7 @@ from sklearn_xai.datasets._common import _finish, _generator
 from sklearn_xai.datasets._shapley import exact_shapley_values
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
 
-__all__ = ["UNIT_DESCRIPTIONS", "make_unit_test", "unit_test_passes",
-           "MIN_COSINE", "MIN_FRACTION"]
+__all__ = ["UNIT_DESCRIPTIONS", "make_unit_test", "MIN_COSINE", "MIN_FRACTION"]
 
 #: Per-row cosine similarity an explanation needs to pass its row.
 MIN_COSINE = 0.9
@@ -143,7 +142,7 @@ def make_unit_test(unit="xor", n_samples=200, *, shuffle=True, random_state=None
     independent of the target, so the signal ``s = f(x)`` is credited to
     ``x1`` alone (Haufe et al., 2014; Wilming et al., 2022).
 
-    The pass rule, :func:`unit_test_passes`: an explanation passes the
+    The pass rule, :func:`~sklearn_xai.benchmark.unit_test_passes`: an explanation passes the
     unit when its cosine similarity with the ground truth is at least
     :data:`MIN_COSINE` (0.9) on at least :data:`MIN_FRACTION` (90 %) of
     the rows.
@@ -236,46 +235,3 @@ def make_unit_test(unit="xor", n_samples=200, *, shuffle=True, random_state=None
                    f"{MIN_FRACTION:.0%} of the rows"),
     )
     return result
-
-
-def unit_test_passes(ground_truth, attributions, *, min_cosine=MIN_COSINE,
-                     min_fraction=MIN_FRACTION):
-    """The pass rule of the known-behaviour units.
-
-    A row passes when the cosine similarity of its explanation with its
-    ground truth is at least ``min_cosine`` (an all-zero explanation fails);
-    the explanation passes the unit when at least ``min_fraction`` of the
-    rows pass.  The cosine ignores the scale of the explanation, so
-    explainers with different normalisations are judged on what they point
-    to, signs included.
-
-    Parameters
-    ----------
-    ground_truth : array-like of shape (n_samples, n_features)
-    attributions : array-like of shape (n_samples, n_features)
-    min_cosine : float, default=0.9
-    min_fraction : float, default=0.9
-
-    Returns
-    -------
-    passed : bool
-    fraction : float
-        Fraction of rows that pass.
-
-    Examples
-    --------
-    >>> from sklearn_xai.datasets import unit_test_passes
-    >>> unit_test_passes([[0.5, 0.5], [1.0, 0.0]], [[1.0, 1.0], [0.0, 0.0]])
-    (False, 0.5)
-    """
-    G = np.asarray(ground_truth, dtype=np.float64)
-    A = np.asarray(attributions, dtype=np.float64)
-    if G.shape != A.shape or G.ndim != 2:
-        raise ValueError(f"ground_truth and attributions must be 2-D arrays of one "
-                         f"shape; got {G.shape} and {A.shape}.")
-    norms = np.linalg.norm(A, axis=1) * np.linalg.norm(G, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cos = np.einsum("ij,ij->i", A, G) / norms
-    cos = np.where(norms > 0, cos, 0.0)
-    fraction = float(np.mean(cos >= min_cosine))
-    return bool(fraction >= min_fraction), fraction

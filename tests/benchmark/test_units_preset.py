@@ -17,7 +17,8 @@ from sklearn_xai.benchmark import (
     unit_test_matrix_rst,
     unit_test_summary,
 )
-from sklearn_xai.datasets import make_unit_test, unit_test_passes
+from sklearn_xai.benchmark import unit_test_passes
+from sklearn_xai.datasets import make_unit_test
 from sklearn_xai.models import UNITS
 
 

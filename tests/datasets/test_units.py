@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from sklearn_xai.datasets import UNIT_DESCRIPTIONS, make_unit_test, unit_test_passes
+from sklearn_xai.benchmark import unit_test_passes
+from sklearn_xai.datasets import UNIT_DESCRIPTIONS, make_unit_test
 from sklearn_xai.models import UNITS, HandWeightedModel, unit_module
 
 
@@ -150,7 +151,7 @@ def test_unit_test_passes_by_hand():
     assert unit_test_passes(G, A) == (False, 0.8)
     assert unit_test_passes(G, -G) == (False, 0.0)  # the sign matters
     assert unit_test_passes(G, 5 * G) == (True, 1.0)  # the scale does not
-    with pytest.raises(ValueError, match="one shape"):
+    with pytest.raises(ValueError, match="ground_truth has shape"):
         unit_test_passes(G, G[:, :1])
 
 

@@ -52,7 +52,7 @@ def unit_tests(quick=False):
     and the random control), each with the all-zero reference where it takes
     one.  Metric: ``cosine_similarity`` with the unit's ground truth, per row
     (an all-zero explanation scores 0).  The pass rule
-    (:func:`~sklearn_xai.datasets.unit_test_passes`): cosine >= 0.9 on at
+    (:func:`~sklearn_xai.benchmark.unit_test_passes`): cosine >= 0.9 on at
     least 90 % of the 50 explained rows.
     :func:`~sklearn_xai.benchmark.unit_test_matrix` turns the results into
     the pass/fail matrix, which ``sklearn-xai run unit_tests`` prints.
