@@ -2,8 +2,12 @@
 
 * ``LimeTabular`` against calling ``lime`` directly on the same rows, model and
   ``n_samples`` (the wrapper must stay within 1.5x of direct lime);
-* ``LocalLinearSurrogate`` and ``CaptumLime`` as ratios to the bare model
-  evaluations they need (one ``predict`` on all perturbed rows).
+* ``LocalLinearSurrogate``, ``CaptumLime`` and ``CaptumKernelSHAP`` as
+  ratios to the bare model evaluations they need (one ``predict`` on all
+  perturbed rows);
+* ``CaptumKernelSHAP`` against ``captum.attr.KernelShap`` run on the same
+  rows, model and ``n_samples`` (Captum given every coalition of a row in
+  one forward call: ``perturbations_per_eval=n_samples``).
 
 Run: ``python benchmarks/bench_lime.py``.  Prints a table (CPU seconds).
 """
@@ -17,7 +21,12 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import Ridge
 from sklearn.neural_network import MLPRegressor
 
-from sklearn_xai.explainers._lime import CaptumLime, LimeTabular, LocalLinearSurrogate
+from sklearn_xai.explainers._lime import (
+    CaptumKernelSHAP,
+    CaptumLime,
+    LimeTabular,
+    LocalLinearSurrogate,
+)
 
 
 def best_of(func, repeat=3):
@@ -49,6 +58,27 @@ def bench_lime_tabular(model, X, rows, n_samples):
         t_ours = min(t_ours, best_of(lambda: ours.transform(rows), repeat=1))
         t_direct = min(t_direct, best_of(run_direct, repeat=1))
     return t_ours, t_direct
+
+
+def bench_captum_kernel_shap(model, X, rows, n_samples):
+    import torch
+    from captum.attr import KernelShap
+
+    ours = CaptumKernelSHAP(FrozenEstimator(model), n_perturbations=n_samples,
+                            random_state=0).fit(X)
+    peer = KernelShap(lambda t: torch.as_tensor(model.predict(t.detach().numpy())))
+    inputs = torch.as_tensor(rows)
+
+    def run_peer():
+        for i in range(len(rows)):
+            peer.attribute(inputs[i:i + 1], n_samples=n_samples,
+                           perturbations_per_eval=n_samples)
+
+    t_ours, t_peer = np.inf, np.inf
+    for _ in range(3):  # interleaved
+        t_ours = min(t_ours, best_of(lambda: ours.transform(rows), repeat=1))
+        t_peer = min(t_peer, best_of(run_peer, repeat=1))
+    return t_ours, t_peer
 
 
 def bench_vectorised(explainer, model, X, rows, per_row):
@@ -83,13 +113,24 @@ def main():
             )
         for name, model in models.items():
             for ex, per_row in ((LocalLinearSurrogate(random_state=0), 1000),
-                                (CaptumLime(random_state=0), 50)):
+                                (CaptumLime(random_state=0), 50),
+                                (CaptumKernelSHAP(n_perturbations=25, random_state=0), 25),
+                                (CaptumKernelSHAP(n_perturbations=500, random_state=0), 500)):
                 rows_v = X[:200]
                 t_ex, t_model = bench_vectorised(ex, model, X, rows_v, per_row)
                 lines.append(
                     f"{type(ex).__name__:<22}{name:<14}{d:>4}{len(rows_v):>6}"
                     f"{per_row:>9}{t_ex:>10.3f}{t_model:>10.3f}"
                     f"{t_ex / t_model:>8.2f}  bare model evaluations"
+                )
+        for name, model in models.items():
+            for n_samples in (25, 500):
+                rows_c = X[:50]
+                t_ours, t_peer = bench_captum_kernel_shap(model, X, rows_c, n_samples)
+                lines.append(
+                    f"{'CaptumKernelSHAP':<22}{name:<14}{d:>4}{len(rows_c):>6}"
+                    f"{n_samples:>9}{t_ours:>10.3f}{t_peer:>10.3f}"
+                    f"{t_ours / t_peer:>8.2f}  captum KernelShap"
                 )
     print("\n".join(lines))
 

@@ -14,6 +14,7 @@ from sklearn_xai.explainers import (
     LRP,
     MAPLE,
     BreakDown,
+    CaptumKernelSHAP,
     CaptumLime,
     CompositeLRP,
     Deconvolution,
@@ -173,6 +174,7 @@ def _instances():
     yield LimeTabular(LinearRegression(), n_perturbations=50, random_state=0), {}
     yield LocalLinearSurrogate(LinearRegression(), n_perturbations=50, random_state=0), {}
     yield CaptumLime(LinearRegression(), random_state=0), {}
+    yield CaptumKernelSHAP(LinearRegression(), random_state=0), {}
     yield MAPLE(LinearRegression(), n_estimators=5, random_state=0), {}
     yield L2X(LinearRegression(), epochs=1, random_state=0), {}
     yield BreakDown(LinearRegression()), {}

@@ -35,6 +35,7 @@ _SUBMODULE = {
     "SobelBaseline": "_image",
     "SobelFilter": "_image",
     "L2X": "_l2x",
+    "CaptumKernelSHAP": "_lime",
     "CaptumLime": "_lime",
     "LimeTabular": "_lime",
     "LocalLinearSurrogate": "_lime",
@@ -71,6 +72,7 @@ def __dir__():
 
 __all__ = [
     "BreakDown",
+    "CaptumKernelSHAP",
     "CaptumLime",
     "CompositeLRP",
     "Deconvolution",

@@ -7,7 +7,12 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 
-from sklearn_xai.explainers._lime import CaptumLime, LimeTabular, LocalLinearSurrogate
+from sklearn_xai.explainers._lime import (
+    CaptumKernelSHAP,
+    CaptumLime,
+    LimeTabular,
+    LocalLinearSurrogate,
+)
 from sklearn_xai.utils import row_generators, row_keys
 
 
@@ -264,6 +269,85 @@ def test_captum_lime_baseline_and_errors(gaussian_data):
 def test_captum_lime_batch_independent(gaussian_data):
     X, w = gaussian_data
     ex = CaptumLime(LinearRegression(), random_state=1).fit(X, X @ w)
+    A = ex.transform(X[:10])
+    np.testing.assert_allclose(ex.transform(X[:10][::-1]), A[::-1], rtol=1e-12)
+    ex.set_params(batch_size=60)
+    np.testing.assert_allclose(ex.transform(X[:10]), A, rtol=1e-12)
+
+
+# ------------------------------------------------------------ CaptumKernelSHAP
+def test_captum_kernel_shap_matches_captum_with_same_coalitions(gaussian_data):
+    """Side by side with captum.attr.KernelShap fed the same coalitions: its
+    similarity kernel (weight 1e6 for the full and empty coalitions, 1
+    otherwise) and its weighted linear regression."""
+    from captum.attr import KernelShap
+
+    X, w = gaussian_data
+    model = LinearRegression().fit(X, np.tanh(X @ w))
+    rows = X[:3]
+    ex = CaptumKernelSHAP(FrozenEstimator(model), n_perturbations=12, random_state=5)
+    A = ex.fit(X).transform(rows)
+    rngs = row_generators(5, row_keys(rows))
+
+    def forward(t):
+        return torch.as_tensor(model.predict(t.detach().double().numpy()))
+
+    for i, x in enumerate(rows):
+        coalitions = ex._masks(rngs[i], X.shape[1])
+        # Captum's own generator yields the full then the empty coalition.
+        assert coalitions[0].all() and not coalitions[1].any()
+        masks = iter(coalitions.astype(np.int64))
+
+        def perturb(inp, masks=masks, **kwargs):
+            return torch.as_tensor(next(masks))[None]
+
+        shap = KernelShap(forward)
+        shap.perturb_func = perturb
+        ref = shap.attribute(torch.as_tensor(x[None]), n_samples=12).numpy()[0]
+        np.testing.assert_allclose(A[i], ref, atol=1e-5)
+
+
+def test_captum_kernel_shap_draws_captums_coalitions():
+    """Sizes follow p(k) = (d-1)/(k(d-k)) normalised over 0 < k < d (Captum's
+    num_select_distribution); given its size, every feature is equally
+    likely to be in a coalition."""
+    d, S = 6, 4002
+    ex = CaptumKernelSHAP(n_perturbations=S)
+    ex.n_perturbations_ = S
+    masks = ex._masks(np.random.default_rng(0), d)[2:]
+    sizes = masks.sum(axis=1)
+    k = np.arange(1, d)
+    p = (d - 1) / (k * (d - k))
+    p /= p.sum()
+    counts = np.bincount(sizes, minlength=d + 1)
+    assert counts[0] == counts[d] == 0
+    expected = p * (S - 2)
+    chi2 = ((counts[1:d] - expected) ** 2 / expected).sum()
+    assert chi2 < 20.5  # chi-square, 4 degrees of freedom, p = 0.0004
+    for size in (1, 3):
+        inclusion = masks[sizes == size].mean(axis=0)
+        se = np.sqrt(size / d * (1 - size / d) / (sizes == size).sum())
+        np.testing.assert_allclose(inclusion, size / d, atol=5 * se)
+
+
+def test_captum_kernel_shap_linear_model_and_errors(gaussian_data):
+    """A linear model is linear in the mask: any coalitions give w * (x - b)."""
+    X, w = gaussian_data
+    base = X.mean(axis=0)
+    ex = CaptumKernelSHAP(LinearRegression(), n_perturbations=25, baseline=base,
+                          random_state=0)
+    A = ex.fit(X, X @ w + 2.0).transform(X[:4])
+    np.testing.assert_allclose(A, (X[:4] - base) * w, atol=1e-8)
+    with pytest.raises(ValueError, match="n_perturbations"):
+        CaptumKernelSHAP(LinearRegression(), n_perturbations=2).fit(X, X @ w)
+    with pytest.raises(ValueError, match="baseline"):
+        CaptumKernelSHAP(LinearRegression(), baseline=[0.0, 1.0]).fit(X, X @ w)
+
+
+def test_captum_kernel_shap_batch_independent(gaussian_data):
+    X, w = gaussian_data
+    model = LinearRegression().fit(X, np.tanh(X @ w))
+    ex = CaptumKernelSHAP(FrozenEstimator(model), random_state=1).fit(X)
     A = ex.transform(X[:10])
     np.testing.assert_allclose(ex.transform(X[:10][::-1]), A[::-1], rtol=1e-12)
     ex.set_params(batch_size=60)

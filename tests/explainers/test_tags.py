@@ -37,6 +37,7 @@ from sklearn_xai.utils.discovery import all_explainers
 
 # Small settings so that every explainer runs in well under a second.
 FAST = {
+    "CaptumKernelSHAP": {"n_perturbations": 10},
     "CaptumLime": {"n_perturbations": 20},
     "EmpiricalConditionalSHAP": {"max_background": 20},
     "GradientShap": {"n_perturbations": 3},
