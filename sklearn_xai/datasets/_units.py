@@ -112,7 +112,8 @@ def make_unit_test(unit="xor", n_samples=200, *, shuffle=True, random_state=None
     unit                  model ``f`` and data             ground truth (row ``x``)
     ====================  ===============================  ==========================
     cancellation          ``2 x1 - 2 x2 + x3``,            ``(2 x1, -2 x2, x3)``
-                          ``x2 = x1``, ``x1, x3 ~ U(1,2)``
+                          ``x2 = x1``,
+                          ``x1, x3 ~ U(1,2)``
     conflicting           ``-x1 + 2 relu(x1 - 4 x2)``,     ``(x1, 0)`` if ``x2 = 0``,
                           ``x1 ~ U(1,2)``, ``x2 ∈ {0,1}``  ``(0, -x1)`` if ``x2 = 1``
     xor                   ``|x1 - x2|``, signed inputs     Shapley value

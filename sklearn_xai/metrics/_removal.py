@@ -237,7 +237,8 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", "nan_policy", masker=_DOC_ZERO_MASKER)
+@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater",
+              masker=_DOC_ZERO_MASKER)
 def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
                           masker=None, X_train=None, nan_policy="omit",
                           random_state=None, target="predicted", output="auto",
@@ -327,7 +328,7 @@ def _row_spearman(u, v):
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", "nan_policy")
+@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater")
 def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train=None,
                              n_draws=100, features_per_step=1, eps=1e-5,
                              nan_policy="omit", random_state=None, target="predicted",
