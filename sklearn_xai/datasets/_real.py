@@ -24,6 +24,7 @@ position in ``categories[name]``; NaN for a missing value), and ``frame`` is
 None.
 """
 
+import numbers
 import os
 from pathlib import Path
 
@@ -32,12 +33,14 @@ import pandas as pd
 from sklearn import datasets as _skdatasets
 from sklearn.utils import Bunch
 
-from sklearn_xai.utils._sklearn import StrOptions, validate_params
+from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 
 __all__ = [
     "load_german_credit",
     "load_adult",
     "load_openxai_adult",
+    "load_openxai_csv",
+    "OPENXAI_LABELS",
     "load_diamonds",
     "load_breast_cancer",
     "load_wine",
@@ -1331,3 +1334,128 @@ def load_openxai_adult(*, test_size=0.2, max_samples=None, random_state=0):
                                    random_state=random_state)
     return Bunch(X=X, y=y, train_indices=train, test_indices=test, feature_names=names,
                  binary_features=list(OPENXAI_ADULT_BINARY), sensitive=sex)
+
+
+#: OpenXAI's label column per data set name (``openxai/dataloader.py``,
+#: ``labels``); the released files are ``<name>-train.csv`` and
+#: ``<name>-test.csv``.
+OPENXAI_LABELS = {"adult": "income", "compas": "risk", "gaussian": "target",
+                  "german": "credit-risk", "gmsc": "SeriousDlqin2yrs",
+                  "heart": "TenYearCHD", "heloc": "RiskPerformance", "pima": "Outcome"}
+
+
+@validate_params(
+    {"name": [StrOptions(set(OPENXAI_LABELS))], **_PATH_PARAM,
+     "max_samples": [Interval(numbers.Integral, 2, None, closed="left"), None],
+     "random_state": ["random_state"]},
+    prefer_skip_nested_validation=True,
+)
+def load_openxai_csv(name, path=None, *, max_samples=None, random_state=0):
+    """Read one of OpenXAI's released data sets with its own train/test split.
+
+    OpenXAI publishes each of its tabular data sets as two files,
+    ``<name>-train.csv`` and ``<name>-test.csv``, already cleaned and
+    encoded; its benchmark trains on the first and explains the first 1000
+    rows of the second.  This loader reads such a pair from a folder the
+    user saved them to (the files are not shipped and never downloaded),
+    keeps OpenXAI's split and row order, and takes the label column OpenXAI's
+    data loader names for ``name``.  The features are not scaled: OpenXAI
+    min-max scales each split with its own scaler, which is
+    ``minmax_scaled("load_openxai_csv", params={"name": ..., "path": ...},
+    fit_on="each_split")``.
+
+    Parameters
+    ----------
+    name : {"adult", "compas", "gaussian", "german", "gmsc", "heart", \
+"heloc", "pima"}
+        OpenXAI's name of the data set: the files' prefix and the label
+        column (``"compas"``: ``risk``, ``"heloc"``: ``RiskPerformance``,
+        ``"german"``: ``credit-risk``, ...).
+    path : str or path-like
+        The folder holding ``<name>-train.csv`` and ``<name>-test.csv``.
+    max_samples : int or None, default=None
+        Keep at most this many training rows (a stratified subsample seeded
+        by ``random_state``, in their original order), for quick runs.  The
+        test rows are always kept.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the ``max_samples`` subsample; unused without it.
+
+    Returns
+    -------
+    data : :class:`~sklearn.utils.Bunch`
+        ``X`` (float64, the training rows then the test rows), ``y`` (int),
+        ``train_indices``, ``test_indices`` (the test rows in the file's
+        order), ``feature_names`` and ``binary_features`` (indices of the
+        columns whose values are all 0 or 1: OpenXAI's discrete features,
+        which its perturbations flip).
+
+    Raises
+    ------
+    FileNotFoundError
+        When ``path`` is None or lacks one of the two files.
+    ValueError
+        When the two files' columns differ, the label column is missing or a
+        feature is not numeric.
+
+    See Also
+    --------
+    minmax_scaled : OpenXAI's per-split min-max scaling.
+    load_openxai_adult : Adult cleaned as OpenXAI, from the shipped UCI file.
+
+    References
+    ----------
+    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+
+    Examples
+    --------
+    >>> from sklearn_xai.datasets import load_openxai_csv
+    >>> load_openxai_csv("compas")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: No path given. OpenXAI's compas files are not shipped ...
+    """
+    hint = (f"OpenXAI's {name} files are not shipped with sklearn_xai and are never "
+            f"downloaded. Save {name}-train.csv and {name}-test.csv (OpenXAI's "
+            f"release, AI4LIFE-GROUP/OpenXAI) in one folder and pass it as "
+            f"load_openxai_csv({name!r}, path).")
+    if path is None:
+        raise FileNotFoundError(f"No path given. {hint}")
+    folder = Path(path)
+    frames = []
+    for split in ("train", "test"):
+        file = folder / f"{name}-{split}.csv"
+        if not file.is_file():
+            raise FileNotFoundError(f"No file at {str(file)!r}. {hint}")
+        frames.append(pd.read_csv(file))
+    train, test = frames
+    label = OPENXAI_LABELS[name]
+    if list(train.columns) != list(test.columns):
+        raise ValueError(f"The {name} train and test files have different columns: "
+                         f"{list(train.columns)} and {list(test.columns)}.")
+    _check_columns(train, [label], folder / f"{name}-train.csv", f"OpenXAI {name}")
+    features = [column for column in train.columns if column != label]
+    both = pd.concat([train, test], ignore_index=True)
+    text = [c for c in features if not pd.api.types.is_numeric_dtype(both[c])]
+    if text:
+        raise ValueError(f"OpenXAI's {name} files should be numeric (encoded); the "
+                         f"columns {text} are not.")
+    X = both[features].to_numpy(dtype=np.float64)
+    y = both[label].to_numpy()
+    if not np.array_equal(y, np.round(y)):
+        raise ValueError(f"The label column {label!r} of {name} is not integer.")
+    y = y.astype(np.int64)
+    n_train = len(train)
+    train_rows = np.arange(n_train)
+    if max_samples is not None and max_samples < n_train:
+        from sklearn.model_selection import train_test_split
+
+        train_rows, _ = train_test_split(train_rows, train_size=max_samples,
+                                         stratify=y[:n_train], random_state=random_state)
+        train_rows = np.sort(train_rows)
+    rows = np.concatenate([train_rows, np.arange(n_train, len(y))])
+    X, y = X[rows], y[rows]
+    binary = [j for j in range(X.shape[1]) if np.isin(X[:, j], (0.0, 1.0)).all()]
+    return Bunch(X=X, y=y, train_indices=np.arange(len(train_rows)),
+                 test_indices=np.arange(len(train_rows), len(y)),
+                 feature_names=features, binary_features=binary)

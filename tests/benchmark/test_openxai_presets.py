@@ -247,3 +247,165 @@ def test_openxai_adult_lr_matches_published():
     for (explainer, metric), published in PUBLISHED_ADULT_LR.items():
         assert t[("adult", "lr", explainer, metric)] == pytest.approx(
             published, abs=0.03), (explainer, metric)
+
+
+# --------------------------------------------------- OpenXAI's released files
+def _write_released(folder, name, n_train=60, n_test=25, seed=0):
+    """A pair of files in OpenXAI's released format: numeric (encoded)
+    features, the label column last, COMPAS's columns for ``"compas"``."""
+    import pandas as pd
+
+    from sklearn_xai.datasets import OPENXAI_LABELS
+
+    rng = np.random.default_rng(seed)
+    frames = []
+    for n in (n_train, n_test):
+        if name == "compas":
+            frame = pd.DataFrame({
+                "age": rng.integers(18, 70, n), "two_year_recid": rng.integers(0, 2, n),
+                "priors_count": rng.integers(0, 20, n),
+                "length_of_stay": rng.integers(0, 100, n),
+                "c_charge_degree_F": rng.integers(0, 2, n),
+                "sex_Female": rng.integers(0, 2, n), "race": rng.integers(0, 2, n)})
+        else:
+            frame = pd.DataFrame(rng.normal(size=(n, 4)) * 10 + 50,
+                                 columns=[f"f{j}" for j in range(4)])
+        score = frame.to_numpy(dtype=float) @ rng.normal(size=frame.shape[1])
+        frame[OPENXAI_LABELS[name]] = (score > np.median(score)).astype(int)
+        frames.append(frame)
+    frames[0].to_csv(folder / f"{name}-train.csv", index=False)
+    frames[1].to_csv(folder / f"{name}-test.csv", index=False)
+    return frames
+
+
+def test_load_openxai_csv_keeps_openxais_split_and_order(tmp_path):
+    from sklearn.preprocessing import MinMaxScaler
+
+    from sklearn_xai.datasets import load_openxai_csv
+
+    train, test = _write_released(tmp_path, "compas")
+    data = load_openxai_csv("compas", tmp_path)
+    np.testing.assert_array_equal(data["X"][data["train_indices"]],
+                                  train.drop(columns="risk").to_numpy(float))
+    np.testing.assert_array_equal(data["X"][data["test_indices"]],
+                                  test.drop(columns="risk").to_numpy(float))
+    np.testing.assert_array_equal(data["y"], np.r_[train["risk"], test["risk"]])
+    assert data["feature_names"] == list(train.columns[:-1])
+    # OpenXAI's discrete COMPAS columns (its data loader's feature_types).
+    assert data["binary_features"] == [1, 4, 5, 6]
+    # One min-max scaler per split, as OpenXAI's data loader.
+    scaled = minmax_scaled("load_openxai_csv", params={"name": "compas", "path": tmp_path},
+                           fit_on="each_split", random_state=0)
+    for rows, frame in ((scaled["train_indices"], train), (scaled["test_indices"], test)):
+        np.testing.assert_allclose(
+            scaled["X"][rows], MinMaxScaler().fit_transform(frame.drop(columns="risk")))
+
+
+def test_load_openxai_csv_subsamples_training_rows_only(tmp_path):
+    from sklearn_xai.datasets import load_openxai_csv
+
+    train, test = _write_released(tmp_path, "heloc", n_train=80, n_test=30)
+    full = load_openxai_csv("heloc", tmp_path)
+    small = load_openxai_csv("heloc", tmp_path, max_samples=20, random_state=3)
+    assert len(small["train_indices"]) == 20
+    np.testing.assert_array_equal(small["X"][small["test_indices"]],
+                                  full["X"][full["test_indices"]])
+    # Stratified: both classes, in the file's order (rows of the full file).
+    kept = small["X"][small["train_indices"]]
+    positions = [int(np.flatnonzero((full["X"][:80] == row).all(axis=1))[0]) for row in kept]
+    assert positions == sorted(positions)
+    assert set(small["y"][small["train_indices"]]) == {0, 1}
+    assert small["binary_features"] == []
+
+
+def test_load_openxai_csv_errors_name_the_fix(tmp_path):
+    import pandas as pd
+
+    from sklearn_xai.datasets import load_openxai_csv
+
+    with pytest.raises(FileNotFoundError, match="compas-train.csv and compas-test.csv"):
+        load_openxai_csv("compas")
+    with pytest.raises(FileNotFoundError, match="heloc-train.csv"):
+        load_openxai_csv("heloc", tmp_path)
+    with pytest.raises(ValueError, match="name"):
+        load_openxai_csv("iris", tmp_path)
+    train, test = _write_released(tmp_path, "heloc")
+    test.rename(columns={"f0": "g0"}).to_csv(tmp_path / "heloc-test.csv", index=False)
+    with pytest.raises(ValueError, match="different columns"):
+        load_openxai_csv("heloc", tmp_path)
+    train.drop(columns="RiskPerformance").to_csv(tmp_path / "heloc-train.csv", index=False)
+    test.drop(columns="RiskPerformance").to_csv(tmp_path / "heloc-test.csv", index=False)
+    with pytest.raises(ValueError, match="RiskPerformance"):
+        load_openxai_csv("heloc", tmp_path)
+    text = train.assign(f1="x")
+    text.to_csv(tmp_path / "heloc-train.csv", index=False)
+    test.assign(f1="x", RiskPerformance=0).to_csv(tmp_path / "heloc-test.csv", index=False)
+    with pytest.raises(ValueError, match=r"\['f1'\] are not"):
+        load_openxai_csv("heloc", tmp_path)
+    pd.DataFrame({"a": [1.0], "RiskPerformance": [0.5]}).to_csv(
+        tmp_path / "heloc-train.csv", index=False)
+    pd.DataFrame({"a": [1.0], "RiskPerformance": [1.0]}).to_csv(
+        tmp_path / "heloc-test.csv", index=False)
+    with pytest.raises(ValueError, match="not integer"):
+        load_openxai_csv("heloc", tmp_path)
+
+
+@pytest.mark.parametrize("name, batch, weights, bound, d, binary", [
+    # experiment_config.json "training": compas batch 32, pos_class_weight 0.4,
+    # mean_pred_bound 0.93; heloc 32, 0.5, 0.4.
+    ("compas", 32, [0.6, 0.4], 0.93, 7, [1, 4, 5, 6]),
+    ("heloc", 32, [0.5, 0.5], 0.4, 23, None),
+])
+def test_openxai_released_presets_use_the_recorded_settings(name, batch, weights, bound, d,
+                                                            binary, monkeypatch):
+    monkeypatch.setenv("SKLEARN_XAI_OPENXAI_DATA", "/some/folder")
+    spec = get_preset(f"openxai_{name}")
+    assert spec.n_explain == 1000 and spec.seeds == [0]
+    data = spec.datasets[name]["params"]
+    assert data["params"] == {"name": name, "path": "/some/folder", "max_samples": None}
+    assert data["fit_on"] == "each_split"
+    for model in spec.models.values():
+        p = model["params"]
+        assert (p["batch_size"], p["criterion__weight"], p["mean_prediction_bound"],
+                p["max_epochs"], p["convention"]) == (batch, weights, bound, 100,
+                                                      "openxai_code")
+    assert spec.explainers["lime"]["params"]["kernel_width"] == pytest.approx(0.75 * d ** 0.5)
+    assert spec.metrics["pgi"]["params"]["perturber"]["params"]["binary_features"] == binary
+
+
+def test_openxai_released_preset_without_files_names_the_variable(monkeypatch):
+    monkeypatch.delenv("SKLEARN_XAI_OPENXAI_DATA", raising=False)
+    table = run_benchmark("openxai_heloc_quick", n_jobs=1).table
+    assert (table["status"] == "error").all()
+    assert table["error"].str.contains("never downloaded").all()
+
+
+def test_openxai_compas_quick_runs_on_released_files(tmp_path):
+    from sklearn_xai.benchmark.presets.openxai import openxai_compas
+
+    _write_released(tmp_path, "compas", n_train=120, n_test=40)
+    table = run_benchmark(openxai_compas(quick=True, path=tmp_path), n_jobs=1).table
+    errors = table[table["status"] == "error"]
+    assert errors.empty, errors["error"].unique()
+    t = _ok(table)["value"]
+    assert np.isfinite(t).all()
+    # The gradient of a linear model ranks the features as its coefficients.
+    for explainer in ("grad", "ig"):
+        assert t[("compas", "lr", explainer, "feature_agreement_lr")] == pytest.approx(1.0)
+
+
+def test_openxai_adult_reads_openxais_released_split_from_a_folder(tmp_path, monkeypatch):
+    from sklearn_xai.benchmark.presets.openxai import openxai_adult
+
+    monkeypatch.delenv("SKLEARN_XAI_OPENXAI_DATA", raising=False)
+    # Default: the shipped UCI file cleaned as OpenXAI, seeded split.
+    assert get_preset("openxai_adult").datasets["adult"]["params"]["dataset"] == \
+        "load_openxai_adult"
+    for spec in (openxai_adult(path=tmp_path),
+                 (monkeypatch.setenv("SKLEARN_XAI_OPENXAI_DATA", str(tmp_path))
+                  or get_preset("openxai_adult"))):
+        params = spec.datasets["adult"]["params"]
+        assert params["dataset"] == "load_openxai_csv"
+        assert params["params"] == {"name": "adult", "path": str(tmp_path),
+                                    "max_samples": None}
+        assert params["fit_on"] == "each_split"

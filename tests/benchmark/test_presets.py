@@ -67,8 +67,9 @@ PRESET_MODULES = {
     "xaibench_table_metrics": "xaibench", "xaibench_table_metrics_code": "xaibench",
     "xaibench_rho_sweep": "xaibench", "xaibench_figure_grid": "xaibench",
     "xaibench_linear100": "xaibench", "xaibench_wine": "xaibench",
-    "xaibench_roar_curve": "xaibench", "openxai_synthetic": "openxai",
-    "openxai_stability": "openxai", "openxai_adult": "openxai",
+    "xaibench_wine_code": "xaibench", "xaibench_roar_curve": "xaibench",
+    "openxai_synthetic": "openxai", "openxai_stability": "openxai",
+    "openxai_adult": "openxai", "openxai_compas": "openxai", "openxai_heloc": "openxai",
     "xaitris_8x8": "xaitris", "xaitris_64x64": "xaitris", "beexai_real": "beexai",
     "beexai_table5": "beexai", "unit_tests": "units",
 }
