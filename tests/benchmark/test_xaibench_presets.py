@@ -15,6 +15,7 @@ from sklearn_xai.benchmark.presets.xaibench import (
     WINE_PATH_VARIABLE,
     _wine_data,
     xaibench_wine,
+    xaibench_wine_code,
 )
 from sklearn_xai.datasets import WINE_QUALITY_COLUMNS, MultivariateGaussian
 from sklearn_xai.metrics import get_metric_spec, get_scorer_names
@@ -138,6 +139,39 @@ def test_wine_preset_runs_on_a_fixture_file(tmp_path):
         assert values[data, "tree", "shap", "shapley_corr"] > \
             values[data, "tree", "random", "shapley_corr"]
 
+
+
+def test_wine_code_preset_takes_the_scripts_data_and_the_code_switches(tmp_path):
+    # other/model_wine_experiment.py: the linear label on the wine Gaussian,
+    # run through the experiment code of Table 1 (its switches).
+    spec = xaibench_wine_code(path=tmp_path)
+    assert list(spec.datasets) == ["wine_linear_code"]
+    params = spec.datasets["wine_linear_code"]["params"]
+    assert (params["labels"], params["convention"], params["n_train"], params["n_test"],
+            params["path"]) == ("linear", "xai_bench_code", 1000, 100, str(tmp_path))
+    metrics = spec.metrics
+    assert set(metrics) == {"faith_minus", "faith_plus", "mono_minus", "mono_plus",
+                            "shapley_corr", "neg_shapley_mse", "neg_infidelity"}
+    for name in ("mono_minus", "mono_plus"):
+        assert metrics[name]["params"] == {"empty_value": "explained_mean",
+                                           "convention": "xai_bench_code"}
+    for name in ("faith_minus", "faith_plus"):
+        assert metrics[name]["params"]["convention"] == "xai_bench_code"
+        assert metrics[name]["params"]["empty_value"] == "explained_mean"
+    assert metrics["neg_infidelity"]["params"]["convention"] == "xai_bench_code"
+    assert metrics["shapley_corr"]["params"]["n_draws"] == 1000
+    assert set(spec.explainers) == {"random", "shap", "shapr", "lime", "maple", "l2x"}
+    assert spec.models == {"tree": {"name": "decision_tree", "params": {}}}
+    assert spec.seeds == [7, 8, 9]
+
+
+def test_wine_code_preset_runs_on_a_fixture_file(tmp_path):
+    path = tmp_path / "winequality-white.csv"
+    _wine_fixture(path)
+    values = _values(run_benchmark(xaibench_wine_code(quick=True, path=path), n_jobs=1,
+                                   verbose=0))
+    assert values["wine_linear_code", "tree", "shap", "shapley_corr"] > \
+        values["wine_linear_code", "tree", "random", "shapley_corr"]
 
 # ----------------------------------------------------------- the ROAR curve
 def _hand_roar(model, X, A, y, X_train, y_train, A_train, cutoffs):
