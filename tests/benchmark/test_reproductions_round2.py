@@ -9,7 +9,7 @@ values under the reproductions page's rule (within two published stds)."""
 import numpy as np
 import pytest
 
-from sklearn_xai.benchmark import get_preset, run_benchmark
+from sklearn_xai.benchmark import get_preset, resolve_component, run_benchmark
 from sklearn_xai.datasets import load_diamonds, preprocessed
 
 
@@ -36,6 +36,22 @@ def test_beexai_presets_read_the_curated_log_target(name):
         auc = get_preset(name).metrics["neg_auc_tp"]["params"]
         assert auc["convention"] == "beexai_code"
 
+
+
+def test_beexai_table5_mlp_trains_as_beexais_code():
+    """benchmetrics.py l. 133-157, training/models.py l. 188-214: the code's
+    layer layout, 1000 full-batch Adam steps at lr 1e-3, no validation."""
+    params = get_preset("beexai_table5").models["mlp"]["params"]
+    assert params == {"max_epochs": 1000, "batch_size": -1, "lr": 1e-3,
+                      "early_stopping": False, "module__layout": "code"}
+    net = resolve_component(get_preset("beexai_table5", quick=True).models["mlp"], "model",
+                            seed=0, task="regression")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 4)).astype(np.float32)
+    net.fit(X, X[:, 0] - X[:, 1])
+    # One step per epoch on all 50 rows (skorch records each batch).
+    assert [len(epoch["batches"]) for epoch in net.history] == [1, 1]
+    assert net.history[0]["batches"][0]["train_batch_size"] == 50
 
 def test_beexai_table5_quick_data_are_beexais():
     """The quick preset's data: log(1 + price) min-max scaled on the training
