@@ -121,3 +121,34 @@ def test_xaibench_code_mono_minus_reproduces():
     mono = table[table.metric == "mono_minus"].groupby("explainer")["value"].mean()
     assert abs(mono["shap"] - 0.433) <= 2 * 0.019
     assert abs(mono["random"] - 0.467) <= 2 * 0.006
+
+
+def test_beexai_deeplift_is_gradient_times_input():
+    """BEExAI's networks call ``torch.relu`` as a function; Captum's DeepLift
+    replaces the gradients of ``nn.ReLU`` modules only, so on BEExAI's
+    networks it returns gradient x input, which the presets run."""
+    import torch
+    from captum.attr import DeepLift, InputXGradient
+
+    torch.manual_seed(0)
+    first, last = torch.nn.Linear(4, 8).double(), torch.nn.Linear(8, 1).double()
+
+    class FunctionalReLUNet(torch.nn.Module):  # BEExAI's forward
+        def __init__(self):
+            super().__init__()
+            self.first, self.last = first, last
+
+        def forward(self, x):
+            return self.last(torch.relu(self.first(x)))
+
+    x = torch.randn(30, 4, dtype=torch.float64)
+    functional = FunctionalReLUNet().eval()
+    torch.testing.assert_close(DeepLift(functional).attribute(x),
+                               InputXGradient(functional).attribute(x))
+    # The same weights with an nn.ReLU module: the rescale rule applies.
+    module = torch.nn.Sequential(first, torch.nn.ReLU(), last).eval()
+    assert not torch.allclose(DeepLift(module).attribute(x), InputXGradient(module).attribute(x))
+    for preset in ("beexai_table5", "beexai_real"):
+        spec = get_preset(preset).explainers["deeplift"]
+        name = spec["params"]["explainer"]["name"] if preset == "beexai_table5" else spec["name"]
+        assert name == "InputXGradient"

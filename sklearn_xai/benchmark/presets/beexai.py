@@ -26,8 +26,15 @@ def beexai_real(quick=False):
     (:class:`~sklearn_xai.models.BEExAIMLPRegressor` /
     ``Classifier``).  Explainers: LIME (Captum's defaults), Shapley value
     sampling (25), Captum's KernelSHAP (25 samples,
-    :class:`~sklearn_xai.explainers.CaptumKernelSHAP`), DeepLift, IG and Saliency (zero
-    baselines; the gradient methods fail, recorded, on XGBoost).  Metrics:
+    :class:`~sklearn_xai.explainers.CaptumKernelSHAP`), "DeepLift", IG and
+    Saliency (zero baselines; the gradient methods fail, recorded, on
+    XGBoost).  BEExAI's "DeepLift" is run as
+    :class:`~sklearn_xai.explainers.InputXGradient`: its networks apply
+    ``torch.relu`` as a function, which Captum's ``DeepLift`` cannot
+    replace by its rescale rule (it hooks ``nn.ReLU`` modules only), so
+    what BEExAI reports as DeepLift is gradient x input; on
+    :class:`~sklearn_xai.models.BEExAIMLP`, whose ReLUs are modules,
+    :class:`~sklearn_xai.explainers.DeepLift` is the real DeepLIFT.  Metrics:
     faithfulness correlation, infidelity, max-sensitivity, comprehensiveness
     and sufficiency (30 %), insertion monotonicity, AUC-TP, complexity,
     sparseness, in their BEExAI variants.  Attributions stay signed on
@@ -72,7 +79,10 @@ def beexai_real(quick=False):
             "n_permutations": 25, "antithetic": False, "masker": zero}},
         # Captum's KernelShap (25 samples, zero baseline), as BEExAI calls it.
         "kernel_shap": {"name": "CaptumKernelSHAP", "params": {"n_perturbations": 25}},
-        "deeplift": "DeepLift",
+        # BEExAI's network calls torch.relu, which Captum's DeepLift cannot
+        # hook (it replaces the gradients of nn.ReLU modules only), so its
+        # "DeepLift" column is gradient x input with the zero baseline.
+        "deeplift": "InputXGradient",
         "ig": "IntegratedGradients",
         "saliency": "Saliency",
     }
