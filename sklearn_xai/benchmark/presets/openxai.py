@@ -352,7 +352,8 @@ def _openxai_tabular(name, data, d, binary, *, batch_size, positive_weight, boun
         metrics[key] = {"name": key, "params": {"k": 0.25, "auc": True,
                                                 "perturber": noise}}
     net = {**base.models["lr"]["params"], "batch_size": batch_size,
-           "criterion__weight": [1 - positive_weight, positive_weight],
+           # [1 - w, w] as OpenXAI (model.py l. 190), without float noise.
+           "criterion__weight": [round(1 - positive_weight, 12), positive_weight],
            "mean_prediction_bound": bound}
     return BenchmarkSpec(
         name=f"openxai_{name}" + ("_quick" if quick else ""),
