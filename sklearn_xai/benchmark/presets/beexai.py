@@ -136,9 +136,11 @@ def beexai_table5(quick=False):
     in the user guide, :ref:`reproductions`).
 
     Run time: the XGBoost rows take about a minute per seed on one core;
-    the MLP trains 1000 epochs on 43 000 rows per seed (hours on two
-    cores).  ``quick=True``: 300 rows, 2 epochs, 5 explained rows, one
-    seed.
+    the MLP's 1000 full-batch steps on 34 000 training rows about 25
+    minutes per seed on one core (measured on seeds 0-3: 39 of the 54
+    published MLP cells and 21 of the 27 XGBoost cells within two
+    published stds).  ``quick=True``: 300 rows, 2 epochs, 5 explained
+    rows, one seed.
 
     Parameters
     ----------
