@@ -206,7 +206,7 @@ def test_openxai_adult_uses_the_recorded_settings():
         p = spec.metrics[name]["params"]
         assert (p["k"], p["auc"]) == (0.25, True)
         assert p["perturber"]["params"] == {"std": 0.1, "sigma_scale": "absolute",
-                                            "binary_features": list(range(6, 13))}
+                                            "binary_features": "@binary_features"}
 
 
 def test_openxai_adult_quick_runs_end_to_end():
@@ -350,14 +350,14 @@ def test_load_openxai_csv_errors_name_the_fix(tmp_path):
         load_openxai_csv("heloc", tmp_path)
 
 
-@pytest.mark.parametrize("name, batch, weights, bound, d, binary", [
+@pytest.mark.parametrize("name, batch, weights, bound, d", [
     # experiment_config.json "training": compas batch 32, pos_class_weight 0.4,
     # mean_pred_bound 0.93; heloc 32, 0.5, 0.4.
-    ("compas", 32, [0.6, 0.4], 0.93, 7, [1, 4, 5, 6]),
-    ("heloc", 32, [0.5, 0.5], 0.4, 23, None),
+    ("compas", 32, [0.6, 0.4], 0.93, 7),
+    ("heloc", 32, [0.5, 0.5], 0.4, 23),
 ])
 def test_openxai_released_presets_use_the_recorded_settings(name, batch, weights, bound, d,
-                                                            binary, monkeypatch):
+                                                            monkeypatch):
     monkeypatch.setenv("SKLEARN_XAI_OPENXAI_DATA", "/some/folder")
     spec = get_preset(f"openxai_{name}")
     assert spec.n_explain == 1000 and spec.seeds == [0]
@@ -370,7 +370,9 @@ def test_openxai_released_presets_use_the_recorded_settings(name, batch, weights
                 p["max_epochs"], p["convention"]) == (batch, weights, bound, 100,
                                                       "openxai_code")
     assert spec.explainers["lime"]["params"]["kernel_width"] == pytest.approx(0.75 * d ** 0.5)
-    assert spec.metrics["pgi"]["params"]["perturber"]["params"]["binary_features"] == binary
+    # The loader's 0/1 columns (checked against OpenXAI's feature types below).
+    assert spec.metrics["pgi"]["params"]["perturber"]["params"]["binary_features"] == \
+        "@binary_features"
 
 
 def test_openxai_released_preset_without_files_names_the_variable(monkeypatch):
@@ -380,18 +382,20 @@ def test_openxai_released_preset_without_files_names_the_variable(monkeypatch):
     assert table["error"].str.contains("never downloaded").all()
 
 
-def test_openxai_compas_quick_runs_on_released_files(tmp_path):
-    from sklearn_xai.benchmark.presets.openxai import openxai_compas
+@pytest.mark.parametrize("name", ["compas", "heloc"])
+def test_openxai_released_quick_presets_run_on_released_files(tmp_path, name):
+    from sklearn_xai.benchmark.presets import openxai
 
-    _write_released(tmp_path, "compas", n_train=120, n_test=40)
-    table = run_benchmark(openxai_compas(quick=True, path=tmp_path), n_jobs=1).table
+    _write_released(tmp_path, name, n_train=120, n_test=40)
+    table = run_benchmark(getattr(openxai, f"openxai_{name}")(quick=True, path=tmp_path),
+                          n_jobs=1).table
     errors = table[table["status"] == "error"]
     assert errors.empty, errors["error"].unique()
     t = _ok(table)["value"]
     assert np.isfinite(t).all()
     # The gradient of a linear model ranks the features as its coefficients.
     for explainer in ("grad", "ig"):
-        assert t[("compas", "lr", explainer, "feature_agreement_lr")] == pytest.approx(1.0)
+        assert t[(name, "lr", explainer, "feature_agreement_lr")] == pytest.approx(1.0)
 
 
 def test_openxai_adult_reads_openxais_released_split_from_a_folder(tmp_path, monkeypatch):

@@ -328,13 +328,12 @@ def openxai_adult(quick=False, path=None):
     # pos_class_weight 0.55 (model.py l. 190: weights [1 - w, w]),
     # mean_pred_bound 0.15 (model.py l. 236-237: below 0.5, the share of
     # predicted positives must exceed it).
-    return _openxai_tabular("adult", data, OPENXAI_ADULT_BINARY[-1] + 1,
-                            list(OPENXAI_ADULT_BINARY), batch_size=256,
+    return _openxai_tabular("adult", data, OPENXAI_ADULT_BINARY[-1] + 1, batch_size=256,
                             positive_weight=0.55, bound=0.15, quick=quick,
                             description="OpenXAI Adult Income (its cleaning), LR and ANN.")
 
 
-def _openxai_tabular(name, data, d, binary, *, batch_size, positive_weight, bound, quick,
+def _openxai_tabular(name, data, d, *, batch_size, positive_weight, bound, quick,
                      description):
     """The OpenXAI LR/ANN benchmark on a real data set: the explainers of
     :func:`openxai_synthetic` (LIME's width 0.75 sqrt(d)), the agreement
@@ -347,7 +346,8 @@ def _openxai_tabular(name, data, d, binary, *, batch_size, positive_weight, boun
     explainers["lime"] = {**lime, "params": {**lime["params"],
                                              "kernel_width": 0.75 * d ** 0.5}}
     metrics = {key: spec for key, spec in base.metrics.items() if key.endswith("_lr")}
-    noise = _ox_noise(0.1, binary or None)
+    # The data set's own 0/1 columns (its Bunch's ``binary_features``).
+    noise = _ox_noise(0.1, "@binary_features")
     for key in ("pgi", "neg_pgu"):
         metrics[key] = {"name": key, "params": {"k": 0.25, "auc": True,
                                                 "perturber": noise}}
@@ -425,16 +425,12 @@ _RELEASED_DOC = """OpenXAI on {title} (Agarwal et al., NeurIPS D&B 2022, Table {
     {extra_reference}
     """
 
-#: COMPAS's discrete columns in OpenXAI's release: two_year_recid,
-#: c_charge_degree_F, sex_Female, race (``feature_types`` of its data loader).
-_COMPAS_BINARY = [1, 4, 5, 6]
-
 
 def openxai_compas(quick=False, path=None):
     # experiment_config.json "training"/"compas": batch_size 32,
     # pos_class_weight 0.4, mean_pred_bound 0.93 (above 0.5: the share of
     # predicted positives must stay below it).
-    return _openxai_tabular("compas", _released("compas", path, quick), 7, _COMPAS_BINARY,
+    return _openxai_tabular("compas", _released("compas", path, quick), 7,
                             batch_size=32, positive_weight=0.4, bound=0.93, quick=quick,
                             description="OpenXAI COMPAS (its released files), LR and ANN.")
 
@@ -442,7 +438,7 @@ def openxai_compas(quick=False, path=None):
 def openxai_heloc(quick=False, path=None):
     # experiment_config.json "training"/"heloc": batch_size 32,
     # pos_class_weight 0.5, mean_pred_bound 0.4.
-    return _openxai_tabular("heloc", _released("heloc", path, quick), 23, [],
+    return _openxai_tabular("heloc", _released("heloc", path, quick), 23,
                             batch_size=32, positive_weight=0.5, bound=0.4, quick=quick,
                             description="OpenXAI HELOC (its released files), LR and ANN.")
 
