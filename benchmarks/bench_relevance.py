@@ -27,11 +27,11 @@ jobs, load average about 9-10, BLAS single-threaded)::
     Saliency.transform             median 1.044s range [0.945, 1.230]  ratio 4.1
 """
 
-import time
 import warnings
 
 import numpy as np
 import torch
+from _timing import interleaved, ratio_table
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.frozen import FrozenEstimator
 from sklearn.neural_network import MLPClassifier
@@ -58,18 +58,7 @@ def main(n_rows=20000, rounds=5):
         "PatternAttribution.fit": lambda: PatternAttribution(model).fit(X),
         **{name: (lambda ex=ex: ex.transform(X)) for name, ex in fitted.items()},
     }
-    times = {name: [] for name in tasks}
-    for _ in range(rounds):
-        for name, task in tasks.items():
-            start = time.perf_counter()
-            task()
-            times[name].append(time.perf_counter() - start)
-    bare = np.median(times["bare predict_proba"])
-    for name, values in times.items():
-        print(f"{name:30s} median {np.median(values):.3f}s range "
-              f"[{min(values):.3f}, {max(values):.3f}]  ratio "
-              f"{np.median(values) / bare:.1f}")
-
+    print(ratio_table(interleaved(tasks, rounds), "bare predict_proba"))
 
 if __name__ == "__main__":
     main()
