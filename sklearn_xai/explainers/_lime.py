@@ -15,7 +15,7 @@ around each row and return its coefficients (Ribeiro et al. 2016):
 import numbers
 
 import numpy as np
-from sklearn.linear_model import Lasso, LinearRegression
+from sklearn.linear_model import Lasso
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer
@@ -400,23 +400,20 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
     """Captum's ``Lime`` scheme, which its ``KernelShap`` also is: per row,
     binary masks ``m`` (``_masks``), inputs ``z = m * x + (1 - m) * b``
     scored in one model call per block of rows, a weighted linear model
-    (``_surrogate``, weights ``_sample_weight``) fitted to ``f(z)`` on the
-    masks; its coefficients are the attributions."""
+    fitted to ``f(z)`` on the masks (``_fit_surrogates``, weights
+    ``_sample_weight``); its coefficients are the attributions."""
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         S = self.n_perturbations_
         A = np.empty((n, d), dtype=np.float64)
-        surrogate = self._surrogate()
         for block in block_slices(n, S, d, self.batch_size):
             Xb = X[block]
             masks = np.stack([self._masks(rng, d) for rng in rngs[block]])
             Z = np.where(masks, Xb[:, None, :], self.baseline_)
             y = evaluate_block(f, Z, target_index, block)
-            weights = self._sample_weight(Xb, Z)
-            for r in range(len(Xb)):
-                surrogate.fit(masks[r].astype(np.float64), y[r], sample_weight=weights[r])
-                A[block.start + r] = surrogate.coef_
+            A[block] = self._fit_surrogates(masks.astype(np.float64), y,
+                                            self._sample_weight(Xb, Z))
         return A
 
 
@@ -537,8 +534,12 @@ class CaptumLime(_CaptumMaskSurrogate):
     def _masks(self, rng, d):
         return rng.random((self.n_perturbations_, d)) < 0.5
 
-    def _surrogate(self):
-        return Lasso(alpha=self.alpha, fit_intercept=True)
+    def _fit_surrogates(self, masks, y, weights):
+        """Captum's ``SkLearnLasso``, one fit per row (coordinate descent
+        has no batched form)."""
+        lasso = Lasso(alpha=self.alpha, fit_intercept=True)
+        return np.stack([lasso.fit(m, t, sample_weight=w).coef_
+                         for m, t, w in zip(masks, y, weights)])
 
     def _sample_weight(self, Xb, Z):
         return self._similarity(Xb, Z)
@@ -667,8 +668,10 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
         masks[2:] = ranks < k[:, None]
         return masks
 
-    def _surrogate(self):
-        return LinearRegression()
+    def _fit_surrogates(self, masks, y, weights):
+        """Captum's ``SkLearnLinearRegression`` for all rows of a block at
+        once: scikit-learn's minimum-norm weighted least squares, batched."""
+        return weighted_ridge(masks, y, weights, 0.0)[0]
 
     def _sample_weight(self, Xb, Z):
         weights = np.ones(Z.shape[:2])

@@ -11,7 +11,8 @@ explained rows:
   :data:`~sklearn_xai.utils._output.BLOCK_ENTRIES` entries;
 * :func:`evaluate_block` scores the neighbourhoods of a block in one call;
 * :func:`weighted_ridge` solves the weighted ridge problems of a block
-  together (batched normal equations);
+  together (batched normal equations; with no penalty, the minimum-norm
+  least-squares solution of scikit-learn's ``LinearRegression``);
 * :func:`lime_kernel` and :func:`exponential_kernel` are the similarity
   kernels of ``lime`` and Captum.
 """
@@ -45,7 +46,14 @@ def weighted_ridge(Z, y, w, alpha):
     ``min_{beta, c} sum_i w[b, i] (y[b, i] - c - Z[b, i] @ beta)**2
     + alpha * ||beta||**2``, the objective of
     ``sklearn.linear_model.Ridge(alpha).fit(Z[b], y[b], sample_weight=w[b])``
-    (weighted centring, unpenalised intercept).
+    (weighted centring, unpenalised intercept).  With ``alpha=0`` it is
+    ``LinearRegression().fit(Z[b], y[b], sample_weight=w[b])``: the
+    minimum-norm least-squares solution, computed as scikit-learn does (the
+    pseudo-inverse of the square-root-weighted centred design, singular
+    values below ``eps * max(N, d)`` of the largest dropped, as
+    ``numpy.linalg.lstsq``) rather than from the normal equations, whose
+    condition number is squared (Captum's KernelSHAP weights two rows by
+    1e6) and which are singular when the design is rank-deficient.
 
     Parameters
     ----------
@@ -75,6 +83,13 @@ def weighted_ridge(Z, y, w, alpha):
     y_mean = np.einsum("bn,bn->b", p, np.broadcast_to(y, w.shape))
     Zc = Z - z_mean[:, None, :]
     yc = y - y_mean[:, None]
+    if alpha == 0:
+        root = np.sqrt(w)
+        design = Zc * root[:, :, None]
+        rcond = np.finfo(np.float64).eps * max(design.shape[1:])
+        coef = np.einsum("bdn,bn->bd", np.linalg.pinv(design, rcond=rcond),
+                         yc * root)
+        return coef, y_mean - np.einsum("bd,bd->b", z_mean, coef)
     Zw = Zc * w[:, :, None]
     gram = np.matmul(Zw.transpose(0, 2, 1), Zc)
     d = Zc.shape[2]

@@ -352,3 +352,32 @@ def test_captum_kernel_shap_batch_independent(gaussian_data):
     np.testing.assert_allclose(ex.transform(X[:10][::-1]), A[::-1], rtol=1e-12)
     ex.set_params(batch_size=60)
     np.testing.assert_allclose(ex.transform(X[:10]), A, rtol=1e-12)
+
+
+def test_weighted_least_squares_equals_sklearn_linear_regression():
+    # alpha=0: scikit-learn's minimum-norm weighted least squares, batched,
+    # on full-rank designs, on rank-deficient ones (more features than rows;
+    # two features that always co-occur) and with Captum's 1e6 weights.
+    from sklearn_xai.explainers._surrogate import weighted_ridge
+
+    rng = np.random.default_rng(0)
+    cases = []
+    full = rng.integers(0, 2, size=(4, 25, 9)).astype(float)
+    cases.append((full, rng.normal(size=(4, 25)), rng.uniform(0.1, 2, (4, 25))))
+    wide = rng.integers(0, 2, size=(3, 12, 30)).astype(float)
+    cases.append((wide, rng.normal(size=(3, 12)), rng.uniform(0.1, 2, (3, 12))))
+    tied = rng.integers(0, 2, size=(3, 20, 6)).astype(float)
+    tied[:, :, 4] = tied[:, :, 1]
+    cases.append((tied, rng.normal(size=(3, 20)), np.ones((3, 20))))
+    captum_w = np.ones((4, 25))
+    captum_w[:, :2] = 1e6
+    captum = full.copy()
+    captum[:, 0], captum[:, 1] = 1.0, 0.0
+    cases.append((captum, rng.normal(size=(4, 25)), captum_w))
+    for Z, y, w in cases:
+        coef, intercept = weighted_ridge(Z, y, w, 0.0)
+        for b in range(len(Z)):
+            ref = LinearRegression().fit(Z[b], y[b], sample_weight=w[b])
+            np.testing.assert_allclose(coef[b], ref.coef_, rtol=1e-7, atol=1e-9)
+            np.testing.assert_allclose(intercept[b], ref.intercept_, rtol=1e-7,
+                                       atol=1e-9)
