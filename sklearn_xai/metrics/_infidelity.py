@@ -24,6 +24,10 @@ __all__ = ["infidelity"]
 
 # Draws per row for n_perturbations=None, by convention.
 _DEFAULT_N = {"paper": 100, "xai_bench_code": 1000, "beexai_code": 5}
+# Noise level for sigma=None: BEExAI's code draws from N(0, std_j^2), the
+# standard deviation of each feature (get_results.py, ``inf_std``).
+# (XAI-Bench's perturbation has no scale.)
+_DEFAULT_SIGMA = {"paper": 0.1, "beexai_code": 1.0}
 # The deprecated perturbation= option each convention replaces.
 _PERTURBATIONS = {"gaussian": "paper", "xai_bench": "xai_bench_code",
                   "beexai": "beexai_code"}
@@ -65,7 +69,7 @@ def _perturbation(convention, X, z, scale, out, work):
     if convention == "xai_bench_code":
         np.multiply(z, -0.2, out=out)
         np.clip(out, 0.0, 1.0, out=out)
-    else:  # beexai_code: the model sees pure noise
+    else:  # beexai_code: the model sees pure noise, one scale per draw
         np.multiply(z, scale, out=out)
     np.subtract(Xb, out, out=work)
 
@@ -75,11 +79,11 @@ def _perturbation(convention, X, z, scale, out, work):
         **_BASE_PARAMS,
         "convention": [StrOptions({"paper", "xai_bench_code", "beexai_code"})],
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
+        "sigma": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "sigma_scale": [StrOptions({"auto", "std", "absolute"})],
         "X_train": ["array-like", None],
         "perturber": [GaussianNoisePerturber, None],
-        "normalize": ["boolean"],
+        "normalize": ["boolean", None],
         "absolute": ["boolean", None],
         "random_state": ["random_state"],
         # Deprecated in 0.1.
@@ -90,8 +94,8 @@ def _perturbation(convention, X, z, scale, out, work):
 )
 @Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
 def infidelity(estimator, X, attributions, *, convention="paper",
-               n_perturbations=None, sigma=0.1, sigma_scale="auto", X_train=None,
-               perturber=None, normalize=True, absolute=None, random_state=None,
+               n_perturbations=None, sigma=None, sigma_scale="auto", X_train=None,
+               perturber=None, normalize=None, absolute=None, random_state=None,
                target="predicted", output="auto", batch_size=None,
                perturbation=DEPRECATED):
     """Infidelity (Yeh et al. 2019).
@@ -115,18 +119,25 @@ def infidelity(estimator, X, attributions, *, convention="paper",
         * ``"xai_bench_code"`` (XAI-Bench's code):
           ``x - I = clip(-0.2 z, 0, 1)``, ``z ~ N(0, I)``: a noisy point near
           0 that does not depend on ``x``.
-        * ``"beexai_code"`` (BEExAI's code): ``I = x - eps``,
-          ``eps ~ N(0, diag(sigma_j^2))``: the model sees pure noise; its
-          regression scores use ``|f(x) - f(eps)|``.  BEExAI does not
-          normalise (pass ``normalize=False``) and divides each attribution
-          matrix by its *batch* Frobenius norm, which is not reproduced (it
-          makes a row's score depend on the other rows).
+        * ``"beexai_code"`` (BEExAI's code): ``I = x - eps``: the model
+          sees pure noise.  As BEExAI's code draws it, ``eps`` comes in
+          ``d`` groups of ``n_perturbations`` draws, group ``j`` isotropic,
+          ``eps ~ N(0, sigma_j^2 I)`` (its ``__get_noises__`` loops over the
+          vector of per-feature scales and applies each to every feature),
+          ``sigma_j`` the standard deviation of feature ``j`` by default;
+          regression scores use ``|f(x) - f(eps)|``, and the attributions
+          are not rescaled (``normalize=False``).  BEExAI also divides each
+          attribution matrix by its *batch* Frobenius norm, which is not
+          reproduced (it makes a row's score depend on the other rows).
     n_perturbations : int or None, default=None
         Draws per row; ``None`` is 100 (``"paper"``), 1000
         (``"xai_bench_code"``, as XAI-Bench) or 5 (``"beexai_code"``, as
-        BEExAI).
-    sigma : float, default=0.1
-        Noise level of ``"paper"`` and ``"beexai_code"``.
+        BEExAI).  Under ``"beexai_code"`` it is the number of draws per
+        feature scale, ``n_perturbations * n_features`` in all.
+    sigma : float or None, default=None
+        Noise level of ``"paper"`` and ``"beexai_code"``; ``None`` is 0.1
+        (``"paper"``) or 1.0 (``"beexai_code"``: BEExAI's scales are the
+        features' standard deviations).
     sigma_scale : {"auto", "std", "absolute"}, default="auto"
         ``"std"``: ``sigma_j = sigma × std_j`` with the per-feature standard
         deviation of ``X_train`` (required); ``"absolute"``: ``sigma_j =
@@ -144,11 +155,13 @@ def infidelity(estimator, X, attributions, *, convention="paper",
         and ``sigma_scale``): used as is when fitted, else fitted on
         ``X_train`` (without ``X_train`` it must have
         ``sigma_scale="absolute"``).  Not used by ``"xai_bench_code"``.
-    normalize : bool, default=True
+    normalize : bool or None, default=None
         Replace ``a`` by ``beta* a`` with
         ``beta* = E[Δf I·a] / E[(I·a)^2]`` (XAI-Bench's and the authors'
         code, Captum ``normalize=True``), making the score invariant to
-        rescaling ``a``.  ``beta* = 0`` when ``I·a`` is always 0.
+        rescaling ``a``.  ``beta* = 0`` when ``I·a`` is always 0.  ``None``
+        is ``True`` except under ``convention="beexai_code"`` (BEExAI does
+        not rescale).
     absolute : bool or None, default=None
         Use ``|f(x) - f(x - I)|``; ``None`` does so only for regression
         outputs under ``convention="beexai_code"``.
@@ -207,9 +220,19 @@ def infidelity(estimator, X, attributions, *, convention="paper",
     X, A = _check_inputs(X, attributions)
     n, d = X.shape
     N = _DEFAULT_N[convention] if n_perturbations is None else int(n_perturbations)
+    if sigma is None:
+        sigma = _DEFAULT_SIGMA.get(convention, 0.1)
+    if normalize is None:
+        normalize = convention != "beexai_code"
     # XAI-Bench's perturbation has no scale.
     scale = None if convention == "xai_bench_code" else _noise_scale(
         X, X_train, perturber, sigma, sigma_scale)
+    if convention == "beexai_code":
+        # BEExAI's Infidelity.__get_noises__ iterates over its vector of
+        # standard deviations and draws, for each sigma_j, N isotropic noises
+        # N(0, sigma_j^2 I): N d draws, each with one scale for all features.
+        scale = np.repeat(scale, N)[:, None]
+        N *= d
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     if absolute is None:
         absolute = convention == "beexai_code" and f.output == "predict"

@@ -654,11 +654,17 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
 
 
 def _mean_pairwise_distance(X):
-    """Per-feature mean |x_i - x_j| over all n² ordered pairs (O(n log n))."""
+    """Per-feature mean |x_i - x_j| over the n(n - 1) pairs of distinct rows
+    (BEExAI's radius, there a mean over ``i < j``), in O(n log n)."""
     n = X.shape[0]
+    if n < 2:
+        raise ValueError(
+            'convention="beexai_code" takes its radius from the mean distance '
+            "between two training rows: pass X_train with at least 2 rows."
+        )
     v = np.sort(X, axis=0)
     w = 2.0 * np.arange(n) - n + 1.0
-    return 2.0 * (w[:, None] * v).sum(axis=0) / (n * n)
+    return 2.0 * (w[:, None] * v).sum(axis=0) / (n * (n - 1.0))
 
 
 @fast_validate_params(
@@ -721,11 +727,15 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     convention : {"paper", "beexai_code"}, default="paper"
         ``"paper"``: Yeh et al.'s definition above.  ``"beexai_code"``
         (BEExAI's code, per instance): ``N = 5``, ``r_j`` = the mean
-        pairwise absolute difference of feature ``j`` over ``X``, neighbours
-        ``x - δ_j``, score ``100 × max_j ‖a(x) - a(x - δ_j)‖_2 / ‖δ_j‖_2``
-        (``radius``, ``radius_scale`` and ``normalize`` are ignored).
-        BEExAI's division of the noise norm over the whole batch, which
-        makes a row's score depend on the other rows, is not reproduced.
+        absolute difference of feature ``j`` between two distinct rows of
+        ``X_train`` (required; BEExAI takes it over its explained sample,
+        which would make a row's score depend on the rows scored with it),
+        neighbours ``x - δ_j``, score
+        ``100 × max_j ‖a(x) - a(x - δ_j)‖_2 / ‖δ_j‖_2`` (``radius``,
+        ``radius_scale`` and ``normalize`` are ignored).  BEExAI's division
+        by the noise norm of the whole batch and by the Frobenius norm of
+        each batch of attributions, which make a row's score depend on the
+        other rows, are not reproduced.
     explainer_rng : {"common", "independent"}, default="common"
         Explain the neighbours of row ``i`` with row ``i``'s random stream
         (common random numbers) or with their own.
@@ -848,7 +858,13 @@ def _sensitivity(estimator, X, attributions, *, reduction, explainer,
     beexai = convention == "beexai_code"
     N = (5 if beexai else 10) if n_perturbations is None else int(n_perturbations)
     if beexai:
-        r = _mean_pairwise_distance(X)
+        if X_train is None:  # never the spread of X: rows must not interact
+            raise ValueError(
+                'convention="beexai_code" takes its radius from the mean distance '
+                "between two rows of each feature over the training rows: pass "
+                "X_train=<training rows>."
+            )
+        r = _mean_pairwise_distance(_check_training_rows(X_train, d))
         sign = -1.0
     else:
         sign = 1.0

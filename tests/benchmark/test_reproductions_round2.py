@@ -152,3 +152,79 @@ def test_beexai_deeplift_is_gradient_times_input():
         spec = get_preset(preset).explainers["deeplift"]
         name = spec["params"]["explainer"]["name"] if preset == "beexai_table5" else spec["name"]
         assert name == "InputXGradient"
+
+
+def _set_normalised_script():
+    """``benchmarks/beexai_set_normalised.py``, imported from the source tree."""
+    import importlib.util
+    import pathlib
+    import sys
+
+    folder = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
+    if not (folder / "beexai_set_normalised.py").exists():
+        pytest.skip("needs the source tree's benchmarks/ folder")
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "beexai_set_normalised", folder / "beexai_set_normalised.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return module
+
+
+def test_beexai_set_normalised_sensitivity_hand_case():
+    # A linear regressor explained by ablation against 0: a(z) = w ⊙ z, so
+    # BEExAI's sensitivity (absolute attributions at x, signed at x - δ,
+    # each set divided by its Frobenius norm, the difference of a row over
+    # the Frobenius norm of the draw's noise) has a closed form given δ.
+    script = _set_normalised_script()
+    rng = np.random.default_rng(0)
+    w = np.array([2.0, -1.0, 0.5])
+    X = rng.normal(size=(40, 3))
+
+    def explain(Z):
+        return Z * w
+
+    A = np.abs(explain(X))
+    seed = 3
+    d_rng = np.random.default_rng(seed)
+    i, j = np.triu_indices(len(X), 1)
+    r = np.abs(X[i] - X[j]).mean(axis=0)  # BEExAI's radius, pair by pair
+    expected = []
+    for _ in range(5):
+        delta = (2.0 * d_rng.random(X.shape) - 1.0) * r
+        P = explain(X - delta)
+        diff = np.linalg.norm(A / np.linalg.norm(A) - P / np.linalg.norm(P), axis=1)
+        expected.append(diff / np.linalg.norm(delta))
+    expected = 100.0 * np.max(expected, axis=0).mean()
+    assert script.set_sensitivity(explain, X, A, seed) == pytest.approx(expected,
+                                                                        rel=1e-12)
+    # The set dependence: the same rows twice halve the score (1 / n).
+    doubled = script.set_sensitivity(explain, np.vstack([X, X]), np.vstack([A, A]),
+                                     seed)
+    assert 0.4 < doubled / expected < 0.6
+
+
+def test_beexai_set_normalised_infidelity_hand_case():
+    # Rows with zero attributions score |f(x) - f(eps)|² = (w·(x - eps))² for
+    # a linear model, eps isotropic at each feature's standard deviation
+    # over the explained set (ddof=1) in turn: mean (w·x)² + mean_k(std_k²)
+    # Σ w² over those rows (one row carries the attributions, so that the
+    # set's norm is not 0).
+    from sklearn.linear_model import LinearRegression
+
+    script = _set_normalised_script()
+    rng = np.random.default_rng(1)
+    w = np.array([1.0, -2.0, 0.5])
+    X = rng.normal(size=(3000, 3)) * [0.5, 1.0, 3.0]
+    model = LinearRegression().fit(X, X @ w)
+    A = np.zeros_like(X)
+    A[0] = 1.0
+    scores = script.set_infidelity(model, X, A, 0)
+    std = X.std(axis=0, ddof=1)
+    expected = ((X[1:] @ w) ** 2).mean() + (std**2).mean() * (w**2).sum()
+    assert scores[1:].mean() == pytest.approx(expected, rel=0.03)
+    per_feature = ((X[1:] @ w) ** 2).mean() + (w**2 * std**2).sum()
+    assert abs(per_feature - expected) > 0.2 * expected

@@ -89,8 +89,36 @@ def test_beexai_code_evaluates_pure_noise(linear):
     X, model = linear
     s = infidelity(model, X[:2], np.zeros((2, 4)), convention="beexai_code",
                    sigma=0.5, sigma_scale="absolute", normalize=False,
-                   n_perturbations=200000, random_state=0)
+                   n_perturbations=50000, random_state=0)
     np.testing.assert_allclose(s, (X[:2] @ W) ** 2 + 0.25 * (W**2).sum(), rtol=0.02)
+
+
+def test_beexai_code_defaults_are_beexais(linear):
+    # BEExAI's noise generator loops over the features' standard deviations
+    # std_k and draws, for each, isotropic noise eps ~ N(0, std_k² I) on
+    # every feature; it does not rescale the attributions.  With a = c w,
+    # a linear model, x = 0 and signed differences the score is
+    # E[((x - eps)·a - w·(x - eps))²] = (c - 1)² mean_k(std_k²) Σ w_j²,
+    # not the per-feature (c - 1)² Σ w_j² std_j², and not ~0 (rescaled).
+    X, model = linear
+    X_train = X * [0.5, 0.5, 1.0, 4.0]
+    std = X_train.std(axis=0)
+    x = np.zeros((1, 4))
+    s = infidelity(model, x, 2.0 * W[None, :], convention="beexai_code",
+                   X_train=X_train, absolute=False, n_perturbations=50000,
+                   random_state=0)
+    expected = (std**2).mean() * (W**2).sum()
+    per_feature = (W**2 * std**2).sum()
+    assert expected > 5 * per_feature
+    np.testing.assert_allclose(s, expected, rtol=0.02)
+    # Regression outputs use |f(x) - f(eps)| by default.
+    a = np.abs(W)[None, :]
+    kw = dict(convention="beexai_code", X_train=X_train, n_perturbations=20,
+              random_state=0)
+    np.testing.assert_array_equal(infidelity(model, x, a, **kw),
+                                  infidelity(model, x, a, absolute=True, **kw))
+    assert not np.allclose(infidelity(model, x, a, **kw),
+                           infidelity(model, x, a, absolute=False, **kw))
 
 
 def test_default_number_of_draws_per_convention(linear):
@@ -104,8 +132,9 @@ def test_default_number_of_draws_per_convention(linear):
             return super().predict(Z)
 
     counted = Counting().fit(X, X @ W)
+    # BEExAI's code: 5 draws for each of the d = 4 feature scales.
     for convention, n in (("paper", 100), ("xai_bench_code", 1000),
-                          ("beexai_code", 5)):
+                          ("beexai_code", 5 * 4)):
         Counting.rows = 0
         infidelity(counted, X[:3], X[:3], convention=convention, random_state=0)
         assert Counting.rows == 3 + 3 * n

@@ -4,7 +4,7 @@ from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
 from sklearn_xai.explainers import (
     FeatureAblation,
@@ -320,24 +320,54 @@ def test_max_sensitivity_beexai_code(linear):
     A = ex_eq.transform(Xe)
     # a(x) - a(x - δ) = 2 δ: per-instance score 100 · 2 exactly
     s = max_sensitivity(eq, Xe, A, explainer=ex_eq, convention="beexai_code",
-                        random_state=0)
+                        X_train=X, random_state=0)
     np.testing.assert_allclose(s, 200.0, rtol=1e-8)
     # BEExAI's batch denominator (deprecated) makes the score shrink with the
     # batch size
     with pytest.warns(FutureWarning, match="beexai_batch_bug"):
         bug_all = max_sensitivity(eq, Xe, A, explainer=ex_eq,
                                   convention="beexai_code", beexai_batch_bug=True,
-                                  random_state=0)
+                                  X_train=X, random_state=0)
     with pytest.warns(FutureWarning, match="beexai_batch_bug"):
         bug_half = max_sensitivity(eq, Xe[:5], A[:5], explainer=ex_eq,
-                                   beexai_batch_bug=True, random_state=0)
+                                   beexai_batch_bug=True, X_train=X, random_state=0)
     assert bug_half.mean() > 1.5 * bug_all[:5].mean()
+
+
+def test_max_sensitivity_beexai_code_radius_comes_from_the_training_rows():
+    # One feature, a(x) = x² (FeatureAblation of f(x) = x² against 0),
+    # so a(x) - a(x - δ) = 2xδ - δ² and the score 100 max |2x - δ| depends on
+    # the draws only through r; the training rows fix r = mean |t_i - t_j|.
+    from sklearn_xai.masking import BaselineMasker
+    t = np.array([[0.0], [1.0], [3.0]])  # distinct pairs 1, 3, 2: r = 2
+    grid = np.linspace(-4.0, 4.0, 9)[:, None]  # f(x) = x² exactly
+    model = make_pipeline(PolynomialFeatures(2, include_bias=False),
+                          LinearRegression()).fit(grid, grid[:, 0] ** 2)
+    ex = FeatureAblation(FrozenEstimator(model),
+                         masker=BaselineMasker(value=0.0)).fit(t)
+    Xe = np.array([[0.5], [2.0], [-2.0]])  # its own pairs would give r = 8 / 3
+    A = ex.transform(Xe)
+    np.testing.assert_allclose(A[:, 0], Xe[:, 0] ** 2, rtol=1e-9)
+    s = max_sensitivity(model, Xe, A, explainer=ex, convention="beexai_code",
+                        X_train=t, random_state=3)
+    delta = _uniform_draws(Xe, 5, 2.0, 3)[..., 0]
+    expected = 100 * np.abs(2 * Xe - delta).max(axis=1)
+    np.testing.assert_allclose(s, expected, rtol=1e-8)
+    # a row's score does not depend on the rows scored with it
+    alone = [max_sensitivity(model, Xe[i:i + 1], A[i:i + 1], explainer=ex,
+                             convention="beexai_code", X_train=t, random_state=3)[0]
+             for i in range(3)]
+    np.testing.assert_array_equal(alone, s)
+    with pytest.raises(ValueError, match="X_train"):
+        max_sensitivity(model, Xe, A, explainer=ex, convention="beexai_code")
 
 
 def test_mean_pairwise_distance_hand_case():
     X = np.array([[0.0, 1.0], [1.0, 1.0], [3.0, 1.0]])
-    # ordered pairs: |0-1|, |0-3|, |1-3| twice each = 12 over 9
-    np.testing.assert_allclose(_mean_pairwise_distance(X), [12 / 9, 0.0])
+    # distinct pairs (as BEExAI's mean over i < j): |0-1|, |0-3|, |1-3| = 6 / 3
+    np.testing.assert_allclose(_mean_pairwise_distance(X), [2.0, 0.0])
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        _mean_pairwise_distance(X[:1])
 
 
 def test_max_sensitivity_agrees_with_captum(classifier):
@@ -434,7 +464,7 @@ def test_the_new_names_do_not_warn(linear, recwarn):
     relative_output_stability(model, X[:2], A, explainer=ex, n_perturbations=5,
                               max_neighbours=3, random_state=0)
     max_sensitivity(model, X[:2], A, explainer=ex, convention="beexai_code",
-                    random_state=0)
+                    X_train=X, random_state=0)
     assert not [w for w in recwarn if issubclass(w.category, FutureWarning)]
 
 

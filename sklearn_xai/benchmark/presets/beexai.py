@@ -131,9 +131,12 @@ def beexai_table5(quick=False):
     BEExAI's division of
     every batch of attributions by its Frobenius norm is not mirrored (it
     makes a row's attributions depend on the rest of its batch); it rescales
-    infidelity and max-sensitivity, whose published values are therefore
-    not comparable in scale.  Published values: BEExAI's Table 5 (compared
-    in the user guide, :ref:`reproductions`).
+    infidelity and max-sensitivity, so the per-row values here are not
+    comparable in scale with the published ones
+    (``benchmarks/beexai_set_normalised.py`` in the source repository
+    applies BEExAI's set-level steps to this preset's models, rows and
+    explainers).  Published values: BEExAI's Table 5 (compared in the user
+    guide, :ref:`reproductions`).
 
     Run time: the XGBoost rows take about a minute per seed on one core;
     the MLP's 1000 full-batch steps on 34 000 training rows about 25
