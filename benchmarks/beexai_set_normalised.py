@@ -48,7 +48,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from compare_beexai_table5 import EXPLAINERS, HEADER, PUBLISHED
+from compare_beexai_table5 import EXPLAINERS, rst_table
 
 from sklearn_xai.benchmark import get_preset
 from sklearn_xai.benchmark._runner import _explain, _standalone_fit, _tasks
@@ -130,28 +130,13 @@ def scores(model_label, seed, tasks, prepared):
 
 
 def compare(model_label, table):
-    stats = table.groupby("explainer")[["infidelity", "sensitivity"]].agg(["mean", "std"])
-    n = 3 if model_label == "xgboost" else 6
-    lines, within = [], 0
-    for label, column in ROWS:
-        row = [label]
-        for name, (mean, std) in zip(EXPLAINERS[:n], PUBLISHED[model_label][label]):
-            ours, spread = stats.loc[name, (column, "mean")], stats.loc[name, (column, "std")]
-            hit = abs(ours - mean) <= 2 * std
-            within += hit
-            spread = 0.0 if np.isnan(spread) else spread
-            row.append(f"{ours:.3f} ± {spread:.3f} ({mean:.3f} ± {std:.3f})"
-                       + ("" if hit else " ✗"))
-        lines.append(row)
-    width = max(len(c) for row in lines for c in row[1:]) + 1
-    rule = " ".join(["=" * 19] + ["=" * width] * n)
-    out = [rule, " ".join(["metric".ljust(19)] + [h.ljust(width) for h in HEADER[:n]]),
-           rule]
-    out += [" ".join([r[0].ljust(19)] + [c.ljust(width) for c in r[1:]]).rstrip()
-            for r in lines]
+    long = table.melt(id_vars=["seed", "explainer"], value_vars=["infidelity", "sensitivity"],
+                      var_name="metric")
+    stats = long.groupby(["explainer", "metric"])["value"].agg(["mean", "std"])
+    out, within, total = rst_table(model_label, stats, ROWS)
     seeds = [int(s) for s in sorted(table["seed"].unique())]
-    out += [rule, "", f"{model_label}: seeds {seeds}; {within} of {2 * n} cells within "
-            "two published stds"]
+    out += ["", f"{model_label}: seeds {seeds}; {within} of {total} cells within two "
+            "published stds"]
     return "\n".join(out)
 
 

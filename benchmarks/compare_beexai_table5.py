@@ -60,28 +60,45 @@ PUBLISHED = {
 }
 
 
-def compare(model, results):
-    ok = results[(results["status"] == "ok") & (results["model"] == model)]
-    stats = ok.groupby(["explainer", "metric"])["value"].agg(["mean", "std"])
-    seeds = sorted(ok["seed"].unique())
-    scores = ok.groupby("seed")["model_score"].first()
-    lines, within, total = [], 0, 0
-    for label, metric in ROWS:
+def within_rule(ours, mean, std):
+    """The page's rule: within two published stds (0.0125 for a std of 0)."""
+    return abs(ours - mean) <= 2 * (std if std > 0 else 0.0125)
+
+
+def rst_table(model, stats, rows=ROWS):
+    """Our mean ± std beside the published ones as an RST table.
+
+    ``stats`` is indexed by (explainer, metric) with columns ``mean`` and
+    ``std``; ``rows`` are (label, metric) pairs.  Returns the table's lines,
+    the number of cells within the rule and the number compared.
+    """
+    n = len(PUBLISHED[model][rows[0][0]])
+    lines, within = [], 0
+    for label, metric in rows:
         row = [label]
         for explainer, (mean, std) in zip(EXPLAINERS, PUBLISHED[model][label]):
             ours = stats.loc[(explainer, metric)]
-            hit = abs(ours["mean"] - mean) <= 2 * (std if std > 0 else 0.0125)
-            within, total = within + hit, total + 1
-            row.append(f"{ours['mean']:.3f} ± {ours['std']:.3f} ({mean:.3f} ± {std:.3f})"
+            spread = 0.0 if pd.isna(ours["std"]) else ours["std"]  # one seed
+            hit = within_rule(ours["mean"], mean, std)
+            within += hit
+            row.append(f"{ours['mean']:.3f} ± {spread:.3f} ({mean:.3f} ± {std:.3f})"
                        + ("" if hit else " ✗"))
         lines.append(row)
-    n = len(lines[0]) - 1
     width = max(len(c) for row in lines for c in row[1:]) + 1
     rule = " ".join(["=" * 19] + ["=" * width] * n)
     out = [rule, " ".join(["metric".ljust(19)] + [h.ljust(width) for h in HEADER[:n]]), rule]
     out += [" ".join([r[0].ljust(19)] + [c.ljust(width) for c in r[1:]]).rstrip()
             for r in lines]
-    out += [rule, "", f"{model}: seeds {seeds}, R2 {scores.mean():.3f} ± {scores.std():.3f}; "
+    return out + [rule], within, n * len(rows)
+
+
+def compare(model, results):
+    ok = results[(results["status"] == "ok") & (results["model"] == model)]
+    stats = ok.groupby(["explainer", "metric"])["value"].agg(["mean", "std"])
+    seeds = [int(s) for s in sorted(ok["seed"].unique())]
+    scores = ok.groupby("seed")["model_score"].first()
+    out, within, total = rst_table(model, stats)
+    out += ["", f"{model}: seeds {seeds}, R2 {scores.mean():.3f} ± {scores.std():.3f}; "
             f"{within} of {total} cells within two published stds"]
     return "\n".join(out)
 

@@ -471,6 +471,11 @@ def _wine_data(path=None, labels="knn", n_train=1000, n_test=100, convention="pa
     return out
 
 
+# The metrics of XAI-Bench's Table 2.
+_WINE_METRICS = ("faith_minus", "faith_plus", "mono_minus", "mono_plus", "shapley_corr",
+                 "neg_shapley_mse", "neg_infidelity")
+
+
 @register_preset
 def xaibench_wine(quick=False, path=None):
     """XAI-Bench Table 2 (Liu et al., NeurIPS D&B 2021; Table 3 of its first
@@ -524,9 +529,7 @@ def xaibench_wine(quick=False, path=None):
     explainers = _xaibench_explainers(n_train, code=False)
     keep = ("random", "shap") if quick else ("random", "shap", "shapr", "lime", "maple",
                                              "l2x")
-    metrics = {name: {"name": name, "params": {}}
-               for name in ("faith_minus", "faith_plus", "mono_minus", "mono_plus",
-                            "shapley_corr", "neg_shapley_mse", "neg_infidelity")}
+    metrics = {name: {"name": name, "params": {}} for name in _WINE_METRICS}
     if quick:
         for name in ("shapley_corr", "neg_shapley_mse"):
             metrics[name]["params"]["n_draws"] = 100
@@ -541,10 +544,6 @@ def xaibench_wine(quick=False, path=None):
         explainers={k: explainers[k] for k in keep}, metrics=metrics,
         seeds=[0] if quick else [7, 8, 9], n_explain=None,
     )
-
-
-_WINE_METRICS = ("faith_minus", "faith_plus", "mono_minus", "mono_plus", "shapley_corr",
-                 "neg_shapley_mse", "neg_infidelity")
 
 
 @register_preset
