@@ -742,14 +742,22 @@ def _faith(estimator, X, attributions, *, add, distribution, masker, value,
                        what="faith_plus" if add else "faith_minus")
 
 
-def _importance_order(A, ascending):
+def _importance_order(A, ascending, convention="paper"):
     """Feature order by |a|: ascending (least important first) or descending.
 
-    Ties are broken by the lower column index in both directions.
+    Ties are broken by the lower column index in both directions, except
+    that with ``convention="xai_bench_code"`` the descending order is the
+    ascending one reversed (XAI-Bench's ``np.argsort(|a|)[::-1]``), ties by
+    the higher index.
     """
     if ascending:
         return np.argsort(np.abs(A), axis=1, kind="stable")
-    return magnitude_order(A)
+    return magnitude_order(A, ties=_code_ties(convention))
+
+
+def _code_ties(convention):
+    """Tie order of a descending feature order under ``convention``."""
+    return "higher_first" if convention == "xai_bench_code" else "lower_first"
 
 
 def _monotone_fraction(v, ascending, avg):
@@ -771,7 +779,7 @@ def _mono(estimator, X, attributions, *, ascending, distribution, masker, value,
         raise ValueError("Monotonicity needs at least 2 features.")
     vm = _xai_bench_value_masker(X, distribution, masker, value, n_draws,
                                  random_state, X_train, convention)
-    pos = positions(_importance_order(A, ascending))
+    pos = positions(_importance_order(A, ascending, convention))
     # Coalition t (t = 1..d-1) keeps the first t features of the order.
     keep = pos[:, None, :] < np.arange(1, d)[None, :, None]
     with_empty = empty_value == "expected"

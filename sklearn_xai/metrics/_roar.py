@@ -29,7 +29,11 @@ from sklearn_xai.metrics._common import (
     _NAN_POLICY,
     _check_distribution,
 )
-from sklearn_xai.metrics._faithfulness import _importance_order, _monotone_fraction
+from sklearn_xai.metrics._faithfulness import (
+    _code_ties,
+    _importance_order,
+    _monotone_fraction,
+)
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
@@ -213,7 +217,8 @@ def _roar_faith(estimator, X, attributions, *, add, X_train, y_train,
                                                 explainer, name)
     A = check_attributions(attributions)
     A_tr = check_attributions(attributions_train, name="attributions_train")
-    order_x, order_tr = magnitude_order(A), magnitude_order(A_tr)
+    ties = _code_ties(convention)
+    order_x, order_tr = magnitude_order(A, ties=ties), magnitude_order(A_tr, ties=ties)
     d = A.shape[1]
 
     def rule(order):
@@ -252,7 +257,7 @@ def _roar_faith(estimator, X, attributions, *, add, X_train, y_train,
 
 def _roar_mono(estimator, X, attributions, *, ascending, X_train, y_train,
                attributions_train, explainer, distribution, masker, value, avg,
-               random_state, target, output, batch_size):
+               random_state, target, output, batch_size, convention="paper"):
     attributions_train = _training_attributions(
         X_train, y_train, attributions_train, explainer,
         "roar_mono_minus" if ascending else "roar_mono_plus")
@@ -261,8 +266,8 @@ def _roar_mono(estimator, X, attributions, *, ascending, X_train, y_train,
     d = A.shape[1]
     if d < 2:
         raise ValueError("Monotonicity needs at least 2 features.")
-    pos_x = positions(_importance_order(A, ascending))
-    pos_tr = positions(_importance_order(A_tr, ascending))
+    pos_x = positions(_importance_order(A, ascending, convention))
+    pos_tr = positions(_importance_order(A_tr, ascending, convention))
     *_, pred, _ = _roar_curves(
         estimator, X, A, X_train=X_train, y_train=y_train, attributions_train=A_tr,
         coalitions=(lambda t: pos_x < t, lambda t: pos_tr < t, d + 1),
@@ -344,8 +349,9 @@ use_abs : bool, default=True
 convention : {"paper", "xai_bench_code"}, default="paper"
     ``"xai_bench_code"`` reproduces XAI-Bench's code, which correlates the
     output changes (in rank order) with the attributions of the first
-    ``len(X)`` *training* rows in *feature* order.  Only for its tables
-    (:ref:`def-switches-xaibench`).""",
+    ``len(X)`` *training* rows in *feature* order, and orders features of
+    equal importance as its ``np.argsort(|a|)[::-1]`` does (the higher
+    column first).  Only for its tables (:ref:`def-switches-xaibench`).""",
     xai_bench_roar_bugs="""
 xai_bench_roar_bugs : bool
     Former switch of ``convention="xai_bench_code"``.
@@ -354,6 +360,12 @@ xai_bench_roar_bugs : bool
        Pass ``convention="xai_bench_code"`` instead; ``xai_bench_roar_bugs``
        will be removed in 0.2.""",
 )
+_DOC_ROAR_MONO_CONVENTION = """
+convention : {"paper", "xai_bench_code"}, default="paper"
+    Order of features of equal importance: the lower column first, or, with
+    ``"xai_bench_code"``, the higher first, as XAI-Bench's code (the
+    reverse of ``np.argsort(|a|)``) orders them.  Only for its tables
+    (:ref:`def-switches-xaibench`)."""
 _DOC_ROAR_EMPTY_VALUE = """
 empty_value : {"expected", "explained_mean"}, default="expected"
     The second term: the refitted model at the fully imputed row, or
@@ -595,12 +607,15 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                       output=output, batch_size=batch_size)
 
 
-@fast_validate_params(_ROAR_MONO_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG)
+@fast_validate_params({**_ROAR_MONO_PARAMS, **_CONVENTION_XAI_BENCH},
+                      prefer_skip_nested_validation=True)
+@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
+              roar_mono_convention=_DOC_ROAR_MONO_CONVENTION)
 def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                    attributions_train=None, explainer=None, distribution=None,
-                   masker=None, value="observational", avg=True, random_state=None,
-                   target="predicted", output="auto", batch_size=None):
+                   masker=None, value="observational", avg=True, convention="paper",
+                   random_state=None, target="predicted", output="auto",
+                   batch_size=None):
     """ROAR monotonicity, most important first (XAI-Bench roar-mono+).
 
     For ``t = 0..d``: keep the ``t`` most important features of every
@@ -621,6 +636,7 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     {roar_masker}
     {roar_value}
     {avg}
+    {roar_mono_convention}
     {roar_random_state}
     {roar_target}
     {output}
@@ -658,7 +674,7 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                       y_train=y_train, attributions_train=attributions_train,
                       explainer=explainer, distribution=distribution, masker=masker,
                       value=value, avg=avg, random_state=random_state, target=target,
-                      output=output, batch_size=batch_size)
+                      output=output, batch_size=batch_size, convention=convention)
 
 
 # ROAR retrains on explained training rows, with a value function (the

@@ -211,14 +211,18 @@ def resolve_k(k, n_features, *, rounding="ceil"):
     raise ValueError(msg)
 
 
-def magnitude_order(attributions, *, order_by="abs"):
-    """Feature order per row, most important first, ties by lower index.
+def magnitude_order(attributions, *, order_by="abs", ties="lower_first"):
+    """Feature order per row, most important first.
 
     Parameters
     ----------
     attributions : ndarray of shape (n_samples, n_features)
     order_by : {"abs", "signed"}, default="abs"
         Sort by magnitude or by signed value (most positive first).
+    ties : {"lower_first", "higher_first"}, default="lower_first"
+        Order of equal values: lower column index first, or higher first
+        (the reverse of an ascending stable sort, ``np.argsort(|a|)[::-1]``,
+        as XAI-Bench's code orders features).
 
     Returns
     -------
@@ -231,6 +235,10 @@ def magnitude_order(attributions, *, order_by="abs"):
         key = -np.asarray(attributions)
     else:
         raise ValueError(f"order_by must be 'abs' or 'signed', got {order_by!r}.")
+    if ties == "higher_first":
+        return np.argsort(-key, axis=1, kind="stable")[:, ::-1]
+    if ties != "lower_first":
+        raise ValueError(f"ties must be 'lower_first' or 'higher_first', got {ties!r}.")
     return np.argsort(key, axis=1, kind="stable")
 
 

@@ -463,9 +463,11 @@ def _xb_monotonicity(model, X, weights, background, version):
     mean_pred = model.predict(X).mean()
     for i in range(len(X)):
         mask = np.zeros(d)
+        # np.argsort(|w|), then reversed for "dec", as the code; numpy 1.19's
+        # default sort is an insertion sort at this size, i.e. stable.
         order = np.argsort(np.abs(weights[i]), kind="stable")
         if version == "dec":
-            order = np.argsort(-np.abs(weights[i]), kind="stable")
+            order = order[::-1]
         new = np.zeros(d + 1)
         new[0] = mean_pred
         for j in order:
@@ -505,6 +507,32 @@ def test_mono_options_match_xai_bench_code(gaussian):
                                _xb_monotonicity(model, X[:25], A, background, "inc"))
     np.testing.assert_allclose(mono_plus(model, X[:25], A, **opts),
                                _xb_monotonicity(model, X[:25], A, background, "dec"))
+
+
+def test_mono_xai_bench_code_orders_ties_as_its_argsort(gaussian):
+    """Equal |a| (a MAPLE that selects features gives zeros): XAI-Bench's
+    mono+ adds them in the reverse of ``np.argsort(|a|)``, the higher column
+    first; the paper convention takes the lower column first."""
+    _, X, _ = gaussian
+    model = _Poly().fit(X)
+    background = X[200:260]
+    masker = MarginalMasker(background=background).fit(X)
+    A = np.zeros((25, 5))
+    A[:, 1] = _random_attributions((25,), seed=6)  # one selected feature
+    A[::2, 3] = 0.5  # and, in every other row, a second one
+    opts = dict(masker=masker, empty_value="explained_mean")
+    code = mono_plus(model, X[:25], A, convention="xai_bench_code", **opts)
+    np.testing.assert_allclose(code, _xb_monotonicity(model, X[:25], A, background, "dec"))
+    # The same scores with the ties broken by hand towards the higher column.
+    broken = A + np.arange(5) * 1e-9
+    np.testing.assert_allclose(
+        mono_plus(model, X[:25], broken, convention="xai_bench_code", **opts), code)
+    lower = A + (5 - np.arange(5)) * 1e-9 * (A == 0)  # the lower column first
+    assert not np.allclose(
+        mono_plus(model, X[:25], lower, convention="xai_bench_code", **opts), code)
+    np.testing.assert_allclose(
+        mono_minus(model, X[:25], A, convention="xai_bench_code", **opts),
+        _xb_monotonicity(model, X[:25], A, background, "inc"))
 
 
 def _permuted_problem(X, background, perm):

@@ -168,7 +168,11 @@ def _xb_roar_faith(model, X, A, X_train, y_train, A_train, dist, version, bugs):
     for j in range(d):
         X_new = X_all.copy()
         for i in range(len(X_all)):
-            order = np.argsort(-W_all[i], kind="stable")
+            # The code's np.argsort(|w|)[::-1] (numpy 1.19's default sort is
+            # stable at this size): ties by the higher column.  The paper
+            # convention breaks them by the lower column.
+            order = (np.argsort(W_all[i], kind="stable")[::-1] if bugs
+                     else np.argsort(-W_all[i], kind="stable"))
             mask = np.ones(d, dtype=int)
             mask[order[j]] = 0
             if version == "inc":
@@ -241,8 +245,36 @@ def test_roar_faith_plus_paper_reference_value(roar_problem):
     )
 
 
-def test_roar_mono_matches_xai_bench_loop(roar_problem):
+def _tied(A):
+    """Attributions with ties: rounded to one of three magnitudes."""
+    return np.round(np.clip(A, -2, 2))
+
+
+def test_roar_faith_xai_bench_code_orders_ties_as_its_argsort(roar_problem):
     dist, model, X, A, X_train, y_train, A_train = roar_problem
+    A, A_train = _tied(A), _tied(A_train)
+    assert all(len(set(np.abs(a))) < len(a) for a in A)  # every row has ties
+    kw = dict(X_train=X_train, y_train=y_train, attributions_train=A_train,
+              distribution=dist, nan_policy="zero")
+    for metric, version in [(roar_faith_minus, "dec"), (roar_faith_plus, "inc")]:
+        extra = {} if version == "dec" else {"empty_value": "explained_mean"}
+        with np.errstate(invalid="ignore"):  # np.corrcoef of constant rows
+            expected = [np.nan_to_num(_xb_roar_faith(model, X, A, X_train, y_train,
+                                                     A_train, dist, version, bugs))
+                        for bugs in (False, True)]
+        for bugs in (False, True):
+            np.testing.assert_allclose(
+                metric(model, X, A, convention="xai_bench_code" if bugs else "paper",
+                       **kw, **extra),
+                expected[bugs], atol=1e-10,
+            )
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_roar_mono_matches_xai_bench_loop(roar_problem, tied):
+    dist, model, X, A, X_train, y_train, A_train = roar_problem
+    if tied:
+        A, A_train = _tied(A), _tied(A_train)
     d = X.shape[1]
     for metric, version in [(roar_mono_minus, "inc"), (roar_mono_plus, "dec")]:
         preds = np.zeros((d + 1, len(X)))
@@ -253,7 +285,7 @@ def test_roar_mono_matches_xai_bench_loop(roar_problem):
             for i in range(len(X_all)):
                 order = np.argsort(W_all[i], kind="stable")
                 if version == "dec":
-                    order = np.argsort(-W_all[i], kind="stable")
+                    order = order[::-1]  # the code's tie order
                 mask = np.zeros(d, dtype=bool)
                 mask[order[:j]] = True
                 X_new[i] = dist.conditional_mean(X_new[i : i + 1], mask)[0]
@@ -264,11 +296,12 @@ def test_roar_mono_matches_xai_bench_loop(roar_problem):
             if version == "dec":
                 dl = dl[::-1]
             expected.append(np.sum(np.diff(dl) >= 0) / (d - 1))
-        np.testing.assert_allclose(
-            metric(model, X, A, X_train=X_train, y_train=y_train,
-                   attributions_train=A_train, distribution=dist),
-            expected,
-        )
+        code = {"convention": "xai_bench_code"} if version == "dec" else {}
+        kw = dict(X_train=X_train, y_train=y_train, attributions_train=A_train,
+                  distribution=dist)
+        np.testing.assert_allclose(metric(model, X, A, **kw, **code), expected)
+        if tied and code:  # the paper convention takes the lower column first
+            assert not np.allclose(metric(model, X, A, **kw), expected)
 
 
 def test_roar_interventional_imputes_feature_means(roar_problem):
