@@ -7,7 +7,6 @@ import os
 
 from sklearn_xai.benchmark._spec import BenchmarkSpec
 from sklearn_xai.benchmark.presets._registry import register_preset
-from sklearn_xai.datasets import OPENXAI_ADULT_BINARY
 
 __all__ = ["OPENXAI_DATA_VARIABLE", "openxai_adult", "openxai_compas", "openxai_heloc",
            "openxai_stability", "openxai_synthetic"]
@@ -89,8 +88,8 @@ def openxai_synthetic(quick=False):
     .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
        Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
     """
-    d = 20
-    width = 0.75 * d ** 0.5
+    # lime's kernel width 0.75 sqrt(d) (OpenXAI's LIME wrapper); the
+    # explainer's kernel_width is relative to sqrt(n_features).
     epochs = 8 if quick else 100
     explainers = {
         "random": "RandomExplainer",
@@ -102,7 +101,7 @@ def openxai_synthetic(quick=False):
         "shap": {"name": "CaptumKernelSHAP",
                  "params": {"n_perturbations": 100 if quick else 500}},
         "lime": {"name": "LocalLinearSurrogate",
-                 "params": {"std": 0.1, "kernel_width": width,
+                 "params": {"std": 0.1, "kernel_width": 0.75,
                             "n_perturbations": 200 if quick else 1000}},
     }
     metrics = {}
@@ -328,12 +327,12 @@ def openxai_adult(quick=False, path=None):
     # pos_class_weight 0.55 (model.py l. 190: weights [1 - w, w]),
     # mean_pred_bound 0.15 (model.py l. 236-237: below 0.5, the share of
     # predicted positives must exceed it).
-    return _openxai_tabular("adult", data, OPENXAI_ADULT_BINARY[-1] + 1, batch_size=256,
+    return _openxai_tabular("adult", data, batch_size=256,
                             positive_weight=0.55, bound=0.15, quick=quick,
                             description="OpenXAI Adult Income (its cleaning), LR and ANN.")
 
 
-def _openxai_tabular(name, data, d, *, batch_size, positive_weight, bound, quick,
+def _openxai_tabular(name, data, *, batch_size, positive_weight, bound, quick,
                      description):
     """The OpenXAI LR/ANN benchmark on a real data set: the explainers of
     :func:`openxai_synthetic` (LIME's width 0.75 sqrt(d)), the agreement
@@ -341,10 +340,7 @@ def _openxai_tabular(name, data, d, *, batch_size, positive_weight, bound, quick
     perturbation (binary columns flipped), and the training settings of
     ``experiment_config.json`` "training"/``name``."""
     base = openxai_synthetic(quick=quick)
-    explainers = dict(base.explainers)
-    lime = explainers["lime"]
-    explainers["lime"] = {**lime, "params": {**lime["params"],
-                                             "kernel_width": 0.75 * d ** 0.5}}
+    explainers = dict(base.explainers)  # LIME's width scales with sqrt(d) itself
     metrics = {key: spec for key, spec in base.metrics.items() if key.endswith("_lr")}
     # The data set's own 0/1 columns (its Bunch's ``binary_features``).
     noise = _ox_noise(0.1, "@binary_features")
@@ -430,7 +426,7 @@ def openxai_compas(quick=False, path=None):
     # experiment_config.json "training"/"compas": batch_size 32,
     # pos_class_weight 0.4, mean_pred_bound 0.93 (above 0.5: the share of
     # predicted positives must stay below it).
-    return _openxai_tabular("compas", _released("compas", path, quick), 7,
+    return _openxai_tabular("compas", _released("compas", path, quick),
                             batch_size=32, positive_weight=0.4, bound=0.93, quick=quick,
                             description="OpenXAI COMPAS (its released files), LR and ANN.")
 
@@ -438,7 +434,7 @@ def openxai_compas(quick=False, path=None):
 def openxai_heloc(quick=False, path=None):
     # experiment_config.json "training"/"heloc": batch_size 32,
     # pos_class_weight 0.5, mean_pred_bound 0.4.
-    return _openxai_tabular("heloc", _released("heloc", path, quick), 23,
+    return _openxai_tabular("heloc", _released("heloc", path, quick),
                             batch_size=32, positive_weight=0.5, bound=0.4, quick=quick,
                             description="OpenXAI HELOC (its released files), LR and ANN.")
 
