@@ -176,6 +176,8 @@ def _instances():
     yield CaptumLime(LinearRegression(), random_state=0), {}
     yield CaptumKernelSHAP(LinearRegression(), random_state=0), {}
     yield MAPLE(LinearRegression(), n_estimators=5, random_state=0), {}
+    yield MAPLE(LinearRegression(), n_estimators=5, convention="xai_bench_code",
+                random_state=0), {}
     yield L2X(LinearRegression(), epochs=1, random_state=0), {}
     yield BreakDown(LinearRegression()), {}
     # A stochastic masker: per-row random streams through a masker explainer.

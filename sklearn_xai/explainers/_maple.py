@@ -168,8 +168,8 @@ class MAPLE(BaseExplainer):
             if n_val < 1 or X.shape[0] - n_val < 1:
                 raise ValueError(
                     'MAPLE(convention="xai_bench_code") holds out 20 % of the '
-                    f"training rows for validation; got {X.shape[0]} rows: pass "
-                    "at least 2."
+                    f"training rows for validation; got n_samples = {X.shape[0]}: "
+                    "pass at least 2 rows."
                 )
             order = purpose_generator(self.random_state, 1).permutation(X.shape[0])
             X_val, Y_val = X[order[:n_val]], Y[order[:n_val]]

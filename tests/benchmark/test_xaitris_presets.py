@@ -30,6 +30,12 @@ def test_presets_follow_the_xai_tris_protocol(name, size, backgrounds):
     for model in spec.models.values():
         assert model["params"]["image_size"] == size
         assert model["params"]["max_epochs"] == 500
+    # xai/methods.py: Captum's KernelShap and ShapleyValueSampling with their
+    # defaults (25 coalitions, 25 independent permutations; one at 64 x 64).
+    assert spec.explainers["kernel_shap"] == {
+        "name": "CaptumKernelSHAP", "params": {"n_perturbations": 25}}
+    svs = spec.explainers["svs"]["params"]
+    assert (svs["n_permutations"], svs["antithetic"]) == (25 if size == 8 else 1, False)
 
 
 @pytest.mark.parametrize("name, n_datasets", [("xaitris_8x8", 1), ("xaitris_64x64", 3)])
