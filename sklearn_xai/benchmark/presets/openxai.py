@@ -88,8 +88,6 @@ def openxai_synthetic(quick=False):
     .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
        Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
     """
-    # lime's kernel width 0.75 sqrt(d) (OpenXAI's LIME wrapper); the
-    # explainer's kernel_width is relative to sqrt(n_features).
     epochs = 8 if quick else 100
     explainers = {
         "random": "RandomExplainer",
@@ -100,6 +98,8 @@ def openxai_synthetic(quick=False):
         # OpenXAI's SHAPExplainerC: Captum's KernelShap, 500 samples, zero baseline.
         "shap": {"name": "CaptumKernelSHAP",
                  "params": {"n_perturbations": 100 if quick else 500}},
+        # lime's kernel width 0.75 sqrt(d) (OpenXAI's LIME wrapper): the
+        # explainer's kernel_width is relative to sqrt(n_features).
         "lime": {"name": "LocalLinearSurrogate",
                  "params": {"std": 0.1, "kernel_width": 0.75,
                             "n_perturbations": 200 if quick else 1000}},

@@ -226,8 +226,8 @@ def xaibench_table_metrics_code(quick=False):
     (``convention="xai_bench_code"`` of the metrics), the code's order of
     tied features in mono+ and the ROAR metrics, the code's MAPLE with its
     feature selection (``MAPLE(convention="xai_bench_code")``) and
-    XAI-Bench's infidelity perturbation.  These reproduce the published numbers; the
-    paper-definition preset shows what they change.
+    XAI-Bench's infidelity perturbation.  These reproduce the published
+    numbers; the paper-definition preset shows what they change.
 
     Run time: heavy (as :func:`xaibench_table_metrics`, plus a 20 000-draw
     ground truth per seed: measured 261 s for 3 seeds without the ROAR
@@ -571,8 +571,8 @@ def xaibench_wine_code(quick=False, path=None):
     draws per coalition (20 000 at 11 features, 2048 coalitions per row,
     would take hours on two cores).  Explainers: RANDOM, SHAP, SHAPR, LIME,
     MAPLE, L2X as :func:`xaibench_wine`, MAPLE with the code's feature
-    selection (on this linear label it keeps all 11 features).  Seeds 7, 8, 9.  The file is
-    passed as for :func:`xaibench_wine`.
+    selection (on this linear label it keeps all 11 features).  Seeds 7, 8,
+    9.  The file is passed as for :func:`xaibench_wine`.
 
     Run time: 4 min 37 s with ``n_jobs=1`` on a shared 2-core machine;
     33 of the 42 published cells within two published stds.  ``quick=True``: 100 / 5 rows,

@@ -94,8 +94,8 @@ def xaitris_8x8(quick=False):
     GradientSHAP, LRP; Captum's KernelSHAP
     (:class:`~sklearn_xai.explainers.CaptumKernelSHAP`, 25 coalitions) and
     Shapley value sampling (25 independent permutations) with a zero
-    baseline, Captum's defaults, as XAI-TRIS calls them; the model-ignorant controls (Sobel and Laplace filters, the
-    input itself).  Metrics: mask precision and EMD score against the
+    baseline, Captum's defaults, as XAI-TRIS calls them; the model-ignorant
+    controls (Sobel and Laplace filters, the input itself).  Metrics: mask precision and EMD score against the
     ground-truth masks (``@ground_truth_mask``: the union of both shapes,
     or the row's own for RIGID).
 
