@@ -79,8 +79,11 @@ EXPLAINERS = [
     # Explainers of the other helpers (skipped if not importable).
     Entry("LimeTabular (5000)", "sklearn_xai.explainers._lime", "LimeTabular",
           {"random_state": 0}, 28.0, "LIME"),
-    Entry("MAPLE", "sklearn_xai.explainers._maple", "MAPLE", {"random_state": 0},
-          3.2, "MAPLE"),
+    # XAI-Bench's time is of its code's MAPLE, which selects features on a
+    # validation fifth of the training rows.
+    Entry("MAPLE (xai_bench_code)", "sklearn_xai.explainers._maple", "MAPLE",
+          {"convention": "xai_bench_code", "random_state": 0}, 3.2, "MAPLE"),
+    Entry("MAPLE", "sklearn_xai.explainers._maple", "MAPLE", {"random_state": 0}),
     Entry("L2X (preset xai_bench)", "sklearn_xai.explainers._l2x", "L2X",
           {"preset": "xai_bench", "random_state": 0}, 6.5, "L2X"),
 ]
