@@ -276,3 +276,15 @@ def test_roar_curve_quick_runs():
     values = _values(run_benchmark(spec, n_jobs=1, verbose=0))
     assert values["piecewise_constant", "mlp", "shap", "roar"] > \
         values["piecewise_constant", "mlp", "random", "roar"]
+
+
+def test_table1_code_preset_takes_the_codes_maple_and_tie_order():
+    # custom_explainers/maple.py selects features on a validation fifth of the
+    # training rows; the code orders tied features by np.argsort(|a|)[::-1].
+    code, paper = (get_preset(name) for name in ("xaibench_table_metrics_code",
+                                                  "xaibench_table_metrics"))
+    assert code.explainers["maple"]["params"]["convention"] == "xai_bench_code"
+    assert "convention" not in paper.explainers["maple"]["params"]
+    for name in ("mono_plus", "roar_faith_plus", "roar_faith_minus", "roar_mono_plus"):
+        assert code.metrics[name]["params"]["convention"] == "xai_bench_code"
+        assert "convention" not in paper.metrics[name]["params"]
