@@ -40,26 +40,48 @@ PUBLISHED = {
 }
 
 
-def compare(results, dataset="wine_linear_code"):
-    ok = results[(results["status"] == "ok") & (results["dataset"] == dataset)]
-    stats = ok.groupby(["explainer", "metric"])["value"].agg(["mean", "std"])
-    lines, within, total = [], 0, 0
-    for label, metric in ROWS:
+def within_rule(ours, mean, std):
+    """The page's rule for XAI-Bench: within two published stds, a std
+    printed as 0.000 counting as 0.0005 (half the last digit)."""
+    return abs(ours - mean) <= 2 * max(std, 0.0005)
+
+
+def rst_table(stats, rows, explainers, headers, published):
+    """Our mean ± std beside the published ones as RST lines.
+
+    ``stats`` is indexed by (explainer, metric) with columns ``mean`` and
+    ``std``; ``rows`` are (label, metric) pairs and ``published[label]`` the
+    published (mean, std) per explainer.  Returns the lines and the number
+    of cells within the rule.
+    """
+    lines, within = [], 0
+    for label, metric in rows:
         row = [label]
-        for explainer, (mean, std) in zip(EXPLAINERS, PUBLISHED[label]):
+        for explainer, (mean, std) in zip(explainers, published[label]):
             ours = stats.loc[(explainer, metric)]
             value = ours["mean"]  # a loss is stored as itself (greater_is_better False)
-            hit = abs(value - mean) <= 2 * max(std, 0.0005)
-            within, total = within + hit, total + 1
+            hit = within_rule(value, mean, std)
+            within += hit
             row.append(f"{value:.3f} ± {ours['std']:.3f} ({mean:.3f} ± {std:.3f})"
                        + ("" if hit else " ✗"))
         lines.append(row)
+    label_width = max(14, max(len(r[0]) for r in lines))
     width = max(len(c) for row in lines for c in row[1:]) + 1
-    rule = " ".join(["=" * 14] + ["=" * width] * len(EXPLAINERS))
-    out = [rule, " ".join(["metric".ljust(14)] + [e.upper().ljust(width) for e in EXPLAINERS]),
+    rule = " ".join(["=" * label_width] + ["=" * width] * len(explainers))
+    out = [rule, " ".join(["metric".ljust(label_width)] + [h.ljust(width) for h in headers]),
            rule]
-    out += [" ".join([r[0].ljust(14)] + [c.ljust(width) for c in r[1:]]) for r in lines]
-    out += [rule, "", f"{dataset}: {within} of {total} cells within two published stds"]
+    out += [" ".join([r[0].ljust(label_width)] + [c.ljust(width) for c in r[1:]]).rstrip()
+            for r in lines]
+    return out + [rule], within
+
+
+def compare(results, dataset="wine_linear_code"):
+    ok = results[(results["status"] == "ok") & (results["dataset"] == dataset)]
+    stats = ok.groupby(["explainer", "metric"])["value"].agg(["mean", "std"])
+    out, within = rst_table(stats, ROWS, EXPLAINERS, [e.upper() for e in EXPLAINERS],
+                            PUBLISHED)
+    total = len(ROWS) * len(EXPLAINERS)
+    out += ["", f"{dataset}: {within} of {total} cells within two published stds"]
     return "\n".join(out)
 
 

@@ -203,10 +203,7 @@ class MAPLE(BaseExplainer):
         self.validation_rmse_ = None
         if code:
             ranked = np.argsort(-self.feature_scores_, kind="stable")
-            self.validation_rmse_ = np.array([
-                self._validation_rmse(X_val, Y_val, np.isin(np.arange(d), ranked[:k]))
-                for k in range(1, d + 1)
-            ])
+            self.validation_rmse_ = self._validation_rmse(X_val, Y_val, ranked)
             k_best = int(np.argmin(self.validation_rmse_)) + 1  # first minimum
             self.support_ = np.isin(np.arange(d), ranked[:k_best])
 
@@ -229,16 +226,23 @@ class MAPLE(BaseExplainer):
                 self._alpha())
         return coef, intercept
 
-    def _validation_rmse(self, X_val, Y_val, support):
-        """Root-mean-squared error of the local models' predictions at the
-        validation rows (over every output column)."""
-        squared = []
-        for column in range(Y_val.shape[1]):
-            coef, intercept = self._local_fits(
-                X_val, np.full(X_val.shape[0], column), support)
-            pred = intercept + np.einsum("nd,nd->n", X_val[:, support], coef)
-            squared.append((pred - Y_val[:, column]) ** 2)
-        return float(np.sqrt(np.mean(squared)))
+    def _validation_rmse(self, X_val, Y_val, ranked):
+        """Root-mean-squared error (over every output column) of the local
+        models' predictions at the validation rows, keeping the ``k = 1..d``
+        best-ranked features; each block's weights serve every ``k``."""
+        n, d = X_val.shape
+        supports = [np.isin(np.arange(d), ranked[:k]) for k in range(1, d + 1)]
+        squared = np.zeros(d)
+        for block in block_slices(n, self.X_train_.shape[0], d):
+            W = self._weights(X_val[block])
+            for k, support in enumerate(supports):
+                Z = self.X_train_[None][:, :, support]
+                for column in range(Y_val.shape[1]):
+                    coef, intercept = weighted_ridge(
+                        Z, self.y_train_[None, :, column], W, self._alpha())
+                    pred = intercept + np.einsum("nd,nd->n", X_val[block][:, support], coef)
+                    squared[k] += np.sum((pred - Y_val[block, column]) ** 2)
+        return np.sqrt(squared / (n * Y_val.shape[1]))
 
     def _weights(self, X):
         leaves = (self.forest_.apply(X) + self._node_offsets).ravel()

@@ -154,9 +154,9 @@ def test_beexai_deeplift_is_gradient_times_input():
         assert name == "InputXGradient"
 
 
-def _set_normalised_script():
-    """``benchmarks/beexai_set_normalised.py``, imported from the source tree
-    (the tests live beside it; it imports ``compare_beexai_table5``)."""
+def _benchmark_script(name):
+    """``benchmarks/<name>.py``, imported from the source tree (the tests
+    live beside it; the scripts import one another)."""
     import importlib.util
     import pathlib
     import sys
@@ -164,13 +164,43 @@ def _set_normalised_script():
     folder = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
     sys.path.insert(0, str(folder))
     try:
-        spec = importlib.util.spec_from_file_location(
-            "beexai_set_normalised", folder / "beexai_set_normalised.py")
+        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(folder))
     return module
+
+
+def _set_normalised_script():
+    return _benchmark_script("beexai_set_normalised")
+
+
+def test_xaibench_table1_comparison_counts_by_the_rule():
+    # Three seeds per cell at (m - 0.01, m, m + 0.01): the mean is the
+    # published m, every cell within; then one cell 2.5 published stds away,
+    # and a zero-std cell 0.0009 (within half a last digit, x2) and 0.0011 off.
+    import pandas as pd
+
+    script = _benchmark_script("compare_xaibench_table1")
+    rows = []
+    for label, metric in script.ROWS + script.ROAR_ROWS:
+        for explainer, (mean, _) in zip(script.EXPLAINERS, script.PUBLISHED[label]):
+            for seed, step in zip((7, 8, 9), (-0.01, 0.0, 0.01)):
+                rows.append({"status": "ok", "explainer": explainer, "metric": metric,
+                             "seed": seed, "value": mean + step})
+    table = pd.DataFrame(rows)
+    assert script.compare(table).endswith(
+        "77 of 77 cells within two published stds (28 of 28 ROAR)")
+    shifted = table.copy()
+    cell = (shifted.explainer == "maple") & (shifted.metric == "mono_plus")
+    shifted.loc[cell, "value"] += 2.5 * 0.008  # published 0.712 ± 0.008
+    zero = (shifted.explainer == "shapr") & (shifted.metric == "neg_shapley_mse")
+    shifted.loc[zero, "value"] += 0.0009  # published 0.000 ± 0.000
+    assert "76 of 77" in script.compare(shifted)
+    shifted.loc[zero, "value"] += 0.0002
+    out = script.compare(shifted)
+    assert "75 of 77" in out and "(0.712 ± 0.008) ✗" in out
 
 
 def test_beexai_set_normalised_sensitivity_hand_case():

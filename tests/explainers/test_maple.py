@@ -68,13 +68,15 @@ def test_maple_forest_settings(data):
     np.testing.assert_allclose(ex.forest_.estimators_[0].tree_.n_outputs, 1)
 
 
-def test_maple_classifier_uses_target_class(data):
+@pytest.mark.parametrize("convention", ["paper", "xai_bench_code"])
+def test_maple_classifier_uses_target_class(data, convention):
     X, w = data
     y = (X @ w > np.median(X @ w)).astype(int)
     clf = FrozenEstimator(LogisticRegression().fit(X, y))
     rows = X[:5]
-    A1 = MAPLE(clf, n_estimators=20, target=1, random_state=0).fit(X).transform(rows)
-    A0 = MAPLE(clf, n_estimators=20, target=0, random_state=0).fit(X).transform(rows)
+    kw = dict(n_estimators=20, convention=convention, random_state=0)
+    A1 = MAPLE(clf, target=1, **kw).fit(X).transform(rows)
+    A0 = MAPLE(clf, target=0, **kw).fit(X).transform(rows)
     # p0 = 1 - p1 at every training row, the weights do not depend on the class
     np.testing.assert_allclose(A0, -A1, atol=1e-10)
 
