@@ -57,7 +57,7 @@ def rst_table(stats, rows, explainers, headers, published):
     lines, within = [], 0
     for label, metric in rows:
         row = [label]
-        for explainer, (mean, std) in zip(explainers, published[label]):
+        for explainer, (mean, std) in zip(explainers, published[label], strict=True):
             ours = stats.loc[(explainer, metric)]
             value = ours["mean"]  # a loss is stored as itself (greater_is_better False)
             hit = within_rule(value, mean, std)

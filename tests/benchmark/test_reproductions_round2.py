@@ -185,8 +185,8 @@ def test_xaibench_table1_comparison_counts_by_the_rule():
     script = _benchmark_script("compare_xaibench_table1")
     rows = []
     for label, metric in script.ROWS + script.ROAR_ROWS:
-        for explainer, (mean, _) in zip(script.EXPLAINERS, script.PUBLISHED[label]):
-            for seed, step in zip((7, 8, 9), (-0.01, 0.0, 0.01)):
+        for explainer, (mean, _) in zip(script.EXPLAINERS, script.PUBLISHED[label], strict=True):
+            for seed, step in zip((7, 8, 9), (-0.01, 0.0, 0.01), strict=True):
                 rows.append({"status": "ok", "explainer": explainer, "metric": metric,
                              "seed": seed, "value": mean + step})
     table = pd.DataFrame(rows)
