@@ -26,6 +26,7 @@ SHIPPED_PRESETS = {
     "openxai_adult": "openxai",
     "openxai_compas": "openxai",
     "openxai_heloc": "openxai",
+    "openxai_german": "openxai",
     "xaitris_8x8": "xaitris",
     "xaitris_64x64": "xaitris",
     "beexai_real": "beexai",

@@ -1343,6 +1343,12 @@ OPENXAI_LABELS = {"adult": "income", "compas": "risk", "gaussian": "target",
                   "german": "credit-risk", "gmsc": "SeriousDlqin2yrs",
                   "heart": "TenYearCHD", "heloc": "RiskPerformance", "pima": "Outcome"}
 
+#: Columns of each feature of OpenXAI's data sets that one-hot encode their
+#: categorical features (``openxai/dataloader.py`` l. 59-66,
+#: ``feature_n_cols``): German Credit's eight numeric features, then its
+#: twelve categorical ones.
+OPENXAI_FEATURE_N_COLS = {"german": (1,) * 8 + (4, 5, 10, 5, 5, 4, 3, 4, 3, 3, 4, 2)}
+
 
 @validate_params(
     {"name": [StrOptions(set(OPENXAI_LABELS))], **_PATH_PARAM,
@@ -1385,17 +1391,21 @@ def load_openxai_csv(name, path=None, *, max_samples=None, random_state=0):
     data : :class:`~sklearn.utils.Bunch`
         ``X`` (float64, the training rows then the test rows), ``y`` (int),
         ``train_indices``, ``test_indices`` (the test rows in the file's
-        order), ``feature_names`` and ``binary_features`` (indices of the
+        order), ``feature_names``, ``binary_features`` (indices of the
         columns whose values are all 0 or 1: OpenXAI's discrete features,
-        which its perturbations flip).
+        which its perturbations flip) and ``onehot_groups`` (the column
+        indices of each one-hot encoded categorical feature, from OpenXAI's
+        feature metadata: German Credit's twelve; an empty list for the data
+        sets OpenXAI encodes one column per feature).
 
     Raises
     ------
     FileNotFoundError
         When ``path`` is None or lacks one of the two files.
     ValueError
-        When the two files' columns differ, the label column is missing or a
-        feature is not numeric.
+        When the two files' columns differ, the label column is missing, a
+        feature is not numeric, or the columns do not match OpenXAI's
+        one-hot layout of the data set.
 
     See Also
     --------
@@ -1456,6 +1466,14 @@ def load_openxai_csv(name, path=None, *, max_samples=None, random_state=0):
     rows = np.concatenate([train_rows, np.arange(n_train, len(y))])
     X, y = X[rows], y[rows]
     binary = [j for j in range(X.shape[1]) if np.isin(X[:, j], (0.0, 1.0)).all()]
+    n_cols = OPENXAI_FEATURE_N_COLS.get(name, ())
+    if n_cols and sum(n_cols) != len(features):
+        raise ValueError(
+            f"OpenXAI's {name} files should have {sum(n_cols)} feature columns "
+            f"(OpenXAI's one-hot layout); these have {len(features)}.")
+    ends = np.cumsum(n_cols, dtype=int)
+    groups = [list(range(end - size, end)) for size, end in zip(n_cols, ends, strict=True)
+              if size > 1]
     return Bunch(X=X, y=y, train_indices=np.arange(len(train_rows)),
                  test_indices=np.arange(len(train_rows), len(y)),
-                 feature_names=features, binary_features=binary)
+                 feature_names=features, binary_features=binary, onehot_groups=groups)

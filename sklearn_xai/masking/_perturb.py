@@ -33,8 +33,12 @@ class GaussianNoisePerturber(BasePerturber):
     * one-hot groups: with probability ``p_flip`` the active category moves to
       a uniformly chosen other category of the group.
 
-    Features marked as fixed keep their value.  A one-hot group moves only
-    when none of its columns is fixed (moving it would change a fixed column).
+    Features marked as fixed keep their value.  With the default
+    ``onehot_fixed="group"`` a one-hot group moves only when none of its
+    columns is fixed (moving it would change a fixed column); with
+    ``onehot_fixed="columns"`` the move is drawn as for a free group and
+    then every fixed column keeps its value, as OpenXAI's German Credit
+    perturbation does.
 
     What :meth:`fit` learns (noise scales, binary columns, range) must come
     from training rows, never from the rows being scored: otherwise a row's
@@ -66,6 +70,15 @@ class GaussianNoisePerturber(BasePerturber):
         independent binary features.
     onehot_groups : list of list of int or None, default=None
         Column indices of each one-hot encoded categorical feature.
+    onehot_fixed : {"group", "columns"}, default="group"
+        How a one-hot group with some fixed columns is perturbed.
+        ``"group"``: it stays as it is, so a perturbed row is always a valid
+        one-hot encoding.  ``"columns"``: the group moves as if it were free
+        and only its fixed columns are restored, which can leave two active
+        categories or none.  This is OpenXAI's
+        ``NewDiscrete_NormalPerturbation`` (``openxai/explainers/
+        perturbation_methods.py``), whose feature mask holds columns, not
+        features; the PGI / PGU of its German Credit tables use it.
     clip : bool, default=False
         Clip perturbed values to the training range of each feature
         (OpenXAI does not clip).
@@ -113,16 +126,19 @@ class GaussianNoisePerturber(BasePerturber):
         "flip_prob": [Interval(numbers.Real, 0, 1, closed="both"), None],
         "binary_features": [StrOptions({"auto"}), "array-like", None],
         "onehot_groups": [list, tuple, None],
+        "onehot_fixed": [StrOptions({"group", "columns"})],
         "clip": ["boolean"],
     }
 
     def __init__(self, std=0.1, *, sigma_scale="std", flip_prob=None,
-                 binary_features="auto", onehot_groups=None, clip=False):
+                 binary_features="auto", onehot_groups=None, onehot_fixed="group",
+                 clip=False):
         self.std = std
         self.sigma_scale = sigma_scale
         self.flip_prob = flip_prob
         self.binary_features = binary_features
         self.onehot_groups = onehot_groups
+        self.onehot_fixed = onehot_fixed
         self.clip = clip
 
     def _fit(self, X):
@@ -245,7 +261,10 @@ class GaussianNoisePerturber(BasePerturber):
             # Move with probability p; the position of u inside [0, p) also picks
             # the new category uniformly among the size - 1 others.
             u = group_u[:, None, :, gi]
-            move = (u < p) & np.all(free[..., g], axis=-1)
+            if self.onehot_fixed == "group":
+                move = ((u < p) & np.all(free[..., g], axis=-1))[..., None]
+            else:  # "columns": move, then restore the fixed columns
+                move = (u < p)[..., None] & free[..., g]
             if not np.any(move):
                 continue
             active = np.argmax(X[:, g], axis=1)[:, None, None]
@@ -254,7 +273,7 @@ class GaussianNoisePerturber(BasePerturber):
             new = (active + step) % size
             onehot = (np.arange(size) == new[..., None]).astype(np.float64)
             block = Z[..., g]
-            Z[..., g] = np.where(move[..., None], onehot, block)
+            Z[..., g] = np.where(move, onehot, block)
         if self.clip:
             Z = np.clip(Z, self.data_min_, self.data_max_)
         return Z

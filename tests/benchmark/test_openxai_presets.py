@@ -253,7 +253,9 @@ def test_openxai_adult_lr_matches_published():
 # --------------------------------------------------- OpenXAI's released files
 def _write_released(folder, name, n_train=60, n_test=25, seed=0):
     """A pair of files in OpenXAI's released format: numeric (encoded)
-    features, the label column last, COMPAS's columns for ``"compas"``."""
+    features, the label column last, COMPAS's columns for ``"compas"``,
+    German Credit's layout (8 numeric columns, then 12 one-hot groups of
+    4, 5, 10, 5, 5, 4, 3, 4, 3, 3, 4, 2 columns) for ``"german"``."""
     import pandas as pd
 
     from sklearn_xai.datasets import OPENXAI_LABELS
@@ -261,7 +263,12 @@ def _write_released(folder, name, n_train=60, n_test=25, seed=0):
     rng = np.random.default_rng(seed)
     frames = []
     for n in (n_train, n_test):
-        if name == "compas":
+        if name == "german":
+            blocks = [rng.integers(1, 50, size=(n, 8)).astype(float)]
+            blocks += [np.eye(size)[rng.integers(0, size, n)]
+                       for size in (4, 5, 10, 5, 5, 4, 3, 4, 3, 3, 4, 2)]
+            frame = pd.DataFrame(np.hstack(blocks), columns=[f"c{j}" for j in range(60)])
+        elif name == "compas":
             frame = pd.DataFrame({
                 "age": rng.integers(18, 70, n), "two_year_recid": rng.integers(0, 2, n),
                 "priors_count": rng.integers(0, 20, n),
@@ -300,6 +307,28 @@ def test_load_openxai_csv_keeps_openxais_split_and_order(tmp_path):
     for rows, frame in ((scaled["train_indices"], train), (scaled["test_indices"], test)):
         np.testing.assert_allclose(
             scaled["X"][rows], MinMaxScaler().fit_transform(frame.drop(columns="risk")))
+
+
+def test_load_openxai_csv_reads_germans_onehot_layout(tmp_path):
+    from sklearn_xai.datasets import load_openxai_csv
+
+    train, _ = _write_released(tmp_path, "german")
+    data = load_openxai_csv("german", tmp_path)
+    # OpenXAI's feature_n_cols (dataloader.py): eight numeric columns, then
+    # groups of 4, 5, 10, 5, 5, 4, 3, 4, 3, 3, 4 and 2 columns.
+    assert data["onehot_groups"][0] == [8, 9, 10, 11]
+    assert data["onehot_groups"][2] == list(range(17, 27))
+    assert data["onehot_groups"][-1] == [58, 59]
+    assert [len(g) for g in data["onehot_groups"]] == [4, 5, 10, 5, 5, 4, 3, 4, 3, 3, 4, 2]
+    for group in data["onehot_groups"]:
+        np.testing.assert_array_equal(data["X"][:, group].sum(axis=1), 1.0)
+    _write_released(tmp_path, "heloc")
+    assert load_openxai_csv("heloc", tmp_path)["onehot_groups"] == []
+    # Another layout is refused, naming the expected width.
+    train.iloc[:, 1:].to_csv(tmp_path / "german-train.csv", index=False)
+    train.iloc[:, 1:].to_csv(tmp_path / "german-test.csv", index=False)
+    with pytest.raises(ValueError, match="60 feature columns"):
+        load_openxai_csv("german", tmp_path)
 
 
 def test_load_openxai_csv_subsamples_training_rows_only(tmp_path):
@@ -356,6 +385,8 @@ def test_load_openxai_csv_errors_name_the_fix(tmp_path):
     # mean_pred_bound 0.93; heloc 32, 0.5, 0.4.
     ("compas", 32, [0.6, 0.4], 0.93),
     ("heloc", 32, [0.5, 0.5], 0.4),
+    # german 16, 0.4, 0.9.
+    ("german", 16, [0.6, 0.4], 0.9),
 ])
 def test_openxai_released_presets_use_the_recorded_settings(name, batch, weights, bound,
                                                             monkeypatch):
@@ -371,9 +402,18 @@ def test_openxai_released_presets_use_the_recorded_settings(name, batch, weights
                 p["max_epochs"], p["convention"]) == (batch, weights, bound, 100,
                                                       "openxai_code")
     assert spec.explainers["lime"]["params"]["kernel_width"] == 0.75  # x sqrt(d)
-    # The loader's 0/1 columns (checked against OpenXAI's feature types below).
-    assert spec.metrics["pgi"]["params"]["perturber"]["params"]["binary_features"] == \
-        "@binary_features"
+    perturber = spec.metrics["pgi"]["params"]["perturber"]["params"]
+    assert spec.metrics["neg_pgu"]["params"]["perturber"]["params"] == perturber
+    if name == "german":
+        # perturbation_methods.py get_perturb_method: German alone gets
+        # NewDiscrete_NormalPerturbation (one-hot groups, column mask).
+        assert perturber["binary_features"] is None
+        assert perturber["onehot_groups"] == "@onehot_groups"
+        assert perturber["onehot_fixed"] == "columns"
+    else:
+        # The loader's 0/1 columns (checked against OpenXAI's feature types).
+        assert perturber["binary_features"] == "@binary_features"
+        assert "onehot_groups" not in perturber
 
 
 def test_openxai_released_preset_without_files_names_the_variable(monkeypatch):
@@ -383,7 +423,7 @@ def test_openxai_released_preset_without_files_names_the_variable(monkeypatch):
     assert table["error"].str.contains("never downloaded").all()
 
 
-@pytest.mark.parametrize("name", ["compas", "heloc"])
+@pytest.mark.parametrize("name", ["compas", "heloc", "german"])
 def test_openxai_released_quick_presets_run_on_released_files(tmp_path, name):
     from sklearn_xai.benchmark.presets import openxai
 

@@ -70,6 +70,7 @@ PRESET_MODULES = {
     "xaibench_wine_code": "xaibench", "xaibench_roar_curve": "xaibench",
     "openxai_synthetic": "openxai", "openxai_stability": "openxai",
     "openxai_adult": "openxai", "openxai_compas": "openxai", "openxai_heloc": "openxai",
+    "openxai_german": "openxai",
     "xaitris_8x8": "xaitris", "xaitris_64x64": "xaitris", "beexai_real": "beexai",
     "beexai_table5": "beexai", "unit_tests": "units",
 }

@@ -69,6 +69,40 @@ def test_onehot_group_moves_to_a_uniform_other_category(mixed):
     assert np.all(Z[:, 3:] == x[0, 3:])
 
 
+def test_onehot_fixed_columns_restores_only_the_fixed_columns(mixed):
+    # OpenXAI's NewDiscrete_NormalPerturbation: the group moves (probability
+    # p, to a uniform other category) as if free, then the column mask
+    # restores the fixed columns.  Category 4 is active; p = 0.6.
+    x = np.array([[0.0, 0.0, 0.0, 0.0, 1.0, 0.0]])
+    p = GaussianNoisePerturber(flip_prob=0.6, onehot_groups=[[3, 4, 5]],
+                               onehot_fixed="columns").fit(mixed)
+    n = 40000
+    # The active column fixed: it stays 1; each other category turns on
+    # with probability 0.6 / 2, so two categories are on with probability 0.6.
+    fixed = np.zeros(6, bool)
+    fixed[4] = True
+    Z = p.perturb(x, fixed, n, _rngs(x))[0][:, 3:]
+    assert np.all(Z[:, 1] == 1.0)
+    np.testing.assert_allclose(Z[:, [0, 2]].mean(axis=0), [0.3, 0.3], atol=0.01)
+    np.testing.assert_allclose((Z.sum(axis=1) == 2).mean(), 0.6, atol=0.01)
+    # An inactive column fixed: it stays 0; a move towards it leaves no
+    # category on (probability 0.3), a move to the third one moves the row.
+    fixed = np.zeros(6, bool)
+    fixed[3] = True
+    Z = p.perturb(x, fixed, n, _rngs(x))[0][:, 3:]
+    assert np.all(Z[:, 0] == 0.0)
+    np.testing.assert_allclose((Z.sum(axis=1) == 0).mean(), 0.3, atol=0.01)
+    np.testing.assert_allclose(Z[:, 2].mean(), 0.3, atol=0.01)
+    np.testing.assert_allclose(Z[:, 1].mean(), 0.4, atol=0.01)
+    # The default keeps such a group still; with no fixed column both agree
+    # draw for draw (the same random numbers).
+    group = GaussianNoisePerturber(flip_prob=0.6, onehot_groups=[[3, 4, 5]]).fit(mixed)
+    assert np.all(group.perturb(x, fixed, 200, _rngs(x))[0][:, 3:] == x[0, 3:])
+    free = np.zeros(6, bool)
+    np.testing.assert_array_equal(p.perturb(x, free, 300, _rngs(x)),
+                                  group.perturb(x, free, 300, _rngs(x)))
+
+
 def test_clip_keeps_the_training_range():
     X = np.array([[0.0], [1.0]])
     p = GaussianNoisePerturber(5.0, sigma_scale="absolute", clip=True,
@@ -117,7 +151,8 @@ def test_input_is_not_mutated(mixed):
     [({"onehot_groups": [[0]]}, "onehot_groups"),
      ({"onehot_groups": [[0, 1], [1, 2]]}, "disjoint"),
      ({"binary_features": [True, False]}, "boolean mask"),
-     ({"binary_features": [9]}, "column indices")],
+     ({"binary_features": [9]}, "column indices"),
+     ({"onehot_fixed": "feature"}, "onehot_fixed")],
 )
 def test_fit_errors(kwargs, match):
     with pytest.raises(ValueError, match=match):
