@@ -443,8 +443,13 @@ class CaptumLime(_CaptumMaskSurrogate):
     ----------
     estimator : estimator
         The model to explain (``FrozenEstimator(model)`` for a fitted one).
-    n_perturbations : int, default=50
-        Number of masks per row (Captum's default; XAI-TRIS uses 50).
+    n_perturbations : int, default=25
+        Number of masks per row: ``n_samples`` of Captum's
+        ``Lime.attribute``, whose default is 25 (its ``LimeBase`` defaults
+        to 50); BEExAI and XAI-TRIS call it with the default.
+
+        .. versionchanged:: 0.1
+           The default was 50, which is ``LimeBase``'s, not ``Lime``'s.
     alpha : float, default=0.01
         Lasso penalty (Captum's ``SkLearnLasso(alpha=0.01)``).
     kernel_width : float, default=1.0
@@ -501,7 +506,7 @@ class CaptumLime(_CaptumMaskSurrogate):
                       Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, n_perturbations=50, alpha=0.01,
+    def __init__(self, estimator=None, *, n_perturbations=25, alpha=0.01,
                  kernel_width=1.0, distance="cosine", baseline=0.0,
                  target="predicted", output="auto", batch_size=None,
                  random_state=None, n_samples=DEPRECATED):

@@ -108,17 +108,22 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
 
 
 @validate_params(
-    {"attributions": ["array-like"], "normalize": ["boolean"]},
+    {"attributions": ["array-like"], "normalize": ["boolean"],
+     "convention": [StrOptions({"paper", "beexai_code"})]},
     prefer_skip_nested_validation=True,
 )
-def sparseness(attributions, *, normalize=False):
+def sparseness(attributions, *, normalize=False, convention="paper"):
     """Gini sparseness of each explanation (Chalasani et al. 2020).
 
     Sort ``v = |a|`` ascending; ``G = 1 - 2 sum_k v_(k)/||v||_1 * (d - k + 1/2)/d``.
     Uniform magnitudes give 0 and a one-hot explanation ``1 - 1/d``; with
     ``normalize=True`` the score is divided by ``1 - 1/d`` to reach ``[0, 1]``.
-    The default matches BEExAI and Quantus exactly.  All-zero rows give NaN.
-    See :ref:`def-sparseness` in the user guide.
+    The default matches BEExAI and Quantus exactly on explanations with a
+    nonzero attribution.  An all-zero explanation has no distribution of
+    magnitudes: NaN.  ``convention="beexai_code"`` adds BEExAI's ``1e-8``
+    to the denominator, which scores an all-zero explanation 1, the
+    sparsest possible (Captum's LIME, a Lasso, returns such rows).  See
+    :ref:`def-sparseness` in the user guide.
 
     Parameters
     ----------
@@ -126,7 +131,15 @@ def sparseness(attributions, *, normalize=False):
         The explanations to score.
     normalize : bool, default=False
         Divide by the maximum ``1 - 1/d`` (a one-hot explanation) to reach
-        ``[0, 1]``.
+        ``[0, 1]``.  Not with ``convention="beexai_code"``.
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: the index above, NaN for an all-zero explanation.
+        ``"beexai_code"``: BEExAI's code (``evaluate/metrics/sparseness.py``),
+        ``1 - 2 sum_k (d - k + 1/2) v_(k) / (d ||v||_1 + 1e-8)``: 1 for an
+        all-zero explanation, the same index otherwise (to about
+        ``1e-8 / (d ||v||_1)``).
+
+        .. versionadded:: 0.1
 
     Returns
     -------
@@ -151,6 +164,13 @@ def sparseness(attributions, *, normalize=False):
     d = v.shape[1]
     total = v.sum(axis=1)
     k = np.arange(1, d + 1)
+    if convention == "beexai_code":
+        if normalize:
+            raise ValueError(
+                "sparseness: normalize=True is not part of BEExAI's code; pass "
+                "normalize=False with convention='beexai_code', or use "
+                "convention='paper'.")
+        return 1.0 - 2.0 * (v * (d - k + 0.5)).sum(axis=1) / (total * d + 1e-8)
     with np.errstate(invalid="ignore", divide="ignore"):
         G = 1.0 - 2.0 * ((v / total[:, None]) * ((d - k + 0.5) / d)).sum(axis=1)
     G[total == 0] = np.nan

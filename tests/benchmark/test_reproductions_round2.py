@@ -35,6 +35,19 @@ def test_beexai_presets_read_the_curated_log_target(name):
     if name == "beexai_table5":
         auc = get_preset(name).metrics["neg_auc_tp"]["params"]
         assert auc["convention"] == "beexai_code"
+    # BEExAI's sparseness scores an all-zero (LIME) row 1, its complexity 0.
+    metrics = get_preset(name).metrics
+    assert metrics["sparseness"]["params"]["convention"] == "beexai_code"
+    assert metrics["neg_complexity"]["params"]["convention"] == "beexai_code"
+
+
+def test_beexai_lime_draws_captums_default_samples():
+    # BEExAI calls captum.attr.Lime(model).attribute(x): 25 samples a row.
+    from sklearn_xai.benchmark._spec import resolve_component
+
+    spec = get_preset("beexai_table5").explainers["lime"]
+    lime = resolve_component(spec, "explainer", seed=0, task="regression")
+    assert lime.explainer.get_params()["n_perturbations"] == 25
 
 
 
@@ -218,18 +231,25 @@ def test_beexai_set_normalised_sensitivity_hand_case():
 
     A = np.abs(explain(X))
     seed = 3
-    d_rng = np.random.default_rng(seed)
     i, j = np.triu_indices(len(X), 1)
     r = np.abs(X[i] - X[j]).mean(axis=0)  # BEExAI's radius, pair by pair
-    expected = []
-    for _ in range(5):
-        delta = (2.0 * d_rng.random(X.shape) - 1.0) * r
-        P = explain(X - delta)
-        diff = np.linalg.norm(A / np.linalg.norm(A) - P / np.linalg.norm(P), axis=1)
-        expected.append(diff / np.linalg.norm(delta))
-    expected = 100.0 * np.max(expected, axis=0).mean()
+
+    def hand(n_draws, scale):
+        d_rng = np.random.default_rng(seed)
+        values = []
+        for _ in range(n_draws):
+            delta = (2.0 * d_rng.random(X.shape) - 1.0) * scale * r
+            P = explain(X - delta)
+            diff = np.linalg.norm(A / np.linalg.norm(A) - P / np.linalg.norm(P), axis=1)
+            values.append(diff / np.linalg.norm(delta))
+        return 100.0 * np.max(values, axis=0).mean()
+
+    expected = hand(5, 1.0)
     assert script.set_sensitivity(explain, X, A, seed) == pytest.approx(expected,
                                                                         rel=1e-12)
+    # The page's hypothesis switches: more draws, a scaled radius.
+    assert script.set_sensitivity(explain, X, A, seed, n_draws=7, radius_scale=0.5) == (
+        pytest.approx(hand(7, 0.5), rel=1e-12))
     # The set dependence: the same rows twice halve the score (1 / n).
     doubled = script.set_sensitivity(explain, np.vstack([X, X]), np.vstack([A, A]),
                                      seed)
@@ -257,3 +277,14 @@ def test_beexai_set_normalised_infidelity_hand_case():
     assert scores[1:].mean() == pytest.approx(expected, rel=0.03)
     per_feature = ((X[1:] @ w) ** 2).mean() + (w**2 * std**2).sum()
     assert abs(per_feature - expected) > 0.2 * expected
+
+
+def test_xaibench_wine_peer_faith_reads_table2():
+    # The peer check compares with Table 2 of Liu et al. (2021), read from
+    # the comparison script's table: SHAP's faith- 0.461, faith+ 0.488 (also
+    # for shap's own explainer), MAPLE's faith- -0.007, LIME's faith+ 0.595.
+    script = _benchmark_script("xaibench_wine_peer_faith")
+    assert script.published("shap", "faith− ↑") == 0.461
+    assert script.published(script.SHAP_LIBRARY, "faith+ ↑") == 0.488
+    assert script.published("maple", "faith− ↑") == -0.007
+    assert script.published("lime", "faith+ ↑") == 0.595

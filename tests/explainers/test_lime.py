@@ -243,14 +243,32 @@ def test_captum_lime_matches_captum_with_same_masks(gaussian_data):
         return torch.as_tensor(model.predict(t.detach().double().numpy()))
 
     for i, x in enumerate(rows):
-        masks = iter((rngs[i].random((50, 4)) < 0.5).astype(np.int64))
+        # Captum's Lime.attribute draws its default n_samples masks (25).
+        masks = iter((rngs[i].random((25, 4)) < 0.5).astype(np.int64))
 
         def perturb(inp, **kwargs):
             return torch.as_tensor(next(masks))[None]
 
         lime = Lime(forward, perturb_func=perturb)
-        ref = lime.attribute(torch.as_tensor(x[None]), n_samples=50).numpy()[0]
+        ref = lime.attribute(torch.as_tensor(x[None])).numpy()[0]
         np.testing.assert_allclose(A[i], ref, atol=2e-5)
+        with pytest.raises(StopIteration):  # exactly 25 masks were drawn
+            next(masks)
+
+
+def test_captum_lime_defaults_are_captums():
+    """The defaults are those of ``captum.attr.Lime`` as BEExAI and
+    XAI-TRIS call it: ``Lime(model).attribute(x)``, not ``LimeBase``'s
+    50 samples."""
+    import inspect
+
+    from captum.attr import Lime
+
+    captum_n = inspect.signature(Lime.attribute).parameters["n_samples"].default
+    ours = inspect.signature(CaptumLime).parameters
+    assert ours["n_perturbations"].default == captum_n == 25
+    assert ours["alpha"].default == 0.01  # SkLearnLasso(alpha=0.01)
+    assert ours["kernel_width"].default == 1.0
 
 
 def test_captum_lime_baseline_and_errors(gaussian_data):

@@ -69,6 +69,24 @@ def test_sparseness_values():
     assert np.isnan(sparseness(np.zeros((1, 3))))[0]
 
 
+
+def test_sparseness_beexai_code():
+    # BEExAI's get_sparsity on sorted |a|: 1 - 2 sum_j (d - j + 1/2) v_j /
+    # (d sum v + 1e-8), by hand: [0,0,0,3] -> 1 - 2 * 1.5 / 12 = 0.75;
+    # [1,2,3,4] -> 1 - 2 * 15 / 40 = 0.25; an all-zero row -> 1 - 0 = 1.
+    A = np.array([[0.0, 0.0, 0.0, 3.0], [4.0, -3.0, 2.0, 1.0], [0.0, 0.0, 0.0, 0.0]])
+    out = sparseness(A, convention="beexai_code")
+    np.testing.assert_allclose(out, [0.75, 0.25, 1.0], atol=1e-8)
+    # Rows with a nonzero attribution: the Gini index, to ~1e-8 / (d ||v||_1).
+    np.testing.assert_allclose(out[:2], sparseness(A[:2]), atol=1e-9)
+    with pytest.raises(ValueError, match="normalize=True is not part of BEExAI"):
+        sparseness(A, normalize=True, convention="beexai_code")
+    with pytest.raises(ValueError, match="convention"):
+        sparseness(A, convention="beexai")
+    # BEExAI's mean over rows counts an all-zero row as 1 (no NaN to omit).
+    assert sparseness(A[[0, 1, 1, 2]], convention="beexai_code").mean() == (
+        pytest.approx((0.75 + 0.25 + 0.25 + 1.0) / 4, abs=1e-8))
+
 def test_registry_entries():
     spec = get_metric_spec("neg_complexity")
     assert spec.func is complexity and not spec.greater_is_better
