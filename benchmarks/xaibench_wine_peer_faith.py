@@ -8,9 +8,9 @@ same recipe.  This script settles whether the metric or the explanations
 differ.  For each seed it takes the preset's fitted decision tree, its 100
 explained rows and its explainers, and scores their attributions twice:
 
-* with :func:`~sklearn_xai.metrics.faith_minus` / ``faith_plus`` as the
-  preset runs them (``convention="xai_bench_code"``, the explained rows'
-  mean prediction for the empty coalition);
+* with :func:`~sklearn_xai.metrics.faith_minus` / ``faith_plus`` with the
+  preset's parameters (``convention="xai_bench_code"``, the explained rows'
+  mean prediction for the empty coalition, ``nan_policy="zero"``);
 * with XAI-Bench's ``custom_metrics/faithfulness.py`` ``Faithfulness``
   class itself, whose conditional draws come from XAI-Bench's own
   ``GaussianLinearRegression`` built with the preset's mean and covariance.
@@ -73,9 +73,9 @@ def run(seed, Faithfulness, GaussianLinearRegression):
                                          noise=0.01, sigma=cov)
 
     def ours(metric, A):
-        return metric(model, X, A, distribution=dist, convention="xai_bench_code",
-                      empty_value="explained_mean", nan_policy="zero",
-                      random_state=seed).mean()
+        # The preset's own parameters of the metric (its code switches).
+        params = spec.metrics[metric.__name__]["params"]
+        return metric(model, X, A, distribution=dist, random_state=seed, **params).mean()
 
     def peer(version, A):
         np.random.seed(seed)  # XAI-Bench draws from NumPy's global stream
