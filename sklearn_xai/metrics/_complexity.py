@@ -15,6 +15,7 @@ from sklearn_xai.utils._sklearn import (
     fast_validate_params,
     validate_params,
 )
+from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import check_attributions
 
 __all__ = ["complexity", "effective_complexity", "sparseness"]
@@ -39,7 +40,9 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
     (``0 ln 0 = 0``): ``normalize="log_d"`` returns ``H / ln d`` in
     ``[0, 1]`` (0 for a one-hot explanation, 1 for uniform magnitudes);
     ``"none"`` returns ``H`` in nats (Quantus).  An all-zero explanation has
-    no distribution: NaN.  ``convention="beexai_code"`` returns BEExAI's
+    no distribution: NaN, with an
+    :class:`~sklearn_xai.metrics.UndefinedScoreWarning`.
+    ``convention="beexai_code"`` returns BEExAI's
     ``H / d`` instead, with ``1e-8`` added inside the log and to the
     denominator of ``P`` (0 for an all-zero explanation).  See
     :ref:`def-complexity` in the user guide.
@@ -99,7 +102,9 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
         P = A / total
         logP = np.where(P > 0, np.log(np.where(P > 0, P, 1.0)), 0.0)
     H = 0.0 - (P * logP).sum(axis=1)  # 0.0 - x avoids -0.0
-    H[total[:, 0] == 0] = np.nan
+    H = handle_undefined(H, total[:, 0] == 0, what="complexity",
+                         reason="all-zero attributions", policy_param=False,
+                         stacklevel=4)
     if normalize == "none":
         return H
     if d < 2:
@@ -120,7 +125,9 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
     ``normalize=True`` the score is divided by ``1 - 1/d`` to reach ``[0, 1]``.
     The default matches BEExAI and Quantus exactly on explanations with a
     nonzero attribution.  An all-zero explanation has no distribution of
-    magnitudes: NaN.  ``convention="beexai_code"`` adds BEExAI's ``1e-8``
+    magnitudes: NaN, with an
+    :class:`~sklearn_xai.metrics.UndefinedScoreWarning`.
+    ``convention="beexai_code"`` adds BEExAI's ``1e-8``
     to the denominator, which scores an all-zero explanation 1, the
     sparsest possible (Captum's LIME, a Lasso, returns such rows).  See
     :ref:`def-sparseness` in the user guide.
@@ -133,7 +140,8 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
         Divide by the maximum ``1 - 1/d`` (a one-hot explanation) to reach
         ``[0, 1]``.  Not with ``convention="beexai_code"``.
     convention : {"paper", "beexai_code"}, default="paper"
-        ``"paper"``: the index above, NaN for an all-zero explanation.
+        ``"paper"``: the index above, NaN (with a warning) for an all-zero
+        explanation.
         ``"beexai_code"``: BEExAI's code (``evaluate/metrics/sparseness.py``),
         ``1 - 2 sum_k (d - k + 1/2) v_(k) / (d ||v||_1 + 1e-8)``: 1 for an
         all-zero explanation, the same index otherwise (to about
@@ -173,7 +181,9 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
         return 1.0 - 2.0 * (v * (d - k + 0.5)).sum(axis=1) / (total * d + 1e-8)
     with np.errstate(invalid="ignore", divide="ignore"):
         G = 1.0 - 2.0 * ((v / total[:, None]) * ((d - k + 0.5) / d)).sum(axis=1)
-    G[total == 0] = np.nan
+    G = handle_undefined(G, total == 0, what="sparseness",
+                         reason="all-zero attributions", policy_param=False,
+                         stacklevel=4)
     if normalize:
         if d < 2:
             raise ValueError("sparseness with normalize=True needs at least 2 features.")

@@ -287,7 +287,7 @@ def _beexai_convention(convention, variant, options, owner):
         **_CONVENTION_BEEXAI,
         "n_subsets": [Interval(numbers.Integral, 2, None, closed="left")],
         "subset_size": [Interval(numbers.Integral, 1, None, closed="left"),
-                        Interval(numbers.Real, 0, 1, closed="right"), None],
+                        Interval(numbers.Real, 0, 1, closed="neither"), None],
         "random_state": ["random_state"],
         "variant": [StrOptions({"bhatt", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
     },
@@ -315,9 +315,11 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
     {attributions}
     n_subsets : int, default=20
         Number of random subsets ``R`` per row.
-    subset_size : int, float in (0, 1] or None, default=None
-        Subset size ``s``; a float is a fraction of the features (rounded
-        down, at least 1); ``None`` is ``max(floor(0.2 d), 1)`` (BEExAI).
+    subset_size : int, float in (0, 1) or None, default=None
+        Subset size ``s``, at most ``n_features - 1`` (removing every
+        feature leaves a single subset, with nothing to correlate); a float
+        is a fraction of the features (rounded down, at least 1); ``None``
+        is ``max(floor(0.2 d), 1)`` (BEExAI).
     {removal_masker}
     {X_train}
     convention : {"paper", "beexai_code"}, default="paper"
@@ -381,9 +383,12 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
         s = int(subset_size)
     else:
         s = resolve_k(float(subset_size), d, rounding="floor")
-    if s > d:
+    if s >= d:
         raise ValueError(
-            f"subset_size={subset_size} exceeds the number of features ({d})."
+            f"faithfulness_correlation needs subset_size < n_features: got "
+            f"subset_size={subset_size} (s={s}) with {d} features; removing every "
+            f"feature leaves one subset with nothing to correlate. Pass "
+            f"subset_size at most {d - 1}."
         )
     code = convention == "beexai_code"
     if absolute is None:

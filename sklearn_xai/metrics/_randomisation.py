@@ -35,7 +35,7 @@ from sklearn_xai.utils._sklearn import (
     StrOptions,
     fast_validate_params,
 )
-from sklearn_xai.utils._stats import handle_undefined, row_pearson
+from sklearn_xai.utils._stats import handle_undefined, row_pearson, row_spearman
 
 __all__ = [
     "data_randomisation",
@@ -104,23 +104,6 @@ def _ssim(A, B, image_shape):
     return out
 
 
-def _average_ranks(A):
-    """Ranks 1..d of each row's values, ties given their average rank
-    (``scipy.stats.rankdata(A, axis=1)``, vectorised over rows)."""
-    n, d = A.shape
-    order = np.argsort(A, axis=1, kind="stable")
-    sorted_ = np.take_along_axis(A, order, axis=1)
-    new_group = np.ones((n, d), dtype=bool)
-    new_group[:, 1:] = sorted_[:, 1:] != sorted_[:, :-1]
-    group = np.cumsum(new_group, axis=1) - 1 + (np.arange(n) * d)[:, None]
-    positions = np.broadcast_to(np.arange(1.0, d + 1.0), (n, d))
-    total = np.bincount(group.ravel(), weights=positions.ravel(), minlength=n * d)
-    count = np.bincount(group.ravel(), minlength=n * d)
-    ranks = np.empty((n, d))
-    np.put_along_axis(ranks, order, (total / np.maximum(count, 1))[group], axis=1)
-    return ranks
-
-
 def _similarity(A, B, similarity, absolute, image_shape):
     """Row-wise similarity of two explanation matrices (NaN where undefined)."""
     if absolute:
@@ -135,7 +118,7 @@ def _similarity(A, B, similarity, absolute, image_shape):
                              f"attributions have {A.shape[1]} columns.")
         return _ssim(A, B, image_shape)
     if similarity == "spearman":
-        A, B = _average_ranks(A), _average_ranks(B)
+        return row_spearman(A, B)
     return row_pearson(A, B)
 
 

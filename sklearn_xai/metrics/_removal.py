@@ -23,7 +23,6 @@ the user guide.
 import numbers
 
 import numpy as np
-from scipy.stats import rankdata
 
 from sklearn_xai.masking import BaselineMasker, MarginalMasker, NoisyLinearMasker
 from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _prepare, _with_x
@@ -31,7 +30,7 @@ from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
-from sklearn_xai.utils._stats import handle_undefined, row_pearson
+from sklearn_xai.utils._stats import handle_undefined, row_pearson, row_spearman
 from sklearn_xai.utils._validation import magnitude_order, positions
 
 __all__ = [
@@ -315,11 +314,6 @@ def _default_redraw_masker(X_train, n_draws, random_state):
     return BaselineMasker("zero")
 
 
-def _row_spearman(u, v):
-    """Spearman correlation along the last axis (average ranks for ties)."""
-    return row_pearson(rankdata(u, axis=-1), rankdata(v, axis=-1))
-
-
 @fast_validate_params(
     {**_BASE_PARAMS, **_MASKER_PARAMS, **_NAN_POLICY,
      "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -426,7 +420,7 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
         v = sq.mean(axis=2) if w is None else np.einsum("cmb,cmb->cm", w, sq)
         small = np.abs(fx) < eps
         moved[sl] = v / np.where(small, 1.0, fx * fx)[:, None]
-    r = _row_spearman(mass, moved)
+    r = row_spearman(mass, moved)
     return handle_undefined(r, np.isnan(r), nan_policy,
                             what="monotonicity_correlation",
                             reason="constant attributions or output spread")

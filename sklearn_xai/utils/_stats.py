@@ -11,11 +11,23 @@ scorers leave NaN rows out of the mean), 0 (``"zero"``), or an error
 import warnings
 
 import numpy as np
+from scipy.stats import rankdata
 from sklearn.exceptions import UndefinedMetricWarning
 
-__all__ = ["NAN_POLICIES", "UndefinedScoreWarning", "handle_undefined", "row_pearson"]
+__all__ = [
+    "CONSTANT_RTOL",
+    "NAN_POLICIES",
+    "UndefinedScoreWarning",
+    "handle_undefined",
+    "nearly_constant",
+    "row_pearson",
+    "row_spearman",
+]
 
 NAN_POLICIES = ("omit", "zero", "raise")
+
+#: Relative spread below which a row counts as constant (:func:`nearly_constant`).
+CONSTANT_RTOL = 1e-10
 
 
 class UndefinedScoreWarning(UndefinedMetricWarning, RuntimeWarning):
@@ -95,6 +107,39 @@ def handle_undefined(scores, undefined, nan_policy="omit", what="The score",
     return scores
 
 
+def nearly_constant(u, *, axis=-1):
+    """Whether ``u`` is constant along ``axis`` up to rounding.
+
+    The one constancy test of the package's correlations: a row is constant
+    when its spread ``max - min`` is at most :data:`CONSTANT_RTOL` (``1e-10``)
+    times its largest magnitude.  Sums of equal attributions taken in
+    different orders, or a constant saliency map computed with rounding,
+    differ from one another by about ``1e-16`` relative; a correlation with
+    such a row scores the rounding noise, not the explanation.
+
+    Parameters
+    ----------
+    u : array-like of shape (..., n)
+    axis : int, default=-1
+        The axis along which the values are compared.
+
+    Returns
+    -------
+    constant : ndarray of bool, shape (...), or bool
+        True where ``u`` is constant (an all-zero row included).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._stats import nearly_constant
+    >>> nearly_constant([[0.3, 0.1 + 0.2], [0.0, 0.0], [1.0, 1.001]])
+    array([ True,  True, False])
+    """
+    u = np.asarray(u, dtype=np.float64)
+    spread = np.ptp(u, axis=axis)
+    return ~(spread > CONSTANT_RTOL * np.abs(u).max(axis=axis))
+
+
 def row_pearson(u, v, *, nan_policy=None, what="The correlation"):
     """Pearson correlation of ``u`` and ``v`` along their last axis.
 
@@ -111,8 +156,9 @@ def row_pearson(u, v, *, nan_policy=None, what="The correlation"):
     Returns
     -------
     r : ndarray of shape (...) or float
-        In ``[-1, 1]``; NaN where either side is constant (the correlation
-        is undefined).  Invariant to positive affine maps of either side.
+        In ``[-1, 1]``; NaN where either side is constant up to rounding
+        (:func:`nearly_constant`: the correlation is undefined).  Invariant
+        to positive affine maps of either side.
 
     Examples
     --------
@@ -124,16 +170,56 @@ def row_pearson(u, v, *, nan_policy=None, what="The correlation"):
     """
     u = np.asarray(u, dtype=np.float64)
     v = np.asarray(v, dtype=np.float64)
-    constant = None
-    if nan_policy is not None:
-        constant = (np.ptp(u, axis=-1) == 0) | (np.ptp(v, axis=-1) == 0)
+    return _correlate(u, v, nearly_constant(u) | nearly_constant(v), nan_policy, what)
+
+
+def row_spearman(u, v, *, nan_policy=None, what="The correlation"):
+    """Spearman correlation of ``u`` and ``v`` along their last axis.
+
+    The Pearson correlation of the ranks (ties get their average rank, as
+    :func:`scipy.stats.spearmanr`).  Whether a side is constant is decided
+    on its values (:func:`nearly_constant`), not on its ranks: rounding
+    noise on a constant row would otherwise rank as an ordering.
+
+    Parameters
+    ----------
+    u, v : array-like of shape (..., n)
+    nan_policy : {"omit", "zero", "raise"} or None, default=None
+        What to do where either side is constant: see :func:`row_pearson`.
+    what : str, default="The correlation"
+        The metric's name, for the messages of ``nan_policy``.
+
+    Returns
+    -------
+    r : ndarray of shape (...) or float
+        In ``[-1, 1]``; NaN where either side is constant up to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._stats import row_spearman
+    >>> u = [[1.0, 2.0, 3.0], [0.3, 0.1 + 0.2, 0.3]]
+    >>> row_spearman(u, [[1.0, 5.0, 4.0], [1.0, 2.0, 3.0]]).round(4)
+    array([0.5, nan])
+    """
+    u = np.asarray(u, dtype=np.float64)
+    v = np.asarray(v, dtype=np.float64)
+    constant = nearly_constant(u) | nearly_constant(v)
+    ranks_u = rankdata(u, method="average", axis=-1)
+    ranks_v = rankdata(v, method="average", axis=-1)
+    return _correlate(ranks_u, ranks_v, constant, nan_policy, what)
+
+
+def _correlate(u, v, constant, nan_policy, what):
+    """Pearson correlation along the last axis, NaN where ``constant``."""
     u = u - u.mean(axis=-1, keepdims=True)
     v = v - v.mean(axis=-1, keepdims=True)
     den = np.sqrt((u * u).sum(axis=-1) * (v * v).sum(axis=-1))
     num = (u * v).sum(axis=-1)
+    defined = ~constant & (den > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        r = np.where(defined, num / np.where(defined, den, 1.0), np.nan)
     r = np.clip(r, -1.0, 1.0)
-    if constant is None:
+    if nan_policy is None:
         return r
-    return handle_undefined(r, constant, nan_policy, what=what, reason="constant input")
+    return handle_undefined(r, np.isnan(r), nan_policy, what=what, reason="constant input")
