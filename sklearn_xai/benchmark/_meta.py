@@ -521,7 +521,8 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
       the paper's meta-consistency score against the ideal ``(1, 1, 1, 1)``.
     * **agreement**: the Kendall tau-b between the metric's explainer
       ranking and each other metric's (the matrix is
-      ``meta.attrs["agreement"][(dataset, model)]``); ``agreement`` is its
+      ``pd.DataFrame(meta.attrs["agreement"][(dataset, model)])``);
+      ``agreement`` is its
       mean over the other metrics, ``family_agreement`` over those of the
       same family (:attr:`~sklearn_xai.metrics.MetricSpec.family`).
 
@@ -581,7 +582,10 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
         ``resilience_iac``, ``resilience_iec``, ``reactivity_iac``,
         ``reactivity_iec``, ``mc_score``, ``agreement``,
         ``family_agreement``, ``flags``.  ``meta.attrs["agreement"]`` maps
-        (dataset, model) to the Kendall tau matrix.
+        (dataset, model) to the Kendall tau matrix as a dict of dicts of
+        floats, ``tau[metric_a][metric_b]`` (plain values, so that pandas
+        operations on ``meta`` keep working; ``pd.DataFrame(...)`` of it is
+        the matrix, and :func:`plot_metric_agreement` draws it).
 
     Notes
     -----
@@ -705,7 +709,9 @@ def _assemble(results, perturbed, *, reference, n_splits, alpha, power, random_s
             board[metric] = _oriented(means, rec["greater_is_better"])
         board = pd.DataFrame(board)
         tau = _agreement(board)
-        agreement[(dataset, model)] = tau
+        # Plain values only: pandas compares and copies ``attrs`` in its
+        # operations (``astype``, ``concat``), which a DataFrame breaks.
+        agreement[(dataset, model)] = tau.to_dict()
         families = {r["metric"]: r["family"] for r in pair_records}
         for rec in pair_records:
             others = [m for m in tau.columns if m != rec["metric"]]
@@ -785,7 +791,7 @@ def plot_metric_agreement(meta, dataset=None, model=None, *, ax=None):
     if key is None:
         raise ValueError(f"No agreement matrix for ({dataset!r}, {model!r}); pairs: "
                          f"{sorted(agreement)}.")
-    tau = agreement[key]
+    tau = pd.DataFrame(agreement[key])
     n = len(tau)
     own_figure = ax is None
     if own_figure:

@@ -6,6 +6,7 @@ the report's "Metric reliability" section."""
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from sklearn_xai.benchmark import BenchmarkResults, run_benchmark, write_report
 from sklearn_xai.benchmark import (
@@ -73,7 +74,7 @@ def test_blind_metric_has_no_reactivity_and_is_flagged(spec_meta):
                  "no power vs control"):
         assert flag in row["flags"]
     # Every explainer gets the same scores: its ranking agrees with nothing.
-    tau = spec_meta.attrs["agreement"][("make_linear_attribution", "lr")]
+    tau = pd.DataFrame(spec_meta.attrs["agreement"][("make_linear_attribution", "lr")])
     assert np.isnan(tau.loc[BLIND]).all()
     lines = reliability_summary(spec_meta)
     assert any(line.startswith(f"make_linear_attribution / lr: {BLIND}: ") for line in lines)
@@ -110,7 +111,7 @@ def test_table_shape_and_dtypes(spec_meta):
     assert (spec_meta["n_rows"] == 40).all() and (spec_meta["n_explainers"] == 3).all()
     assert (spec_meta["noise_source"] == "split_half").all()
     assert spec_meta["greater_is_better"].tolist() == [True, False, True]
-    tau = spec_meta.attrs["agreement"][("make_linear_attribution", "lr")]
+    tau = pd.DataFrame(spec_meta.attrs["agreement"][("make_linear_attribution", "lr")])
     assert list(tau.columns) == list(spec_meta["metric"])
 
 
@@ -186,7 +187,7 @@ def test_a_metric_ranking_against_its_family_is_flagged():
     assert meta.loc["faith_plus", "family_agreement"] == pytest.approx(0.0)
     # The two others agree with each other (tau 1) and are not flagged for it.
     assert "against" not in meta.loc["comprehensiveness", "flags"]
-    tau = meta.attrs["agreement"][("d", "m")]
+    tau = pd.DataFrame(meta.attrs["agreement"][("d", "m")])
     assert tau.loc["comprehensiveness", "faith_plus"] == pytest.approx(1.0)
     agree = meta_evaluate(_synthetic(opposite=False)).set_index("metric")
     assert (agree["family_agreement"] == 1).all() and (agree["flags"] == "").all()
@@ -260,3 +261,21 @@ def test_shuffle_depends_only_on_the_row():
 def test_bad_parameters_are_named(kwargs, match):
     with pytest.raises(ValueError, match=match):
         meta_evaluate(_synthetic(False), **kwargs)
+
+
+def test_meta_attrs_are_plain_values_that_pandas_operations_keep():
+    results = _synthetic(opposite=True)
+    meta = meta_evaluate(results)
+    # pandas compares attrs in astype/concat: a DataFrame there raised "The
+    # truth value of a DataFrame is ambiguous".
+    assert meta.astype(str).shape == meta.shape
+    assert len(pd.concat([meta, meta])) == 2 * len(meta)
+    assert meta.copy().attrs["agreement"].keys() == meta.attrs["agreement"].keys()
+    tau = meta.attrs["agreement"][("d", "m")]
+    assert all(isinstance(v, float) for col in tau.values() for v in col.values())
+    # Kendall tau-b of the explainers' mean scores, computed directly.
+    means = results.table.groupby(["metric", "explainer"])["value"].mean().unstack(0)
+    for a in means.columns:
+        for b in means.columns:
+            expected = stats.kendalltau(means[a], means[b]).statistic
+            assert tau[a][b] == pytest.approx(expected)
