@@ -113,6 +113,27 @@ def _units(X, *, groups=None, image_shape=None, patch_size=None, slic=None):
     return np.broadcast_to(np.arange(d), (n, d))
 
 
+def _quantus_patch_sums(A, shape, patch_size):
+    """Summed attribution of each patch as Quantus 0.6 computes it (n, U).
+
+    Quantus pads the image with zeros to a multiple of ``patch_size``
+    (``floor`` of the padding above and left, ``ceil`` below and right) and
+    sums each ``p x p`` block of the padded image in row-major order
+    (``ndarray.sum`` over the last axis, pairwise).  The order of the terms
+    and the padding zeros decide the rounding of the sums, and so which
+    patches tie; the patches are numbered as by :func:`_patch_units`.
+    """
+    n = A.shape[0]
+    h, w = shape
+    p = int(patch_size)
+    pad_h, pad_w = (-h) % p, (-w) % p
+    image = np.pad(A.reshape(n, h, w), ((0, 0), (pad_h // 2, pad_h - pad_h // 2),
+                                        (pad_w // 2, pad_w - pad_w // 2)))
+    H, W = image.shape[1] // p, image.shape[2] // p
+    blocks = image.reshape(n, H, p, W, p).transpose(0, 1, 3, 2, 4).reshape(n, H * W, p * p)
+    return np.ascontiguousarray(blocks).sum(axis=-1)
+
+
 def _unit_scores(A, units, how):
     """Summed or mean attribution of each unit (n, U); NaN for an id a row
     does not use."""
@@ -134,12 +155,14 @@ _ORDERS = {"positive", "negative", "absolute"}
 
 def _curves(f, masker, X, A, units, *, mode="remove", order="positive",
             aggregate="sum", per_step=1, max_steps=None, cap=None, rngs=None,
-            batch_size=None):
+            batch_size=None, unit_scores=None, sort_kind="stable"):
     """Output of the model along the removal (or insertion) path of each row.
 
     Units are ranked by their aggregated attribution (``"positive"``:
     largest first, ``"negative"``: smallest first, ``"absolute"``: largest
-    magnitude first; ties by unit id) and step ``k`` removes (``mode=
+    magnitude first; ties by unit id, or as :func:`numpy.argsort` of
+    ``sort_kind`` leaves them; ``unit_scores``, when given, replaces the
+    aggregated attributions, every unit used) and step ``k`` removes (``mode=
     "remove"``) or keeps (``mode="keep"``) the first ``min(k * per_step,
     U_i)`` units of row ``i`` (with ``cap="sign"``, only those whose
     sign-adjusted score is ``>= 0``).
@@ -156,7 +179,10 @@ def _curves(f, masker, X, A, units, *, mode="remove", order="positive",
     n_units : ndarray of shape (n,)
         Number of units of each row.
     """
-    scores, used = _unit_scores(A, units, aggregate)
+    if unit_scores is None:
+        scores, used = _unit_scores(A, units, aggregate)
+    else:
+        scores, used = unit_scores, np.ones(unit_scores.shape, dtype=bool)
     if order == "positive":
         key = -scores
     elif order == "negative":
@@ -164,7 +190,7 @@ def _curves(f, masker, X, A, units, *, mode="remove", order="positive",
     else:
         key = -np.abs(scores)
     key = np.where(used, key, np.inf)  # unused ids last, never reached
-    rank = positions(np.argsort(key, axis=1, kind="stable"))
+    rank = positions(np.argsort(key, axis=1, kind=sort_kind))
     feature_rank = np.take_along_axis(rank, units, axis=1)
     n_units = used.sum(axis=1)
     if cap == "sign":  # shap.benchmark: only units of the order's sign
@@ -187,11 +213,23 @@ def _curves(f, masker, X, A, units, *, mode="remove", order="positive",
 
 
 def _evaluate(estimator, X, attributions, masker, X_train, target, output,
-              batch_size, random_state, units_kw, **curve_kw):
-    """Validated inputs, the units and :func:`_curves` in one call."""
+              batch_size, random_state, units_kw, quantus_ties=False, **curve_kw):
+    """Validated inputs, the units and :func:`_curves` in one call.
+
+    ``quantus_ties``: rank the units as Quantus' ``RegionPerturbation`` and
+    ``Selectivity`` do, ``np.argsort`` of the default kind (not stable: ties
+    are left in the order its sort leaves them) over patch sums computed as
+    Quantus computes them (:func:`_quantus_patch_sums`).
+    """
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size, X_train)
     units = _units(X, **units_kw)
+    if quantus_ties:
+        curve_kw["sort_kind"] = "quicksort"  # np.argsort's default
+        if units_kw.get("image_shape") is not None:
+            shape = _resolve_image_shape(units_kw["image_shape"], X.shape[1])
+            curve_kw["unit_scores"] = _quantus_patch_sums(A, shape,
+                                                          units_kw["patch_size"])
     rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
     return (*_curves(f, masker, X, A, units, rngs=rngs, batch_size=batch_size,
                      **curve_kw), A)
@@ -470,7 +508,9 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
               convention=_convention_doc(
     "AOPC, the mean of ``f(x) - c_k`` over ``k = 0..L`` (Samek et al.).",
     "Quantus' ``RegionPerturbation`` curve ``f(x) - c_k``, ``k = 1..L``, "
-    "reduced by its ``get_auc_score`` (trapezoid with unit spacing)."))
+    "reduced by its ``get_auc_score`` (trapezoid with unit spacing); regions "
+    "with equal summed attributions are ordered as Quantus' unstable "
+    "``np.argsort`` of its patch sums orders them."))
 def region_perturbation(estimator, X, attributions, *, order="morf", groups=None,
                         image_shape=None, patch_size=8, n_regions=None, masker=None,
                         X_train=None, convention="paper", random_state=None,
@@ -545,7 +585,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
         estimator, X, attributions, masker, X_train, target, output, batch_size,
         random_state, _units_kw(groups, image_shape, patch_size), mode="remove",
         order="positive" if order == "morf" else "negative",
-        max_steps=n_regions)
+        max_steps=n_regions, quantus_ties=convention == "quantus_code")
     drop = fx[:, None] - curves
     if convention == "quantus_code":
         return _steps_area(drop, np.minimum(n_units, drop.shape[1] - 1))
@@ -559,7 +599,9 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
     "the area under the curve over the fraction of regions removed, "
     "``f(x)`` at 0 included.",
     "Quantus' ``Selectivity`` reduced by its ``get_auc_score``: the "
-    "trapezoid with unit spacing over steps ``1..U``."))
+    "trapezoid with unit spacing over steps ``1..U``; regions with equal "
+    "summed attributions are ordered as Quantus' unstable ``np.argsort`` of "
+    "its patch sums orders them."))
 def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
                 patch_size=8, masker=None, X_train=None, convention="paper",
                 random_state=None, target="predicted", output="auto",
@@ -616,7 +658,7 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
     fx, curves, fractions, n_units, _ = _evaluate(
         estimator, X, attributions, masker, X_train, target, output, batch_size,
         random_state, _units_kw(groups, image_shape, patch_size), mode="remove",
-        order="positive")
+        order="positive", quantus_ties=convention == "quantus_code")
     if convention == "quantus_code":
         return _steps_area(curves, n_units)
     return _area(curves, fractions)

@@ -373,3 +373,27 @@ def test_irof_equals_quantus(monkeypatch):
                     channel_first=True, device="cpu", batch_size=1)
     ours = irof(clf, X, A, image_shape=(8, 8), convention="quantus_code")
     np.testing.assert_allclose(ours, np.asarray(theirs), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("metric", ["morf", "lerf", "selectivity"])
+def test_tied_patches_are_ordered_as_quantus(metric, monkeypatch):
+    # Attributions on a coarse grid make many patch sums equal, or equal up
+    # to rounding; 25 patches (more than 16) take numpy's unstable argsort,
+    # which Quantus ranks with.  Quantus 0.6, run directly, is the oracle.
+    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; "
+                                  "pip install quantus")
+    monkeypatch.setattr(np, "trapz", np.trapezoid, raising=False)
+    net, clf, X, _, y = _torch_problem(100, n=12)
+    A = np.random.default_rng(1).choice([0.0, 0.1, 0.2, 0.3], size=X.shape)
+    if metric == "selectivity":
+        q = quantus.Selectivity(patch_size=2, **_quantus_kwargs())
+        ours = selectivity(clf, X, A, image_shape=(10, 10), patch_size=2,
+                           convention="quantus_code")
+    else:
+        q = quantus.RegionPerturbation(patch_size=2, order=metric, **_quantus_kwargs())
+        ours = region_perturbation(clf, X, A, image_shape=(10, 10), patch_size=2,
+                                   order=metric, convention="quantus_code")
+    theirs = np.asarray(q(model=net, x_batch=X.reshape(-1, 1, 10, 10).astype(np.float32),
+                          y_batch=y, a_batch=A.reshape(-1, 1, 10, 10), softmax=True,
+                          channel_first=True, device="cpu"))
+    np.testing.assert_allclose(ours, np.trapezoid(theirs, axis=1), rtol=1e-5, atol=1e-6)
