@@ -191,6 +191,8 @@ def test_faithfulness_estimate_equals_quantus():
                                   "pip install quantus")
     module, model, X, A = _torch_problem()
     y = model.predict(X)
+    # softmax=True: Quantus scores the logits by default, we the
+    # probabilities of predict_proba (the definitions page states both).
     for step in (1, 2):
         theirs = quantus.FaithfulnessEstimate(
             features_in_step=step, perturb_baseline=0.0, normalise=False, abs=False,
@@ -198,6 +200,10 @@ def test_faithfulness_estimate_equals_quantus():
                                    softmax=True, device="cpu")
         ours = faithfulness_estimate(model, X, A, features_per_step=step)
         np.testing.assert_allclose(ours, theirs, atol=2e-5)
+    logits = quantus.FaithfulnessEstimate(
+        perturb_baseline=0.0, normalise=False, abs=False, disable_warnings=True)(
+        module, _q(X), y, _q(A), channel_first=True, softmax=False, device="cpu")
+    assert np.abs(faithfulness_estimate(model, X, A) - np.asarray(logits)).max() > 0.1
 
 
 @quantus_marks
