@@ -151,6 +151,12 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
       averages the draws of a deterministic masker).
     """
 
+    #: Whether every imputed value of a feature is a value of that feature
+    #: in some training (background) row, never a mean, a draw or a constant:
+    #: such a masker also works on coded non-numeric columns (see
+    #: :ref:`raw-dataframes`).
+    substitutes_values = False
+
     @property
     @abstractmethod
     def n_draws(self):
