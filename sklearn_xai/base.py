@@ -42,6 +42,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn_xai.utils._estimators import is_frozen
 from sklearn_xai.utils._output import ExplainedOutput, check_single_output_target
 from sklearn_xai.utils._random import row_generators
+from sklearn_xai.utils._tabular import TabularCodec, has_non_numeric_columns
 from sklearn_xai.utils._random import row_keys as _row_keys
 from sklearn_xai.utils._sklearn import (
     HasMethods,
@@ -100,6 +101,13 @@ class ExplainerTags:
         when the randomness *is* the explanation (the random control): each
         row is then always keyed by its own values, so a neighbour gets an
         independent draw.  Only meaningful for stochastic explainers.
+    raw_columns : bool, default=False
+        Whether the explainer explains a DataFrame with non-numeric
+        (string, categorical) columns as it is: it only ever replaces a
+        column's value by a value of the same column from other rows (a
+        masker with ``substitutes_values``), so ``fit`` codes such columns
+        and the model is called on DataFrames with the user's columns and
+        dtypes (see :ref:`raw-dataframes`).  May depend on the parameters.
 
     Examples
     --------
@@ -115,6 +123,7 @@ class ExplainerTags:
     differentiable: bool = False
     stochastic: bool = False
     shares_row_keys: bool = True
+    raw_columns: bool = False
 
 
 @dataclasses.dataclass(slots=True)
@@ -302,7 +311,10 @@ def validate_X(explainer, X, *, reset):
             "beexai_preprocessor() (ordinal codes), or a "
             "sklearn.compose.ColumnTransformer with a OneHotEncoder / "
             "OrdinalEncoder, then fit the model and the explainer on the "
-            "encoded columns."
+            "encoded columns; or explain a Pipeline on the raw columns with an "
+            "explainer that substitutes values (FeatureAblation, KernelSHAP, "
+            "ShapleyValueSampling, ExactShapley, BreakDown with "
+            "masker=MarginalMasker(...))."
         ) from exc
 
 
@@ -409,6 +421,12 @@ class BaseExplainer(
         """
         validate_estimator_params(self)
         X_model = X
+        self.codec_ = None
+        if has_non_numeric_columns(X):
+            if not get_explainer_tags(self).raw_columns:
+                validate_X(self, X, reset=True)  # the error naming the columns
+            self.codec_ = TabularCodec().fit(X)
+            X = self.codec_.encode(X)
         X = validate_X(self, X, reset=True)
         if self.estimator is None:
             if get_explainer_tags(self).requires_estimator:
@@ -448,6 +466,7 @@ class BaseExplainer(
             target=self.target if target is None else target,
             output=getattr(self, "output", "auto"),
             batch_size=getattr(self, "batch_size", None),
+            codec=getattr(self, "codec_", None),
         )
 
     def explain(self, X, *, target=None, row_keys=None, return_n_evaluations=False):
@@ -476,6 +495,8 @@ class BaseExplainer(
             Only if ``return_n_evaluations=True``.
         """
         check_is_fitted(self)
+        if getattr(self, "codec_", None) is not None:
+            X = self.codec_.encode(X)
         X = validate_X(self, X, reset=False)
         f = self._output(target)
         t = None if f is None else f.target_index(X)

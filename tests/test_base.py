@@ -178,7 +178,15 @@ def test_fit_params_routed_to_model(linear_data):
 
 def test_explain_reports_model_evaluations(linear_data):
     X, y, _ = linear_data
-    ex = FeatureAblation(LinearRegression(), masker=MarginalMasker(10, random_state=0)).fit(X, y)
+    from sklearn.tree import DecisionTreeRegressor
+
+    ex = FeatureAblation(DecisionTreeRegressor(random_state=0),
+                         masker=MarginalMasker(10, random_state=0)).fit(X, y)
     _, n_eval = ex.explain(X[:5], return_n_evaluations=True)
     # 5 rows for f(x) plus 5 rows x 4 ablations x 10 background rows.
     assert n_eval == 5 + 5 * 4 * 10
+    # A linear model is valued from its coefficients: only the affinity
+    # check evaluates the model (the 5 rows and 5 shifted copies).
+    ex = FeatureAblation(LinearRegression(), masker=MarginalMasker(10, random_state=0)).fit(X, y)
+    _, n_eval = ex.explain(X[:5], return_n_evaluations=True)
+    assert n_eval == 10

@@ -49,10 +49,16 @@ class _MaskerExplainer(BaseExplainer):
         return self._default_masker() if self.masker is None else self.masker
 
     def _fit_explainer(self, X, y):
-        self.masker_ = check_masker(clone(self._masker()), X)
+        masker = clone(self._masker())
+        background = getattr(masker, "background", None)
+        if getattr(self, "codec_", None) is not None and hasattr(background, "columns"):
+            # A background given as raw rows is coded like the training rows.
+            masker.set_params(background=self.codec_.encode(background).to_numpy())
+        self.masker_ = check_masker(masker, X)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        tags.explainer_tags.raw_columns = self._masker().substitutes_values
         stochastic = not self._masker().is_deterministic
         tags.explainer_tags.stochastic = stochastic
         tags.non_deterministic = stochastic and getattr(self, "random_state", None) is None

@@ -29,7 +29,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._deprecation import DEPRECATED, renamed
-from sklearn_xai.utils._output import block_slices
+from sklearn_xai.utils._output import ExplainedOutput, affine_output, block_slices
 from sklearn_xai.utils._sklearn import validate_estimator_params
 from sklearn_xai.utils._validation import affine_params
 
@@ -151,6 +151,12 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
       averages the draws of a deterministic masker).
     """
 
+    #: Whether every imputed value of a feature is a value of that feature
+    #: in some training (background) row, never a mean, a draw or a constant:
+    #: such a masker also works on coded non-numeric columns (see
+    #: :ref:`raw-dataframes`).
+    substitutes_values = False
+
     @property
     @abstractmethod
     def n_draws(self):
@@ -270,7 +276,12 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         coalitions and draws of a row in the same model call).  When ``f``
         is affine (it exposes ``coef_`` and ``intercept_`` and no ``fit``)
         and the masker knows :meth:`expected_rows`, the values are computed
-        in closed form without calling ``f``.
+        in closed form without calling ``f``.  An
+        :class:`~sklearn_xai.utils.ExplainedOutput` of a regressor whose
+        predictions are ``X @ coef_ + intercept_`` (checked on a few of the
+        rows, see :func:`~sklearn_xai.utils._output.affine_output`) counts as
+        affine, so Shapley values of a linear model under an exact
+        conditional masker are exact, not Monte-Carlo estimates.
 
         Parameters
         ----------
@@ -317,6 +328,11 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         keep = self._check_keep(X, keep)
         n, m, d = keep.shape
         if not raw:
+            if isinstance(f, ExplainedOutput):
+                # A regressor that is affine (a linear model) is read through
+                # its coefficients, whoever calls: explainers, metrics and
+                # reference values share this closed form.
+                f = affine_output(f, f.estimator, X)
             aff = affine_params(f, None, d)
             expected = None if aff is None else self._expected_rows(X, keep)
             if expected is not None:

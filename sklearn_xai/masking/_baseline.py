@@ -132,6 +132,8 @@ class MarginalMasker(BaseMasker):
         "random_state": ["random_state"],
     }
 
+    substitutes_values = True
+
     def __init__(self, background=100, *, random_state=None):
         self.background = background
         self.random_state = random_state

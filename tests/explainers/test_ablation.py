@@ -97,7 +97,11 @@ def test_stochastic_masker_is_seeded_by_random_state(cls):
     reproducible for a seed, batch-independent, different for another seed."""
     rng = np.random.default_rng(2)
     X = rng.multivariate_normal([0.0, 0.0], [[1.0, 0.7], [0.7, 1.0]], size=200)
-    model = FrozenEstimator(LinearRegression().fit(X, X @ [1.0, 2.0]))
+    # A non-linear model: a linear one is valued in closed form, no draws.
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import PolynomialFeatures
+    model = FrozenEstimator(make_pipeline(PolynomialFeatures(2), LinearRegression())
+                            .fit(X, X @ [1.0, 2.0] + X[:, 0] * X[:, 1]))
     masker = GaussianConditionalMasker(n_draws=5)
     A = cls(model, masker=masker, random_state=0).fit(X).transform(X[:6])
     again = cls(model, masker=masker, random_state=0, batch_size=7).fit(X).transform(X[:6])

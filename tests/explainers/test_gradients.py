@@ -436,3 +436,40 @@ def test_predict_nonlinearity_is_the_nets_predict_proba(logistic):
     reg.set_params(predict_nonlinearity="softmax")
     with pytest.raises(TypeError, match="predict_nonlinearity"):
         predict_nonlinearity(reg)
+
+
+def test_deeplift_on_probabilities_is_captums_on_a_functional_softmax():
+    """DeepLift of a probability differentiates the softmax as a function:
+    Captum's DeepLift run directly on the same weights with ``torch.softmax``
+    in ``forward`` gives the same values, and on the logits summation-to-delta
+    holds exactly (ReLU network, zero baseline)."""
+    from captum.attr import DeepLift as CaptumDeepLift
+
+    X, y = _data(n=200, d=5, n_classes=3, seed=7)
+    net = MLPNetClassifier(max_epochs=5, early_stopping=False, random_state=0,
+                           verbose=0).fit(X, y)
+    x = X[:30]
+    A = DeepLift(FrozenEstimator(net), output="proba").fit(X).transform(x)
+    t = net.predict_proba(x).argmax(axis=1)
+
+    class Softmaxed(torch.nn.Module):
+        def __init__(self, module):
+            super().__init__()
+            self.module = module
+
+        def forward(self, z):
+            return torch.softmax(self.module(z), dim=1)
+
+    module = net.module_.eval()
+    xt = torch.tensor(x, dtype=torch.float32)
+    expected = CaptumDeepLift(Softmaxed(module)).attribute(
+        xt, baselines=torch.zeros_like(xt), target=torch.as_tensor(t)).detach().numpy()
+    np.testing.assert_allclose(A, expected, rtol=1e-4, atol=1e-6)
+    # Logits: summation-to-delta, computed from the model's own outputs.
+    D = DeepLift(FrozenEstimator(net), output="decision").fit(X).transform(x)
+    with torch.no_grad():
+        z = module(xt).numpy()
+        z0 = module(torch.zeros_like(xt[:1])).numpy()
+    tz = D.sum(axis=1)
+    np.testing.assert_allclose(tz, z[np.arange(len(x)), t] - z0[0, t], rtol=1e-4,
+                               atol=1e-5)

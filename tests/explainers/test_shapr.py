@@ -5,6 +5,8 @@ from math import factorial
 
 import numpy as np
 import pytest
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import PolynomialFeatures
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression, LogisticRegression
 
@@ -148,7 +150,9 @@ def test_batch_size_row_order_and_seed(method, correlated):
     rng, cov, X_test, _ = correlated
     X = np.random.default_rng(3).multivariate_normal(MU, cov, size=200)
     kw = dict(method=method, n_draws=50, random_state=0)
-    model = FrozenEstimator(LinearRegression().fit(X, X @ W))
+    # Non-linear: a linear model is valued in closed form, without draws.
+    model = FrozenEstimator(make_pipeline(PolynomialFeatures(2), LinearRegression())
+                            .fit(X, X @ W + X[:, 0] * X[:, 1]))
     ref = EmpiricalConditionalSHAP(model, **kw).fit(X).transform(X_test)
     small = EmpiricalConditionalSHAP(model, batch_size=500, **kw).fit(X).transform(X_test)
     np.testing.assert_allclose(small, ref, rtol=1e-12, atol=1e-12)
@@ -163,10 +167,17 @@ def test_batch_size_row_order_and_seed(method, correlated):
 def test_cost_one_call_per_block():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(50, 3))
-    model = FrozenEstimator(LinearRegression().fit(X, X[:, 0]))
+    model = FrozenEstimator(make_pipeline(PolynomialFeatures(2), LinearRegression())
+                            .fit(X, X[:, 0] * X[:, 1]))
     ex = EmpiricalConditionalSHAP(model).fit(X)
     _, n_eval = ex.explain(X[:4], return_n_evaluations=True)
     assert n_eval == 4 * ((2**3 - 1) * 50 + 1)
+    # A linear model is valued from its coefficients: only the affinity
+    # check's rows (the 4 rows and 4 shifted copies) reach the model.
+    linear = FrozenEstimator(LinearRegression().fit(X, X[:, 0]))
+    _, n_eval = EmpiricalConditionalSHAP(linear).fit(X).explain(
+        X[:4], return_n_evaluations=True)
+    assert n_eval == 8
 
 
 def test_max_background_subsample():
