@@ -66,7 +66,7 @@ class MeanAbsAttributionDisplay:
     >>> from sklearn_xai.plotting import MeanAbsAttributionDisplay
     >>> disp = MeanAbsAttributionDisplay.from_attributions(
     ...     [[1.0, -2.0], [-3.0, 0.0]], feature_names=["a", "b"])
-    >>> [bar.get_width() for bar in disp.bars_[0]]
+    >>> [float(bar.get_width()) for bar in disp.bars_[0]]
     [2.0, 1.0]
     """
 

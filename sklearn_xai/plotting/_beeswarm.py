@@ -95,7 +95,7 @@ class BeeswarmDisplay:
     >>> import numpy as np
     >>> from sklearn_xai.plotting import BeeswarmDisplay
     >>> X = np.arange(12.0).reshape(4, 3)
-    >>> disp = BeeswarmDisplay.from_attributions(X - 5, X)
+    >>> disp = BeeswarmDisplay.from_attributions(X * [1.0, 2.0, 3.0], X)
     >>> disp.order_.tolist()
     [2, 1, 0]
     """

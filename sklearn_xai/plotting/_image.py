@@ -116,7 +116,8 @@ class ImageOverlayDisplay:
     >>> import numpy as np
     >>> from sklearn_xai.plotting import ImageOverlayDisplay
     >>> A = np.zeros((1, 16)); A[0, 5] = 1.0
-    >>> disp = ImageOverlayDisplay.from_attributions(A, image_shape=(4, 4))
+    >>> disp = ImageOverlayDisplay.from_attributions(A, image_shape=(4, 4),
+    ...                                              percentile=100)
     >>> disp.overlays_[0].get_clim()
     (-1.0, 1.0)
     """
