@@ -10,7 +10,6 @@ from sklearn_xai.plotting._common import (
     feature_values,
     get_ax,
     numeric_values,
-    plain_text,
     pyplot,
     set_plain_ticklabels,
 )
@@ -175,7 +174,8 @@ class BeeswarmDisplay:
         ax.set_xlabel("attribution")
         self.colorbar_ = None
         if colorbar and scaled is not None:
-            mappable = plt.cm.ScalarMappable(norm=plt.Normalize(0.0, 1.0), cmap=colormap)
+            mappable = plt.cm.ScalarMappable(norm=plt.Normalize(0.0, 1.0),
+                                             cmap=colormap)
             self.colorbar_ = fig.colorbar(mappable, ax=ax, ticks=[0.0, 1.0],
                                           aspect=40, pad=0.02)
             self.colorbar_.ax.set_yticklabels(["low", "high"])

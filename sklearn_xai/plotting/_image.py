@@ -33,9 +33,8 @@ def _as_maps(values, n_rows, image_shape, name):
     """Rows of ``values`` reshaped to ``image_shape`` and summed over
     channels: shape (n_rows, height, width)."""
     values = np.asarray(values, dtype=np.float64)
-    if values.ndim != 2 or values.shape[0] != n_rows \
-            or values.shape[1] != int(np.prod(image_shape)):
-        values = values.reshape(values.shape[0], -1) if values.ndim > 2 else values
+    if values.ndim > 2:  # images given unflattened
+        values = values.reshape(values.shape[0], -1)
     if values.ndim != 2 or values.shape != (n_rows, int(np.prod(image_shape))):
         raise ValueError(
             f"{name} has shape {np.shape(values)}; expected ({n_rows}, "

@@ -52,7 +52,8 @@ def _check_base_value(base_value):
     if not isinstance(base_value, numbers.Real) or not np.isfinite(base_value):
         raise ValueError(
             "base_value must be a finite number (the output the attributions "
-            f"start from, e.g. the model's expected output) or None, got {base_value!r}."
+            "start from, e.g. the model's expected output) or None, got "
+            f"{base_value!r}."
         )
     return float(base_value)
 
