@@ -168,7 +168,8 @@ class ImageOverlayDisplay:
             n_cols = min(int(n_cols), n_images)
             n_rows = -(-n_images // n_cols)
             fig, axes = plt.subplots(n_rows, n_cols, squeeze=False,
-                                     figsize=(2.6 * n_cols + 0.8, 2.6 * n_rows))
+                                     figsize=(2.4 * n_cols + 1.0, 2.5 * n_rows),
+                                     layout="constrained")
         else:
             axes = np.atleast_2d(np.asarray(ax, dtype=object))
             if axes.size < n_images:
