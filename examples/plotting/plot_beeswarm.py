@@ -1,7 +1,7 @@
 """
-================================================
+=============================================
 Every row at once: a beeswarm of attributions
-================================================
+=============================================
 
 :class:`~sklearn_xai.plotting.BeeswarmDisplay` draws one point per row and
 feature at its attribution, coloured by the feature's value.  A feature

@@ -1,7 +1,7 @@
 """
-=========================================
+============================
 Attribution maps over images
-=========================================
+============================
 
 :class:`~sklearn_xai.plotting.ImageOverlayDisplay` reshapes attribution rows
 to images and draws them over the explained images, with a diverging

@@ -1,7 +1,7 @@
 """
-==================================================
+============================================
 Global importance: mean absolute attribution
-==================================================
+============================================
 
 :class:`~sklearn_xai.plotting.MeanAbsAttributionDisplay` averages the
 absolute attributions of many rows into one bar per feature.  With

@@ -1,7 +1,7 @@
 """
-=========================================
+===============================================
 One prediction as a waterfall of Shapley values
-=========================================
+===============================================
 
 :class:`~sklearn_xai.plotting.WaterfallDisplay` shows how the features of one
 row move the model's output from the base value (the output with no feature

@@ -14,7 +14,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 from sklearn.frozen import FrozenEstimator  # noqa: E402
-from sklearn.linear_model import LinearRegression  # noqa: E402
+from sklearn.linear_model import LinearRegression, LogisticRegression  # noqa: E402
 
 import sklearn_xai.plotting  # noqa: E402
 from sklearn_xai.explainers import ExactShapley, RandomExplainer  # noqa: E402
@@ -101,6 +101,25 @@ def test_waterfall_from_explainer_starts_at_the_empty_coalition(linear):
         explainer.transform(X), X, row=3, base_value=disp.base_value)
     np.testing.assert_allclose(_widths(disp.bars_), _widths(direct.bars_),
                                rtol=1e-12)
+
+
+def test_waterfall_auto_base_follows_the_explained_class():
+    """For a classifier, the waterfall ends at the probability of the class
+    the explainer explains (the predicted one) and starts at that class's
+    probability at the baseline (the empty coalition of the mean masker)."""
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] - X[:, 1] > 0).astype(int)
+    model = LogisticRegression().fit(X, y)
+    explainer = ExactShapley(FrozenEstimator(model),
+                             masker=BaselineMasker("mean")).fit(X)
+    for row in (0, 1, 2):
+        disp = WaterfallDisplay.from_explainer(explainer, X, row=row)
+        proba = model.predict_proba(X[[row]])[0]
+        k = int(np.argmax(proba))
+        assert disp.end_value_ == pytest.approx(proba[k])
+        base = model.predict_proba(X.mean(axis=0)[None, :])[0, k]
+        assert disp.base_value == pytest.approx(base)
 
 
 def test_waterfall_auto_base_is_none_for_non_efficient_explainers(linear):
