@@ -54,7 +54,7 @@ sphinx_gallery_conf = {
 warnings.filterwarnings("ignore", category=UserWarning, message=".*non-interactive.*")
 
 SUBPACKAGES = ["base", "compose", "explainers", "masking", "metrics", "datasets",
-               "distributions", "models", "benchmark", "utils",
+               "distributions", "models", "plotting", "benchmark", "utils",
                "utils.estimator_checks"]
 
 

@@ -27,6 +27,9 @@ function::
     explainers
     metrics     metric functions, scorers, the registry
     compose     ExplainedModel (imports metrics for its ``scoring``)
+    plotting    displays of attributions (waterfall, beeswarm, bars, image
+                overlays); they call explainers (``from_explainer``) and
+                validate with base and utils
     discovery   sklearn_xai.utils.discovery only: like sklearn.utils.discovery
                 it lists the estimators of every subpackage by importing
                 them, so it sits above them although it lives in utils
@@ -67,6 +70,7 @@ LAYERS = [
     "explainers",
     "metrics",
     "compose",
+    "plotting",
     "discovery",
     "benchmark",
 ]
