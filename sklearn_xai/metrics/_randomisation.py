@@ -98,7 +98,8 @@ def _explainer_on(explainer, model, X_train, y_train=None, *, name="The check"):
     from the same data (equal, for a deterministic fit).  A model-ignorant
     explainer fitted without a model (the random control) is returned as is.
     """
-    if getattr(explainer, "explained_estimator_", None) is None:
+    if all(getattr(explainer, attr, None) is None
+           for attr in ("explained_estimator_", "estimator_")):
         return explainer  # model-ignorant: nothing to point elsewhere
     target = _refittable(explainer)
     if X_train is None:
