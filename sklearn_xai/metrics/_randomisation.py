@@ -362,7 +362,8 @@ def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarit
               common=_COMMON_DOC)
 def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None,
          similarity="spearman", absolute=True, image_shape=None, X_train=None,
-         y_train=None, aggregate="mean", nan_policy="omit", return_layers=False, random_state=None,
+         y_train=None, aggregate="mean", nan_policy="omit", return_layers=False,
+         random_state=None,
          target="predicted", output="auto", batch_size=None):
     """Model parameter randomisation test (MPRT).
 

@@ -83,7 +83,8 @@ def _explainer(cls):
 
 def _fit_direct(explainer, model, X_fit, y_fit):
     """A clone of the explainer fitted by hand to ``model``."""
-    return clone(explainer).set_params(estimator=FrozenEstimator(model)).fit(X_fit, y_fit)
+    frozen = FrozenEstimator(model)
+    return clone(explainer).set_params(estimator=frozen).fit(X_fit, y_fit)
 
 
 def _spearman(A, B):
