@@ -418,6 +418,15 @@ class BaseExplainer(
         -------
         self : object
             The fitted explainer.
+
+        Notes
+        -----
+        The explainer keeps a reference to ``X`` and ``y`` (not a copy) in
+        the private attribute ``_sklearn_xai_fit_data``: the randomisation
+        checks (:func:`~sklearn_xai.metrics.mprt` and its variants) fit a
+        fresh clone of the explainer to each randomised model on the same
+        rows, so that what the explainer learnt from the model at fit is
+        learnt again.
         """
         validate_estimator_params(self)
         X_model = X
@@ -439,6 +448,7 @@ class BaseExplainer(
         else:
             self.estimator_ = self._fit_estimator(X_model, y, **fit_params)
         self._fit_explainer(X, None if y is None else np.asarray(y))
+        self._sklearn_xai_fit_data = (X_model, y)
         mark_fitted(self)
         return self
 

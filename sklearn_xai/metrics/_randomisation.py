@@ -4,13 +4,13 @@ randomisation (definitions in the user guide, :ref:`def-randomisation-metrics`).
 
 An explanation that does not change when the model's parameters, the
 explained class or the training labels are randomised does not explain the
-model (Adebayo et al. 2018).  Every check re-explains the scored rows with
-the explainer pointed at another model (or class): each randomised model is
-built once per call, from ``random_state`` alone, and all rows are explained
-in one ``explainer.explain`` call per model.
+model (Adebayo et al. 2018).  Every check re-explains the scored rows for
+another model, with a fresh clone of the explainer fitted to it (see
+``X_train``), or for another class: each randomised model is built once per
+call, from ``random_state`` alone, and all rows are explained in one
+``explain`` call per model.
 """
 
-import copy
 import numbers
 
 import numpy as np
@@ -22,6 +22,7 @@ from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _check_inputs
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._roar import _explained_at, _refit
 from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._estimators import is_frozen
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import (
     RowStreams,
@@ -47,22 +48,72 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- helpers
-def _explainer_on(explainer, model, X_train):
-    """The explainer explaining ``model`` instead of its own.
+# The rows and targets a fitted explainer of this package was fitted on
+# (set by BaseExplainer.fit, kept by reference).
+_FIT_DATA = "_sklearn_xai_fit_data"
 
-    With training rows: a clone of the explainer, with
-    ``estimator=FrozenEstimator(model)``, fitted on ``X_train`` (what it
-    learnt from the model, e.g. a surrogate, is learnt again).  Without: a
-    shallow copy of the fitted explainer whose ``estimator_`` is ``model``
-    (what it learnt from data alone, e.g. a masker's background, is kept).
+
+def _refittable(explainer):
+    """The explainer to clone for another model: ``explainer`` itself when it
+    takes an ``estimator`` parameter, else the fitted explainer it wraps
+    (``explainer_``: an :class:`~sklearn_xai.compose.ExplainedModel`, which
+    takes a ``model`` instead), recognised by protocol."""
+    seen = explainer
+    while True:
+        params = seen.get_params(deep=False) if hasattr(seen, "get_params") else {}
+        if "estimator" in params:
+            return seen
+        inner = getattr(seen, "explainer_", None)
+        if inner is None:
+            raise TypeError(
+                "The randomisation checks explain each randomised model with a "
+                "fresh clone of the explainer, clone(explainer).set_params("
+                "estimator=FrozenEstimator(model)); "
+                f"{type(explainer).__name__} has no estimator parameter. Pass a "
+                "sklearn_xai explainer (or an ExplainedModel) as explainer=."
+            )
+        seen = inner
+
+
+def _fit_data(explainer):
+    """(X, y) the fitted explainer (or the explainer it wraps) was fitted on,
+    or None when it does not keep them (an explainer outside this package)."""
+    seen = explainer
+    while seen is not None:
+        data = getattr(seen, _FIT_DATA, None)
+        if data is not None:
+            return data
+        seen = getattr(seen, "explainer_", None)
+    return None
+
+
+def _explainer_on(explainer, model, X_train, y_train=None, *, name="The check"):
+    """A fresh clone of the explainer explaining ``model`` instead of its own.
+
+    ``clone(explainer).set_params(estimator=FrozenEstimator(model))`` fitted
+    on ``(X_train, y_train)`` when ``X_train`` is given, else on the rows and
+    targets the explainer was fitted on: whatever it learnt from the model
+    at fit (a surrogate, tree paths, LRP rules, patterns) is learnt again
+    from ``model``, and whatever it learnt from data alone is learnt again
+    from the same data (equal, for a deterministic fit).  A model-ignorant
+    explainer fitted without a model (the random control) is returned as is.
     """
-    if X_train is not None:
-        return clone(explainer).set_params(estimator=FrozenEstimator(model)).fit(X_train)
-    if getattr(explainer, "estimator_", None) is None:
+    if all(getattr(explainer, attr, None) is None
+           for attr in ("explained_estimator_", "estimator_")):
         return explainer  # model-ignorant: nothing to point elsewhere
-    moved = copy.copy(explainer)
-    moved.estimator_ = model
-    return moved
+    target = _refittable(explainer)
+    if X_train is None:
+        data = _fit_data(explainer)
+        if data is None:
+            raise ValueError(
+                f"{name} fits a fresh clone of the explainer to each randomised "
+                f"model, but {type(explainer).__name__} does not keep the rows it "
+                "was fitted on: pass them as X_train=... (and y_train=... if its "
+                "fit needs targets)."
+            )
+        X_train, y_train = data
+    frozen = model if is_frozen(model) else FrozenEstimator(model)
+    return clone(target).set_params(estimator=frozen).fit(X_train, y_train)
 
 
 def _explained_labels(estimator, X, target, output, batch_size):
@@ -197,14 +248,18 @@ _MPRT_PARAMS = {
     "layers": [str, "array-like", None],
     "aggregate": [StrOptions({"mean", "last"})],
     "X_train": ["array-like", None],
+    "y_train": ["array-like", None],
     "return_layers": ["boolean"],
     "random_state": ["random_state"],
 }
 
 _COMMON_DOC = """    explainer : fitted explainer
-        The explainer that produced ``attributions``; it is pointed at each
-        randomised model (see ``X_train``) and re-explains all rows in one
-        call per model, for the class explained by the original model.
+        The explainer that produced ``attributions`` (or an
+        :class:`~sklearn_xai.compose.ExplainedModel`, whose explainer is
+        used).  Each randomised model is explained by a fresh clone of it,
+        ``clone(explainer).set_params(estimator=FrozenEstimator(model))``,
+        fitted as described under ``X_train``, which re-explains all rows in
+        one call per model, for the class explained by the original model.
     mode : {"cascading", "independent"}, default="cascading"
         ``"cascading"``: step ``k`` randomises the first ``k + 1`` layers
         (output layer first, Adebayo et al.'s main test); ``"independent"``:
@@ -226,12 +281,20 @@ _COMMON_DOC = """    explainer : fitted explainer
     image_shape : tuple of int or None, default=None
         ``(h, w)`` or ``(c, h, w)`` of the flattened maps (SSIM only).
     X_train : array-like of shape (n_train, n_features) or None, default=None
-        Training rows on which a clone of the explainer is refitted for
-        each randomised model (``estimator=FrozenEstimator(model)``), so
-        that what it learns from the model is learnt again.  ``None``
-        reuses the fitted explainer with its model swapped (enough for
-        explainers that learn only from data: gradients, removal with a
-        fitted masker, Shapley samplers).
+        The rows the clone of the explainer is fitted on for each
+        randomised model, so that what it learns from the model at fit (a
+        surrogate, tree paths, LRP rules, PatternNet's patterns) is learnt
+        from the randomised one.  ``None`` fits it on the rows and targets
+        the explainer itself was fitted on (kept by every sklearn_xai
+        explainer, so an :class:`~sklearn_xai.compose.ExplainedModel` scored
+        in a search uses its fold's training rows); an explainer that does
+        not keep them (outside this package) needs ``X_train``.  A
+        model-ignorant explainer fitted without a model is used as is.
+    y_train : array-like of shape (n_train,) or None, default=None
+        Targets passed with ``X_train`` to the clone's ``fit`` (explainers
+        whose fit needs them, e.g.
+        :class:`~sklearn_xai.explainers.PermutationImportance`); ignored
+        without ``X_train``.
     nan_policy : {"omit", "zero", "raise"}, default="omit"
         Rows whose similarity is undefined (a constant explanation): NaN
         with a warning, 0, or an error.
@@ -242,8 +305,8 @@ _COMMON_DOC = """    explainer : fitted explainer
 
 
 def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarity,
-               absolute, image_shape, X_train, aggregate, nan_policy, return_layers,
-               random_state, target, output, batch_size, smooth, name):
+               absolute, image_shape, X_train, y_train, aggregate, nan_policy,
+               return_layers, random_state, target, output, batch_size, smooth, name):
     X, A = _check_inputs(X, attributions)
     _check_explainer(explainer, name)
     seed = seed_entropy(random_state)
@@ -266,7 +329,7 @@ def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarit
 
     layer_scores = np.empty((X.shape[0], len(layers)))
     for k, (_, model) in enumerate(_randomised_models(estimator, layers, mode, seed)):
-        B = explain(_explainer_on(explainer, model, X_train))
+        B = explain(_explainer_on(explainer, model, X_train, y_train, name=name))
         layer_scores[:, k] = _similarity(A, B, similarity, absolute, image_shape)
     scores = _mprt_scores(layer_scores, aggregate)
     scores = handle_undefined(scores, np.isnan(scores), nan_policy, what=name,
@@ -282,7 +345,8 @@ def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarit
               common=_COMMON_DOC)
 def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None,
          similarity="spearman", absolute=True, image_shape=None, X_train=None,
-         aggregate="mean", nan_policy="omit", return_layers=False, random_state=None,
+         y_train=None, aggregate="mean", nan_policy="omit", return_layers=False,
+         random_state=None,
          target="predicted", output="auto", batch_size=None):
     """Model parameter randomisation test (MPRT).
 
@@ -343,7 +407,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
     return _mprt_core(
         estimator, X, attributions, explainer=explainer, mode=mode, layers=layers,
         similarity=similarity, absolute=absolute, image_shape=image_shape,
-        X_train=X_train, aggregate=aggregate, nan_policy=nan_policy,
+        X_train=X_train, y_train=y_train, aggregate=aggregate, nan_policy=nan_policy,
         return_layers=return_layers, random_state=random_state, target=target,
         output=output, batch_size=batch_size, smooth=None, name="MPRT")
 
@@ -357,7 +421,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
 def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
                 noise_magnitude=0.1, mode="cascading", layers=None,
                 similarity="spearman", absolute=True, image_shape=None, X_train=None,
-                aggregate="mean", nan_policy="omit", return_layers=False,
+                y_train=None, aggregate="mean", nan_policy="omit", return_layers=False,
                 random_state=None, target="predicted", output="auto",
                 batch_size=None):
     """Smooth model parameter randomisation test (sMPRT).
@@ -421,7 +485,7 @@ def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
     return _mprt_core(
         estimator, X, attributions, explainer=explainer, mode=mode, layers=layers,
         similarity=similarity, absolute=absolute, image_shape=image_shape,
-        X_train=X_train, aggregate=aggregate, nan_policy=nan_policy,
+        X_train=X_train, y_train=y_train, aggregate=aggregate, nan_policy=nan_policy,
         return_layers=return_layers, random_state=random_state, target=target,
         output=output, batch_size=batch_size,
         smooth=(n_perturbations, noise_magnitude), name="sMPRT")
@@ -449,11 +513,13 @@ def _histogram_entropy(A, n_bins):
     "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
     "absolute": ["boolean"],
     "X_train": ["array-like", None],
+    "y_train": ["array-like", None],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
 @Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
 def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins=100,
-                   absolute=False, X_train=None, nan_policy="omit", random_state=None,
+                   absolute=False, X_train=None, y_train=None, nan_policy="omit",
+                   random_state=None,
                    target="predicted", output="auto", batch_size=None):
     """Efficient model parameter randomisation test (eMPRT).
 
@@ -470,7 +536,8 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     {X}
     {attributions}
     explainer : fitted explainer
-        Re-explains the rows with the randomised model (see :func:`mprt`).
+        A fresh clone of it explains the rows with the randomised model
+        (see :func:`mprt`).
     layers : str, list of str or None, default=None
         The layers randomised together (``None``: all of them).
     n_bins : int, default=100
@@ -480,7 +547,10 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     absolute : bool, default=False
         Histogram of ``|a|`` instead of ``a`` (Quantus' default is signed).
     X_train : array-like of shape (n_train, n_features) or None, default=None
-        Refit a clone of the explainer on these rows (see :func:`mprt`).
+        The rows the clone of the explainer is fitted on; ``None``: those
+        the explainer was fitted on (see :func:`mprt`).
+    y_train : array-like of shape (n_train,) or None, default=None
+        Targets passed with ``X_train`` to the clone's ``fit``.
     nan_policy : {"omit", "zero", "raise"}, default="omit"
         Rows whose original explanation has zero entropy (constant) are
         undefined: NaN with a warning, 0, or an error.
@@ -524,7 +594,8 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     from sklearn_xai.models import randomise_model  # imports torch: not at import
 
     model = randomise_model(estimator, layers, random_state=seed)
-    B = _explain(_explainer_on(explainer, model, X_train), X, labels, row_keys(X))
+    B = _explain(_explainer_on(explainer, model, X_train, y_train, name="eMPRT"), X,
+                 labels, row_keys(X))
     if absolute:
         A, B = np.abs(A), np.abs(B)
     h0, h1 = _histogram_entropy(A, n_bins), _histogram_entropy(B, n_bins)
@@ -661,7 +732,10 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
     {X}
     {attributions}
     explainer : fitted explainer
-        Cloned and fitted to the retrained model on ``X_train``.
+        A fresh clone of it (or of an
+        :class:`~sklearn_xai.compose.ExplainedModel`'s explainer),
+        ``set_params(estimator=FrozenEstimator(retrained))``, is fitted on
+        ``X_train`` and the permuted labels the model was retrained on.
     X_train : array-like of shape (n_train, n_features)
         The training rows (required).
     y_train : array-like of shape (n_train,)
@@ -728,7 +802,8 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
     seed = seed_entropy(random_state)
     y_perm = y_train[purpose_generator(seed, 3).permutation(len(y_train))]
     model = _refit(estimator, X_train, y_perm, seed)
-    B = _explain(_explainer_on(explainer, model, X_train), X, labels, row_keys(X))
+    B = _explain(_explainer_on(explainer, model, X_train, y_perm,
+                               name="data_randomisation"), X, labels, row_keys(X))
     scores = _similarity(A, B, similarity, absolute, image_shape)
     return handle_undefined(scores, np.isnan(scores), nan_policy,
                             what="data_randomisation",

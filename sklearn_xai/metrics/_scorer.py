@@ -168,7 +168,10 @@ class ExplanationScorer:
     one), scores the attributions with the metric and returns the mean over
     rows, negated for losses.  Per-row metadata the metric needs
     (``spec.metadata``) is requested through scikit-learn's metadata
-    routing.
+    routing.  Metrics that re-explain rows get the scored object as
+    ``explainer``; the randomisation checks explain each randomised model
+    with a fresh clone of its explainer, fitted on the rows it was fitted on
+    (in a search, the fold's training rows) unless ``X_train`` is bound.
 
     What a scorer computes once and reuses:
 

@@ -27,16 +27,45 @@ def _tags(explainer):
         return None
 
 
-def _problems(task, n_features):
+def _problems(task, n_features, model):
+    """Synthetic rows of ``task`` and the frozen model they explain: ``model``
+    (cloned and fitted on the rows, or used as is when frozen), else a
+    logistic or a ridge regression."""
     if task == "classification":
         X, y = make_classification(n_samples=80, n_features=n_features,
                                    n_informative=3, n_redundant=0, random_state=0)
-        model = LogisticRegression().fit(X, y)
+        default = LogisticRegression()
     else:
         X, y = make_regression(n_samples=80, n_features=n_features, n_informative=3,
                                random_state=0)
-        model = Ridge().fit(X, y)
-    return X, y, FrozenEstimator(model)
+        default = Ridge()
+    if model is None:
+        model = default
+    if isinstance(model, FrozenEstimator):
+        return X, y, model
+    return X, y, FrozenEstimator(clone(model).fit(X, y))
+
+
+def _models(model, tasks):
+    """The model of each task (None: the default one)."""
+    if isinstance(model, dict):
+        missing = [task for task in tasks if task not in model]
+        if missing:
+            raise ValueError(
+                f"model has no entry for the task(s) {missing}: give model="
+                "{'classification': ..., 'regression': ...} for every task checked, "
+                "or drop the task from tasks."
+            )
+        models = {task: model[task] for task in tasks}
+    else:
+        models = dict.fromkeys(tasks, model)
+    for task, value in models.items():
+        if value is not None and not hasattr(value, "fit"):
+            raise TypeError(
+                f"model must be an estimator (or a dict of estimators by task); "
+                f"got {type(value).__name__} for {task!r}."
+            )
+    return models
 
 
 def _build(explainer, model, random_state):
@@ -59,12 +88,12 @@ def _fail(check, task, message):
 
 
 def check_explainer(explainer, *, tasks=("classification", "regression"),
-                    n_features=4):
+                    n_features=4, model=None):
     """Check that an explainer honours the explainer contract.
 
-    On a logistic regression and a ridge regression (frozen, fitted on
-    synthetic data), each check fits a clone of ``explainer`` and explains
-    12 rows:
+    On a logistic regression and a ridge regression (or ``model``), frozen
+    and fitted on synthetic data, each check fits a clone of ``explainer``
+    and explains 12 rows:
 
     * **shape**: ``transform`` returns a finite float array of shape
       ``(n_rows, n_features)``, and ``fit`` returns the explainer;
@@ -88,6 +117,14 @@ def check_explainer(explainer, *, tasks=("classification", "regression"),
         The models to explain; drop one for an explainer made for a single
         task.
     n_features : int, default=4
+        Columns of the synthetic rows (64 for a model of 8 x 8 images).
+    model : estimator, dict or None, default=None
+        The model to explain, for explainers made for one kind of model
+        (trees, convolutional networks): an unfitted estimator, cloned and
+        fitted by the checks on each task's synthetic rows, or a fitted one
+        in a :class:`~sklearn.frozen.FrozenEstimator`, used as is; a dict
+        ``{"classification": ..., "regression": ...}`` gives one per task.
+        ``None``: a logistic regression and a ridge regression.
 
     Raises
     ------
@@ -104,13 +141,22 @@ def check_explainer(explainer, *, tasks=("classification", "regression"),
     >>> from sklearn_xai.explainers import FeatureAblation
     >>> from sklearn_xai.utils.estimator_checks import check_explainer
     >>> check_explainer(FeatureAblation())
+
+    A model-specific explainer is checked on a model it explains:
+
+    >>> from xgboost import XGBClassifier  # doctest: +SKIP
+    >>> from sklearn_xai.explainers import TreeContributions
+    >>> check_explainer(TreeContributions(), tasks=("classification",),
+    ...                 model=XGBClassifier(n_estimators=5))  # doctest: +SKIP
     """
     for task in tasks:
         if task not in ("classification", "regression"):
             raise ValueError(
                 f"tasks must hold 'classification' and/or 'regression'; got {task!r}."
             )
-        X, y, model = _problems(task, n_features)
+    models = _models(model, tasks)
+    for task in tasks:
+        X, y, model = _problems(task, n_features, models[task])
         rows = X[:12].copy()
 
         ex = _build(explainer, model, 0)
