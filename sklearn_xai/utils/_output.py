@@ -27,6 +27,8 @@ import numbers
 import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.utils._estimators import unfreeze, unwrap
 
@@ -84,6 +86,41 @@ def model_input_dtype(estimator):
         except (AttributeError, StopIteration, TypeError):
             return np.dtype(np.float32)
     return np.dtype(np.float64)
+
+
+def check_fitted_classifier(estimator):
+    """Raise ``NotFittedError`` for a classifier that has not been fitted.
+
+    A class score needs the model's ``classes_``; without them the model is
+    checked with :func:`sklearn.utils.validation.check_is_fitted`, so an
+    unfitted model fails the same way for every explainer and metric
+    instead of with an ``AttributeError`` on ``classes_`` wherever it is
+    first read.  A fitted model without ``classes_`` is accepted.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The explained model, possibly a ``FrozenEstimator`` or a
+        ``Pipeline`` (the model doing the work is checked and named).
+
+    Raises
+    ------
+    NotFittedError
+        If the model is not fitted.
+    """
+    if hasattr(estimator, "classes_"):
+        return
+    final = _final_estimator(estimator)
+    try:
+        check_is_fitted(final)
+    except NotFittedError:
+        raise NotFittedError(
+            f"This {type(final).__name__} instance is not fitted yet: fit the "
+            "model before explaining or scoring it (wrap a fitted model in "
+            "sklearn.frozen.FrozenEstimator to pass it to an explainer's fit)."
+        ) from None
+    except TypeError:  # not an estimator (no fit): nothing to check
+        pass
 
 
 def check_single_output_target(target, estimator, *, output="predict"):
@@ -295,6 +332,8 @@ class ExplainedOutput:
                 f"{type(_final_estimator(estimator)).__name__} has no "
                 "decision_function; use output='proba'."
             )
+        if output in ("proba", "decision"):
+            check_fitted_classifier(estimator)
         if output == "predict":
             check_single_output_target(target, estimator, output=output)
         self.output = output
