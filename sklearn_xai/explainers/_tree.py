@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+from sklearn.utils.validation import _num_samples
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
@@ -50,12 +51,11 @@ def _booster_classes(booster):
 
 def _check_training_data(X, y):
     """Refuse what xgboost's C++ core would reject with an opaque error:
-    text arrays in ``X`` (``validate_X`` converts numeric strings for the
+    string arrays in ``X`` (``validate_X`` converts numeric strings for the
     explainer, but the model is fitted on ``X`` as given), and a ``y``
     without one finite target per row of ``X``."""
     if not hasattr(X, "columns"):  # DataFrames: xgboost checks their dtypes
-        kind = np.asarray(X).dtype.kind
-        if kind not in "biuf":
+        if np.asarray(X).dtype.kind in "SU":
             raise ValueError(
                 f"X has dtype {np.asarray(X).dtype}, but xgboost needs numbers: "
                 "pass X as a numeric array (e.g. X.astype(float)); encode text "
@@ -64,7 +64,7 @@ def _check_training_data(X, y):
     if y is None:
         return
     y = np.asarray(y)
-    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    n = _num_samples(X)
     if y.ndim == 0 or y.shape[0] != n:
         raise ValueError(
             f"y has {1 if y.ndim == 0 else y.shape[0]} target(s) but X has {n} "
