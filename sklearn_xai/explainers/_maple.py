@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from sklearn.ensemble import RandomForestRegressor
-from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._docstring import explainer_doc
@@ -162,7 +162,7 @@ class MAPLE(BaseExplainer):
     def _fit_estimator(self, X, y, **fit_params):
         # Before the model is trained: the forest's leaf memberships hold
         # one entry per (training row, tree), in five arrays of 8 bytes.
-        n_rows = _num_samples(X)
+        n_rows = (X.shape if hasattr(X, "shape") else np.asarray(X).shape)[0]
         check_allocation(5 * n_rows * self.n_estimators,
                          what=f"the leaf memberships of {n_rows} training rows "
                          "in every tree", parameter="n_estimators",

@@ -3,7 +3,6 @@
 import json
 
 import numpy as np
-from sklearn.utils.validation import _num_samples
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
@@ -64,7 +63,7 @@ def _check_training_data(X, y):
     if y is None:
         return
     y = np.asarray(y)
-    n = _num_samples(X)
+    n = (X.shape if hasattr(X, "shape") else np.asarray(X).shape)[0]
     if y.ndim == 0 or y.shape[0] != n:
         raise ValueError(
             f"y has {1 if y.ndim == 0 else y.shape[0]} target(s) but X has {n} "

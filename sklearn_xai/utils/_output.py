@@ -35,6 +35,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.neural_network import MLPClassifier
 from sklearn.utils.validation import check_is_fitted
 
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._estimators import transform_steps, unfreeze, unwrap
 
 __all__ = [
@@ -589,7 +590,8 @@ class ExplainedOutput:
         flat = scores.reshape(len(target_index), -1, scores.shape[-1])
         return flat[rows, :, target_index].reshape(scores.shape[:-1])
 
-    def blocks_with_x(self, X, per_row, build, *, target_index=None):
+    def blocks_with_x(self, X, per_row, build, *, target_index=None,
+                      parameter=None):
         """Evaluate blocks of rows together with inputs derived from them.
 
         For every block ``sl`` of rows (:func:`block_slices` with this
@@ -610,6 +612,11 @@ class ExplainedOutput:
             The class of each row when fixed in advance
             (:meth:`fixed_target_index`); None reads it from the scores at
             ``X[sl]`` (``target="predicted"``).
+        parameter : str or None, default=None
+            The caller's parameter setting ``per_row``, named when one
+            row's block exceeds the allocation limit
+            (:func:`~sklearn_xai.utils.check_allocation`, checked before
+            the first block is built).
 
         Yields
         ------
@@ -623,6 +630,9 @@ class ExplainedOutput:
             Scores of the derived inputs.
         """
         n, d = X.shape
+        check_allocation(
+            (per_row + 1) * d, what=f"the {per_row} model inputs of one row",
+            parameter=parameter or "the count of perturbations, draws or steps")
         for sl in block_slices(n, per_row + 1, d, self.batch_size):
             Xs = X[sl]
             c = Xs.shape[0]

@@ -289,3 +289,19 @@ def test_feature_ablation_has_no_count_to_check(problem):
     X, y, mlp = problem
     with config_context(max_allocation_bytes=1):
         FeatureAblation(FrozenEstimator(mlp)).fit(X).transform(X[:2])
+
+
+@pytest.mark.parametrize("name", ["pgi", "infidelity"])
+def test_blocks_of_derived_rows_are_checked_for_every_metric(name, problem):
+    """The metrics that score derived rows in blocks
+    (ExplainedOutput.blocks_with_x) are refused before the first block: one
+    row's 10**12 + 1 model inputs of 4 features."""
+    from sklearn_xai import metrics
+
+    X = problem[0][:3]
+    # (10**12 + 1) * 4 float64 entries: 29.1 TiB
+    assert (BIG + 1) * 4 * 8 / 2**40 == pytest.approx(29.10, abs=0.01)
+    with pytest.raises(ValueError, match=r"needs about 29\.1 TiB for the "
+                       rf"{BIG} model inputs of one row"):
+        getattr(metrics, name)(_frozen().estimator, X, np.ones_like(X),
+                               n_perturbations=BIG)
