@@ -54,6 +54,7 @@ from sklearn_xai.explainers._torch import (
     summed_output,
 )
 from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._deprecation import DEPRECATED
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import purpose_generator
@@ -104,6 +105,9 @@ class _GradientExplainer(BaseExplainer):
 
     _parameter_constraints = {**BaseExplainer._parameter_constraints}
     _baseline_many = False
+    # The parameter setting the model rows per explained row (checked
+    # against the allocation limit in fit), if any.
+    _count_parameter = None
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -117,6 +121,12 @@ class _GradientExplainer(BaseExplainer):
             self.baseline_ = _check_baseline(
                 self.baseline, X, allow_many=self._baseline_many
             )
+        if self._count_parameter is not None:
+            name = self._count_parameter
+            check_allocation(2 * self._model_rows_per_row() * X.shape[1],
+                             what="the model inputs of one row and their gradients",
+                             parameter=name,
+                             value=getattr(self, name + "_", getattr(self, name)))
 
     def _torch_model(self, f):
         if f.output == "predict" and f.is_classifier:
@@ -389,6 +399,8 @@ class IntegratedGradients(_GradientExplainer):
         self.target = target
         self.output = output
         self.batch_size = batch_size
+
+    _count_parameter = "n_steps"
 
     def _model_rows_per_row(self):
         return self.n_steps
@@ -726,6 +738,8 @@ class _NoisyGradientExplainer(_GradientExplainer):
         tags.explainer_tags.stochastic = True
         tags.non_deterministic = self.random_state is None
         return tags
+
+    _count_parameter = "n_perturbations"
 
     def _fit_explainer(self, X, y):
         self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")

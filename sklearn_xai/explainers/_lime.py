@@ -27,6 +27,7 @@ from sklearn_xai.explainers._surrogate import (
     lime_kernel,
     weighted_ridge,
 )
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._deprecation import DEPRECATED
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
@@ -37,6 +38,14 @@ __all__ = ["CaptumKernelSHAP", "CaptumLime", "LimeTabular", "LocalLinearSurrogat
 
 # The deprecated name of ``n_perturbations`` (renamed in 0.1).
 _N_SAMPLES_DOC = deprecated_doc("n_samples", "int", "``n_perturbations``")
+
+
+def _check_perturbations(n_perturbations, n_features):
+    """Refuse a count whose perturbed copies of one row (float64, with as
+    many distances, masks or weights) exceed the allocation limit."""
+    check_allocation(2 * n_perturbations * n_features,
+                     what="the perturbed copies of one row",
+                     parameter="n_perturbations", value=n_perturbations)
 
 
 class _SampledSurrogate(BaseExplainer):
@@ -195,6 +204,7 @@ class LimeTabular(_SampledSurrogate):
             settings.update(_LIME_PRESETS[self.preset])
         self.kernel_width_ = settings["kernel_width"]
         self.n_perturbations_ = settings["n_perturbations"]
+        _check_perturbations(self.n_perturbations_, X.shape[1])
         self.training_data_ = X.copy()
         self.lime_explainer()  # fail early on data lime cannot discretise
 
@@ -372,6 +382,7 @@ class LocalLinearSurrogate(_SampledSurrogate):
 
     def _fit_explainer(self, X, y):
         self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        _check_perturbations(self.n_perturbations_, X.shape[1])
 
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
@@ -524,6 +535,7 @@ class CaptumLime(_CaptumMaskSurrogate):
 
     def _fit_explainer(self, X, y):
         self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        _check_perturbations(self.n_perturbations_, X.shape[1])
         self.baseline_ = check_feature_vector(self.baseline, X.shape[1], "baseline")
 
     def _similarity(self, Xb, Z):
@@ -653,6 +665,7 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
 
     def _fit_explainer(self, X, y):
         self.n_perturbations_ = self.n_perturbations
+        _check_perturbations(self.n_perturbations_, X.shape[1])
         self.baseline_ = check_feature_vector(self.baseline, X.shape[1], "baseline")
 
     def _masks(self, rng, d):

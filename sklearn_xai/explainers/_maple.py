@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._surrogate import weighted_ridge
-from sklearn_xai.utils import seed_entropy
+from sklearn_xai.utils import check_allocation, seed_entropy
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
@@ -158,6 +158,16 @@ class MAPLE(BaseExplainer):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+
+    def _fit_estimator(self, X, y, **fit_params):
+        # Before the model is trained: the forest's leaf memberships hold
+        # one entry per (training row, tree), in five arrays of 8 bytes.
+        n_rows = (X.shape if hasattr(X, "shape") else np.asarray(X).shape)[0]
+        check_allocation(5 * n_rows * self.n_estimators,
+                         what=f"the leaf memberships of {n_rows} training rows "
+                         "in every tree", parameter="n_estimators",
+                         value=self.n_estimators)
+        return super()._fit_estimator(X, y, **fit_params)
 
     def _fit_explainer(self, X, y):
         Y = self._output().all_outputs(X)

@@ -20,6 +20,7 @@ from sklearn_xai.base import (
     validate_X,
 )
 from sklearn_xai.explainers._gradients import Saliency
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._sklearn import (
     HasMethods,
     Interval,
@@ -193,6 +194,8 @@ class NoiseTunnel(BaseExplainer):
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         N = self.n_perturbations
+        check_allocation(2 * n * N * d, what=f"the noisy copies of {n} rows",
+                         parameter="n_perturbations", value=N)
         noise = np.empty((n, N, d))
         keys = None
         inner_stochastic = getattr(

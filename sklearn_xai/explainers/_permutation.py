@@ -7,6 +7,7 @@ import pandas as pd
 from sklearn.inspection import permutation_importance
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.utils import check_allocation
 from sklearn_xai.utils._sklearn import Interval
 
 __all__ = ["PermutationImportance"]
@@ -103,6 +104,13 @@ class PermutationImportance(BaseExplainer):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
+
+    def _fit_estimator(self, X, y, **fit_params):
+        # Before the model is trained: one score per (feature, repeat).
+        check_allocation(self.n_features_in_ * self.n_repeats,
+                         what=f"the importances of {self.n_features_in_} features",
+                         parameter="n_repeats", value=self.n_repeats)
+        return super()._fit_estimator(X, y, **fit_params)
 
     def _fit_explainer(self, X, y):
         if y is None:

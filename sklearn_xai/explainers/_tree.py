@@ -7,7 +7,7 @@ import numpy as np
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
 from sklearn_xai.utils import NotApplicableError
-from sklearn_xai.utils._estimators import transform_steps, unwrap
+from sklearn_xai.utils._estimators import is_frozen, transform_steps, unwrap
 from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions
 
@@ -46,6 +46,34 @@ def _booster_classes(booster):
         config = json.loads(booster.save_config())
         return np.arange(int(config["learner"]["learner_model_param"]["num_class"]))
     return None
+
+
+def _check_training_data(X, y):
+    """Refuse what xgboost's C++ core would reject with an opaque error:
+    string arrays in ``X`` (``validate_X`` converts numeric strings for the
+    explainer, but the model is fitted on ``X`` as given), and a ``y``
+    without one finite target per row of ``X``."""
+    if not hasattr(X, "columns"):  # DataFrames: xgboost checks their dtypes
+        if np.asarray(X).dtype.kind in "SU":
+            raise ValueError(
+                f"X has dtype {np.asarray(X).dtype}, but xgboost needs numbers: "
+                "pass X as a numeric array (e.g. X.astype(float)); encode text "
+                "features first (see sklearn.preprocessing.OrdinalEncoder)."
+            )
+    if y is None:
+        return
+    y = np.asarray(y)
+    n = (X.shape if hasattr(X, "shape") else np.asarray(X).shape)[0]
+    if y.ndim == 0 or y.shape[0] != n:
+        raise ValueError(
+            f"y has {1 if y.ndim == 0 else y.shape[0]} target(s) but X has {n} "
+            "rows: pass one target per row of X to TreeContributions.fit."
+        )
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError(
+            "y contains NaN or infinity, which xgboost rejects: drop those rows "
+            "or impute their targets before TreeContributions.fit."
+        )
 
 
 class _TreeTarget:
@@ -173,6 +201,8 @@ class TreeContributions(BaseExplainer):
         _check_xgboost(self.estimator)
         if _is_booster(self.estimator):
             return self.estimator
+        if not is_frozen(self.estimator):  # fitted here: validate its data first
+            _check_training_data(X, y)
         return super()._fit_estimator(X, y, **fit_params)
 
     def _fit_explainer(self, X, y):

@@ -27,6 +27,7 @@ from sklearn_xai.masking import (
     MarginalMasker,
     check_masker,
 )
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._deprecation import DEPRECATED
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
 from sklearn_xai.utils._random import keyed_generators, purpose_generator
@@ -145,9 +146,16 @@ def _value_masker(X, distribution, masker, value, n_draws, random_state, X_train
             "masker= (any sklearn_xai masker, fitted on training rows)."
         )
     d = X.shape[1]
+    # The draws of one coalition of one row: the model rows of one value.
     if masker is not None:
+        draws = getattr(masker, "n_draws", None)
+        if isinstance(draws, numbers.Integral):
+            check_allocation(draws * d, what="the draws of one coalition of one "
+                             "row", parameter="the masker's n_draws", value=draws)
         return check_masker(masker, X_train, n_features=d)
     _check_distribution(distribution, d)
+    check_allocation(n_draws * d, what="the draws of one coalition of one row",
+                     parameter="n_draws", value=n_draws)
     if value == "observational" or exact_marginal:
         masker = ConditionalMasker(distribution, n_draws, value=value)
     else:

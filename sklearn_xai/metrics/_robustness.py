@@ -31,6 +31,7 @@ from sklearn_xai.metrics._stability import (
     _sensitivity,
 )
 from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import RowStreams, row_keys
@@ -275,6 +276,8 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
     _check_explainer(explainer)
     n, d = X.shape
     N = int(n_perturbations)
+    check_allocation(2 * N * d, what="the neighbours of one row and their "
+                     "attributions", parameter="n_perturbations", value=N)
     streams = RowStreams(random_state, row_keys(X))
     scores = np.empty(n)
     noise_norm = {}
@@ -439,6 +442,9 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
     X, A = _check_inputs(X, attributions)
     _check_explainer(explainer)
     n, d = X.shape
+    if n_steps is not None:  # 2 n_steps neighbours per row (rows), n_steps (images)
+        check_allocation(4 * int(n_steps) * d, what="the neighbours of one row and "
+                         "their attributions", parameter="n_steps", value=n_steps)
     if image_shape is not None:
         h, w = _resolve_image_shape(image_shape, d)
         shifts = _translations(w, min(28, 2 * w + 1) if n_steps is None else int(n_steps))

@@ -29,6 +29,7 @@ from sklearn_xai.metrics._common import (
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import transform_steps, unwrap
@@ -174,6 +175,8 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer,
     X, A = _check_inputs(X, attributions)
     explainer = _check_explainer(explainer)
     n, d = X.shape
+    check_allocation(2 * N * d, what="the neighbours of one row and their "
+                     "attributions", parameter="n_perturbations", value=N)
     if output == "logit":
         output = "decision"
     # Never fitted on X: the neighbourhoods would depend on the other rows.
@@ -857,6 +860,9 @@ def _sensitivity(estimator, X, attributions, *, reduction, explainer,
     n, d = X.shape
     beexai = convention == "beexai_code"
     N = (5 if beexai else 10) if n_perturbations is None else int(n_perturbations)
+    check_allocation(2 * N * (n + d), what=f"{n} rows' distances to their neighbours "
+                     "and one row's neighbours and their attributions",
+                     parameter="n_perturbations", value=N)
     if beexai:
         if X_train is None:  # never the spread of X: rows must not interact
             raise ValueError(

@@ -1,5 +1,11 @@
 """Utilities shared by explainers, maskers and metrics."""
 
+from sklearn_xai.utils._config import (
+    check_allocation,
+    config_context,
+    get_config,
+    set_config,
+)
 from sklearn_xai.utils._exceptions import NotApplicableError
 from sklearn_xai.utils._output import (
     ExplainedOutput,
@@ -30,11 +36,14 @@ __all__ = [
     "ExplainedOutput",
     "NotApplicableError",
     "RowStreams",
+    "check_allocation",
     "check_attributions",
     "check_reference",
     "class_index",
+    "config_context",
     "dense_rank",
     "explained_output",
+    "get_config",
     "magnitude_order",
     "model_input_dtype",
     "resolve_k",
@@ -45,5 +54,6 @@ __all__ = [
     "row_permutations",
     "row_uniform",
     "seed_entropy",
+    "set_config",
     "top_k_mask",
 ]

@@ -8,7 +8,10 @@ the same number (see :ref:`def-explained-output` in the user guide):
 * classifiers, ``output="proba"`` (default): the probability of a class; with
   ``target="predicted"`` the class is the arg-max at the *original* row and is
   kept for every perturbed copy of that row;
-* classifiers, ``output="decision"``: the decision function (logit) of the class;
+* classifiers, ``output="decision"``: the decision function (logit) of the
+  class; for scikit-learn's ``MLPClassifier``, which has no
+  ``decision_function``, the logits of its forward pass (before the softmax
+  or logistic output), those of its exact torch replica;
 * ``output="margin"``: the model's raw additive score, the output exact tree
   attributions explain: ``decision_function`` where the model has one, the
   raw margin of gradient-boosting libraries (xgboost ``output_margin=True``,
@@ -26,9 +29,14 @@ import numbers
 
 import numpy as np
 import pandas as pd
+from scipy.special import expit
 from sklearn.base import is_classifier
+from sklearn.exceptions import NotFittedError
+from sklearn.neural_network import MLPClassifier
+from sklearn.utils.validation import check_is_fitted
 
-from sklearn_xai.utils._estimators import unfreeze, unwrap
+from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._estimators import transform_steps, unfreeze, unwrap
 
 __all__ = [
     "BLOCK_ENTRIES",
@@ -58,6 +66,44 @@ def _margin_kwargs(estimator):
     return _MARGIN_KWARGS.get(module)
 
 
+# Hidden-layer activations of scikit-learn's MLPs, by ``activation`` name.
+_MLP_ACTIVATIONS = {
+    "identity": lambda H: H,
+    "logistic": expit,
+    "tanh": np.tanh,
+    "relu": lambda H: np.maximum(H, 0.0),
+}
+
+
+def _mlp_logits(estimator):
+    """The logits of a fitted scikit-learn ``MLPClassifier`` (possibly in a
+    ``Pipeline`` or ``FrozenEstimator``), or ``None`` for other models.
+
+    The network's forward pass without its output activation (softmax or
+    logistic), in float64: ``softmax(logits)`` (``sigmoid`` of the single
+    binary logit) is ``predict_proba``, and the logits are those of the
+    model's exact torch replica.  Returns ``logits(X)`` of shape (m,) for a
+    binary model (the score of ``classes_[1]``, like ``decision_function``)
+    and (m, n_classes) otherwise.
+    """
+    steps, final = unwrap(estimator)
+    if not isinstance(final, MLPClassifier) or not hasattr(final, "coefs_"):
+        return None
+    coefs = [np.asarray(W, dtype=np.float64) for W in final.coefs_]
+    intercepts = [np.asarray(b, dtype=np.float64) for b in final.intercepts_]
+    hidden = _MLP_ACTIVATIONS[final.activation]
+
+    def logits(X):
+        H = np.asarray(transform_steps(steps, X), dtype=np.float64)
+        for i, (W, b) in enumerate(zip(coefs, intercepts)):
+            H = H @ W + b
+            if i < len(coefs) - 1:
+                H = hidden(H)
+        return H[:, 0] if H.shape[1] == 1 else H
+
+    return logits
+
+
 def _final_estimator(estimator):
     """Unwrap FrozenEstimator and Pipeline to reach the model doing the work."""
     return unwrap(estimator)[1]
@@ -84,6 +130,41 @@ def model_input_dtype(estimator):
         except (AttributeError, StopIteration, TypeError):
             return np.dtype(np.float32)
     return np.dtype(np.float64)
+
+
+def check_fitted_classifier(estimator):
+    """Raise ``NotFittedError`` for a classifier that has not been fitted.
+
+    A class score needs the model's ``classes_``; without them the model is
+    checked with :func:`sklearn.utils.validation.check_is_fitted`, so an
+    unfitted model fails the same way for every explainer and metric
+    instead of with an ``AttributeError`` on ``classes_`` wherever it is
+    first read.  A fitted model without ``classes_`` is accepted.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The explained model, possibly a ``FrozenEstimator`` or a
+        ``Pipeline`` (the model doing the work is checked and named).
+
+    Raises
+    ------
+    NotFittedError
+        If the model is not fitted.
+    """
+    if hasattr(estimator, "classes_"):
+        return
+    final = _final_estimator(estimator)
+    try:
+        check_is_fitted(final)
+    except NotFittedError:
+        raise NotFittedError(
+            f"This {type(final).__name__} instance is not fitted yet: fit the "
+            "model before explaining or scoring it (wrap a fitted model in "
+            "sklearn.frozen.FrozenEstimator to pass it to an explainer's fit)."
+        ) from None
+    except TypeError:  # not an estimator (no fit): nothing to check
+        pass
 
 
 def check_single_output_target(target, estimator, *, output="predict"):
@@ -235,7 +316,10 @@ class ExplainedOutput:
         ``"auto"`` is ``"proba"`` for classifiers and ``"predict"`` otherwise.
         ``"margin"`` is the raw additive score (``decision_function``, or the
         raw margin of xgboost/LightGBM/CatBoost models; ``predict`` for other
-        regressors): what exact tree attributions explain.
+        regressors): what exact tree attributions explain.  For an
+        ``MLPClassifier`` (no ``decision_function``) ``"decision"`` and
+        ``"margin"`` are the logits of its forward pass, before the output
+        activation.
     batch_size : int or None
         Maximum number of rows per model call.  ``None``: calls of about
         ``2**17`` input entries (1 MiB of float64; 6553 rows of 20
@@ -268,16 +352,20 @@ class ExplainedOutput:
             output in ("proba", "decision") and hasattr(estimator, "classes_")
         )
         self._margin = None
+        # MLPClassifier has no decision_function: its logits are computed.
+        self._logits = None
+        if output in ("decision", "margin") and not hasattr(estimator, "decision_function"):
+            self._logits = _mlp_logits(estimator)
         if output == "margin":
             self.is_classifier = is_classifier(estimator) or hasattr(
                 estimator, "classes_")
             self._margin = _margin_kwargs(estimator)
-            if self._margin is None and self.is_classifier \
+            if self._margin is None and self._logits is None and self.is_classifier \
                     and not hasattr(estimator, "decision_function"):
                 raise ValueError(
                     f"{type(_final_estimator(estimator)).__name__} has no raw "
                     "margin (no decision_function, not an xgboost/LightGBM/"
-                    "CatBoost model); use output='proba'."
+                    "CatBoost model or MLPClassifier); use output='proba'."
                 )
             output = "decision" if self.is_classifier else "predict"
         if output == "auto":
@@ -295,12 +383,16 @@ class ExplainedOutput:
                 f"{type(_final_estimator(estimator)).__name__} has no "
                 "predict_proba; use output='decision' or output='predict'."
             )
-        if output == "decision" and self._margin is None \
+        if output == "decision" and self._margin is None and self._logits is None \
                 and not hasattr(estimator, "decision_function"):
+            if isinstance(_final_estimator(estimator), MLPClassifier):
+                check_fitted_classifier(estimator)
             raise ValueError(
                 f"{type(_final_estimator(estimator)).__name__} has no "
                 "decision_function; use output='proba'."
             )
+        if output in ("proba", "decision"):
+            check_fitted_classifier(estimator)
         if output == "predict":
             check_single_output_target(target, estimator, output=output)
         self.output = output
@@ -339,8 +431,12 @@ class ExplainedOutput:
             elif self._margin is not None and self.output == "predict":
                 out = self.estimator.predict(chunk, **self._margin)
             elif self.output == "decision":
-                out = (self.estimator.decision_function(chunk) if self._margin is None
-                       else self.estimator.predict(chunk, **self._margin))
+                if self._logits is not None:
+                    out = self._logits(chunk)
+                elif self._margin is None:
+                    out = self.estimator.decision_function(chunk)
+                else:
+                    out = self.estimator.predict(chunk, **self._margin)
                 out = np.asarray(out, dtype=np.float64)
                 if out.ndim == 1:  # binary: score of classes_[1]
                     out = np.column_stack([-out, out])
@@ -505,7 +601,8 @@ class ExplainedOutput:
         flat = scores.reshape(len(target_index), -1, scores.shape[-1])
         return flat[rows, :, target_index].reshape(scores.shape[:-1])
 
-    def blocks_with_x(self, X, per_row, build, *, target_index=None):
+    def blocks_with_x(self, X, per_row, build, *, target_index=None,
+                      parameter=None):
         """Evaluate blocks of rows together with inputs derived from them.
 
         For every block ``sl`` of rows (:func:`block_slices` with this
@@ -526,6 +623,11 @@ class ExplainedOutput:
             The class of each row when fixed in advance
             (:meth:`fixed_target_index`); None reads it from the scores at
             ``X[sl]`` (``target="predicted"``).
+        parameter : str or None, default=None
+            The caller's parameter setting ``per_row``, named when one
+            row's block exceeds the allocation limit
+            (:func:`~sklearn_xai.utils.check_allocation`, checked before
+            the first block is built).
 
         Yields
         ------
@@ -539,6 +641,9 @@ class ExplainedOutput:
             Scores of the derived inputs.
         """
         n, d = X.shape
+        check_allocation(
+            (per_row + 1) * d, what=f"the {per_row} model inputs of one row",
+            parameter=parameter or "the count of perturbations, draws or steps")
         for sl in block_slices(n, per_row + 1, d, self.batch_size):
             Xs = X[sl]
             c = Xs.shape[0]

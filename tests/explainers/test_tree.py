@@ -144,3 +144,23 @@ def test_invalid_parameters(data):
         ex.explain(X[:3], target=5)
     with pytest.raises(ValueError, match="features"):
         ex.transform(X[:3, :2])
+
+
+@pytest.mark.parametrize("case, match", [
+    ("short_y", r"y has 299 target\(s\) but X has 300 rows"),
+    ("nan_y", "y contains NaN"),
+    ("string_X", "X has dtype <U"),
+])
+def test_training_data_is_validated_before_xgboost_sees_it(data, case, match):
+    """xgboost's C++ core would reject these with an ``XGBoostError`` and a
+    stack trace; the error names the parameter and the fix instead."""
+    X = data
+    y = X[:, 0].copy()
+    if case == "short_y":
+        y = y[:-1]
+    elif case == "nan_y":
+        y[3] = np.nan
+    else:
+        X = X.astype(str)
+    with pytest.raises(ValueError, match=match):
+        TreeContributions(xgb.XGBRegressor(n_estimators=2)).fit(X, y)

@@ -155,9 +155,10 @@ class MetricArguments:
         return {k: values[k][rows] for k in spec.metadata}
 
     def call(self, spec, task, rows, kwargs, *, X=None, attributions=None,
-             metadata=None):
-        """``spec.func`` on ``rows`` of the problem (or on the arrays given)."""
-        model = self.models[task][0]
+             metadata=None, model=None):
+        """``spec.func`` on ``rows`` of the problem (or on the arrays or the
+        model given)."""
+        model = self.models[task][0] if model is None else model
         X = self.problem["X"][rows] if X is None else X
         A = self.attributions(task)[rows] if attributions is None else attributions
         meta = self.metadata(spec, rows) if metadata is None else metadata

@@ -29,6 +29,8 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
 
 from sklearn_xai.metrics import get_scorer, metric_specs
 from sklearn_xai.metrics._registry import _BINDING_PARAMS
@@ -199,3 +201,19 @@ def test_scorer_is_the_oriented_mean_of_the_direct_call(spec, metric_args):
     given = scorer.score_attributions(model, X, metric_args.attributions(task)[rows],
                                       explainer=explainer, **meta)
     np.testing.assert_allclose(given, direct, rtol=1e-10, equal_nan=True)
+
+
+# ------------------------------------------------------------ unfitted model
+@pytest.mark.parametrize("spec", SPECS, ids=_ids)
+def test_an_unfitted_model_raises_not_fitted_error(spec, metric_args):
+    """Every metric that takes a model refuses an unfitted one with
+    sklearn's ``NotFittedError`` (never an ``AttributeError`` on
+    ``classes_``); the other metrics take no model."""
+    if spec.kind != "model":
+        assert "estimator" not in inspect.signature(spec.func).parameters
+        return
+    model = clone(metric_args.models[TASK][0])  # the same classifier, unfitted
+    rows = np.arange(N_ROWS)
+    with pytest.raises(NotFittedError, match="LogisticRegression"):
+        metric_args.call(spec, TASK, rows, metric_args.kwargs(spec, TASK),
+                         model=model)

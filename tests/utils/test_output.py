@@ -171,3 +171,65 @@ def test_margin_output_of_sklearn_models():
     forest = RandomForestClassifier(n_estimators=3, random_state=0).fit(X, [0, 0, 1, 1])
     with pytest.raises(ValueError, match="no raw margin.*output='proba'"):
         ExplainedOutput(forest, output="margin")
+
+
+def _mlp_forward_logits(mlp, X):
+    """The MLP's pre-activation output, computed here from coefs_/intercepts_
+    (ReLU hidden layers)."""
+    H = np.asarray(X, dtype=np.float64)
+    last = len(mlp.coefs_) - 1
+    for i, (W, b) in enumerate(zip(mlp.coefs_, mlp.intercepts_)):
+        H = H @ W + b
+        if i < last:
+            H = np.maximum(H, 0.0)
+    return H
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_decision_output_of_an_mlp_classifier_is_its_logits(n_classes):
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.neural_network import MLPClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(120, 3) * 2.0 + 1.0
+    y = np.argmax(X @ rng.randn(3, n_classes), axis=1) if n_classes > 2 else (
+        X[:, 0] > 1.0).astype(int)
+    mlp = MLPClassifier((6, 4), max_iter=300, random_state=0).fit(X, y)
+    Z = _mlp_forward_logits(mlp, X[:20])
+    if n_classes == 2:  # one logit z, the score of classes_[1]; class 0 is -z
+        Z = np.column_stack([-Z[:, 0], Z[:, 0]])
+    for model in (mlp, FrozenEstimator(mlp)):
+        for output in ("decision", "margin"):
+            f = explained_output(model, output=output)
+            assert f.output == "decision"
+            np.testing.assert_allclose(f.all_outputs(X[:20]), Z, rtol=1e-10)
+            t = f.target_index(X[:20])
+            np.testing.assert_array_equal(t, Z.argmax(axis=1))
+            np.testing.assert_allclose(f(X[:20], t), Z[np.arange(20), t], rtol=1e-10)
+    # The logits are those of predict_proba: softmax (binary: sigmoid of z).
+    if n_classes == 2:
+        P = 1.0 / (1.0 + np.exp(-Z[:, 1]))
+        np.testing.assert_allclose(mlp.predict_proba(X[:20])[:, 1], P, rtol=1e-10)
+    else:
+        P = np.exp(Z - Z.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(mlp.predict_proba(X[:20]),
+                                   P / P.sum(axis=1, keepdims=True), rtol=1e-10)
+    # In a Pipeline the preprocessing comes first.
+    pipe = make_pipeline(StandardScaler(), MLPClassifier(
+        (5,), max_iter=300, random_state=0)).fit(X, y)
+    Z = _mlp_forward_logits(pipe[-1], pipe[0].transform(X[:20]))
+    if n_classes == 2:
+        Z = np.column_stack([-Z[:, 0], Z[:, 0]])
+    f = explained_output(pipe, output="decision")
+    np.testing.assert_allclose(f.all_outputs(X[:20]), Z, rtol=1e-10)
+
+
+def test_decision_output_of_an_unfitted_mlp_is_not_fitted_error():
+    from sklearn.exceptions import NotFittedError
+    from sklearn.neural_network import MLPClassifier
+
+    with pytest.raises(NotFittedError, match="MLPClassifier"):
+        explained_output(MLPClassifier(), output="decision")
