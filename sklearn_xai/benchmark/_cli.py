@@ -227,6 +227,7 @@ def _show(results, alpha, paths, out, metrics=None):
         _with_families,
         format_leaderboard,
     )
+    from sklearn_xai.utils._files import one_line
 
     table = results.table
     ok = table["status"] == "ok"
@@ -265,12 +266,13 @@ def _show(results, alpha, paths, out, metrics=None):
         print(f"\n{len(skipped)} of {len(table)} scores skipped as not applicable:",
               file=out)
         for label, error, n, _ in _grouped(skipped, lambda r: f"metric {r['metric']!r}"):
-            print(f"  {label}: {error} (x{n})", file=out)
+            print(f"  {label}: {one_line(error)} (x{n})", file=out)
     errors = table[table["status"] == "error"]
     if len(errors):
         print(f"\n{len(errors)} of {len(table)} scores FAILED:", file=out)
         for label, error, n, n_cells in _grouped(errors, _component):
-            print(f"  {label}: {error} (x{n} scores in {n_cells} cells)", file=out)
+            print(f"  {label}: {one_line(error)} (x{n} scores in {n_cells} cells)",
+                  file=out)
         print("Details are in the results table (columns status, error, failed_in); "
               "a rerun retries the failures.", file=out)
     if paths:

@@ -21,7 +21,12 @@ from sklearn_xai.benchmark._results import (
     _renamed_control,
     metric_display_name,
 )
-from sklearn_xai.utils._files import markdown_code, markdown_text, write_in_folder
+from sklearn_xai.utils._files import (
+    markdown_code,
+    markdown_text,
+    one_line,
+    write_in_folder,
+)
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 
 __all__ = ["format_leaderboard", "plot_leaderboard", "write_report"]
@@ -209,7 +214,12 @@ def _markdown(frame):
 
 
 def _render(frame, fmt):
-    return _markdown(frame) if fmt == "markdown" else frame.to_string()
+    if fmt == "markdown":
+        return _markdown(frame)
+    frame = frame.copy()  # plain text: each label on one line, no escape sequence
+    frame.index = [one_line(v) for v in frame.index]
+    frame.columns = [one_line(c) for c in frame.columns]
+    return frame.to_string()
 
 
 def _width(text):
@@ -404,7 +414,7 @@ def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading
         for subtitle, text in tables:
             full = f"{title} — {subtitle}" if subtitle else title
             parts.append(f"{heading} {markdown_text(full)}\n\n{text}\n" if fmt == "markdown"
-                         else f"{full}\n{text}\n")
+                         else f"{one_line(full)}\n{text}\n")
     tied = "tied_best" in board
     cannot = any(_cannot_reach(sub, m) for (_, _, m), sub in
                  board.groupby(["dataset", "model", "metric"], sort=False))
@@ -413,9 +423,10 @@ def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading
         parts.append(f"<p>{html.escape(' '.join(phrases))}</p>")
         return "\n".join(parts)
     if abbreviations:
+        escape = markdown_text if fmt == "markdown" else one_line
         parts.append(_fill("Abbreviations: " + ", ".join(
-            f"{short} = {label}" for label, short in abbreviations.items()) + ".",
-            max_width))
+            f"{escape(short)} = {escape(label)}" for label, short in abbreviations.items())
+            + ".", max_width))
     parts.append(_pack(phrases, max_width))
     return "\n".join(parts)
 

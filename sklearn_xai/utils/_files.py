@@ -17,7 +17,8 @@ import os
 import re
 import tempfile
 
-__all__ = ["json_size_problem", "markdown_code", "markdown_text", "write_in_folder"]
+__all__ = ["json_size_problem", "markdown_code", "markdown_text", "one_line",
+           "write_in_folder"]
 
 # Line breaks str.splitlines() knows, and the other control characters.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -48,8 +49,24 @@ def markdown_text(value):
     -------
     text : str
     """
-    text = _CONTROL.sub(" ", str(value))
+    text = one_line(value)
     return _MARKDOWN_RE.sub(lambda m: _MARKDOWN[m.group()], text)
+
+
+def one_line(value):
+    """``str(value)`` on one line, without control characters (a label or
+    message from a file printed on a terminal: no line break, no escape
+    sequence).
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    text : str
+    """
+    return _CONTROL.sub(" ", str(value))
 
 
 def markdown_code(value):
@@ -65,7 +82,7 @@ def markdown_code(value):
     -------
     text : str
     """
-    return _CONTROL.sub(" ", str(value)).replace("`", "'")
+    return one_line(value).replace("`", "'")
 
 
 def _inside(root, path):
