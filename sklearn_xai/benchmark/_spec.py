@@ -1098,7 +1098,8 @@ def _parse_config(path, text):
     except RecursionError:
         raise ValueError(f"{path}: the config nests too deeply to be read.") from None
     except ValueError as exc:  # json.JSONDecodeError
-        raise ValueError(f"{path}: not valid JSON ({exc}).") from None
+        kind = "JSON" if path.endswith(".json") else "YAML"
+        raise ValueError(f"{path}: not valid {kind} ({exc}).") from None
     except Exception as exc:  # noqa: BLE001 - yaml.YAMLError and its subclasses
         import yaml
 

@@ -142,7 +142,7 @@ def write_in_folder(directory, name, data):
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would create it
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -153,10 +153,15 @@ def write_in_folder(directory, name, data):
     return path
 
 
-def _umask():
-    mask = os.umask(0)
+def _read_umask():
+    mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+# Read once, at import: os.umask() can only be read by setting it, which
+# would race with files other threads create while it is changed.
+_UMASK = _read_umask()
 
 
 def json_size_problem(document, max_nodes=MAX_NODES, max_depth=MAX_DEPTH):
@@ -185,12 +190,14 @@ def json_size_problem(document, max_nodes=MAX_NODES, max_depth=MAX_DEPTH):
         if not isinstance(node, (dict, list, tuple)):
             continue
         key = id(node)
-        children = list(node.keys()) + list(node.values()) if isinstance(node, dict) \
+        values = list(node.keys()) + list(node.values()) if isinstance(node, dict) \
             else list(node)
-        children = [c for c in children if isinstance(c, (dict, list, tuple))]
+        children = [c for c in values if isinstance(c, (dict, list, tuple))]
         if done:
             active.discard(key)
-            sizes[key] = 1 + len(node) + sum(sizes[id(c)] for c in children)
+            # Itself, its scalars (keys included) and its containers' sizes.
+            sizes[key] = (1 + len(values) - len(children)
+                          + sum(sizes[id(c)] for c in children))
             depths[key] = 1 + max((depths[id(c)] for c in children), default=0)
             if depths[key] > max_depth:
                 return f"it nests deeper than {max_depth} levels"
