@@ -21,10 +21,13 @@ earlier results, not a proof of them.  Delete the ``cache`` folder (or run
 with ``--no-cache``) to recompute everything.
 """
 
+import io
 import json
 import os
 
 import numpy as np
+
+from sklearn_xai.utils._files import write_in_folder
 
 __all__ = ["read_cell", "write_cell"]
 
@@ -68,15 +71,18 @@ def _decode(obj, arrays):
 def write_cell(path, content):
     """Write a cell's ``content`` (dicts, lists, numbers, strings and
     numeric arrays) to ``path`` atomically: a run killed while writing never
-    leaves a half-written file under the final name."""
+    leaves a half-written file under the final name, and a symbolic link
+    under that name is replaced, not followed."""
     arrays = {}
     document = {"format": _FORMAT, "version": _FORMAT_VERSION,
                 "content": _encode(content, arrays)}
     arrays[_HEADER] = np.array(json.dumps(document, allow_nan=True))
-    tmp = f"{path}.{os.getpid()}.{id(content)}.tmp"
-    with open(tmp, "wb") as fh:
-        np.savez(fh, **arrays)
-    os.replace(tmp, path)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    # A new temporary file, then a rename: never through a link planted
+    # under the cell's name.
+    write_in_folder(os.path.dirname(path) or ".", os.path.basename(path),
+                    buffer.getvalue())
 
 
 def read_cell(path):

@@ -227,6 +227,7 @@ def _show(results, alpha, paths, out, metrics=None):
         _with_families,
         format_leaderboard,
     )
+    from sklearn_xai.utils._files import one_line
 
     table = results.table
     ok = table["status"] == "ok"
@@ -265,12 +266,13 @@ def _show(results, alpha, paths, out, metrics=None):
         print(f"\n{len(skipped)} of {len(table)} scores skipped as not applicable:",
               file=out)
         for label, error, n, _ in _grouped(skipped, lambda r: f"metric {r['metric']!r}"):
-            print(f"  {label}: {error} (x{n})", file=out)
+            print(f"  {label}: {one_line(error)} (x{n})", file=out)
     errors = table[table["status"] == "error"]
     if len(errors):
         print(f"\n{len(errors)} of {len(table)} scores FAILED:", file=out)
         for label, error, n, n_cells in _grouped(errors, _component):
-            print(f"  {label}: {error} (x{n} scores in {n_cells} cells)", file=out)
+            print(f"  {label}: {one_line(error)} (x{n} scores in {n_cells} cells)",
+                  file=out)
         print("Details are in the results table (columns status, error, failed_in); "
               "a rerun retries the failures.", file=out)
     if paths:
@@ -373,8 +375,8 @@ def _write_report_if_changed(results, directory, alpha, figures):
     stored = _read_record(path)
     if (stored is not None and stored.get("digest") == digest
             and isinstance(stored.get("paths"), dict)
-            and all(isinstance(p, str) and os.path.isfile(p)
-                    for p in stored["paths"].values())):
+            and all(isinstance(p, str) and os.path.isfile(p) and not os.path.islink(p)
+                    and _in_folder(directory, p) for p in stored["paths"].values())):
         return stored["paths"], stored
     from sklearn_xai.benchmark._report import write_report
 
@@ -385,6 +387,12 @@ def _write_report_if_changed(results, directory, alpha, figures):
               "terminal": {}}
     _write_record(path, record)
     return paths, record
+
+
+def _in_folder(directory, path):
+    """Whether ``path`` lies inside ``directory`` (links resolved)."""
+    root = os.path.realpath(directory)
+    return os.path.realpath(path).startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _read_record(path):
@@ -403,10 +411,11 @@ def _read_record(path):
 def _write_record(path, record):
     import json
 
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(record, fh)
-    os.replace(tmp, path)  # never a half-written record
+    from sklearn_xai.utils._files import write_in_folder
+
+    # Never a half-written record, never written through a link.
+    write_in_folder(os.path.dirname(path) or ".", os.path.basename(path),
+                    json.dumps(record))
 
 
 def _show_once(results, alpha, paths, out, metrics, directory, record):
@@ -534,6 +543,47 @@ def _report(args, out):
     return 1 if _show(results, args.alpha, paths, out, metrics=metrics) else 0
 
 
+class _Output:
+    """Standard output that goes quiet once its reader is gone.
+
+    ``sklearn-xai run ... | head`` closes the pipe after a few lines; the
+    run's files are written by then, so the rest of the summary is dropped
+    (the file descriptor is pointed at ``os.devnull``, so that the
+    interpreter's last flush does not fail either) and the command ends
+    with its own status.
+    """
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.gone = False
+
+    def _quiet(self):
+        self.gone = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self.stream.fileno())
+            finally:
+                os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass  # not a file descriptor (a test's StringIO): nothing to flush
+
+    def write(self, text):
+        if not self.gone:
+            try:
+                self.stream.write(text)
+            except BrokenPipeError:
+                self._quiet()
+        return len(text)
+
+    def flush(self):
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._quiet()
+
+
 def _use_agg():
     """Figures are written to files: no display needed (imported late, the
     checks of the arguments come first)."""
@@ -559,17 +609,20 @@ def main(argv=None):
         interrupted (rerun the same command to resume from the cache).
     """
     args = _parser().parse_args(argv)
-    out = sys.stdout
+    out = _Output(sys.stdout)
     try:
         if args.command != "run":
             _use_agg()
         if args.command == "list":
-            return _list(args.what, out)
-        if args.command == "run":
-            return _run(args, out)
-        if args.command == "compare":
-            return _compare(args, out)
-        return _report(args, out)
+            status = _list(args.what, out)
+        elif args.command == "run":
+            status = _run(args, out)
+        elif args.command == "compare":
+            status = _compare(args, out)
+        else:
+            status = _report(args, out)
+        out.flush()
+        return status
     except (ValueError, TypeError, OSError, ImportError) as exc:
         print(f"sklearn-xai {args.command}: error: {exc}", file=sys.stderr)
         return 1

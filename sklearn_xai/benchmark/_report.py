@@ -21,6 +21,12 @@ from sklearn_xai.benchmark._results import (
     _renamed_control,
     metric_display_name,
 )
+from sklearn_xai.utils._files import (
+    markdown_code,
+    markdown_text,
+    one_line,
+    write_in_folder,
+)
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 
 __all__ = ["format_leaderboard", "plot_leaderboard", "write_report"]
@@ -185,6 +191,18 @@ def _wide(sub, metrics, digits, bold, control, names):
 
 
 def _markdown(frame):
+    """A Markdown table of ``frame``, its labels and text cells escaped
+    (:func:`~sklearn_xai.utils._files.markdown_text`): a label cannot end the
+    row, start a line or put HTML into the page."""
+    frame = frame.copy()
+    frame.index = [markdown_text(v) for v in frame.index]
+    frame.index.name = None if frame.index.name is None else markdown_text(frame.index.name)
+    frame.columns = [markdown_text(c) for c in frame.columns]
+    for column in range(frame.shape[1]):
+        values = frame.iloc[:, column]
+        if values.dtype == object:
+            frame.iloc[:, column] = [v if not isinstance(v, str) else markdown_text(v)
+                                     for v in values]
     try:
         return frame.to_markdown()
     except ImportError:  # tabulate missing: a plain pipe table
@@ -196,7 +214,12 @@ def _markdown(frame):
 
 
 def _render(frame, fmt):
-    return _markdown(frame) if fmt == "markdown" else frame.to_string()
+    if fmt == "markdown":
+        return _markdown(frame)
+    frame = frame.copy()  # plain text: each label on one line, no escape sequence
+    frame.index = [one_line(v) for v in frame.index]
+    frame.columns = [one_line(c) for c in frame.columns]
+    return frame.to_string()
 
 
 def _width(text):
@@ -261,7 +284,7 @@ def _note(control, alpha, bold, tied=False, cannot_reach=False):
                    "No random control: no significance test."]
     else:
         phrases = [f"Mean ± std over seeds{best}.",
-                   f"{NOT_BETTER_MARK} = not significantly better than the `{control}` "
+                   f"{NOT_BETTER_MARK} = not significantly better than the `{markdown_code(control)}` "
                    "control",
                    "(one-sided paired Wilcoxon signed-rank test over seeds x explained rows, "
                    f"Holm-corrected across explainers, alpha = {alpha})."]
@@ -390,8 +413,8 @@ def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading
         abbreviations.update(names)
         for subtitle, text in tables:
             full = f"{title} — {subtitle}" if subtitle else title
-            parts.append(f"{heading} {full}\n\n{text}\n" if fmt == "markdown"
-                         else f"{full}\n{text}\n")
+            parts.append(f"{heading} {markdown_text(full)}\n\n{text}\n" if fmt == "markdown"
+                         else f"{one_line(full)}\n{text}\n")
     tied = "tied_best" in board
     cannot = any(_cannot_reach(sub, m) for (_, _, m), sub in
                  board.groupby(["dataset", "model", "metric"], sort=False))
@@ -400,9 +423,10 @@ def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading
         parts.append(f"<p>{html.escape(' '.join(phrases))}</p>")
         return "\n".join(parts)
     if abbreviations:
+        escape = markdown_text if fmt == "markdown" else one_line
         parts.append(_fill("Abbreviations: " + ", ".join(
-            f"{short} = {label}" for label, short in abbreviations.items()) + ".",
-            max_width))
+            f"{escape(short)} = {escape(label)}" for label, short in abbreviations.items())
+            + ".", max_width))
     parts.append(_pack(phrases, max_width))
     return "\n".join(parts)
 
@@ -1158,10 +1182,10 @@ def _sanity_markdown(checks):
 
     out = ["\n## Sanity checks\n"]
     for (dataset, model), sub in checks.groupby(["dataset", "model"], sort=False):
-        out.append(f"\n### {dataset} / {model}\n")
+        out.append(f"\n### {markdown_text(f'{dataset} / {model}')}\n")
         out.append(_markdown(_sanity_pivot(sub, lambda ok: "pass" if ok else "FAIL")))
     out.append("")
-    out.extend(f"- {line}" for line in sanity_summary(checks))
+    out.extend(f"- {markdown_text(line)}" for line in sanity_summary(checks))
     return "\n".join(out) + "\n"
 
 
@@ -1229,12 +1253,12 @@ def _reliability_markdown(meta):
         for c in frame.columns:
             if c not in ("metric", "flags"):
                 frame[c] = [_fmt_meta(v, 0 if c == "n_rows_80" else 2) for v in frame[c]]
-        out.append(f"\n### {dataset} / {model}\n")
+        out.append(f"\n### {markdown_text(f'{dataset} / {model}')}\n")
         out.append(_markdown(frame.set_index("metric")))
     lines = reliability_summary(meta)
     if lines:
         out.append("\nFlagged metrics:\n")
-        out.extend(f"- {line}" for line in lines)
+        out.extend(f"- {markdown_text(line)}" for line in lines)
     return "\n".join(out) + "\n"
 
 
@@ -1322,7 +1346,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     if ok.any():
         board = _with_families(results.leaderboard(alpha=alpha), table)
 
-    md_parts = [f"# {title}\n", summary + "\n"]
+    md_parts = [f"# {markdown_text(title)}\n", summary + "\n"]
     body = [f"<header><h1>{html.escape(title)}</h1>"]
     if description:
         body.append(f'<p class="lead">{html.escape(str(description))}</p>')
@@ -1355,9 +1379,6 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
         body.append(_legend_html(board, control, alpha))
         md_parts.append(_format(board, fmt="markdown", control=control, alpha=alpha,
                                 digits=3, max_width=None, by_family=True))
-        if figures:
-            fig_dir = os.path.join(directory, "figures")
-            os.makedirs(fig_dir, exist_ok=True)
         for dataset, model in pairs:
             sub = board[(board["dataset"] == dataset) & (board["model"] == model)]
             body.append(f'<h3 id="board-{_slug(dataset)}-{_slug(model)}">'
@@ -1373,9 +1394,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
                     fig.suptitle(f"{dataset} / {model}: {family}", fontsize=10)
                     png = _png(fig)
                     name = f"{stem}__{_slug(family.lower())}.png"
-                    path = os.path.join(fig_dir, name)
-                    with open(path, "wb") as fh:
-                        fh.write(png)
+                    path = write_in_folder(directory, f"figures/{name}", png)
                     paths[f"figure_{dataset}_{model}_{family.lower()}"] = path
                     body.append("<figure>" + _img(png, f"{dataset} / {model}: {family}")
                                 + f"<figcaption>{html.escape(family)} metrics, "
@@ -1386,11 +1405,11 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
             if figures:
                 # The overview figure (a row of panels per family), for report.md.
                 name = f"{stem}.png"
-                path = os.path.join(fig_dir, name)
-                with open(path, "wb") as fh:
-                    fh.write(_png(_plot_families(board, dataset, model, control)))
-                paths[f"figure_{dataset}_{model}"] = path
-                md_parts.append(f"\n![{dataset} / {model}](figures/{name})\n")
+                paths[f"figure_{dataset}_{model}"] = write_in_folder(
+                    directory, f"figures/{name}",
+                    _png(_plot_families(board, dataset, model, control)))
+                md_parts.append(f"\n![{markdown_text(f'{dataset} / {model}')}]"
+                                f"(figures/{name})\n")
         body.append("</section>")
     if meta is not None:
         body.append(_reliability_html(meta, figures))
@@ -1403,14 +1422,12 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
                 + (", and PNG copies of the figures in <code>figures/</code>"
                    if figures and board is not None else "") + ".</footer>")
 
-    paths["report_md"] = os.path.join(directory, "report.md")
-    with open(paths["report_md"], "w", encoding="utf-8") as fh:
-        fh.write("\n".join(md_parts))
-    paths["report_html"] = os.path.join(directory, "report.html")
-    with open(paths["report_html"], "w", encoding="utf-8") as fh:
-        fh.write('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-                 '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                 f"<title>{html.escape(title)}: benchmark report</title>"
-                 f"<style>{_CSS}</style></head>\n<body><main>\n"
-                 + "\n".join(body) + "\n</main></body></html>\n")
+    paths["report_md"] = write_in_folder(directory, "report.md", "\n".join(md_parts))
+    paths["report_html"] = write_in_folder(
+        directory, "report.html",
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}: benchmark report</title>"
+        f"<style>{_CSS}</style></head>\n<body><main>\n"
+        + "\n".join(body) + "\n</main></body></html>\n")
     return paths

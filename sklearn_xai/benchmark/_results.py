@@ -3,6 +3,8 @@ into leaderboards (mean, spread, ranks, rank frequencies, costs per explained
 row, a paired test of every explainer against the random control and one
 against the best explainer, which decides the explainers tied for best)."""
 
+import hashlib
+import io
 import json
 import numbers
 import os
@@ -19,6 +21,7 @@ from sklearn_xai.benchmark._decisions import (
     _row_groups,
     decision_summary,
 )
+from sklearn_xai.utils._files import write_in_folder
 
 __all__ = [
     "BenchmarkResults",
@@ -699,24 +702,30 @@ class BenchmarkResults:
             Name -> written path.
         """
         directory = os.fspath(directory)
-        os.makedirs(directory, exist_ok=True)
-        paths = {}
+        paths, files = {}, {}
+
+        def write(key, name, data, n_rows):
+            paths[key] = write_in_folder(directory, name, data)
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            files[name] = {"rows": int(n_rows), "sha256": hashlib.sha256(raw).hexdigest()}
+
         for name, frame in (("results", self.table), ("per_row", self.per_row)):
-            paths[name] = os.path.join(directory, f"{name}.csv")
-            frame.to_csv(paths[name], index=False)
+            write(name, f"{name}.csv", frame.to_csv(index=False), len(frame))
             try:
                 import pyarrow  # noqa: F401
             except ImportError:
                 continue
-            paths[f"{name}_parquet"] = os.path.join(directory, f"{name}.parquet")
-            frame.to_parquet(paths[f"{name}_parquet"], index=False)
+            buffer = io.BytesIO()
+            frame.to_parquet(buffer, index=False)
+            write(f"{name}_parquet", f"{name}.parquet", buffer.getvalue(), len(frame))
         if (self.table["status"] == "ok").any():
-            paths["leaderboard"] = os.path.join(directory, "leaderboard.csv")
-            self.leaderboard().to_csv(paths["leaderboard"], index=False)
-        paths["benchmark"] = os.path.join(directory, "benchmark.json")
-        with open(paths["benchmark"], "w", encoding="utf-8") as fh:
-            json.dump({"spec": self.spec, "control": self.control,
-                       "wall_time": self.wall_time}, fh, indent=2, default=repr)
+            board = self.leaderboard()
+            write("leaderboard", "leaderboard.csv", board.to_csv(index=False), len(board))
+        # The record of the run, written last: what every file above holds
+        # (rows and a digest), checked by load().
+        paths["benchmark"] = write_in_folder(directory, "benchmark.json", json.dumps(
+            {"spec": self.spec, "control": self.control, "wall_time": self.wall_time,
+             "files": files}, indent=2, default=repr))
         return paths
 
     @classmethod
@@ -741,17 +750,14 @@ class BenchmarkResults:
                 f"No results.csv in {directory!r}: run a benchmark with --out "
                 f"{directory} first."
             )
+        meta = _read_record(directory)
+        _check_files(directory, meta.get("files"))
         table = pd.read_csv(path, dtype={"error": object, "warnings": object})
         for col in ("error", "failed_in", "warnings"):
             if col in table:
                 table[col] = table[col].astype(object).fillna("").astype(str)
         per_path = os.path.join(directory, "per_row.csv")
         per_row = pd.read_csv(per_path) if os.path.exists(per_path) else None
-        meta = {}
-        meta_path = os.path.join(directory, "benchmark.json")
-        if os.path.exists(meta_path):
-            with open(meta_path, encoding="utf-8") as fh:
-                meta = json.load(fh)
         control = meta["control"] if "control" in meta else meta.get("baseline")
         return cls(table, per_row, spec=meta.get("spec"), control=control,
                    wall_time=meta.get("wall_time"))
@@ -760,6 +766,79 @@ class BenchmarkResults:
         n_err = int((self.table["status"] == "error").sum())
         return (f"BenchmarkResults({self.n_cells} cells, {len(self.table)} scores, "
                 f"{n_err} errors, control={self.control!r})")
+
+
+def _read_record(directory):
+    """``benchmark.json`` of a results folder: a JSON object of bounded
+    size, else a ValueError naming the file ({} when there is none)."""
+    from sklearn_xai.utils._files import json_size_problem
+
+    path = os.path.join(directory, "benchmark.json")
+    if not os.path.exists(path):
+        warnings.warn(f"{directory!r} has no benchmark.json, the run's record: its "
+                      "results files cannot be checked (rows, digests) and the spec "
+                      "and control are unknown.", UserWarning, stacklevel=3)
+        return {}
+    try:
+        with open(path, encoding="utf-8") as fh:
+            meta = json.load(fh)
+    except RecursionError:
+        raise ValueError(f"{path}: nests too deeply to be the record of a run.") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc}).") from None
+    problem = json_size_problem(meta) if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or problem is not None:
+        why = problem or f"it holds a {type(meta).__name__}, not a JSON object"
+        raise ValueError(f"{path} is not the record of a run written by sklearn_xai: "
+                         f"{why}.")
+    return meta
+
+
+def _csv_rows(path):
+    """Rows of a CSV file written by :meth:`BenchmarkResults.save`."""
+    return len(pd.read_csv(path, dtype=str, keep_default_na=False))
+
+
+def _check_files(directory, record):
+    """Check the results files against the run's record (``files`` of
+    ``benchmark.json``): a missing or truncated file is an error that names
+    it, a file changed since the run a warning."""
+    if not isinstance(record, dict):
+        return  # results saved before the record existed
+    problems = []
+    for name in ("results.csv", "per_row.csv"):
+        entry = record.get(name)
+        if not isinstance(entry, dict):
+            continue
+        rows = entry.get("rows")
+        path = os.path.join(directory, name)
+        if not os.path.isfile(path):
+            problems.append(f"{name} is missing (the run wrote {rows} rows)")
+            continue
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        if hashlib.sha256(raw).hexdigest() == entry.get("sha256"):
+            continue
+        if raw and not raw.endswith(b"\n"):
+            problems.append(f"{name} ends in the middle of a row (truncated)")
+            continue
+        try:
+            found = _csv_rows(path)
+        except (ValueError, pd.errors.ParserError) as exc:
+            problems.append(f"{name} cannot be read ({exc})")
+            continue
+        if found != rows:
+            problems.append(f"{name} has {found} rows where the run wrote {rows} "
+                            "(truncated or cut)")
+        else:
+            warnings.warn(f"{os.path.join(directory, name)} differs from the file the "
+                          "run wrote (same number of rows): it was edited after the run.",
+                          UserWarning, stacklevel=3)
+    if problems:
+        raise ValueError(
+            f"{directory!r} does not hold the run's results: " + "; ".join(problems)
+            + ". Copy the whole folder again, or rerun the benchmark (the cell cache "
+            "makes the rerun fast).")
 
 
 def _jsonable(obj):

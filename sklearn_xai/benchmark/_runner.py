@@ -616,6 +616,17 @@ def _watch_parent(main_pid):
 _WATCHING = False
 
 
+def _worker_started(main_pid):
+    """Initializer of the run's loky workers, run before a worker takes any
+    task: a worker whose run died while it was starting (its parent is gone)
+    exits at once, else it watches the run (:func:`_watch_parent`).  Without
+    it, a worker started just before the run was killed waits for a task
+    forever, and keeps the run's output pipes open."""
+    if os.getppid() != main_pid:
+        os._exit(1)
+    _watch_parent(main_pid)
+
+
 def _run_cell(task, cache_dir, fit=None, main_pid=None, base=None):
     """Compute (or load) one cell.  Never raises: errors are recorded.
 
@@ -1117,6 +1128,19 @@ def _tasks(spec):
 
 
 # ----------------------------------------------------------------- backends
+def _loky_workers(backend):
+    """joblib's configuration for loky workers that start watching the run's
+    main process as soon as they start (:func:`_worker_started`): for
+    ``backend="loky"``, and for ``None`` when joblib's active backend is its
+    default loky one (a backend the user configured is kept as is)."""
+    if backend is None:
+        active, _ = joblib.parallel.get_active_backend()
+        if type(active).__name__ != "LokyBackend" or getattr(active, "backend_kwargs", None):
+            return contextlib.nullcontext()
+    return joblib.parallel_config(backend="loky", initializer=_worker_started,
+                                  initargs=(os.getpid(),))
+
+
 @contextlib.contextmanager
 def _backend(backend, n_jobs, scheduler_address=None):
     """joblib parallel configuration for ``backend``.  For ``"dask"``: a
@@ -1129,11 +1153,12 @@ def _backend(backend, n_jobs, scheduler_address=None):
             f"scheduler_address={scheduler_address!r} is the address of a Dask scheduler: "
             "it needs backend='dask'."
         )
-    if backend is None:
-        yield
-        return
-    if backend not in _BACKENDS:
+    if backend is not None and backend not in _BACKENDS:
         raise ValueError(f"backend must be one of {_BACKENDS} or None, got {backend!r}.")
+    if backend in (None, "loky"):
+        with _loky_workers(backend):
+            yield
+        return
     if backend != "dask":
         with joblib.parallel_config(backend=backend):
             yield
@@ -1375,6 +1400,11 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
         cache_dir = os.fspath(cache_dir)
         try:
             for folder in ("cells", "shards"):
+                if os.path.islink(os.path.join(cache_dir, folder)):
+                    raise ValueError(
+                        f"cache_dir={cache_dir!r}: {folder}/ is a symbolic link; the "
+                        "cache is never written through a link: remove it, or give "
+                        "another cache_dir.")
                 os.makedirs(os.path.join(cache_dir, folder), exist_ok=True)
         except OSError as exc:
             raise ValueError(

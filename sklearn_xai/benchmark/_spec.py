@@ -639,6 +639,7 @@ class BenchmarkSpec:
             if self.control != "auto":
                 raise ValueError("Give 'control' only: 'baseline' is its deprecated name.")
             self.control = baseline
+        _check_spec_name(self.name)
         self.datasets = _normalise_group(self.datasets, "dataset", _DATASET_KEYS)
         self.models = _normalise_group(self.models, "model")
         self.explainers = _normalise_group(self.explainers, "explainer")
@@ -1071,6 +1072,49 @@ def _check_explain_rows(value, models, where):
     return {"correct_by": by, "target": target}
 
 
+def _check_spec_name(name):
+    """The benchmark's name names its default output folder
+    (``sklearn_xai_results/<name>``): a plain folder name only."""
+    if (not isinstance(name, str) or name.strip() in ("", ".", "..")
+            or any(c in name for c in "/\\:") or not name.isprintable()
+            or name != name.strip()):
+        raise ValueError(
+            f"name must be a plain folder name (letters, digits, '_', '-', '.'; no "
+            f"'/', '\\', '..', ':' or control characters), got {name!r}: it names the "
+            "default output folder sklearn_xai_results/<name>.")
+
+
+def _parse_config(path, text):
+    """The parsed config file, or a ValueError naming the file."""
+    from sklearn_xai.utils._files import json_size_problem
+
+    try:
+        if path.endswith(".json"):
+            config = json.loads(text)
+        else:
+            import yaml
+
+            config = yaml.safe_load(text)
+    except RecursionError:
+        raise ValueError(f"{path}: the config nests too deeply to be read.") from None
+    except ValueError as exc:  # json.JSONDecodeError
+        kind = "JSON" if path.endswith(".json") else "YAML"
+        raise ValueError(f"{path}: not valid {kind} ({exc}).") from None
+    except Exception as exc:  # noqa: BLE001 - yaml.YAMLError and its subclasses
+        import yaml
+
+        if not isinstance(exc, yaml.YAMLError):
+            raise
+        text = " ".join(str(exc).split())
+        raise ValueError(
+            f"{path}: not a valid YAML config ({text}); a config holds plain mappings, "
+            "lists, strings and numbers only (no '!!python' tags).") from None
+    problem = json_size_problem(config)
+    if problem is not None:
+        raise ValueError(f"{path}: the config is refused: {problem}.")
+    return config
+
+
 def load_config(path):
     """Read a benchmark config file (YAML or JSON).
 
@@ -1098,12 +1142,7 @@ def load_config(path):
     path = os.fspath(path)
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    if path.endswith(".json"):
-        config = json.loads(text)
-    else:
-        import yaml
-
-        config = yaml.safe_load(text)
+    config = _parse_config(path, text)
     if isinstance(config, dict) and "name" not in config:
         config = {**config, "name": os.path.splitext(os.path.basename(path))[0]}
     try:

@@ -237,3 +237,23 @@ def test_cached_rerun_prints_the_stored_summary(config_file, tmp_path, capsys,
     assert "tiny: 2 cells" in out and "feature_agreement ↑" in out
     record = json.loads((out_dir / "report.digest.json").read_text())
     assert len(record["terminal"]) == 1
+
+
+def test_terminal_summary_prints_labels_and_errors_on_one_line():
+    import io
+
+    from sklearn_xai.benchmark import BenchmarkResults
+    from sklearn_xai.benchmark._cli import _show
+
+    rows = [{"dataset": "d", "model": "m", "explainer": e, "metric": "acc", "seed": s,
+             "value": v + s, "greater_is_better": True, "status": "ok", "error": "",
+             "cached": False}
+            for e, v in (("random", 0.0), ("e\x1b[2J\nFAKE", 1.0)) for s in range(2)]
+    rows.append({**rows[0], "explainer": "broken", "value": float("nan"),
+                 "status": "error", "error": "boom\x1b[31m\nFAKE LINE"})
+    out = io.StringIO()
+    _show(BenchmarkResults(pd.DataFrame(rows), control="random"), 0.05, None, out)
+    text = out.getvalue()
+    assert "\x1b" not in text
+    assert not any(line.startswith("FAKE") for line in text.splitlines())
+    assert "boom [31m FAKE LINE" in text

@@ -1,4 +1,5 @@
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -318,3 +319,19 @@ def test_leaderboard_decision_columns_with_a_control():
     summary = results.decisions()
     assert summary["explainer"].tolist() == ["good", "noisy"]
     assert summary["n_tied_best"].tolist() == [2, 0]
+
+
+def test_save_records_rows_and_digests_of_its_files(tmp_path):
+    import hashlib
+
+    table, per_row = _table(), _per_row(np.random.default_rng(0), n_rows=5)
+    BenchmarkResults(table, per_row, control="random").save(tmp_path)
+    record = json.loads((tmp_path / "benchmark.json").read_text())["files"]
+    for name, n_rows in (("results.csv", len(table)), ("per_row.csv", 3 * 6 * 5)):
+        raw = (tmp_path / name).read_bytes()
+        assert record[name] == {"rows": n_rows, "sha256": hashlib.sha256(raw).hexdigest()}
+        assert raw.count(b"\n") == n_rows + 1  # header and rows, no label with a newline
+    assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checks pass silently
+        BenchmarkResults.load(tmp_path)

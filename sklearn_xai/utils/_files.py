@@ -1,0 +1,217 @@
+"""Files written into, and read from, a folder the user may have received
+from someone else (a benchmark's results folder).
+
+* :func:`write_in_folder` writes one file atomically (a temporary file in the
+  same folder, then :func:`os.replace`), and never through a symbolic link: a
+  link planted under the file's name is replaced by the file, not followed,
+  and a sub-folder that is a link, or that leads out of the folder, is
+  refused.
+* :func:`markdown_text` escapes a label for Markdown (a table cell, a
+  heading, a list item): one line, no raw HTML, no table or link syntax.
+* :func:`json_size_problem` bounds what a parsed YAML/JSON document expands
+  to (a YAML "alias bomb" of a few hundred bytes expands to billions of
+  nodes) and how deeply it nests.
+"""
+
+import os
+import re
+import tempfile
+
+__all__ = ["json_size_problem", "markdown_code", "markdown_text", "one_line",
+           "write_in_folder"]
+
+# Line breaks str.splitlines() knows, and the other control characters.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+_MARKDOWN = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "\\|", "`": "\\`",
+             "[": "\\[", "]": "\\]", "\\": "\\\\"}
+_MARKDOWN_RE = re.compile("[" + re.escape("".join(_MARKDOWN)) + "]")
+
+#: Most nodes (mappings, lists, scalars, counted as often as aliases repeat
+#: them) a config or record may expand to, and deepest nesting.
+MAX_NODES = 1_000_000
+MAX_DEPTH = 100
+
+
+def markdown_text(value):
+    """``value`` as one line of Markdown text that renders as itself.
+
+    Control characters and line breaks become one space (a label cannot
+    start a new line, a heading or a list item), HTML's ``& < >`` become
+    entities (no raw tag reaches the page) and the characters of tables,
+    code spans and links are escaped with a backslash.
+
+    Parameters
+    ----------
+    value : object
+        A label; ``str(value)`` is escaped.
+
+    Returns
+    -------
+    text : str
+    """
+    text = one_line(value)
+    return _MARKDOWN_RE.sub(lambda m: _MARKDOWN[m.group()], text)
+
+
+def one_line(value):
+    """``str(value)`` on one line, without control characters (a label or
+    message from a file printed on a terminal: no line break, no escape
+    sequence).
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    text : str
+    """
+    return _CONTROL.sub(" ", str(value))
+
+
+def markdown_code(value):
+    """``value`` as the text of a one-line Markdown code span (between
+    backticks, where nothing is interpreted): control characters and line
+    breaks become a space, backticks a quote.
+
+    Parameters
+    ----------
+    value : object
+
+    Returns
+    -------
+    text : str
+    """
+    return one_line(value).replace("`", "'")
+
+
+def _inside(root, path):
+    root = os.path.realpath(root)
+    path = os.path.realpath(path)
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def write_in_folder(directory, name, data):
+    """Write ``data`` to ``directory/name`` atomically, never through a link.
+
+    The data goes to a new temporary file in the target's folder (created
+    with ``O_EXCL``, so never an existing file or link), which then replaces
+    ``name``: a symbolic link under that name is replaced, not followed, and
+    a reader never sees a half-written file.  Sub-folders of ``name`` are
+    created when missing; one that is a symbolic link, or that resolves
+    outside ``directory``, is refused.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        The folder written into (it may itself be a link the user chose).
+    name : str
+        Path of the file relative to ``directory``, with ``/`` between
+        folders; no absolute path, no ``..``.
+    data : str or bytes
+        The content (``str`` is written as UTF-8).
+
+    Returns
+    -------
+    path : str
+        ``os.path.join(directory, name)``.
+
+    Raises
+    ------
+    ValueError
+        When ``name`` leaves the folder or a sub-folder is a link.
+    """
+    directory = os.fspath(directory)
+    parts = name.split("/")
+    if os.path.isabs(name) or any(p in ("", ".", "..") or os.sep in p for p in parts):
+        raise ValueError(f"{name!r} is not a file name inside the folder {directory!r}.")
+    folder = directory
+    os.makedirs(folder, exist_ok=True)
+    for part in parts[:-1]:
+        folder = os.path.join(folder, part)
+        if os.path.islink(folder) or not _inside(directory, folder):
+            raise ValueError(
+                f"{folder!r} is a symbolic link; sklearn_xai never writes through a "
+                f"link in a results folder: remove it, or write the results to a new "
+                f"folder.")
+        os.makedirs(folder, exist_ok=True)
+    path = os.path.join(directory, *parts)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{parts[-1]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # as open() would create it
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def _read_umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# Read once, at import: os.umask() can only be read by setting it, which
+# would race with files other threads create while it is changed.
+_UMASK = _read_umask()
+
+
+def json_size_problem(document, max_nodes=MAX_NODES, max_depth=MAX_DEPTH):
+    """Why ``document`` (parsed YAML or JSON) is too large, or None.
+
+    Counts the nodes the document expands to, a node reached through ``n``
+    aliases counted ``n`` times, without expanding it (each distinct object
+    is visited once), and its depth.
+
+    Parameters
+    ----------
+    document : object
+        Nested dicts, lists and scalars.
+    max_nodes, max_depth : int
+        The bounds.
+
+    Returns
+    -------
+    problem : str or None
+    """
+    sizes, depths = {}, {}
+    stack = [(document, False)]
+    active = set()
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, (dict, list, tuple)):
+            continue
+        key = id(node)
+        values = list(node.keys()) + list(node.values()) if isinstance(node, dict) \
+            else list(node)
+        children = [c for c in values if isinstance(c, (dict, list, tuple))]
+        if done:
+            active.discard(key)
+            # Itself, its scalars (keys included) and its containers' sizes.
+            sizes[key] = (1 + len(values) - len(children)
+                          + sum(sizes[id(c)] for c in children))
+            depths[key] = 1 + max((depths[id(c)] for c in children), default=0)
+            if depths[key] > max_depth:
+                return f"it nests deeper than {max_depth} levels"
+            if sizes[key] > max_nodes:
+                return (f"it expands to more than {max_nodes:,} values (YAML aliases "
+                        "repeating a mapping count once per use)")
+            continue
+        if key in sizes:
+            continue
+        if key in active:
+            return "it refers to itself (a recursive YAML alias)"
+        active.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+        if len(active) > max_depth:
+            return f"it nests deeper than {max_depth} levels"
+    return None
