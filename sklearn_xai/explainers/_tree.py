@@ -4,6 +4,7 @@ import json
 import numbers
 
 import numpy as np
+from sklearn.base import is_classifier
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
@@ -88,6 +89,20 @@ def _booster_classes(booster):
         config = json.loads(booster.save_config())
         return np.arange(int(config["learner"]["learner_model_param"]["num_class"]))
     return None
+
+
+def _classes(model):
+    """Classes of a scikit-learn, LightGBM or CatBoost model (None: regression)."""
+    if type(model).__name__ == "Booster":  # a raw LightGBM Booster
+        objective = str(model.dump_model(num_iteration=0).get("objective", ""))
+        if objective.startswith("binary"):
+            return np.arange(2)
+        if objective.startswith(("multiclass", "softmax", "multiclassova")):
+            return np.arange(model.num_model_per_iteration())
+        return None
+    if not is_classifier(model):
+        return None
+    return np.asarray(model.classes_)
 
 
 class _TreeTarget:
@@ -305,8 +320,7 @@ class TreeContributions(BaseExplainer):
             self.expected_value_ = float(bias) if np.ndim(bias) == 0 else bias
             return
         self._model = final
-        classes = getattr(final, "classes_", None)
-        self.classes_ = None if classes is None else np.asarray(classes)
+        self.classes_ = _classes(final)
         if family == "sklearn":
             self._ensemble = sklearn_tree_ensemble(final, X.shape[1])
             if self.feature_perturbation == "interventional":
