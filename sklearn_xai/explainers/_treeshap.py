@@ -53,29 +53,51 @@ SKLEARN_TREE_FAMILIES = (
 
 
 class _Chunk:
-    """Leaves of one path length ``L``: their unique features and steps."""
+    """Leaves of one path length ``L``: their unique features and steps.
 
-    def __init__(self, L, value, slot_feature, z, step_node, step_left, n_features):
-        P = value.shape[0]
-        n_out = value.shape[1]
+    Per slot (leaf ``p``, unique feature ``k``): the interval ``(lo, hi]``
+    the path's numeric splits on the feature leave to the row, whether a
+    missing value follows the path (``nan_ok``), and the zero fraction
+    ``z``; the path's steps themselves serve categorical splits.
+    """
+
+    def __init__(self, ensemble, L, value, slot_feature, z, steps):
+        P, n_out = value.shape
         self.L = L
         self.value = value                      # (P, n_out)
         self.z = z                              # (P, L)
-        # Steps sorted by slot (p * L + k); every slot has at least one step.
-        slot = step_node[:, 2]
+        self.slot_feature = slot_feature        # (P, L)
+        node, go_left, slot = steps[:, 0], steps[:, 1].astype(bool), steps[:, 2]
         order = np.argsort(slot, kind="stable")
-        self.step_node = step_node[order, 0]
-        self.step_left = step_left[order]
-        slot = slot[order]
+        self.step_node, self.step_left, slot = node[order], go_left[order], slot[order]
         self.slot_start = np.flatnonzero(np.r_[True, slot[1:] != slot[:-1]])
-        # (P * L, d * n_out): slot -> feature, times the leaf's value.
+        self.has_cat = bool((ensemble.cat[self.step_node] >= 0).any())
+        thr = ensemble.threshold[self.step_node]
+        hi = np.full(P * L, np.inf)
+        lo = np.full(P * L, -np.inf)
+        np.minimum.at(hi, slot[self.step_left], thr[self.step_left])
+        np.maximum.at(lo, slot[~self.step_left], thr[~self.step_left])
+        self.lo, self.hi = lo, hi
+        follows = ensemble.missing_left[self.step_node] == self.step_left
+        self.nan_ok = np.logical_and.reduceat(follows, self.slot_start)
+        # Path-dependent weights: with o_k = 1, sum_s w_s Q_s is
+        # sum_j C_j G[j, k] where G[j] = -z G[j - 1] + w_{j - 1}, G[0] = 0.
+        w = np.array([factorial(s) * factorial(L - s - 1) / factorial(L)
+                      for s in range(L)])
+        self.weights = w
+        G = np.zeros((L + 1, L, P))
+        for j in range(1, L + 1):
+            G[j] = -z.T * G[j - 1] + w[j - 1]
+        self.G = G
+        # (L * P, d * n_out), slot-major rows k * P + p: feature x output,
+        # times the leaf's value.
+        d = ensemble.n_features
+        feat = slot_feature.T.ravel()
         rows = np.repeat(np.arange(P * L), n_out)
-        cols = (np.repeat(slot_feature.ravel(), n_out) * n_out
-                + np.tile(np.arange(n_out), P * L))
-        vals = np.repeat(value, L, axis=0).ravel()
+        cols = np.repeat(feat, n_out) * n_out + np.tile(np.arange(n_out), P * L)
+        vals = np.tile(value, (L, 1)).ravel()
         self.to_features = sparse.csr_matrix(
-            (vals, (rows, cols)), shape=(P * L, n_features * n_out))
-        self.slot_feature = slot_feature
+            (vals, (rows, cols)), shape=(P * L, d * n_out))
 
 
 class TreeEnsemble:
@@ -153,14 +175,10 @@ class TreeEnsemble:
         value = np.array([v for v, _, _, _ in leaves], dtype=np.float64)
         slot_feature = np.array([f for _, f, _, _ in leaves], dtype=np.intp)
         z = np.array([zz for _, _, zz, _ in leaves], dtype=np.float64)
-        nodes, lefts = [], []
-        for p, (_, _, _, steps) in enumerate(leaves):
-            for node, go_left, k in steps:
-                nodes.append((node, 0, p * L + k))
-                lefts.append(go_left)
-        step_node = np.array(nodes, dtype=np.intp)
-        return _Chunk(L, value, slot_feature, z, step_node, np.array(lefts, dtype=bool),
-                      self.n_features)
+        steps = np.array([(node, go_left, p * L + k)
+                          for p, (_, _, _, path) in enumerate(leaves)
+                          for node, go_left, k in path], dtype=np.intp)
+        return _Chunk(self, L, value, slot_feature, z, steps)
 
     # ------------------------------------------------------------ decisions
     preprocessor = None  # HistGradientBoosting's encoder of categorical columns
@@ -198,9 +216,15 @@ class TreeEnsemble:
 
     def _one(self, chunk, X):
         """One fractions (n, P, L) bool of rows ``X`` (already cast)."""
-        left = self._goes_left(X, chunk.step_node)
-        sat = left == chunk.step_left
-        o = np.logical_and.reduceat(sat, chunk.slot_start, axis=1)
+        if chunk.has_cat:  # split by split
+            left = self._goes_left(X, chunk.step_node)
+            o = np.logical_and.reduceat(left == chunk.step_left, chunk.slot_start, axis=1)
+            return o.reshape(len(X), -1, chunk.L)
+        x = X[:, chunk.slot_feature.ravel()]
+        o = (x > chunk.lo) & (x <= chunk.hi)
+        nan = np.isnan(x)
+        if nan.any():
+            o = np.where(nan, chunk.nan_ok, o)
         return o.reshape(len(X), -1, chunk.L)
 
     def raw_output(self, X):
@@ -225,14 +249,11 @@ class TreeEnsemble:
         n, d, K = len(X), self.n_features, self.n_outputs
         phi = np.zeros((n, d * K))
         for chunk in self.chunks:
-            L = chunk.L
-            weights = np.array([factorial(s) * factorial(L - s - 1) / factorial(L)
-                                for s in range(L)])
-            z = chunk.z
-            for rows in block_slices(n, chunk.value.shape[0] * (L + 2), 1):
-                o = self._one(chunk, X[rows]).astype(np.float64)  # (m, P, L)
-                slot = _path_dependent(o, z, weights)
-                phi[rows] += _to_features(chunk, slot)
+            P, L = chunk.value.shape[0], chunk.L
+            for rows in block_slices(n, P * (2 * L + 2), 1):
+                o = self._one(chunk, X[rows])                     # (m, P, L)
+                slot = _path_dependent(o.transpose(2, 0, 1), chunk)  # (L, m, P)
+                phi[rows] += _to_features(chunk, slot.transpose(1, 0, 2))
         return phi.reshape(n, d, K)
 
     def interventional_values(self, X, background):
@@ -272,40 +293,34 @@ class TreeEnsemble:
                     wa = np.where(valid, only_x[na, nb], 0.0)[..., None]
                     wb = np.where(valid, only_b[na, nb], 0.0)[..., None]
                     slot = (in_a * wa - in_b * wb).sum(axis=1) / m   # (r, P, L)
-                    phi[rows] += _to_features(chunk, slot)
+                    phi[rows] += _to_features(chunk, slot.transpose(0, 2, 1))
         expected = self.raw_output(background).mean(axis=0)
         return phi.reshape(n, d, K), expected
 
 
-def _path_dependent(o, z, weights):
-    """Per slot ``(o_k - z_k) sum_s w_s Q_s`` for one chunk, (m, P, L)."""
-    m, P, L = o.shape
-    # EXTEND: coefficients of prod_j (z_j + o_j t), shape (m, P, L + 1).
-    C = np.zeros((m, P, L + 1))
-    C[:, :, 0] = 1.0
+def _path_dependent(o, chunk):
+    """Per slot ``(o_k - z_k) sum_s w_s Q_s`` of one chunk: o (L, m, P) -> (L, m, P)."""
+    L, m, P = o.shape
+    o = o.astype(np.float64)
+    z = chunk.z.T[:, None, :]                              # (L, 1, P)
+    # EXTEND: coefficients of prod_j (z_j + o_j t), shape (L + 1, m, P).
+    C = np.zeros((L + 1, m, P))
+    C[0] = 1.0
     for j in range(L):
-        zj, oj = z[None, :, j], o[:, :, j]
-        upper = C[:, :, : j + 1] * oj[..., None]
-        C[:, :, : j + 2] *= zj[..., None]
-        C[:, :, 1: j + 2] += upper
-    out = np.empty((m, P, L))
-    for k in range(L):
-        zk, ok = np.broadcast_to(z[None, :, k], (m, P)), o[:, :, k]
-        # UNWIND, o_k = 1: divide by (z_k + t) from the top.
-        q = C[:, :, L].copy()
-        total_one = weights[L - 1] * q
-        for s in range(L - 1, 0, -1):
-            q = C[:, :, s] - zk * q
-            total_one += weights[s - 1] * q
-        # o_k = 0: divide by z_k (a zero z_k gives o_k - z_k = 0 anyway).
-        safe = np.where(zk > 0, zk, 1.0)
-        total_zero = (C[:, :, :L] @ weights) / safe
-        out[:, :, k] = (ok - zk) * np.where(ok > 0, total_one, total_zero)
-    return out
+        upper = C[: j + 1] * o[j]
+        C[: j + 2] *= z[j]
+        C[1: j + 2] += upper
+    # UNWIND, o_k = 1 (divide by z_k + t): a fixed linear map of C per slot.
+    total_one = np.zeros((L, m, P))
+    for j in range(1, L + 1):
+        total_one += chunk.G[j][:, None, :] * C[j]
+    # o_k = 0 (divide by z_k; a zero z_k gives o_k - z_k = 0 anyway).
+    total_zero = np.tensordot(chunk.weights, C[:L], axes=1) / np.where(z > 0, z, 1.0)
+    return (o - z) * np.where(o > 0, total_one, total_zero)
 
 
 def _to_features(chunk, slot):
-    """Scatter slot weights (m, P, L) to features x outputs (m, d * n_out)."""
+    """Scatter slot weights (m, L, P) to features x outputs (m, d * n_out)."""
     flat = slot.reshape(slot.shape[0], -1)
     return np.asarray(chunk.to_features.T @ flat.T).T
 
