@@ -378,6 +378,11 @@ def sklearn_tree_ensemble(model, n_features):
     if name.startswith("HistGradientBoosting"):
         return _hist_gradient_boosting(model, n_features)
     if name.startswith("GradientBoosting"):
+        if model.init not in (None, "zero"):
+            raise ValueError(
+                f"TreeContributions explains {name} with its default init (a "
+                f"constant initial prediction); got init={model.init!r}, whose "
+                "prediction depends on the row. Fit it with init=None.")
         K = model.estimators_.shape[1]
         lr = model.learning_rate
         trees = [_sklearn_tree(est, est.tree_.value[:, 0, :1], lr)

@@ -337,6 +337,9 @@ def test_refusals(data):
         ex.transform(Xn)
     with pytest.raises(ValueError, match="feature_perturbation"):
         TreeContributions(FrozenEstimator(gb), feature_perturbation="x").fit(X)
+    with pytest.raises(ValueError, match="init=None"):
+        TreeContributions(GradientBoostingRegressor(n_estimators=2,
+                                                    init=KNeighborsRegressor())).fit(X, y)
 
 
 # -------------------------------------------------- LightGBM and CatBoost
