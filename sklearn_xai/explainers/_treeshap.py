@@ -278,22 +278,30 @@ class TreeEnsemble:
             only_b = np.where(c > 0, fact[a] * fact[np.maximum(c - 1, 0)] / fact[a + c], 0)
         for chunk in self.chunks:
             P, L = chunk.value.shape[0], chunk.L
-            ob = self._one(chunk, B)  # (m, P, L)
+            ob = self._one(chunk, B).astype(np.float64)        # (m, P, L)
+            ob_lm = ob.transpose(1, 2, 0)                       # (P, L, m)
+            not_ob_lm = 1.0 - ob_lm
+            not_ob_ml = not_ob_lm.transpose(0, 2, 1)            # (P, m, L)
             # Background rows per block so that a block of rows holds >= 8 rows.
-            bg_step = max(1, BLOCK_ENTRIES // (8 * P * (L + 1)))
+            bg_step = max(1, BLOCK_ENTRIES // (8 * P))
             for bs in range(0, m, bg_step):
-                obb = ob[bs:bs + bg_step]
-                per_row = len(obb) * P * (L + 1)
-                for rows in block_slices(n, per_row, 1):
-                    ox = self._one(chunk, X[rows])[:, None]       # (r, 1, P, L)
-                    in_a = ox & ~obb[None]                        # only x
-                    in_b = ~ox & obb[None]                        # only b
-                    valid = ~(~ox & ~obb[None]).any(axis=3)       # (r, mb, P)
-                    na, nb = in_a.sum(axis=3), in_b.sum(axis=3)
-                    wa = np.where(valid, only_x[na, nb], 0.0)[..., None]
-                    wb = np.where(valid, only_b[na, nb], 0.0)[..., None]
-                    slot = (in_a * wa - in_b * wb).sum(axis=1) / m   # (r, P, L)
-                    phi[rows] += _to_features(chunk, slot.transpose(0, 2, 1))
+                bg = slice(bs, bs + bg_step)
+                mb = len(range(m)[bg])
+                for rows in block_slices(n, 3 * P * mb, 1):
+                    ox = self._one(chunk, X[rows]).astype(np.float64).transpose(1, 0, 2)
+                    # With every split satisfied by x or b, the features x
+                    # fails are exactly those only b satisfies: |B| = c_x.
+                    c_x = L - ox.sum(axis=2)                          # (P, r)
+                    valid = (1.0 - ox) @ ob_lm[:, :, bg] == c_x[..., None]
+                    n_a = (ox @ not_ob_lm[:, :, bg]).astype(np.intp)  # (P, r, mb)
+                    c_i = c_x.astype(np.intp)[..., None]
+                    w_a = np.where(valid, only_x[n_a, c_i], 0.0)
+                    w_b = np.where(valid, only_b[n_a, c_i], 0.0).sum(axis=2)
+                    # A feature x satisfies gets w_a from the rows b fails it
+                    # on; one x fails gets -w_b from every valid row.
+                    slot = np.where(ox > 0, w_a @ not_ob_ml[:, bg, :],
+                                    -w_b[..., None]) / m              # (P, r, L)
+                    phi[rows] += _to_features(chunk, slot.transpose(1, 2, 0))
         expected = self.raw_output(background).mean(axis=0)
         return phi.reshape(n, d, K), expected
 
