@@ -39,8 +39,10 @@ from sklearn_xai.utils._output import BLOCK_ENTRIES, block_slices
 __all__ = ["TreeEnsemble", "SKLEARN_TREE_FAMILIES", "sklearn_tree_ensemble"]
 
 # Entries (leaves x polynomial coefficients) of one chunk of leaves of the
-# same path length, so that a block of rows holds at least 8 rows.
+# same path length, and of the largest temporary array of a block of rows
+# (8 MiB of float64): a block holds at least 64 rows of a full chunk.
 _CHUNK_ENTRIES = BLOCK_ENTRIES // 8
+_BLOCK_ENTRIES = 8 * BLOCK_ENTRIES
 
 SKLEARN_TREE_FAMILIES = (
     "DecisionTreeRegressor", "DecisionTreeClassifier",
@@ -250,7 +252,7 @@ class TreeEnsemble:
         phi = np.zeros((n, d * K))
         for chunk in self.chunks:
             P, L = chunk.value.shape[0], chunk.L
-            for rows in block_slices(n, P * (2 * L + 2), 1):
+            for rows in block_slices(n, P * (L + 1), 1, batch_size=_BLOCK_ENTRIES):
                 o = self._one(chunk, X[rows])                     # (m, P, L)
                 slot = _path_dependent(o.transpose(2, 0, 1), chunk)  # (L, m, P)
                 phi[rows] += _to_features(chunk, slot.transpose(1, 0, 2))
@@ -282,12 +284,12 @@ class TreeEnsemble:
             ob_lm = ob.transpose(1, 2, 0)                       # (P, L, m)
             not_ob_lm = 1.0 - ob_lm
             not_ob_ml = not_ob_lm.transpose(0, 2, 1)            # (P, m, L)
-            # Background rows per block so that a block of rows holds >= 8 rows.
-            bg_step = max(1, BLOCK_ENTRIES // (8 * P))
+            # Background rows per block so that a block holds >= 8 rows.
+            bg_step = max(1, _BLOCK_ENTRIES // (8 * P))
             for bs in range(0, m, bg_step):
                 bg = slice(bs, bs + bg_step)
                 mb = len(range(m)[bg])
-                for rows in block_slices(n, 3 * P * mb, 1):
+                for rows in block_slices(n, P * mb, 1, batch_size=_BLOCK_ENTRIES):
                     ox = self._one(chunk, X[rows]).astype(np.float64).transpose(1, 0, 2)
                     # With every split satisfied by x or b, the features x
                     # fails are exactly those only b satisfies: |B| = c_x.
