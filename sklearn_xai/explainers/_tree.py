@@ -8,7 +8,10 @@ from sklearn.base import is_classifier
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._capabilities import model_agnostic_hint
-from sklearn_xai.explainers._treeshap import SKLEARN_TREE_FAMILIES, sklearn_tree_ensemble
+from sklearn_xai.explainers._treeshap import (
+    SKLEARN_TREE_FAMILIES,
+    sklearn_tree_ensemble,
+)
 from sklearn_xai.masking import MarginalMasker
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._estimators import transform_steps, unwrap
@@ -272,7 +275,8 @@ class TreeContributions(BaseExplainer):
         "estimator": [HasMethods(["fit"]), HasMethods(["predict", "get_dump"]),
                       HasMethods(["predict", "dump_model"]), None],
         "feature_perturbation": [StrOptions({"tree_path_dependent", "interventional"})],
-        "background": [Interval(numbers.Integral, 1, None, closed="left"), "array-like"],
+        "background": [Interval(numbers.Integral, 1, None, closed="left"),
+                       "array-like"],
         "approx": ["boolean"],
         "output": [StrOptions({"margin", "proba"})],
         "random_state": ["random_state"],
@@ -410,7 +414,8 @@ class TreeContributions(BaseExplainer):
         Xm = self._model_input(X)
         d = Xm.shape[1]
         if self._family == "lightgbm":
-            out = np.asarray(self._model.predict(Xm, pred_contrib=True), dtype=np.float64)
+            out = np.asarray(self._model.predict(Xm, pred_contrib=True),
+                             dtype=np.float64)
             if out.shape[1] != d + 1:  # multi-class: classes side by side
                 out = out.reshape(len(Xm), -1, d + 1)
             return out
@@ -427,7 +432,8 @@ class TreeContributions(BaseExplainer):
         if self._family == "sklearn":
             Xm = self._model_input(X)
             if self.feature_perturbation == "interventional":
-                phi, _ = self._ensemble.interventional_values(Xm, self._background_model)
+                phi, _ = self._ensemble.interventional_values(
+                    Xm, self._background_model)
             else:
                 phi = self._ensemble.shap_values(Xm)
             # (n, d, n_outputs) -> (n, n_outputs, d + 1) as the libraries give.

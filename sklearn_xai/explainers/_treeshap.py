@@ -133,8 +133,9 @@ class TreeEnsemble:
         sizes = [len(t["feature"]) for t in trees]
         starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
         self.feature = np.concatenate([t["feature"] for t in trees]).astype(np.intp)
-        self.threshold = np.concatenate([t["threshold"] for t in trees]).astype(np.float64)
-        self.missing_left = np.concatenate([t["missing_left"] for t in trees]).astype(bool)
+        self.threshold = np.concatenate([t["threshold"] for t in trees]).astype(float)
+        self.missing_left = np.concatenate(
+            [t["missing_left"] for t in trees]).astype(bool)
         self.cat = np.concatenate([t["cat"] for t in trees]).astype(np.intp)
         self.bitsets = bitsets
         self.known_bitsets = known_bitsets
@@ -220,7 +221,8 @@ class TreeEnsemble:
         """One fractions (n, P, L) bool of rows ``X`` (already cast)."""
         if chunk.has_cat:  # split by split
             left = self._goes_left(X, chunk.step_node)
-            o = np.logical_and.reduceat(left == chunk.step_left, chunk.slot_start, axis=1)
+            o = np.logical_and.reduceat(left == chunk.step_left, chunk.slot_start,
+                                        axis=1)
             return o.reshape(len(X), -1, chunk.L)
         x = X[:, chunk.slot_feature.ravel()]
         o = (x > chunk.lo) & (x <= chunk.hi)
@@ -276,8 +278,10 @@ class TreeEnsemble:
         a = np.arange(max_L + 1)[:, None]
         c = np.arange(max_L + 1)[None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
-            only_x = np.where(a > 0, fact[np.maximum(a - 1, 0)] * fact[c] / fact[a + c], 0)
-            only_b = np.where(c > 0, fact[a] * fact[np.maximum(c - 1, 0)] / fact[a + c], 0)
+            only_x = np.where(a > 0, fact[np.maximum(a - 1, 0)] * fact[c] / fact[a + c],
+                              0)
+            only_b = np.where(c > 0, fact[a] * fact[np.maximum(c - 1, 0)] / fact[a + c],
+                              0)
         for chunk in self.chunks:
             P, L = chunk.value.shape[0], chunk.L
             ob = self._one(chunk, B).astype(np.float64)        # (m, P, L)

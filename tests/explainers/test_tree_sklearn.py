@@ -372,19 +372,19 @@ def test_catboost_contributions(data):
     X, y, y2, y3 = data
     rows = X[:10]
     reg = catboost.CatBoostRegressor(iterations=5, depth=3, verbose=False,
-                                     thread_count=1).fit(X, y)
+                                     allow_writing_files=False, thread_count=1).fit(X, y)
     ex = TreeContributions(FrozenEstimator(reg)).fit(X)
     np.testing.assert_allclose(ex.transform(rows).sum(axis=1) + ex.expected_value_,
                                reg.predict(rows), atol=1e-8)
     clf = catboost.CatBoostClassifier(iterations=5, depth=3, verbose=False,
-                                      thread_count=1).fit(X, y2)
+                                      allow_writing_files=False, thread_count=1).fit(X, y2)
     ex = TreeContributions(FrozenEstimator(clf)).fit(X)
     margin = clf.predict(rows, prediction_type="RawFormulaVal")
     A1 = ex.explain(rows, target=1)
     np.testing.assert_allclose(A1.sum(axis=1) + ex.expected_value_, margin, atol=1e-8)
     np.testing.assert_allclose(ex.explain(rows, target=0), -A1)
     multi = catboost.CatBoostClassifier(iterations=5, depth=3, verbose=False,
-                                        thread_count=1).fit(X, y3)
+                                        allow_writing_files=False, thread_count=1).fit(X, y3)
     ex = TreeContributions(FrozenEstimator(multi)).fit(X)
     margin = multi.predict(rows, prediction_type="RawFormulaVal")
     A = ex.explain(rows, target=2)
