@@ -9,6 +9,13 @@ variant, the same background).  The two run in interleaved rounds (see
 ``_timing.py``); each line gives the median wall time and its range, and the
 largest absolute difference between the two attribution matrices.
 
+Path-dependent values agree to rounding.  Interventional values differ
+from shap's (up to a tenth of the largest value on diabetes): ours equal
+``ExactShapley`` with a ``MarginalMasker`` on the same background to 1e-13
+(checked on diabetes, 10 features), shap's do not; with inputs rounded to
+float32 first, shap's HistGradientBoosting values agree too, so shap
+compares float32 inputs where HistGradientBoosting compares float64.
+
 shap is not a dependency of sklearn_xai: the script exits with a message
 when it is missing (``pip install shap``).
 
