@@ -295,8 +295,11 @@ def validate_X(explainer, X, *, reset):
     -------
     X : ndarray of shape (n_samples, n_features), float64
     """
+    # Missing values pass only where the explainer declares it handles them.
+    finite = "allow-nan" if get_tags(explainer).input_tags.allow_nan else True
     try:
-        return validate_data(explainer, X, dtype=np.float64, reset=reset)
+        return validate_data(explainer, X, dtype=np.float64, reset=reset,
+                             ensure_all_finite=finite)
     except ValueError as exc:  # a TypeError (non-number objects) stays as is
         bad = _non_numeric_columns(X)
         if not bad:

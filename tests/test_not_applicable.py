@@ -25,7 +25,7 @@ def test_is_a_type_error():
 def test_raised_where_the_model_lacks_what_the_method_needs():
     linear = LinearRegression().fit(X, y)
     booster = XGBRegressor(n_estimators=3, max_depth=2).fit(X, y)
-    with pytest.raises(NotApplicableError, match="xgboost model"):
+    with pytest.raises(NotApplicableError, match="needs a tree model"):
         TreeContributions(linear).fit(X)
     hist = HistGradientBoostingRegressor(max_iter=3).fit(X, y)
     with pytest.raises(NotApplicableError, match="Cannot randomise"):

@@ -24,6 +24,6 @@ class NotApplicableError(TypeError):
     ...     TreeContributions(LinearRegression().fit([[0.0], [1.0]], [0.0, 1.0])).fit(
     ...         [[0.0], [1.0]])
     ... except NotApplicableError as exc:
-    ...     print(str(exc)[:41])
-    TreeContributions needs an xgboost model:
+    ...     print(str(exc)[:36])
+    TreeContributions needs a tree model
     """

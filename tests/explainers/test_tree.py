@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import xgboost as xgb
-from sklearn.ensemble import RandomForestRegressor
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression
+from sklearn.neighbors import KNeighborsRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
@@ -124,8 +124,8 @@ def test_saabas_approximation_also_sums_to_margin(data):
     assert not np.allclose(approx, exact)
 
 
-@pytest.mark.parametrize("model", [LinearRegression(), RandomForestRegressor(n_estimators=3)])
-def test_non_xgboost_models_are_refused(model, data):
+@pytest.mark.parametrize("model", [LinearRegression(), KNeighborsRegressor()])
+def test_non_tree_models_are_refused(model, data):
     X = data
     with pytest.raises(TypeError, match="KernelSHAP"):
         TreeContributions(model).fit(X, X[:, 0])
