@@ -1018,15 +1018,16 @@ def _decision_html(board, control, alpha, meta=None):
     return "\n".join(parts)
 
 
-def _decision_markdown(board, control, alpha, meta=None):
-    """The decision section of ``report.md``: per (dataset, model) the
-    explainers by mean rank with their best or tied-best counts, the
-    summary's note, and the metrics left out of the decision."""
+def _decision_markdown(board, control, alpha, meta=None, width=None):
+    """The decision section of ``report.md`` and of the terminal (prose
+    filled to ``width``): per (dataset, model) the explainers by mean rank
+    with their best or tied-best counts, the summary's note, and the
+    metrics left out of the decision."""
     summary = _decision(board, control, alpha, meta)
     out = ["\n## Decision\n",
-           "Explainers by mean rank over the metrics (1 = best) and the metrics where "
-           "each is best or tied best; metrics flagged as unable to tell an explanation "
-           "from a random one do not vote.\n"]
+           _fill("Explainers by mean rank over the metrics (1 = best) and the metrics "
+                 "where each is best or tied best; metrics flagged as unable to tell an "
+                 "explanation from a random one do not vote.", width) + "\n"]
     for (dataset, model), sub in board.groupby(["dataset", "model"], sort=False):
         ranked = summary[(summary["dataset"] == dataset) & (summary["model"] == model)]
         if not len(ranked):
@@ -1041,11 +1042,13 @@ def _decision_markdown(board, control, alpha, meta=None):
         out.append(f"\n### {dataset} / {model}\n")
         out.append(_markdown(frame.set_index("explainer")))
         if left_out:
-            out.append("\nLeft out of the decision (flagged in the metric reliability): "
-                       + "; ".join(f"{m} ({r})" for m, r in left_out.items()) + ".\n")
+            out.append("\n" + _fill(
+                "Left out of the decision (flagged in the metric reliability): "
+                + "; ".join(f"{m} ({r})" for m, r in left_out.items()) + ".", width)
+                + "\n")
         note = ranked["note"].iloc[0]
         if isinstance(note, str) and note:
-            out.append(f"\nNote: {note}.\n")
+            out.append("\n" + _fill(f"Note: {note}.", width) + "\n")
     return "\n".join(out) + "\n"
 
 
