@@ -214,10 +214,12 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         ``"auto"`` is :func:`applicable_metrics`; otherwise scorer names or
         specs as in :class:`BenchmarkSpec`.
     output : {"auto", "proba", "decision", "predict", "margin"}, default="auto"
-        The output explained and scored.  ``"auto"`` is ``"margin"`` when
-        exact tree attributions are among the explainers (they exist only
-        for the margin, and scores are only comparable on one output), else
-        the model's default (probabilities of classifiers).
+        The output explained and scored, set on every explainer that takes
+        it; the random control is scored on it too.  ``"auto"`` is
+        ``"margin"`` when exact tree attributions are among the explainers
+        (they exist only for the margin, and scores are only comparable on
+        one output), else the model's default (probabilities of
+        classifiers).
     n_explain : int, default=100
         Rows explained and scored.
     seeds : sequence of int, default=(0, 1, 2)

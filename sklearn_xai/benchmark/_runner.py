@@ -1399,6 +1399,14 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     classifies correctly: those models are fitted first, whether or not
     their own cells are cached, and the kept rows are then sharded as usual.
 
+    Every explainer of a (dataset, model, seed) is scored on one explained
+    output: the metrics read ``target`` and ``output`` from the explainer,
+    and an explainer that sets neither (the random control, an edge filter)
+    is scored on the output the other explainers explain (an explainer set
+    to ``output="margin"`` makes the control's scores margins too).  When
+    the other explainers explain different outputs, the control's scores
+    are errors saying so: give every explainer the same ``output``.
+
     Parameters
     ----------
     benchmark : BenchmarkSpec, dict, str or path-like
