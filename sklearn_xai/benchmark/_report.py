@@ -941,13 +941,14 @@ def _decision_html(board, control, alpha, meta=None):
     # saying why there is no test, and no diagram.
     plot_cd = plot_critical_difference if candidates.nunique() >= 2 else None
     summary = _decision(board, control, alpha, meta)
+    vote = "" if meta is None else (
+        '  Metrics that the <a href="#reliability">metric reliability</a> flags as '
+        "unable to tell an explanation from a random one (" + html.escape(", ".join(
+            f"“{flag}”" for flag in DISTRUSTING_FLAGS)) + ") do not vote.")
     parts = ['<section id="decision"><h2>Decision</h2>',
              '<p class="lead">Explainers ordered by their mean rank over the metrics of '
              "each dataset and model (1 = best); the count of metrics where each is best "
-             "or tied best; and what one explanation costs.  Metrics that the "
-             '<a href="#reliability">metric reliability</a> flags as unable to tell an '
-             "explanation from a random one (" + html.escape(", ".join(
-                 f"“{flag}”" for flag in DISTRUSTING_FLAGS)) + ") do not vote.</p>"]
+             f"or tied best; and what one explanation costs.{vote}</p>"]
     try:
         notes = significance_note(board, alpha)
     except ValueError:  # a board without the decision columns
@@ -1024,10 +1025,12 @@ def _decision_markdown(board, control, alpha, meta=None, width=None):
     with their best or tied-best counts, the summary's note, and the
     metrics left out of the decision."""
     summary = _decision(board, control, alpha, meta)
+    vote = "" if meta is None else (
+        "; metrics flagged as unable to tell an explanation from a random one ("
+        + ", ".join(DISTRUSTING_FLAGS) + ") do not vote")
     out = ["\n## Decision\n",
            _fill("Explainers by mean rank over the metrics (1 = best) and the metrics "
-                 "where each is best or tied best; metrics flagged as unable to tell an "
-                 "explanation from a random one do not vote.", width) + "\n"]
+                 f"where each is best or tied best{vote}.", width) + "\n"]
     for (dataset, model), sub in board.groupby(["dataset", "model"], sort=False):
         ranked = summary[(summary["dataset"] == dataset) & (summary["model"] == model)]
         if not len(ranked):

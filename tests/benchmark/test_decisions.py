@@ -316,7 +316,7 @@ def test_distrusted_metric_left_out_of_ranks_and_counts():
     from sklearn_xai.benchmark._decisions import distrusted_metrics
 
     results = _control_wins_one_metric()
-    meta = meta_evaluate(results, perturb=False)
+    meta = meta_evaluate(results, perturb=False, n_splits=10)
     flagged = distrusted_metrics(meta)
     assert list(flagged) == [("d", "m", "m2")]
     assert flagged[("d", "m", "m2")].startswith("control beats the reference")
@@ -354,7 +354,7 @@ def test_report_decision_names_the_metrics_left_out(tmp_path):
     from sklearn_xai.benchmark import meta_evaluate, write_report
 
     results = _control_wins_one_metric()
-    meta = meta_evaluate(results, perturb=False)
+    meta = meta_evaluate(results, perturb=False, n_splits=10)
     paths = write_report(results, tmp_path, figures=False, reliability=meta)
     page = open(paths["report_html"], encoding="utf-8").read()
     decision = page[page.index('<section id="decision">'):]
