@@ -224,6 +224,8 @@ def _show(results, alpha, paths, out, metrics=None):
     failed scores."""
     from sklearn_xai.benchmark._report import (
         TERMINAL_WIDTH,
+        _decision_markdown,
+        _reliability_table,
         _with_families,
         format_leaderboard,
     )
@@ -242,6 +244,12 @@ def _show(results, alpha, paths, out, metrics=None):
             print(format_leaderboard(board, fmt="markdown", control=results.control,
                                      alpha=alpha, max_width=TERMINAL_WIDTH,
                                      metrics=metrics), file=out)
+        if board["explainer"].nunique() > 1:
+            # The report's decision: metrics its reliability table distrusts
+            # do not vote.
+            print(_decision_markdown(board, results.control, alpha,
+                                     _reliability_table(results, True),
+                                     width=TERMINAL_WIDTH).rstrip(), file=out)
     if ok.any():
         from sklearn_xai.benchmark._sanity import (
             SANITY_THRESHOLD,

@@ -147,11 +147,20 @@ def applicable_metrics(*, families=("faithfulness", "robustness", "complexity"))
     return [spec.name for spec in sorted(chosen, key=lambda s: (order[s.family], s.name))]
 
 
+def _explainer_name(spec):
+    """Class name of an explainer spec: a name, a class, an instance, or a
+    dict ``{"name": ..., "params": ...}`` holding one of them."""
+    if isinstance(spec, dict):
+        spec = spec.get("name")
+    if isinstance(spec, str):
+        return spec.rsplit(".", 1)[-1]
+    return spec.__name__ if inspect.isclass(spec) else type(spec).__name__
+
+
 def _default_output(model, explainers):
     """One explained output for every explainer: the margin when exact tree
     attributions (which exist only for the margin) are compared."""
-    names = {spec if isinstance(spec, str) else spec.get("name")
-             for spec in explainers.values()}
+    names = {_explainer_name(spec) for spec in explainers.values()}
     if "TreeContributions" in names:
         return "margin"
     return "auto"
@@ -205,10 +214,12 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         ``"auto"`` is :func:`applicable_metrics`; otherwise scorer names or
         specs as in :class:`BenchmarkSpec`.
     output : {"auto", "proba", "decision", "predict", "margin"}, default="auto"
-        The output explained and scored.  ``"auto"`` is ``"margin"`` when
-        exact tree attributions are among the explainers (they exist only
-        for the margin, and scores are only comparable on one output), else
-        the model's default (probabilities of classifiers).
+        The output explained and scored, set on every explainer that takes
+        it; the random control is scored on it too.  ``"auto"`` is
+        ``"margin"`` when exact tree attributions are among the explainers
+        (they exist only for the margin, and scores are only comparable on
+        one output), else the model's default (probabilities of
+        classifiers).
     n_explain : int, default=100
         Rows explained and scored.
     seeds : sequence of int, default=(0, 1, 2)
@@ -295,9 +306,7 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         )
     else:
         explainers = dict(explainers)
-        names = {spec if isinstance(spec, str) else
-                 (type(spec).__name__ if hasattr(spec, "get_params")
-                  else spec.get("name")) for spec in explainers.values()}
+        names = {_explainer_name(spec) for spec in explainers.values()}
         if "RandomExplainer" not in names:
             explainers = {"random": "RandomExplainer", **explainers}
     if output == "auto":
@@ -348,16 +357,22 @@ class _ArrayData:
 
 
 def _with_output(spec, output):
-    """The explainer spec with ``output`` set where the explainer takes it."""
-    if hasattr(spec, "get_params"):
-        return spec.set_params(output=output) if "output" in spec.get_params() else spec
-    if isinstance(spec, str):
-        spec = {"name": spec, "params": {}}
+    """The explainer spec with ``output`` set where the explainer takes it
+    (an instance is cloned, never changed)."""
+    from sklearn.base import clone
+
     from sklearn_xai.benchmark._spec import _lookup
 
-    cls = _lookup(spec["name"], "explainer")
-    if "output" in cls().get_params():
-        spec = {**spec, "params": {**spec.get("params", {}), "output": output}}
+    if hasattr(spec, "get_params") and not inspect.isclass(spec):
+        takes = "output" in spec.get_params(deep=False)
+        return clone(spec).set_params(output=output) if takes else spec
+    if not isinstance(spec, dict):
+        spec = {"name": spec, "params": {}}
+    obj = _lookup(spec["name"], "explainer")
+    params = (obj.get_params(deep=False) if hasattr(obj, "get_params")
+              and not inspect.isclass(obj) else inspect.signature(obj).parameters)
+    if "output" in params:
+        spec = {**spec, "params": {**(spec.get("params") or {}), "output": output}}
     return spec
 
 

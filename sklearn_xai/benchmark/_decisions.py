@@ -20,6 +20,14 @@ from sklearn_xai.utils._sklearn import Interval, validate_params
 __all__ = ["decision_summary", "significance_note"]
 
 _GROUP = ["dataset", "model", "metric"]
+# Reliability flags (:func:`~sklearn_xai.benchmark.meta_evaluate`'s
+# ``flags``) that say a metric's ranking is not evidence about the
+# explainers: it prefers the random control to the best explainer, it does
+# not react when the attributions are shuffled, or it gives every explainer
+# the same score.  Flags about precision (few rows, unstable or underpowered
+# rankings) are not among them: the paired tests already weigh the noise.
+DISTRUSTING_FLAGS = ("control beats the reference", "blind to shuffling",
+                     "same score for all explainers")
 _TESTS = ("wilcoxon", "ttest")
 # Means equal up to summation order tie (as the leaderboard's rank).
 _DECIMALS = 12
@@ -200,6 +208,62 @@ def _decision_columns(board, ok, per_row, *, control, test, alpha, significance=
     }, index=board.index)
 
 
+def distrusted_metrics(meta):
+    """The metrics a reliability table distrusts, with the reason.
+
+    Parameters
+    ----------
+    meta : DataFrame or None
+        :func:`~sklearn_xai.benchmark.meta_evaluate`'s table (columns
+        dataset, model, metric, flags).
+
+    Returns
+    -------
+    distrusted : dict
+        ``(dataset, model, metric) -> reason``: the metrics with a flag of
+        :data:`DISTRUSTING_FLAGS`, the reason being those flags; empty for
+        ``None``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.benchmark._decisions import distrusted_metrics
+    >>> meta = pd.DataFrame({"dataset": "d", "model": "m", "metric": ["a", "b"],
+    ...                      "flags": ["control beats the reference (d_z -0.40); "
+    ...                                "underpowered (needs 90 rows)",
+    ...                                "underpowered (needs 50 rows)"]})
+    >>> distrusted_metrics(meta)
+    {('d', 'm', 'a'): 'control beats the reference (d_z -0.40)'}
+    """
+    out = {}
+    if meta is None or not len(meta) or "flags" not in meta:
+        return out
+    for _, row in meta.iterrows():
+        flags = row["flags"] if isinstance(row["flags"], str) else ""
+        reasons = [f.strip() for f in flags.split(";")
+                   if f.strip().startswith(DISTRUSTING_FLAGS)]
+        if reasons:
+            out[(row["dataset"], row["model"], row["metric"])] = "; ".join(reasons)
+    return out
+
+
+def _left_out(exclude, dataset, model, metrics):
+    """metric -> reason of the ``metrics`` of (dataset, model) in
+    ``exclude`` (keyed by (dataset, model, metric) or by metric)."""
+    if not exclude:
+        return {}
+    out = {}
+    for metric in metrics:
+        for key in ((dataset, model, metric), metric):
+            try:
+                if key in exclude:
+                    out[metric] = str(exclude[key])
+                    break
+            except TypeError:  # an unhashable metric label
+                continue
+    return out
+
+
 # ------------------------------------------------------ Friedman / Nemenyi
 @functools.lru_cache(maxsize=256)
 def _nemenyi_q(k, alpha):
@@ -232,10 +296,11 @@ def _board_control(board, control):
         "board": [pd.DataFrame],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "control": [str, None],
+        "exclude": [dict, None],
     },
     prefer_skip_nested_validation=True,
 )
-def decision_summary(board, *, alpha=0.05, control=None):
+def decision_summary(board, *, alpha=0.05, control=None, exclude=None):
     """Mean ranks over metrics, Friedman test and Nemenyi critical difference.
 
     Per (dataset, model), the explainers other than the control are ranked
@@ -252,6 +317,13 @@ def decision_summary(board, *, alpha=0.05, control=None):
     explainer has a score (a complete block design); the mean ranks use every
     metric where the explainer has one (``n_metrics``).
 
+    Metrics in ``exclude`` (those a reliability table distrusts, see
+    :func:`distrusted_metrics`) do not vote: they are left out of the ranks,
+    of the tied-best counts and of the test, and ``left_out`` names them
+    with the reason.  When every metric of a (dataset, model) is in
+    ``exclude`` none is left out (there would be no decision) and the note
+    says that the decision depends on them.
+
     Parameters
     ----------
     board : DataFrame
@@ -264,6 +336,9 @@ def decision_summary(board, *, alpha=0.05, control=None):
         Label of the control explainer, left out of the ranks (it is never
         best).  ``None`` takes the control the leaderboard was built with
         (``board.attrs["control"]``) when it records one.
+    exclude : dict, default=None
+        Metrics left out of the decision: ``(dataset, model, metric)`` (or
+        a metric label, for every dataset and model) -> the reason (text).
 
     Returns
     -------
@@ -275,9 +350,12 @@ def decision_summary(board, *, alpha=0.05, control=None):
         rank less than ``critical_difference`` above the best one); and per
         (dataset, model): ``n_explainers`` (k), ``n_blocks`` (N, the
         complete metrics), ``friedman_statistic`` (chi-square),
-        ``friedman_p_value``, ``critical_difference`` and ``note`` (why the
-        test is not available, or empty).  ``summary.attrs["alpha"]`` is
-        ``alpha``.
+        ``friedman_p_value``, ``critical_difference``, ``left_out`` (the
+        metrics of ``exclude`` left out, "metric (reason)" joined by "; ",
+        or empty) and ``note`` (why the test is not available, that the
+        decision depends on distrusted metrics, or empty).  ``summary.attrs["alpha"]`` is ``alpha``;
+        ``summary.attrs["left_out"]`` maps (dataset, model) to
+        ``{metric: reason}`` of the metrics left out.
 
     References
     ----------
@@ -316,8 +394,19 @@ def decision_summary(board, *, alpha=0.05, control=None):
     else:
         tied = pd.Series(np.nan, index=frame.index)
     frame["tied"] = tied
-    records = []
+    records, left_out_of = [], {}
     for (dataset, model), group in frame.groupby(["dataset", "model"], sort=False):
+        notes = []
+        scored = list(dict.fromkeys(group["metric"]))
+        left_out = _left_out(exclude, dataset, model, scored)
+        if left_out and len(left_out) == len(scored):
+            notes.append("every metric is flagged as unreliable ("
+                         + ", ".join(map(str, left_out)) + "): the decision depends on "
+                         "them")
+            left_out = {}
+        elif left_out:
+            group = group[~group["metric"].isin(list(left_out))]
+        left_out_of[(dataset, model)] = left_out
         per_explainer = group.groupby("explainer", sort=False).agg(
             mean_rank=("metric_rank", "mean"), n_metrics=("metric_rank", "count"),
             n_tied_best=("tied", lambda s: s.sum(min_count=1)))
@@ -327,7 +416,6 @@ def decision_summary(board, *, alpha=0.05, control=None):
         complete = wide[explainers].dropna()
         n_blocks = len(complete)
         statistic = p_value = np.nan
-        notes = []
         if n_blocks < len(wide):
             notes.append(f"{len(wide) - n_blocks} metric(s) without a score for every "
                          "explainer left out of the Friedman test")
@@ -357,11 +445,13 @@ def decision_summary(board, *, alpha=0.05, control=None):
                 "tied_best_overall": bool(overall[explainer]),
                 "n_explainers": k, "n_blocks": n_blocks,
                 "friedman_statistic": statistic, "friedman_p_value": p_value,
-                "critical_difference": cd, "note": "; ".join(notes),
+                "critical_difference": cd,
+                "left_out": "; ".join(f"{m} ({r})" for m, r in left_out.items()),
+                "note": "; ".join(notes),
             })
     columns = ["dataset", "model", "explainer", "mean_rank", "n_metrics", "n_tied_best",
                "tied_best_overall", "n_explainers", "n_blocks", "friedman_statistic",
-               "friedman_p_value", "critical_difference", "note"]
+               "friedman_p_value", "critical_difference", "left_out", "note"]
     summary = pd.DataFrame.from_records(records, columns=columns)
     summary["n_tied_best"] = summary["n_tied_best"].astype("Int64")
     order = {k: {v: i for i, v in enumerate(dict.fromkeys(board[k]))}
@@ -371,6 +461,7 @@ def decision_summary(board, *, alpha=0.05, control=None):
     idx = sort_keys.sort_values(["dataset", "model", "mean_rank"], kind="stable").index
     summary = summary.loc[idx].reset_index(drop=True)
     summary.attrs["alpha"] = alpha
+    summary.attrs["left_out"] = left_out_of
     return summary
 
 

@@ -14,7 +14,12 @@ import numpy as np
 import pandas as pd
 
 from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
-from sklearn_xai.benchmark._decisions import decision_summary, significance_note
+from sklearn_xai.benchmark._decisions import (
+    DISTRUSTING_FLAGS,
+    decision_summary,
+    distrusted_metrics,
+    significance_note,
+)
 from sklearn_xai.benchmark._results import (
     _DEPRECATED,
     BenchmarkResults,
@@ -936,19 +941,38 @@ def _costs(sub):
     return out, unit
 
 
-def _decision_html(board, control, alpha):
+def _decision(board, control, alpha, meta):
+    """The decision summary, the metrics the reliability table ``meta``
+    distrusts left out (:func:`decision_summary`'s ``exclude``)."""
+    return decision_summary(board, alpha=alpha, control=control,
+                            exclude=distrusted_metrics(meta))
+
+
+def _n_voting(summary, sub):
+    """Metrics of one (dataset, model) of the board that vote in the decision."""
+    key = tuple(sub[["dataset", "model"]].iloc[0])
+    left_out = (summary.attrs.get("left_out") or {}).get(key) or {}
+    return sub["metric"].nunique() - len(left_out), left_out
+
+
+def _decision_html(board, control, alpha, meta=None):
     """The decision section: per (dataset, model), the explainers by mean
     rank over metrics (and the critical-difference diagram when available),
-    their costs, and the notes on significance."""
+    their costs, and the notes on significance.  Metrics the reliability
+    table ``meta`` distrusts do not vote; the section names them."""
     candidates = board.loc[board["explainer"] != control, "explainer"]
     # One explainer besides the control: ranked, with the summary's note
     # saying why there is no test, and no diagram.
     plot_cd = plot_critical_difference if candidates.nunique() >= 2 else None
-    summary = decision_summary(board, alpha=alpha, control=control)
+    summary = _decision(board, control, alpha, meta)
+    vote = "" if meta is None else (
+        '  Metrics that the <a href="#reliability">metric reliability</a> flags as '
+        "unable to tell an explanation from a random one (" + html.escape(", ".join(
+            f"“{flag}”" for flag in DISTRUSTING_FLAGS)) + ") do not vote.")
     parts = ['<section id="decision"><h2>Decision</h2>',
              '<p class="lead">Explainers ordered by their mean rank over the metrics of '
              "each dataset and model (1 = best); the count of metrics where each is best "
-             "or tied best; and what one explanation costs.</p>"]
+             f"or tied best; and what one explanation costs.{vote}</p>"]
     try:
         notes = significance_note(board, alpha)
     except ValueError:  # a board without the decision columns
@@ -974,6 +998,11 @@ def _decision_html(board, control, alpha):
             stats.append(note)
         if stats:
             parts.append("<p>" + html.escape("; ".join(stats)) + ".</p>")
+        n_total, left_out = _n_voting(summary, sub)
+        if left_out:
+            parts.append('<p class="left-out"><strong>Left out of the decision</strong> '
+                         "(flagged in the metric reliability): " + html.escape("; ".join(
+                             f"{m} ({r})" for m, r in left_out.items())) + ".</p>")
         if plot_cd is not None and len(ranked) >= 2:
             import matplotlib.pyplot as plt
 
@@ -984,7 +1013,6 @@ def _decision_html(board, control, alpha):
                          + "<figcaption>Critical-difference diagram of the mean ranks "
                          "(Demšar, 2006).</figcaption></figure>")
         costs, unit = _costs(sub)
-        n_total = sub["metric"].nunique()
         rows = []
         order = list(ranked["explainer"]) + [e for e in _explainer_order(sub)
                                              if e not in set(ranked["explainer"])]
@@ -1013,6 +1041,42 @@ def _decision_html(board, control, alpha):
             f"<tbody>{''.join(rows)}</tbody></table></div>")
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def _decision_markdown(board, control, alpha, meta=None, width=None):
+    """The decision section of ``report.md`` and of the terminal (prose
+    filled to ``width``): per (dataset, model) the explainers by mean rank
+    with their best or tied-best counts, the summary's note, and the
+    metrics left out of the decision."""
+    summary = _decision(board, control, alpha, meta)
+    vote = "" if meta is None else (
+        "; metrics flagged as unable to tell an explanation from a random one ("
+        + ", ".join(DISTRUSTING_FLAGS) + ") do not vote")
+    out = ["\n## Decision\n",
+           _fill("Explainers by mean rank over the metrics (1 = best) and the metrics "
+                 f"where each is best or tied best{vote}.", width) + "\n"]
+    for (dataset, model), sub in board.groupby(["dataset", "model"], sort=False):
+        ranked = summary[(summary["dataset"] == dataset) & (summary["model"] == model)]
+        if not len(ranked):
+            continue
+        n_total, left_out = _n_voting(summary, sub)
+        frame = pd.DataFrame({
+            "explainer": ranked["explainer"].astype(str),
+            "mean rank": [f"{v:.2f}" for v in ranked["mean_rank"]],
+            f"best or tied best (of {n_total} metrics)": [
+                "–" if pd.isna(n) else f"{int(n)} of {int(m)}"
+                for n, m in zip(ranked["n_tied_best"], ranked["n_metrics"])]})
+        out.append(f"\n### {dataset} / {model}\n")
+        out.append(_markdown(frame.set_index("explainer")))
+        if left_out:
+            out.append("\n" + _fill(
+                "Left out of the decision (flagged in the metric reliability): "
+                + "; ".join(f"{m} ({r})" for m, r in left_out.items()) + ".", width)
+                + "\n")
+        note = ranked["note"].iloc[0]
+        if isinstance(note, str) and note:
+            out.append("\n" + _fill(f"Note: {note}.", width) + "\n")
+    return "\n".join(out) + "\n"
 
 
 def _fmt_count(value):
@@ -1371,7 +1435,8 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
         body.append("<p>No successful cell.</p>")
         md_parts.append("No successful cell.")
     else:
-        body.append(_decision_html(board, control, alpha))
+        body.append(_decision_html(board, control, alpha, meta))
+        md_parts.append(_decision_markdown(board, control, alpha, meta))
         if checks is not None:
             body.append(_sanity_html(checks))
             md_parts.append(_sanity_markdown(checks))

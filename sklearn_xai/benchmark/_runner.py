@@ -49,6 +49,7 @@ from sklearn_xai.benchmark._spec import (
     BenchmarkSpec,
     _accepts,
     _lookup,
+    _normalise_component,
     _resolve_value,
     bind_registered,
     load_config,
@@ -444,7 +445,98 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
             and registry_spec.kind == "model" and _accepts(registry_spec.func, "target"):
         # explain_rows target "true": the metric scores the class explained.
         params["target"] = prepared["explain_target"]
+    scored = metric_spec.get("explained_outputs")
+    if scored and registry_spec.kind == "model":
+        # The output the cell's explainers explain (see _tasks): the control
+        # is scored on it, and the shared Shapley reference computed on it.
+        for name, value in _scored_output(scored, prepared["model"]).items():
+            if name not in params and _accepts(registry_spec.func, name):
+                params[name] = value
     return params, None
+
+
+# What a metric reads from an explainer that sets neither (the metrics'
+# defaults): no explained output needs binding then.
+_DEFAULT_OUTPUT = {"target": "predicted", "output": "auto"}
+
+
+def _explained_output(explainer_spec):
+    """``{"target": ..., "output": ...}`` an explainer spec explains, as
+    the scorers read them from the fitted explainer (its parameters, or
+    their defaults), or None for an explainer with neither parameter: one
+    that explains no output of the model (the random control, an edge
+    filter), or a spec that cannot be looked up (its cell reports that)."""
+    try:
+        spec = _normalise_component(explainer_spec, "explainer")
+        obj = _lookup(spec["name"], "explainer")
+        if hasattr(obj, "get_params") and not inspect.isclass(obj):
+            params = obj.get_params(deep=False)
+        else:
+            params = {name: p.default
+                      for name, p in inspect.signature(obj).parameters.items()
+                      if p.default is not inspect.Parameter.empty}
+    except (ValueError, TypeError, ImportError, AttributeError):
+        return None
+    params.update(spec["params"])
+    if "target" not in params and "output" not in params:
+        return None
+    return {"target": params.get("target", "predicted"),
+            "output": params.get("output", "auto")}
+
+
+def _scored_outputs(outputs, label, metric_spec):
+    """The explained outputs the cell of explainer ``label`` scores
+    ``metric_spec`` on, or None where the metric's defaults are that output.
+
+    ``outputs`` maps every explainer label of the benchmark to
+    :func:`_explained_output`.  An explainer that explains an output is
+    scored on its own (bound only for metrics that share an exact Shapley
+    reference, so that the reference is computed on it); one that explains
+    none (the random control) is scored on the output the others explain,
+    so that every explainer of a (dataset, model, seed) is scored on one
+    output.  Candidates are resolved against the model by
+    :func:`_scored_output`."""
+    own = outputs[label]
+    if own is None:
+        scored = list({joblib.hash(o): o for o in outputs.values() if o is not None}.values())
+    elif _uses_reference(metric_spec):
+        scored = [own]
+    else:
+        return None
+    if not scored or scored == [_DEFAULT_OUTPUT]:
+        return None
+    return scored
+
+
+def _scored_output(candidates, model):
+    """The one explained output (``target``, ``output``) of the
+    ``candidates``; a ``ValueError`` when they differ on this model
+    (``output="auto"`` is the model's default output: ``"proba"`` for a
+    classifier, ``"predict"`` otherwise)."""
+    from sklearn_xai.utils._output import ExplainedOutput
+
+    def same_as(candidate):
+        target, output = candidate["target"], candidate["output"]
+        if isinstance(target, str) and target == "auto":
+            target = "predicted"
+        if isinstance(output, str) and output == "auto":
+            try:
+                output = ExplainedOutput(model, output="auto").output
+            except (ValueError, TypeError):
+                pass
+        return joblib.hash((target, output))
+
+    if len({same_as(c) for c in candidates}) > 1:
+        shown = ", ".join(f"target={c['target']!r} output={c['output']!r}"
+                          for c in candidates)
+        raise ValueError(
+            f"The explainers explain different outputs ({shown}), so the control "
+            "(which explains none) has no one output to be scored on: set the same "
+            "target= and output= on every explainer (e.g. output='margin' for exact "
+            "tree attributions)."
+        )
+    return {name: value for name, value in candidates[0].items()
+            if not (name == "target" and isinstance(value, str) and value == "auto")}
 
 
 def _summarise(scores, nan_policy, name):
@@ -1001,7 +1093,9 @@ def _reference_params(params):
 
 
 def _reference_key(metric_spec):
-    return joblib.hash(_reference_params(metric_spec["params"]))
+    params = _reference_params(metric_spec["params"])
+    scored = metric_spec.get("explained_outputs")
+    return joblib.hash(params if scored is None else (params, scored))
 
 
 def _fit(dataset, model, seed, reference_specs, main_pid=None):
@@ -1090,6 +1184,8 @@ def _fit_key(dataset, model, seed):
 
 def _tasks(spec):
     tasks = []
+    outputs = {label: _explained_output(bind_registered(explainer, "explainer"))
+               for label, explainer in spec.explainers.items()}
     for d, m, e, s in spec.cells():
         test_size, n_explain = spec.dataset_split(d)
         dataset = {**spec.datasets[d], "test_size": test_size, "n_explain": n_explain}
@@ -1113,6 +1209,10 @@ def _tasks(spec):
             "seed": s,
         })
         task = tasks[-1]
+        for label, metric in task["metrics"].items():
+            scored = _scored_outputs(outputs, e, metric)
+            if scored is not None:
+                metric["explained_outputs"] = scored
         # Keys are computed here, in the main process: a worker may not be
         # able to hash objects defined in the main script.
         task["key"] = _cell_key(task)
@@ -1326,6 +1426,14 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     explains only the candidate rows every model of its ``correct_by``
     classifies correctly: those models are fitted first, whether or not
     their own cells are cached, and the kept rows are then sharded as usual.
+
+    Every explainer of a (dataset, model, seed) is scored on one explained
+    output: the metrics read ``target`` and ``output`` from the explainer,
+    and an explainer that sets neither (the random control, an edge filter)
+    is scored on the output the other explainers explain (an explainer set
+    to ``output="margin"`` makes the control's scores margins too).  When
+    the other explainers explain different outputs, the control's scores
+    are errors saying so: give every explainer the same ``output``.
 
     Parameters
     ----------

@@ -45,6 +45,14 @@ class RandomExplainer(BaseExplainer):
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
 
+    Notes
+    -----
+    The control explains no output of the model, so it has no ``target``
+    nor ``output``: a benchmark (:func:`~sklearn_xai.benchmark.run_benchmark`,
+    :func:`~sklearn_xai.benchmark.compare_explainers`) scores it on the
+    output its other explainers explain, so that its scores compare with
+    theirs.
+
     Examples
     --------
     >>> import numpy as np

@@ -288,3 +288,87 @@ def test_plot_draws_one_label_per_explainer():
     fig, ax = plt.subplots()
     assert plot_critical_difference(both, dataset="e", ax=ax) is ax
     plt.close(fig)
+
+
+# ------------------------------------------- distrusted metrics do not vote
+def _control_wins_one_metric():
+    """Per-row scores of a, b, c and the random control on three metrics:
+    m0 and m1 rank a > b > c > random; on m2 the control is best and the
+    explainers come in the opposite order (c > b > a)."""
+    rng = np.random.default_rng(0)
+    levels = {"m0": {"random": 0, "a": 3, "b": 2, "c": 1},
+              "m1": {"random": 0, "a": 3, "b": 2, "c": 1},
+              "m2": {"random": 4, "a": 1, "b": 2, "c": 3}}
+    tables, frames = [], []
+    for metric, by_explainer in levels.items():
+        table, per_row = _scores(
+            {e: level + rng.normal(0, 0.3, (2, 25)) for e, level in by_explainer.items()},
+            metric=metric)
+        table["metric_name"] = "comprehensiveness"
+        tables.append(table)
+        frames.append(per_row)
+    return BenchmarkResults(pd.concat(tables, ignore_index=True),
+                            pd.concat(frames, ignore_index=True), control="random")
+
+
+def test_distrusted_metric_left_out_of_ranks_and_counts():
+    from sklearn_xai.benchmark import meta_evaluate
+    from sklearn_xai.benchmark._decisions import distrusted_metrics
+
+    results = _control_wins_one_metric()
+    meta = meta_evaluate(results, perturb=False, n_splits=10)
+    flagged = distrusted_metrics(meta)
+    assert list(flagged) == [("d", "m", "m2")]
+    assert flagged[("d", "m", "m2")].startswith("control beats the reference")
+    board = results.leaderboard()
+    summary = decision_summary(board, exclude=flagged).set_index("explainer")
+    # By hand from the per-metric table without m2: ranks within m0 and m1
+    # (a 1, b 2, c 3 on both) and the tied-best marks of those two metrics.
+    kept = board[(board["metric"] != "m2") & (board["explainer"] != "random")]
+    ranks = kept.groupby("metric")["mean"].rank(ascending=False)
+    expected_rank = ranks.groupby(kept["explainer"]).mean()
+    expected_tied = kept["tied_best"].astype(int).groupby(kept["explainer"]).sum()
+    for explainer in "abc":
+        assert summary.loc[explainer, "mean_rank"] == expected_rank[explainer]
+        assert summary.loc[explainer, "n_tied_best"] == expected_tied[explainer]
+        assert summary.loc[explainer, "n_metrics"] == 2
+    assert expected_rank.to_dict() == {"a": 1.0, "b": 2.0, "c": 3.0}
+    assert summary["left_out"].str.startswith("m2 (control beats the reference").all()
+    assert summary.attrs["left_out"] == {("d", "m"): {"m2": flagged[("d", "m", "m2")]}}
+    # With m2 voting, a would rank (1 + 1 + 3) / 3.
+    voting = decision_summary(board).set_index("explainer")
+    assert voting.loc["a", "mean_rank"] == pytest.approx(5 / 3)
+
+
+def test_every_metric_distrusted_keeps_them_and_says_so():
+    board = _board([[1, 2, 3], [2, 1, 3]])
+    summary = decision_summary(board, exclude={"x0": "r0", "x1": "r1"})
+    assert summary["n_metrics"].tolist() == [2, 2, 2]
+    assert (summary["left_out"] == "").all()
+    assert summary["note"].str.contains(
+        r"every metric is flagged as unreliable \(x0, x1\): the decision depends on "
+        "them").all()
+
+
+def test_report_decision_names_the_metrics_left_out(tmp_path):
+    from sklearn_xai.benchmark import meta_evaluate, write_report
+
+    results = _control_wins_one_metric()
+    meta = meta_evaluate(results, perturb=False, n_splits=10)
+    paths = write_report(results, tmp_path, figures=False, reliability=meta)
+    page = open(paths["report_html"], encoding="utf-8").read()
+    decision = page[page.index('<section id="decision">'):]
+    decision = decision[:decision.index("</section>")]
+    assert "Left out of the decision" in decision
+    assert "m2 (control beats the reference" in decision
+    assert "best or tied best (of 2 metrics)" in decision
+    md = open(paths["report_md"], encoding="utf-8").read()
+    section = md[md.index("## Decision"):]
+    assert "best or tied best (of 2 metrics)" in section
+    assert "Left out of the decision (flagged in the metric reliability): m2 (control " \
+        "beats the reference" in section
+    # Mean ranks 1, 2, 3 over m0 and m1; a is best on both, b and c on none.
+    import re
+
+    for explainer, rank, best in (("a", 1, 2), ("b", 2, 0), ("c", 3, 0)):
+        assert re.search(rf"\| {explainer}\s+\|\s+{rank}(\.0+)?\s+\| {best} of 2 ", section)
