@@ -1066,16 +1066,18 @@ def _decision_markdown(board, control, alpha, meta=None, width=None):
             f"best or tied best (of {n_total} metrics)": [
                 "–" if pd.isna(n) else f"{int(n)} of {int(m)}"
                 for n, m in zip(ranked["n_tied_best"], ranked["n_metrics"])]})
-        out.append(f"\n### {dataset} / {model}\n")
+        esc = markdown_text if width is None else one_line
+        out.append(f"\n### {esc(f'{dataset} / {model}')}\n")
         out.append(_markdown(frame.set_index("explainer")))
         if left_out:
             out.append("\n" + _fill(
                 "Left out of the decision (flagged in the metric reliability): "
-                + "; ".join(f"{m} ({r})" for m, r in left_out.items()) + ".", width)
+                + "; ".join(f"{esc(m)} ({esc(r)})" for m, r in left_out.items()) + ".",
+                width)
                 + "\n")
         note = ranked["note"].iloc[0]
         if isinstance(note, str) and note:
-            out.append("\n" + _fill(f"Note: {note}.", width) + "\n")
+            out.append("\n" + _fill(f"Note: {esc(note)}.", width) + "\n")
     return "\n".join(out) + "\n"
 
 
