@@ -185,8 +185,9 @@ def test_explain_reports_model_evaluations(linear_data):
     _, n_eval = ex.explain(X[:5], return_n_evaluations=True)
     # 5 rows for f(x) plus 5 rows x 4 ablations x 10 background rows.
     assert n_eval == 5 + 5 * 4 * 10
-    # A linear model is valued from its coefficients: only the affinity
-    # check evaluates the model (the 5 rows and 5 shifted copies).
+    # A linear model is valued from its coefficients: the model evaluates
+    # only the affinity check's rows (the 5 rows and 5 shifted copies) and
+    # f(x) of the 5 rows.
     ex = FeatureAblation(LinearRegression(), masker=MarginalMasker(10, random_state=0)).fit(X, y)
     _, n_eval = ex.explain(X[:5], return_n_evaluations=True)
-    assert n_eval == 10
+    assert n_eval == 10 + 5

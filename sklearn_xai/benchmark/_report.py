@@ -222,7 +222,9 @@ def _render(frame, fmt):
     if fmt == "markdown":
         return _markdown(frame)
     frame = frame.copy()  # plain text: each label on one line, no escape sequence
-    frame.index = [one_line(v) for v in frame.index]
+    name = frame.index.name
+    frame.index = pd.Index([one_line(v) for v in frame.index],
+                           name=None if name is None else one_line(name))
     frame.columns = [one_line(c) for c in frame.columns]
     return frame.to_string()
 

@@ -416,11 +416,11 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
                 params["distribution"] = context["distribution"]
         elif need in ("training_rows", "training_data"):
             params.setdefault("X_train", prepared["X_train"])
-            if need == "training_rows" and _accepts(registry_spec.func, "y_train"):
-                # The randomisation checks fit the explainer as the cell did.
+            if _accepts(registry_spec.func, "y_train"):
+                # ROAR retrains on them; the randomisation checks fit the
+                # explainer as the cell did.
                 params.setdefault("y_train", prepared["y_train"])
             if need == "training_data":  # retrains on explained training rows
-                params.setdefault("y_train", prepared["y_train"])
                 params.setdefault("attributions_train", train_attributions)
         elif need == "explainer":
             params.setdefault("explainer", explainer)

@@ -56,7 +56,7 @@ _BINDING_PARAMS = {
     "masker": ("masker", "perturber"),
     "distribution": ("distribution",),
     "explainer": ("explainer",),
-    "training_rows": ("X_train",),
+    "training_rows": ("X_train", "y_train"),
     "training_data": ("X_train", "y_train", "attributions_train"),
     "reference": ("reference",),
     "image_shape": ("image_shape",),
@@ -96,7 +96,9 @@ class MetricSpec:
         * ``"distribution"``: the data distribution (``distribution=``;
           needed unless a masker is given);
         * ``"explainer"``: the fitted explainer, which re-explains rows;
-        * ``"training_rows"``: training rows ``X_train`` (noise scales);
+        * ``"training_rows"``: training rows ``X_train`` (noise scales,
+          maskers), and their targets ``y_train`` where the metric takes
+          them (the randomisation checks refit the explainer as it was fit);
         * ``"training_data"``: ``X_train``, ``y_train`` and the explainer's
           ``attributions_train`` (metrics that retrain the model, ROAR);
         * ``"reference"``: precomputed exact Shapley values (``reference=``),

@@ -86,8 +86,12 @@ def test_tiny_grid_matches_a_hand_run():
     assert got.loc["comprehensiveness", "value"] == pytest.approx(comp)
     assert got.loc["feature_agreement", "model_score"] == pytest.approx(
         model.score(bunch.X[test], bunch.y[test]))
-    # Ablation evaluates the model once per row and per removed feature (+ the row).
-    assert got.loc["feature_agreement", "n_evaluations"] == 20 * (4 + 1)
+    # Ablation would evaluate the model once per row and per removed feature
+    # (+ the row); a linear model's coalitions are valued from its
+    # coefficients, so only f(x) and the affinity check's rows (two per row at
+    # most) reach the model.
+    n_eval = got.loc["feature_agreement", "n_evaluations"]
+    assert 20 <= n_eval <= 20 * (1 + 2) < 20 * (4 + 1)
     assert got.loc["neg_complexity", "greater_is_better"] is False or \
         not got.loc["neg_complexity", "greater_is_better"]
     assert len(results.per_row) == 2 * 3 * 2 * 20
