@@ -668,7 +668,9 @@ class KernelSHAP(_SampledShapley):
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         m = self._budget(d)
-        check_allocation(n * (min(m, 2**d - 2) if d < 62 else m) * (d + 8), itemsize=1, what=f"the coalitions of {n} rows and their values", parameter="n_perturbations", value=m)
+        check_allocation(n * (min(m, 2**d - 2) if d < 62 else m) * (d + 8), itemsize=1,
+                         what=f"the coalitions of {n} rows and their values",
+                         parameter="n_perturbations", value=m)
         if d == 1:
             v_empty, v_full, _ = _values_with_ends(
                 self, f, X, np.zeros((n, 0, 1), dtype=bool), target_index, rngs)
@@ -869,7 +871,9 @@ class ShapleyValueSampling(_SampledShapley):
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape
         m = self.n_permutations_
-        check_allocation(n * m * d * (d + 16), itemsize=1, what=f"the orderings and coalitions of {n} rows", parameter="n_permutations", value=m)
+        check_allocation(n * m * d * (d + 16), itemsize=1,
+                         what=f"the orderings and coalitions of {n} rows",
+                         parameter="n_permutations", value=m)
         perms = self._permutations(rngs, d)  # (n, m, d)
         # position[i, p, j] = step at which feature j enters in ordering p
         position = np.argsort(perms, axis=2)

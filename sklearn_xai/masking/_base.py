@@ -29,6 +29,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._deprecation import DEPRECATED, renamed
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._output import ExplainedOutput, affine_output, block_slices
 from sklearn_xai.utils._sklearn import validate_estimator_params
 from sklearn_xai.utils._validation import affine_params
@@ -341,6 +342,9 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                 return (X @ w + c, values) if include_x else values
         self._check_rngs(rngs)
         b = self._draw_count()
+        # A model call holds whole rows: all coalitions and draws of a row.
+        check_allocation(m * b * d, what=f"the {m} coalition(s) x {b} draw(s) of one row",
+                         parameter="n_draws", value=b)
         if target_index is not None:
             target_index = np.asarray(target_index)
 

@@ -21,6 +21,7 @@ from sklearn.utils import Bunch
 from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _check_inputs
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._roar import _explained_at, _refit
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import is_frozen
 from sklearn_xai.utils._output import ExplainedOutput
@@ -315,6 +316,9 @@ def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarit
     keys = row_keys(X)
     if smooth is not None:
         n_perturbations, noise_magnitude = smooth
+        check_allocation(2 * X.shape[0] * n_perturbations * X.shape[1],
+                         what=f"the noisy copies of {X.shape[0]} rows",
+                         parameter="n_perturbations", value=n_perturbations)
         scale = noise_magnitude * (X.max(axis=1) - X.min(axis=1))
         noise = RowStreams(seed, keys).normal((n_perturbations, X.shape[1]))
         noise = noise * scale[:, None, None]

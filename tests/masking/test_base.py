@@ -184,3 +184,24 @@ def test_perturb_n_samples_is_the_deprecated_name_of_n_perturbations():
     np.testing.assert_array_equal(old, new)
     with pytest.raises(TypeError, match="pass only n_perturbations"):
         p.perturb(X, [True, False, True], 5, RowStreams(0, row_keys(X)), n_samples=4)
+
+
+def test_huge_draw_count_is_refused_before_any_work():
+    """A masker's n_draws multiplies the rows of one model call: a count
+    beyond the allocation limit is refused by name, not by numpy."""
+    from sklearn_xai.distributions import MultivariateGaussian
+    from sklearn_xai.masking import ConditionalMasker
+
+    calls = []
+
+    def f(Z, t=None):
+        calls.append(len(Z))
+        return Z.sum(axis=1) ** 2
+
+    masker = ConditionalMasker(MultivariateGaussian(np.zeros(3), np.eye(3)),
+                               n_draws=10**12).fit(np.zeros((5, 3)))
+    keep = np.ones((2, 4, 3), dtype=bool)
+    rngs = [np.random.default_rng(i) for i in range(2)]
+    with pytest.raises(ValueError, match=r"n_draws=1000000000000 needs about 87.3 TiB"):
+        masker.evaluate(f, np.zeros((2, 3)), keep, rngs=rngs)
+    assert not calls

@@ -373,3 +373,18 @@ def test_random_logit_equals_quantus(net):
                     a_batch=A[:, None, :].astype(np.float32), explain_func=_quantus_explain,
                     channel_first=True, softmax=False, device="cpu")
     np.testing.assert_allclose(ours, theirs, atol=1e-6)
+
+
+def test_smooth_mprt_refuses_a_huge_noise_count_before_any_work():
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.linear_model import LogisticRegression
+
+    from sklearn_xai.explainers import FeatureAblation
+    from sklearn_xai.metrics import smooth_mprt
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    model = LogisticRegression().fit(X, X[:, 0] > 0)
+    ex = FeatureAblation(FrozenEstimator(model)).fit(X)
+    with pytest.raises(ValueError, match=r"n_perturbations=1000000000000 needs about"):
+        smooth_mprt(model, X[:4], ex.transform(X[:4]), explainer=ex,
+                    n_perturbations=10**12, random_state=0)
