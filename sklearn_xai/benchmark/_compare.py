@@ -4,9 +4,12 @@ import inspect
 import numbers
 
 import numpy as np
+import pandas as pd
 from sklearn.base import is_classifier
 
 from sklearn_xai.utils._estimators import unfreeze, unwrap
+from sklearn_xai.utils._output import model_input
+from sklearn_xai.utils._tabular import has_non_numeric_columns
 
 __all__ = ["applicable_explainers", "applicable_metrics", "compare_explainers"]
 
@@ -25,8 +28,23 @@ def _final(model):
     return unwrap(model)[1]
 
 
-def _is_xgboost(model):
-    return type(_final(model)).__module__.split(".")[0] == "xgboost"
+def _is_tree_model(model):
+    """Whether exact tree attributions explain the model."""
+    from sklearn_xai.explainers import TreeContributions
+
+    return TreeContributions.supports(model)
+
+
+def _tree_output(model):
+    """The output exact tree attributions explain: the additive margin of a
+    boosted model or a regressor's prediction (``"margin"``), the averaged
+    probability of a tree or forest classifier (``"proba"``)."""
+    final = _final(model)
+    library = type(final).__module__.split(".")[0]
+    if is_classifier(final) and not hasattr(final, "decision_function") \
+            and library not in ("xgboost", "lightgbm", "catboost"):
+        return "proba"
+    return "margin"
 
 
 def _has_representation(model):
@@ -54,11 +72,14 @@ def applicable_explainers(model, n_features, *, output="auto"):
     Model-agnostic explainers always apply: feature ablation, KernelSHAP,
     LIME, sampling Shapley values and leave-one-covariate-in, all with a
     marginal (interventional) masker on 50 background rows, plus exact
-    Shapley values up to 10 features.  Exact tree attributions
-    (:class:`~sklearn_xai.explainers.TreeContributions`) are added for
-    xgboost models and gradient methods (saliency, input x gradient,
-    integrated gradients, SmoothGrad) for differentiable torch models.  The
-    random control is always first.
+    Shapley values up to 10 features.  Gradient methods (saliency, input x
+    gradient, integrated gradients, SmoothGrad) are added for differentiable
+    torch models.  The random control is always first.  Exact tree attributions
+    (:class:`~sklearn_xai.explainers.TreeContributions`) are added for every
+    tree model they support (xgboost, scikit-learn's trees, forests and
+    gradient boosting, LightGBM, CatBoost), on the output they explain: the
+    margin of boosted models and regressors, the probability of tree and
+    forest classifiers.
 
     Parameters
     ----------
@@ -83,8 +104,9 @@ def applicable_explainers(model, n_features, *, output="auto"):
     marginal = {"name": "MarginalMasker", "params": {"background": _BACKGROUND}}
     out = {"output": output} if output != "auto" else {}
     explainers = {"random": "RandomExplainer"}
-    if _is_xgboost(model):
-        explainers["tree_shap"] = "TreeContributions"
+    if _is_tree_model(model):
+        explainers["tree_shap"] = {"name": "TreeContributions",
+                                   "params": {"output": _tree_output(model)}}
     if n_features <= _EXACT_SHAPLEY_MAX_FEATURES:
         explainers["exact_shapley"] = {"name": "ExactShapley",
                                        "params": {"masker": marginal, **out}}
@@ -162,7 +184,7 @@ def _default_output(model, explainers):
     attributions (which exist only for the margin) are compared."""
     names = {_explainer_name(spec) for spec in explainers.values()}
     if "TreeContributions" in names:
-        return "margin"
+        return _tree_output(model)
     return "auto"
 
 
@@ -194,10 +216,14 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     ----------
     model : fitted estimator
         The model to explain (a classifier or a regressor; a Pipeline is
-        fine).
-    X : array-like of shape (n_samples, n_features)
+        fine, including one fitted on a DataFrame whose ColumnTransformer
+        selects columns by name: the model is always called on a DataFrame
+        with its columns).
+    X : array-like or DataFrame of shape (n_samples, n_features)
         Rows to explain (typically held-out rows); the first ``n_explain``
-        are explained.
+        are explained.  Numeric columns only: a DataFrame with string or
+        categorical columns is refused with the explainers that take them
+        (see :ref:`raw-dataframes`).
     y : array-like of shape (n_samples,), default=None
         Their targets, only to report the model's score; ``None`` reports
         none.
@@ -238,7 +264,8 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         ``results.leaderboard()`` (per metric: mean, spread, rank, tied for
         best, better than the control, cost per row),
         ``results.decisions()`` (mean ranks over metrics, Friedman test,
-        critical difference) and ``results.write_report(folder)``.
+        critical difference); write the report with
+        ``sklearn_xai.benchmark.write_report(results, folder)``.
 
     See Also
     --------
@@ -270,6 +297,19 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     from sklearn_xai.benchmark._spec import BenchmarkSpec
 
     check_is_fitted(model)
+    for name, rows in (("X", X), ("X_train", X_train)):
+        if has_non_numeric_columns(rows):
+            bad = [c for c, t in rows.dtypes.items()
+                   if not pd.api.types.is_numeric_dtype(t) or isinstance(
+                       t, pd.CategoricalDtype)]
+            raise ValueError(
+                f"{name} has non-numeric column(s) {bad}: compare_explainers scores "
+                "numeric columns only (its metrics average and perturb feature "
+                "values). Explain the raw columns with an explainer that substitutes "
+                "values (KernelSHAP, ExactShapley, ShapleyValueSampling, "
+                "FeatureAblation with masker=MarginalMasker(...)), or compare on the "
+                "encoded columns (Pipeline steps before the model)."
+            )
     X = check_array(X, dtype=np.float64, ensure_all_finite=True)
     if isinstance(n_explain, bool) or not isinstance(n_explain, numbers.Integral) \
             or n_explain < 1:
@@ -295,8 +335,8 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     # Targets only feed the model's reported score; without them the model's
     # own predictions stand in (the score is then not reported).
     y_given = y is not None
-    y_explain = np.asarray(y) if y_given else frozen.predict(X)
-    y_train = frozen.predict(X_train)
+    y_explain = np.asarray(y) if y_given else frozen.predict(model_input(frozen, X))
+    y_train = frozen.predict(model_input(frozen, X_train))
     if explainers == "auto":
         explainers = applicable_explainers(model, n_features)
     elif not isinstance(explainers, dict):

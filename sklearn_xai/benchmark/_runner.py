@@ -57,6 +57,7 @@ from sklearn_xai.benchmark._spec import (
 )
 from sklearn_xai.metrics import ROW_METADATA, get_metric_spec
 from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._output import model_input
 
 __all__ = ["BenchmarkInterrupted", "run_benchmark"]
 
@@ -167,7 +168,7 @@ def _prepare(dataset_spec, model_spec, seed):
     start = time.perf_counter()
     model.fit(X[train], y[train])
     fit_time = time.perf_counter() - start
-    score = float(model.score(X[test], y[test]))
+    score = float(model.score(model_input(model, X[test]), y[test]))
     # Per-row arrays of the Bunch (ground truths, masks, sensitive groups),
     # restricted to the explained rows.
     rows = {key: np.asarray(value)[explained] for key, value in bunch.items()
@@ -194,7 +195,8 @@ def _prepare(dataset_spec, model_spec, seed):
         if option["correct_by"]:
             # Whether this model classifies each candidate row correctly;
             # the runner intersects it over the filter's models.
-            prepared["correct"] = np.asarray(model.predict(X[explained])) == y[explained]
+            prepared["correct"] = (np.asarray(model.predict(model_input(model, X[explained])))
+                                   == y[explained])
     return prepared
 
 
@@ -325,7 +327,7 @@ def _model_reference(prepared):
             "LogisticNetClassifier with two classes)."
         )
     w = np.asarray(weight[1] - weight[0], dtype=np.float64)
-    sign = np.where(model.predict(X) == model.classes_[1], 1.0, -1.0)
+    sign = np.where(model.predict(model_input(model, X)) == model.classes_[1], 1.0, -1.0)
     return sign[:, None] * w
 
 

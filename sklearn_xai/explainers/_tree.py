@@ -322,6 +322,32 @@ class TreeContributions(BaseExplainer):
         self.output = output
         self.random_state = random_state
 
+    @staticmethod
+    def supports(estimator):
+        """Whether ``estimator`` is a model of a supported tree family.
+
+        The final step of a Pipeline or the model inside a FrozenEstimator
+        is the one checked (a Pipeline's preprocessing must still keep one
+        column per feature, which only explaining can tell).
+
+        Parameters
+        ----------
+        estimator : estimator
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> from sklearn.ensemble import RandomForestRegressor
+        >>> from sklearn.linear_model import Ridge
+        >>> from sklearn_xai.explainers import TreeContributions
+        >>> TreeContributions.supports(RandomForestRegressor()), TreeContributions.supports(Ridge())
+        (True, False)
+        """
+        return _family(unwrap(estimator)[1]) is not None
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.explainer_tags.model_agnostic = False  # tree models only

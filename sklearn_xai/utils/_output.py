@@ -43,6 +43,7 @@ __all__ = [
     "AffineOutput",
     "ExplainedOutput",
     "affine_output",
+    "model_input",
     "block_slices",
     "class_index",
     "explained_output",
@@ -295,6 +296,42 @@ def class_index(classes, labels):
     return idx.astype(np.intp)
 
 
+def model_input(estimator, Z, feature_names=None):
+    """Rows ``Z`` as the model takes them: a DataFrame with its column names
+    when it was fitted on a DataFrame (``feature_names_in_``), else ``Z``.
+
+    A Pipeline whose ColumnTransformer selects columns by name can only be
+    called on a DataFrame; every place that calls a user's model on rows
+    held as an array goes through this function.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    Z : array-like of shape (n_rows, n_features)
+    feature_names : list of str, default=None
+        The names to use; ``None`` reads ``estimator.feature_names_in_``.
+
+    Returns
+    -------
+    Z : ndarray or pandas.DataFrame
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.utils._output import model_input
+    >>> model = LinearRegression().fit(pd.DataFrame({"a": [0.0, 1.0]}), [0.0, 1.0])
+    >>> list(model_input(model, np.array([[2.0]])).columns)
+    ['a']
+    """
+    if feature_names is None:
+        names = getattr(estimator, "feature_names_in_", None)
+        feature_names = None if names is None else list(names)
+    if feature_names is None or isinstance(Z, pd.DataFrame):
+        return Z
+    return pd.DataFrame(np.asarray(Z), columns=feature_names)
+
+
 class ExplainedOutput:
     """Vectorised scalar output of a fitted model (see module docstring).
 
@@ -423,9 +460,8 @@ class ExplainedOutput:
                 # Codes of a raw DataFrame: the model sees the user's columns
                 # and dtypes (strings, categoricals) again.
                 chunk = self.codec.decode(chunk)
-            elif self.feature_names is not None:
-                # The model was fitted on a DataFrame: keep its column names.
-                chunk = pd.DataFrame(chunk, columns=self.feature_names)
+            else:
+                chunk = model_input(self.estimator, chunk, self.feature_names)
             if self.output == "proba":
                 out = self.estimator.predict_proba(chunk)
             elif self._margin is not None and self.output == "predict":

@@ -1,5 +1,6 @@
 """compare_explainers: a practitioner's fitted model in, decisions out."""
 
+import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.linear_model import Ridge
@@ -105,3 +106,68 @@ def test_practitioner_scenario_breast_cancer_xgboost(tmp_path):
     assert "random" not in set(summary["explainer"])
     results.write_report(tmp_path)
     assert (tmp_path / "report.html").exists()
+
+
+def test_sklearn_tree_ensembles_get_exact_tree_attributions_on_their_output():
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = X[:200, :6]
+    y = y[:200]
+    forest = RandomForestClassifier(n_estimators=3, max_depth=3, random_state=0).fit(X, y)
+    boosted = HistGradientBoostingClassifier(max_iter=5).fit(X, y)
+    for model, output in ((forest, "proba"), (boosted, "margin")):
+        found = applicable_explainers(model, X.shape[1])
+        assert found["tree_shap"] == {"name": "TreeContributions",
+                                      "params": {"output": output}}
+    results = compare_explainers(
+        forest, X[150:], y[150:], X_train=X[:150], n_explain=6, seeds=[0],
+        explainers={"tree_shap": "TreeContributions"}, metrics=["comprehensiveness"])
+    assert (results.table["status"] == "ok").all(), results.table["error"].tolist()
+
+
+def test_pipeline_selecting_columns_by_name_on_a_dataframe():
+    """A ColumnTransformer that selects columns by name can only be called on
+    a DataFrame: compare calls the model with the DataFrame's columns, and the
+    score equals the metric computed directly on the same explanations."""
+    import pandas as pd
+    from sklearn.compose import ColumnTransformer
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from sklearn_xai.explainers import FeatureAblation
+    from sklearn_xai.masking import BaselineMasker
+    from sklearn_xai.metrics import comprehensiveness
+
+    data = load_breast_cancer(as_frame=True)
+    X, y = data.data.iloc[:260, :5], data.target[:260]
+    ct = ColumnTransformer([("scale", StandardScaler(), list(X.columns[:3]))],
+                           remainder="passthrough")
+    pipe = make_pipeline(ct, LogisticRegression(max_iter=1000)).fit(X[:200], y[:200])
+    X_train, X_test = X[:200], X[200:]
+    results = compare_explainers(
+        pipe, X_test, y[200:], X_train=X_train, n_explain=8, seeds=[0],
+        explainers={"ablation": FeatureAblation(masker=BaselineMasker("mean"))},
+        metrics=["comprehensiveness"])
+    table = results.table.set_index("explainer")
+    assert (table["status"] == "ok").all(), table["error"].tolist()
+    assert table.loc["ablation", "model_score"] == pytest.approx(
+        pipe.score(X_test, y[200:]))
+    ex = FeatureAblation(FrozenEstimator(pipe), masker=BaselineMasker("mean"),
+                         output="auto").fit(X_train)
+    A = ex.transform(X_test[:8])
+    expected = comprehensiveness(FrozenEstimator(pipe), X_test[:8], A,
+                                 masker=BaselineMasker("mean").fit(X_train)).mean()
+    assert table.loc["ablation", "value"] == pytest.approx(expected)
+
+
+def test_text_columns_are_refused_with_the_explainers_that_take_them():
+    import pandas as pd
+
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "size": ["s", "m", "l", "m"]})
+    model = Ridge().fit(np.c_[X["a"], X["a"]], [0.0, 1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=r"X has non-numeric column\(s\) \['size'\]"
+                       r"[\s\S]*MarginalMasker"):
+        compare_explainers(model, X, n_explain=2)
