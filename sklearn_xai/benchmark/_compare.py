@@ -395,6 +395,11 @@ class _ArrayData:
         return {"X": self.X, "y": self.y, "train_indices": self.train,
                 "test_indices": self.test}
 
+    def __repr__(self):
+        # What reports show for the data set: its size, not an address.
+        return (f"the given rows ({len(self.train)} training + {len(self.test)} "
+                f"held-out, {self.X.shape[1]} features)")
+
 
 def _with_output(spec, output):
     """The explainer spec with ``output`` set where the explainer takes it

@@ -171,3 +171,18 @@ def test_text_columns_are_refused_with_the_explainers_that_take_them():
     with pytest.raises(ValueError, match=r"X has non-numeric column\(s\) \['size'\]"
                        r"[\s\S]*MarginalMasker"):
         compare_explainers(model, X, n_explain=2)
+
+
+def test_the_report_names_the_given_rows_not_an_object_address(tmp_path):
+    from sklearn_xai.benchmark import write_report
+
+    X, y = load_diabetes(return_X_y=True)
+    model = Ridge().fit(X[:300], y[:300])
+    results = compare_explainers(model, X[300:320], y[300:320], X_train=X[:300],
+                                 n_explain=4, seeds=[0],
+                                 explainers={"ablation": "FeatureAblation"},
+                                 metrics=["neg_complexity"])
+    write_report(results, tmp_path)
+    page = (tmp_path / "report.html").read_text()
+    assert "the given rows (300 training + 20 held-out, 10 features)" in page
+    assert "object at 0x" not in page
