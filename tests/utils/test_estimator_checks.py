@@ -80,7 +80,7 @@ def test_model_specific_explainer_is_checked_on_the_given_model():
     from sklearn_xai.utils import NotApplicableError
 
     # On the default logistic regression, the tree explainer cannot be checked.
-    with pytest.raises(NotApplicableError, match="TreeContributions needs an xgboost"):
+    with pytest.raises(NotApplicableError, match="TreeContributions needs a tree model"):
         check_explainer(TreeContributions(), tasks=("classification",))
     check_explainer(TreeContributions(), model={
         "classification": xgboost.XGBClassifier(n_estimators=3, max_depth=2),
