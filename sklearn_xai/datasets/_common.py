@@ -67,8 +67,9 @@ def _finish(
 
     The Bunch names ``X`` and ``y`` ``data`` and ``target`` (scikit-learn's
     spelling).  ``per_row`` names entries of ``extra`` with one row per
-    sample, permuted together with ``X``, ``y`` and the ground truth.  Returns the Bunch and
-    the permutation applied (``None`` when not shuffled).
+    sample, permuted together with ``X``, ``y`` and the ground truth.
+    Returns the Bunch and the permutation applied (``None`` when not
+    shuffled).
     """
     perm = rng.permutation(X.shape[0]) if shuffle else None
     if perm is not None:
