@@ -32,7 +32,7 @@ def main(n_maps=6):
     rng = np.random.default_rng(0)
     # Plausible attribution maps: the image itself (signal + background) and
     # a noisy copy of the mask.
-    maps = np.vstack([np.abs(data.X[: n_maps // 2]),
+    maps = np.vstack([np.abs(data.data[: n_maps // 2]),
                       masks[n_maps // 2:] + 0.3 * np.abs(
                           rng.normal(size=masks[n_maps // 2:].shape))])
     d_max = 64 * np.sqrt(2)

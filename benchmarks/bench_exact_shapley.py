@@ -29,8 +29,8 @@ def bench(n_features, n_rows, n_background, batch_size, repeats=3):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model = MLPRegressor(hidden_layer_sizes=(32,), max_iter=30, random_state=0)
-        model.fit(data.X, data.y)
-    X, background = data.X[:n_rows], data.X[-n_background:]
+        model.fit(data.data, data.target)
+    X, background = data.data[:n_rows], data.data[-n_background:]
 
     best_shap, result = np.inf, None
     for _ in range(repeats):

@@ -47,7 +47,7 @@ def main(n_rows=2000, rounds=5):
     warnings.simplefilter("ignore")
     torch.set_num_threads(1)
     data = make_tetrominoes(n_rows, random_state=0)
-    X, y = data.X.astype(np.float64), data.y
+    X, y = data.data.astype(np.float64), data.target
     model = FrozenEstimator(TetrominoNetClassifier(
         architecture="cnn", max_epochs=2, random_state=0).fit(X, y))
     fitted = {

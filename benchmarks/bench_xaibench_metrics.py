@@ -48,13 +48,13 @@ def main():
     test = make_gaussian_piecewise_constant(n_samples=100, random_state=1, **gen)
     dist = train.distribution
     base = MLPRegressor(random_state=0)
-    model = Counted(base).fit(train.X, train.y)
-    shap_train = exact_shapley_values(model.predict, train.X, value="interventional",
-                                      background=train.X[:100]).attributions
-    shap = exact_shapley_values(model.predict, test.X, value="interventional",
-                                background=train.X[:100]).attributions
+    model = Counted(base).fit(train.data, train.target)
+    shap_train = exact_shapley_values(model.predict, train.data, value="interventional",
+                                      background=train.data[:100]).attributions
+    shap = exact_shapley_values(model.predict, test.data, value="interventional",
+                                background=train.data[:100]).attributions
     common = dict(distribution=dist, random_state=0)
-    roar = dict(X_train=train.X, y_train=train.y, attributions_train=shap_train,
+    roar = dict(X_train=train.data, y_train=train.target, attributions_train=shap_train,
                 **common)
     cases = [
         ("faith_minus", xb.faith_minus, common),
@@ -75,14 +75,14 @@ def main():
     for name, func, kw in cases:
         COUNT.update(rows=0, fits=0)
         t0 = time.perf_counter()
-        func(model, test.X, shap, **kw)
+        func(model, test.data, shap, **kw)
         elapsed = time.perf_counter() - t0
         rows, fits = COUNT["rows"], COUNT["fits"]
         Z = rng.normal(size=(rows, 5))
         t0 = time.perf_counter()
-        base_fitted = clone(base).fit(train.X, train.y) if fits else model.estimator_
+        base_fitted = clone(base).fit(train.data, train.target) if fits else model.estimator_
         for _ in range(max(fits - 1, 0)):
-            clone(base).fit(train.X, train.y)
+            clone(base).fit(train.data, train.target)
         base_fitted.predict(Z)
         bare = time.perf_counter() - t0
         print(f"{name:26s} {rows:11d} {fits:6d} {elapsed:9.3f} {bare:8.3f} "

@@ -44,7 +44,7 @@ warnings.filterwarnings("ignore", category=RuntimeWarning)
 # Data sets for the runner
 # ------------------------
 # The runner takes any function returning a Bunch-like dict with numeric
-# ``X``, ``y`` and, optionally, the ``sensitive`` group of every row.  As in
+# ``data``, ``target`` and, optionally, the ``sensitive`` group of every row.  As in
 # BEExAI, the preprocessing is fitted on the whole data set before the
 # split (it is unsupervised: encoding and per-feature quantiles).
 def _beexai(bunch, n_samples=None, random_state=0):
@@ -54,7 +54,7 @@ def _beexai(bunch, n_samples=None, random_state=0):
                                    stratify=y, random_state=random_state)
         X, y, sensitive = X.iloc[rows], y[rows], sensitive[rows]
     Z = beexai_preprocessor(random_state=random_state).fit_transform(X)
-    return {"X": np.asarray(Z, dtype=np.float64), "y": y, "sensitive": sensitive}
+    return {"data": np.asarray(Z, dtype=np.float64), "target": y, "sensitive": sensitive}
 
 
 def german_credit():
@@ -69,8 +69,8 @@ def adult(n_samples=2000):
 
 for name, load in [("German credit", german_credit), ("Adult", adult)]:
     data = load()
-    print(f"{name}: {data['X'].shape[0]} rows, {data['X'].shape[1]} features, "
-          f"positive rate {data['y'].mean():.2f}")
+    print(f"{name}: {data['data'].shape[0]} rows, {data['data'].shape[1]} features, "
+          f"positive rate {data['target'].mean():.2f}")
 
 # %%
 # The benchmark
@@ -169,7 +169,7 @@ ranks.mean(axis=1).sort_values().rename("mean rank").round(2).to_frame()
 # German credit applicants.
 data = german_credit()
 X_train, X_test, y_train, y_test, s_train, s_test = train_test_split(
-    data["X"], data["y"], data["sensitive"], test_size=0.25, stratify=data["y"],
+    data["data"], data["target"], data["sensitive"], test_size=0.25, stratify=data["target"],
     random_state=0,
 )
 em = ExplainedModel(LogisticRegression(max_iter=1000),

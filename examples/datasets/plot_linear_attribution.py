@@ -20,8 +20,8 @@ from sklearn_xai.datasets import exact_shapley_values, make_linear_attribution
 data = make_linear_attribution(300, 4, weights=[2.0, -1.0, 0.5, 0.0], rho=0.6,
                                random_state=0)
 f = data.label_function  # exposes coef_ and intercept_: closed forms
-inter = exact_shapley_values(f, data.X, data.distribution, value="interventional")
-obs = exact_shapley_values(f, data.X, data.distribution, value="observational")
+inter = exact_shapley_values(f, data.data, data.distribution, value="interventional")
+obs = exact_shapley_values(f, data.data, data.distribution, value="observational")
 print("model rows evaluated:", inter.n_model_rows, obs.n_model_rows)
 print("max |interventional - ground truth|:",
       np.abs(inter.attributions - data.ground_truth).max())

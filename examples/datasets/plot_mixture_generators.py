@@ -25,7 +25,7 @@ cond_mean = dist.conditional_mean(rows, [0])[:, 1]
 posterior = dist.component_posterior(rows, [0])[:, 0]
 
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-axes[0].scatter(data.X[:, 0], data.X[:, 1], s=3, alpha=0.4, c=data.X.mean(axis=1) > 0,
+axes[0].scatter(data.data[:, 0], data.data[:, 1], s=3, alpha=0.4, c=data.data.mean(axis=1) > 0,
                 cmap="coolwarm")
 axes[0].plot(grid, cond_mean, "k", label="E[x1 | x0]")
 axes[0].set_xlabel("x0")

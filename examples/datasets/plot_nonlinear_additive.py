@@ -23,11 +23,11 @@ data = make_gaussian_nonlinear_additive(1000, random_state=0)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", ConvergenceWarning)
     model = MLPRegressor(hidden_layer_sizes=(32, 32), max_iter=200,
-                         random_state=0).fit(data.X, data.y)
+                         random_state=0).fit(data.data, data.target)
 
-X_explain = data.X[:100]
+X_explain = data.data[:100]
 result = exact_shapley_values(model.predict, X_explain, value="interventional",
-                              background=data.X[-50:])
+                              background=data.data[-50:])
 print(f"{result.n_model_rows} model rows in {result.n_model_calls} calls")
 
 fig, axes = plt.subplots(1, 4, figsize=(12, 3), sharey=True)

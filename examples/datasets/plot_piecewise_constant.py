@@ -21,8 +21,8 @@ fig, axes = plt.subplots(2, 3, figsize=(10, 5.5), sharex=True)
 for row, variant in zip(axes, ["paper", "xai_bench_code"]):
     data = make_gaussian_piecewise_constant(1000, convention=variant, random_state=0)
     for j, ax in enumerate(row):
-        order = np.argsort(data.X[:, j])
-        ax.plot(data.X[order, j], data.ground_truth[order, j], ".", markersize=2)
+        order = np.argsort(data.data[:, j])
+        ax.plot(data.data[order, j], data.ground_truth[order, j], ".", markersize=2)
         ax.set_title(f"{variant}: feature x{j}", fontsize=9)
 for ax in axes[1]:
     ax.set_xlabel("feature value")

@@ -48,7 +48,7 @@ def simulated_diabetes(n_samples=1000, random_state=None):
 
 
 sim = simulated_diabetes(random_state=0)
-divergence = pd.Series(marginal_divergence(sim.X_real, sim.X, bins=20),
+divergence = pd.Series(marginal_divergence(sim.data_real, sim.data, bins=20),
                        index=sim.feature_names, name="JS divergence")
 print(divergence.round(3).to_string())
 

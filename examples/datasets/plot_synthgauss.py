@@ -15,10 +15,10 @@ from sklearn_xai.datasets import make_synthgauss
 
 data = make_synthgauss(200, n_features=8, n_clusters=4, cluster_distance=4.0,
                        sparsity=0.5, random_state=0)
-print(data.X.shape, "class balance:", data.y.mean(), "threshold:", data.threshold)
+print(data.data.shape, "class balance:", data.target.mean(), "threshold:", data.threshold)
 
 fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-axes[0].scatter(data.X[:, 0], data.X[:, 1], c=data.cluster, s=4, cmap="tab10")
+axes[0].scatter(data.data[:, 0], data.data[:, 1], c=data.cluster, s=4, cmap="tab10")
 axes[0].set_xlabel("x0")
 axes[0].set_ylabel("x1")
 axes[0].set_title("clusters (first two features)")

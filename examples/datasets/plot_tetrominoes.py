@@ -21,8 +21,8 @@ fig, axes = plt.subplots(3, 4, figsize=(10, 7.5))
 for col, scenario in enumerate(scenarios):
     data = make_tetrominoes(200, scenario=scenario, background="correlated",
                             image_size=64, random_state=0)
-    row = int(np.flatnonzero(data.y == 1)[0])
-    axes[0, col].imshow(data.X[row].reshape(data.image_shape), cmap="gray")
+    row = int(np.flatnonzero(data.target == 1)[0])
+    axes[0, col].imshow(data.data[row].reshape(data.image_shape), cmap="gray")
     axes[0, col].set_title(f"{scenario} (alpha={data.alpha})", fontsize=9)
     axes[1, col].imshow(data.masks_signal[row].reshape(data.image_shape), cmap="coolwarm")
     axes[2, col].imshow(data.masks[row], cmap="Greens")

@@ -48,7 +48,7 @@ explainers = {
     "Exact Shapley": ExactShapley(model, masker=zero),
 }
 for name, explainer in explainers.items():
-    A = explainer.fit(data.X).transform(data.X)
+    A = explainer.fit(data.data).transform(data.data)
     passed, fraction = unit_test_passes(data.ground_truth, A)
     print(f"{name:22s} first row {np.round(A[0], 3)}  "
           f"{'pass' if passed else 'fail'} ({fraction:.0%} of rows)")
@@ -62,8 +62,8 @@ for name, explainer in explainers.items():
 data = make_unit_test("shattered_gradients", n_samples=200, random_state=0,
                       shuffle=False)
 model = FrozenEstimator(data.model)
-order = np.argsort(data.X[:, 0])
-x1 = data.X[order, 0]
+order = np.argsort(data.data[:, 0])
+x1 = data.data[order, 0]
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for name, explainer in {
     "Saliency": Saliency(model),
@@ -71,7 +71,7 @@ for name, explainer in {
                                          random_state=0),
     "Integrated gradients": IntegratedGradients(model),
 }.items():
-    A = explainer.fit(data.X).transform(data.X)
+    A = explainer.fit(data.data).transform(data.data)
     ax.plot(x1, A[order, 0], label=name, lw=1)
 ax.plot(x1, data.ground_truth[order, 0], "k--", label="ground truth", lw=1)
 ax.set_xlabel("x1")

@@ -40,8 +40,8 @@ for scenario in scenarios:
             architecture=arch, image_size=8, lr=5e-3, max_epochs=150,
             batch_size=128, n_iter_no_change=15, random_state=0,
         )
-        clf.fit(data.X[train], data.y[train])
-        accuracy[scenario, arch] = clf.score(data.X[test], data.y[test])
+        clf.fit(data.data[train], data.target[train])
+        accuracy[scenario, arch] = clf.score(data.data[test], data.target[test])
         print(f"{scenario:>15} {arch}: test accuracy {accuracy[scenario, arch]:.3f} "
               f"after {len(clf.history_)} epochs")
 
@@ -65,9 +65,9 @@ fig.tight_layout()
 # scenario) and the ground-truth mask the explanation metrics compare with.
 data = make_tetrominoes(200, scenario="linear", image_size=8, random_state=0)
 fig, axes = plt.subplots(1, 3, figsize=(6.5, 2.3))
-for ax, row, title in [(axes[0], np.flatnonzero(data.y == 0)[0], "T (class 0)"),
-                       (axes[1], np.flatnonzero(data.y == 1)[0], "L (class 1)")]:
-    ax.imshow(data.X[row].reshape(data.image_shape), cmap="gray")
+for ax, row, title in [(axes[0], np.flatnonzero(data.target == 0)[0], "T (class 0)"),
+                       (axes[1], np.flatnonzero(data.target == 1)[0], "L (class 1)")]:
+    ax.imshow(data.data[row].reshape(data.image_shape), cmap="gray")
     ax.set_title(title)
 axes[2].imshow(data.masks[0], cmap="gray")
 axes[2].set_title("ground-truth mask")

@@ -25,10 +25,10 @@ from sklearn_xai.plotting import ImageOverlayDisplay
 
 data = make_tetrominoes(400, image_size=64, background="natural", random_state=0)
 train, test = data.train_indices, data.test_indices[:4]
-model = LogisticRegression(C=0.01, max_iter=300).fit(data.X[train], data.y[train])
-print(f"test accuracy {model.score(data.X[data.test_indices], data.y[data.test_indices]):.2f}")
+model = LogisticRegression(C=0.01, max_iter=300).fit(data.data[train], data.target[train])
+print(f"test accuracy {model.score(data.data[data.test_indices], data.target[data.test_indices]):.2f}")
 explainer = FeatureAblation(FrozenEstimator(model), masker=BaselineMasker("zero"),
-                            target=1).fit(data.X[train])
+                            target=1).fit(data.data[train])
 
 # %%
 # Four test images
@@ -36,7 +36,7 @@ explainer = FeatureAblation(FrozenEstimator(model), masker=BaselineMasker("zero"
 # Red pixels raise the probability of class 1 (L), blue ones lower it; the
 # green outline is the ground truth.
 display = ImageOverlayDisplay.from_explainer(
-    explainer, data.X[test], image_shape=data.image_shape,
+    explainer, data.data[test], image_shape=data.image_shape,
     masks=data.ground_truth_mask[test],
-    titles=[f"class {('T', 'L')[label]}" for label in data.y[test]])
+    titles=[f"class {('T', 'L')[label]}" for label in data.target[test]])
 plt.show()

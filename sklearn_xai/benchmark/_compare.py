@@ -392,7 +392,7 @@ class _ArrayData:
         self.X, self.y, self.train, self.test = X, y, train, test
 
     def __call__(self):
-        return {"X": self.X, "y": self.y, "train_indices": self.train,
+        return {"data": self.X, "target": self.y, "train_indices": self.train,
                 "test_indices": self.test}
 
     def __repr__(self):

@@ -124,23 +124,32 @@ def _as_matrix(X, dataset):
 
 
 def _load_dataset(dataset_spec, seed):
-    """The dataset's Bunch, drawn with ``random_state=seed`` when it takes one."""
-    func = _lookup(dataset_spec["name"], "dataset")
+    """The dataset's Bunch, drawn with ``random_state=seed`` when it takes one.
+
+    A dataset function returns a Bunch (or dict) with ``data`` and
+    ``target`` (scikit-learn's spelling), or an ``(X, y)`` tuple.
+    """
+    name = dataset_spec["name"]
+    func = _lookup(name, "dataset")
     params = dict(dataset_spec["params"])
     if "random_state" not in params and _accepts(func, "random_state"):
         params["random_state"] = seed
     bunch = func(**params)
     if isinstance(bunch, tuple):
-        bunch = {"X": bunch[0], "y": bunch[1]}
+        bunch = {"data": bunch[0], "target": bunch[1]}
     bunch = dict(bunch)
-    X = bunch.get("X", bunch.get("data"))
-    y = bunch.get("y", bunch.get("target"))
+    X, y = bunch.get("data"), bunch.get("target")
     if X is None or y is None:
+        old = [key for key in ("X", "y") if key in bunch]
+        hint = (f"; it has {old}: rename them 'data' and 'target'" if old
+                else f"; its keys are {sorted(map(str, bunch))}")
         raise ValueError(
-            f"Dataset {dataset_spec['name']!r} returned no X/y (or data/target)."
+            f"Dataset {name!r} must return a Bunch with the keys 'data' (the "
+            f"features) and 'target' (scikit-learn's spelling), or an (X, y) "
+            f"tuple{hint}."
         )
-    bunch["X"] = _as_matrix(X, dataset_spec["name"])
-    bunch["y"] = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    bunch["data"] = _as_matrix(X, name)
+    bunch["target"] = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
     return bunch
 
 
@@ -149,7 +158,7 @@ def _split(bunch, task, test_size, n_explain, seed):
     if bunch.get("train_indices") is not None and bunch.get("test_indices") is not None:
         train, test = np.asarray(bunch["train_indices"]), np.asarray(bunch["test_indices"])
     else:
-        y = bunch["y"]
+        y = bunch["target"]
         stratify = y if task == "classification" else None
         train, test = train_test_split(np.arange(len(y)), test_size=test_size,
                                        random_state=seed, stratify=stratify)
@@ -160,7 +169,7 @@ def _prepare(dataset_spec, model_spec, seed):
     """Data, split and fitted model of a cell (shared by its explainers)."""
     test_size, n_explain = dataset_spec["test_size"], dataset_spec["n_explain"]
     bunch = _load_dataset(dataset_spec, seed)
-    X, y = bunch["X"], bunch["y"]
+    X, y = bunch["data"], bunch["target"]
     task = dataset_spec.get("task") or _task_of(y)
     train, test, explained = _split(bunch, task, test_size, n_explain, seed)
     model = resolve_component(model_spec, "model", seed=seed, task=task, context=bunch)
@@ -172,10 +181,10 @@ def _prepare(dataset_spec, model_spec, seed):
     # Per-row arrays of the Bunch (ground truths, masks, sensitive groups),
     # restricted to the explained rows.
     rows = {key: np.asarray(value)[explained] for key, value in bunch.items()
-            if key not in ("X", "y") and isinstance(value, np.ndarray)
+            if key not in ("data", "target") and isinstance(value, np.ndarray)
             and value.ndim >= 1 and len(value) == len(y)}
     meta = {key: rows.get(key) for key in ROW_METADATA}
-    context = {k: v for k, v in bunch.items() if k not in ("X", "y", "DESCR")}
+    context = {k: v for k, v in bunch.items() if k not in ("data", "target", "DESCR")}
     prepared = {
         "X_train": X[train], "y_train": y[train], "X_explain": X[explained],
         "y_explain": y[explained], "explain_target": None,

@@ -155,8 +155,8 @@ def register_component(obj, *, kind, name=None):
     ----------
     obj : class or callable
         An estimator class (kinds ``"model"``, ``"explainer"``,
-        ``"masker"``) or a function returning a Bunch with ``X`` and ``y``
-        (kind ``"dataset"``).
+        ``"masker"``) or a function returning a Bunch with ``data`` and
+        ``target`` or an ``(X, y)`` tuple (kind ``"dataset"``).
     kind : {"dataset", "model", "explainer", "masker"}
     name : str, default=None
         The name configs use; defaults to ``obj.__name__``.  It may not
@@ -539,13 +539,13 @@ class BenchmarkSpec:
     ----------
     datasets : dict, list or str
         Generators or loaders of :mod:`sklearn_xai.datasets` (or dotted
-        paths to functions returning a Bunch with ``X``/``y`` or
-        ``data``/``target``).  The seed is passed as ``random_state`` to
-        generators.  Extra keys ``test_size``, ``n_explain`` and
-        ``explain_rows`` override the benchmark-wide values; ``task``
-        ("regression" or "classification") overrides the guess from the
-        target (float targets with more than 10 values are regression), which
-        picks a model alias's estimator and
+        paths to functions returning a Bunch (or dict) with ``data`` and
+        ``target``, scikit-learn's spelling, or an ``(X, y)`` tuple).  The
+        seed is passed as ``random_state`` to generators.  Extra keys
+        ``test_size``, ``n_explain`` and ``explain_rows`` override the
+        benchmark-wide values; ``task`` ("regression" or "classification")
+        overrides the guess from the target (float targets with more than 10
+        values are regression), which picks a model alias's estimator and
         whether the split is stratified.
     models : dict, list or str
         Model aliases (:data:`MODEL_ALIASES`), classes of

@@ -65,9 +65,11 @@ def _finish(
 ):
     """Shuffle rows, build the Bunch (or ``(X, y)``) of a generator.
 
-    ``per_row`` names entries of ``extra`` with one row per sample, permuted
-    together with ``X``, ``y`` and the ground truth.  Returns the Bunch and
-    the permutation applied (``None`` when not shuffled).
+    The Bunch names ``X`` and ``y`` ``data`` and ``target`` (scikit-learn's
+    spelling).  ``per_row`` names entries of ``extra`` with one row per
+    sample, permuted together with ``X``, ``y`` and the ground truth.
+    Returns the Bunch and the permutation applied (``None`` when not
+    shuffled).
     """
     perm = rng.permutation(X.shape[0]) if shuffle else None
     if perm is not None:
@@ -91,8 +93,8 @@ def _finish(
     if return_X_y:
         return (X, y), perm
     bunch = Bunch(
-        X=X,
-        y=y,
+        data=X,
+        target=y,
         ground_truth=ground_truth,
         ground_truth_mask=ground_truth_mask,
         distribution=distribution,

@@ -1286,7 +1286,7 @@ def load_openxai_adult(*, test_size=0.2, max_samples=None, random_state=0):
     Returns
     -------
     data : :class:`~sklearn.utils.Bunch`
-        ``X`` (float), ``y``, ``train_indices``, ``test_indices``,
+        ``data`` (float), ``target``, ``train_indices``, ``test_indices``,
         ``feature_names``, ``binary_features`` (column indices of the
         dummies) and ``sensitive`` (sex).
 
@@ -1305,10 +1305,10 @@ def load_openxai_adult(*, test_size=0.2, max_samples=None, random_state=0):
     --------
     >>> from sklearn_xai.datasets import load_openxai_adult, minmax_scaled
     >>> data = load_openxai_adult()
-    >>> data["X"].shape, len(data["test_indices"])
+    >>> data["data"].shape, len(data["test_indices"])
     ((45222, 13), 9045)
     >>> scaled = minmax_scaled("load_openxai_adult", fit_on="each_split", random_state=0)
-    >>> float(scaled["X"].min()), float(scaled["X"].max())
+    >>> float(scaled["data"].min()), float(scaled["data"].max())
     (0.0, 1.0)
     """
     from sklearn.model_selection import train_test_split
@@ -1332,7 +1332,7 @@ def load_openxai_adult(*, test_size=0.2, max_samples=None, random_state=0):
         X, y, sex = X[rows], y[rows], sex[rows]
     train, test = train_test_split(np.arange(len(y)), test_size=test_size, stratify=y,
                                    random_state=random_state)
-    return Bunch(X=X, y=y, train_indices=train, test_indices=test, feature_names=names,
+    return Bunch(data=X, target=y, train_indices=train, test_indices=test, feature_names=names,
                  binary_features=list(OPENXAI_ADULT_BINARY), sensitive=sex)
 
 
@@ -1389,7 +1389,7 @@ def load_openxai_csv(name, path=None, *, max_samples=None, random_state=0):
     Returns
     -------
     data : :class:`~sklearn.utils.Bunch`
-        ``X`` (float64, the training rows then the test rows), ``y`` (int),
+        ``data`` (float64, the training rows then the test rows), ``target`` (int),
         ``train_indices``, ``test_indices`` (the test rows in the file's
         order), ``feature_names``, ``binary_features`` (indices of the
         columns whose values are all 0 or 1: OpenXAI's discrete features,
@@ -1474,6 +1474,6 @@ def load_openxai_csv(name, path=None, *, max_samples=None, random_state=0):
     ends = np.cumsum(n_cols, dtype=int)
     groups = [list(range(end - size, end)) for size, end in zip(n_cols, ends, strict=True)
               if size > 1]
-    return Bunch(X=X, y=y, train_indices=np.arange(len(train_rows)),
+    return Bunch(data=X, target=y, train_indices=np.arange(len(train_rows)),
                  test_indices=np.arange(len(train_rows), len(y)),
                  feature_names=features, binary_features=binary, onehot_groups=groups)

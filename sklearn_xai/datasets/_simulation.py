@@ -48,17 +48,17 @@ _COPY_RETURNS = """
     Returns
     -------
     data : Bunch
-        ``X`` (n_samples, n_features) simulated standardised rows; ``y`` their
+        ``data`` (n_samples, n_features) simulated standardised rows; ``target`` their
         k-NN labels; ``distribution`` the fitted Gaussian (so observational
         metrics are exact on the simulated data); ``label_function`` the
         k-NN's ``predict``; ``label_model`` the fitted
         :class:`~sklearn.neighbors.KNeighborsRegressor`; ``scaler`` the
         :class:`~sklearn.preprocessing.StandardScaler` fitted on all real
-        rows; ``X_real``, ``y_real`` the standardised real training rows;
-        ``X_test``, ``y_test`` the standardised held-out real rows (None
+        rows; ``data_real``, ``target_real`` the standardised real training rows;
+        ``data_test``, ``target_test`` the standardised held-out real rows (None
         without ``test_size``); ``real_train_indices``, ``real_test_indices``
         into the real rows (named so that they are not mistaken for a split of
-        the simulated ``X``); ``ground_truth`` and ``ground_truth_mask`` are None;
+        the simulated ``data``); ``ground_truth`` and ``ground_truth_mask`` are None;
         ``feature_names``, ``feature_info``, ``DESCR``, ``parameters``.
     (X, y) : tuple if ``return_X_y`` is True."""
 
@@ -96,8 +96,9 @@ def _gaussian_copy(X, y, *, n_samples, n_neighbors, test_size, split_random_stat
         distribution=distribution, label_function=knn.predict, feature_names=names,
         descr=descr, parameters=parameters, rng=rng, shuffle=shuffle,
         return_X_y=return_X_y, as_frame=as_frame,
-        label_model=knn, scaler=scaler, X_real=Xs[train], y_real=y[train],
-        X_test=Xs[test] if len(test) else None, y_test=y[test] if len(test) else None,
+        label_model=knn, scaler=scaler, data_real=Xs[train], target_real=y[train],
+        data_test=Xs[test] if len(test) else None,
+        target_test=y[test] if len(test) else None,
         real_train_indices=np.sort(train), real_test_indices=np.sort(test),
     )
     return result
@@ -156,7 +157,7 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
     >>> from sklearn_xai.datasets import make_gaussian_copy
     >>> X, y = load_diabetes(return_X_y=True)
     >>> data = make_gaussian_copy(X, y, n_samples=500, random_state=0)
-    >>> data.X.shape, bool(set(data.y) <= set(y))
+    >>> data.data.shape, bool(set(data.target) <= set(y))
     ((500, 10), True)
     """
     descr = (
@@ -225,7 +226,7 @@ def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
     >>> from sklearn_xai.datasets import make_wine_simulation
     >>> X, y = load_wine(return_X_y=True)
     >>> data = make_wine_simulation(X, y, random_state=0)
-    >>> data.X.shape, data.X_test.shape
+    >>> data.data.shape, data.data_test.shape
     ((169, 13), (9, 13))
     """
     descr = (

@@ -1,7 +1,7 @@
 """Dataset factories that fix a benchmark's training / explained rows.
 
 Each factory wraps a generator or loader of :mod:`sklearn_xai.datasets` and
-returns a dict with ``X``, ``y``, the per-row arrays of the wrapped dataset
+returns a dict with ``data``, ``target``, the per-row arrays of the wrapped dataset
 and ``train_indices`` / ``test_indices``, which the benchmark runner uses
 instead of its own split.  They set up the data the way a published
 benchmark does (independent draws for XAI-Bench, min-max scaled inputs for
@@ -52,7 +52,7 @@ def two_draws(generator="make_gaussian_piecewise_constant", n_train=1000, n_test
     --------
     >>> from sklearn_xai.datasets import two_draws
     >>> data = two_draws(n_train=20, n_test=5, random_state=0)
-    >>> data["X"].shape, data["test_indices"].tolist()
+    >>> data["data"].shape, data["test_indices"].tolist()
     ((25, 5), [20, 21, 22, 23, 24])
     """
     from sklearn_xai import datasets
@@ -96,7 +96,7 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
         Which rows the scaler is fitted on (see above).  ``"each_split"``
         needs a dataset with ``train_indices`` and ``test_indices``.
     with_test_rows : bool, default=False
-        Also return ``test_rows = (X[test], y[test])`` (scaled), e.g. for a
+        Also return ``test_rows = (data[test], target[test])`` (scaled), e.g. for a
         model that selects its training epoch on the test rows as OpenXAI's
         trainer does (``selection_data="@test_rows"`` of
         :class:`~sklearn_xai.models.LogisticNetClassifier` in a benchmark
@@ -107,7 +107,7 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
     Returns
     -------
     data : dict
-        The generator's Bunch with ``X`` (or ``data``) scaled, and
+        The generator's Bunch with ``data`` scaled, and
         ``test_rows`` when ``with_test_rows=True``.
 
     See Also
@@ -118,7 +118,7 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
     --------
     >>> from sklearn_xai.datasets import minmax_scaled
     >>> data = minmax_scaled(params={"n_samples": 20, "n_features": 4}, random_state=0)
-    >>> X, train = data["X"], data["train_indices"]
+    >>> X, train = data["data"], data["train_indices"]
     >>> float(X[train].min()), float(X[train].max())
     (0.0, 1.0)
     >>> ox = minmax_scaled(params={"n_samples": 20, "n_features": 4},
@@ -141,8 +141,7 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
             f"fit_on must be 'train' or 'each_split'; got {fit_on!r}."
         )
     bunch = dict(getattr(datasets, dataset)(**(params or {}), random_state=random_state))
-    key = "X" if "X" in bunch else "data"
-    X = np.asarray(bunch[key], dtype=np.float64)
+    X = np.asarray(bunch["data"], dtype=np.float64)
     train, test = bunch.get("train_indices"), bunch.get("test_indices")
     if (fit_on == "each_split" and (train is None or test is None)) or \
             (with_test_rows and test is None):
@@ -156,9 +155,9 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
     if fit_on == "each_split":
         test = np.asarray(test)
         scaled[test] = MinMaxScaler().fit_transform(X[test])
-    bunch[key] = scaled
+    bunch["data"] = scaled
     if with_test_rows:
-        y = np.asarray(bunch.get("y", bunch.get("target")))
+        y = np.asarray(bunch["target"])
         bunch["test_rows"] = (scaled[np.asarray(test)], y[np.asarray(test)])
     return bunch
 
@@ -193,7 +192,7 @@ def preprocessed(loader="load_diamonds", *, test_size=0.2, max_samples=None,
     Returns
     -------
     data : dict
-        ``X`` (encoded, float), ``y``, ``train_indices``, ``test_indices``,
+        ``data`` (encoded, float), ``target``, ``train_indices``, ``test_indices``,
         ``feature_names``, ``sensitive`` when the loader gives it.
 
     See Also
@@ -204,7 +203,7 @@ def preprocessed(loader="load_diamonds", *, test_size=0.2, max_samples=None,
     --------
     >>> from sklearn_xai.datasets import preprocessed
     >>> data = preprocessed("load_german_credit", random_state=0)
-    >>> data["X"].shape, len(data["test_indices"])
+    >>> data["data"].shape, len(data["test_indices"])
     ((1000, 19), 200)
     """
     from sklearn.model_selection import train_test_split
@@ -231,7 +230,7 @@ def preprocessed(loader="load_diamonds", *, test_size=0.2, max_samples=None,
         y = np.asarray(y, dtype=np.float64)
         lo, hi = y[train].min(), y[train].max()
         y = (y - lo) / (hi - lo)
-    out = {"X": Xt, "y": y, "train_indices": train, "test_indices": test,
+    out = {"data": Xt, "target": y, "train_indices": train, "test_indices": test,
            "feature_names": list(getattr(pre, "get_feature_names_out", lambda: [])())}
     if bunch.get("sensitive") is not None:
         out["sensitive"] = np.asarray(bunch["sensitive"])[rows]

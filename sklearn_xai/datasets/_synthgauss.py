@@ -183,7 +183,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     Returns
     -------
     data : Bunch
-        ``X``, ``y``, ``probs`` (``pi``), ``cluster`` (index per row),
+        ``data``, ``target``, ``probs`` (``pi``), ``cluster`` (index per row),
         ``ground_truth`` (``w_k * m_k`` of each row's cluster),
         ``ground_truth_mask`` (``m_k``), ``weights`` (``w``, shape (d,) for
         the code variant, (K, d) for the paper variant), ``cluster_masks``
@@ -203,7 +203,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     >>> from sklearn_xai.datasets import make_synthgauss
     >>> data = make_synthgauss(n_samples=50, n_features=5, n_clusters=4,
     ...                        random_state=0)
-    >>> data.X.shape, len(data.test_indices)
+    >>> data.data.shape, len(data.test_indices)
     ((200, 5), 50)
     >>> bool((data.ground_truth[data.ground_truth_mask == 0] == 0).all())
     True

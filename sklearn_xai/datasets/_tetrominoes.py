@@ -382,7 +382,7 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
     Returns
     -------
     data : Bunch
-        ``X`` (n_samples, L*L), flattened row-major; ``y`` (class 0 = T,
+        ``data`` (n_samples, L*L), flattened row-major; ``target`` (class 0 = T,
         1 = L); ``ground_truth_mask`` (n_samples, L*L) boolean: for LIN,
         MULT and XOR the union of both fixed shapes for every row, for RIGID
         the row's own shape (smoothed and thresholded at 64x64);
@@ -404,14 +404,14 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
     --------
     >>> from sklearn_xai.datasets import make_tetrominoes
     >>> data = make_tetrominoes(100, scenario="xor", random_state=0)
-    >>> data.X.shape, data.image_shape, int(data.ground_truth_mask[0].sum())
+    >>> data.data.shape, data.image_shape, int(data.ground_truth_mask[0].sum())
     ((100, 64), (8, 8), 8)
     >>> data = make_tetrominoes(60, image_size=64, random_state=0)
     >>> int(data.ground_truth_mask[0].sum())
     862
     >>> natural = make_tetrominoes(60, image_size=64, background="natural",
     ...                            random_state=0)
-    >>> natural.X.shape, natural.alpha
+    >>> natural.data.shape, natural.alpha
     ((60, 4096), 0.06)
     """
     size = int(image_size)
@@ -520,5 +520,5 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
         return result
     result.masks = np.asarray(result.ground_truth_mask).reshape(n, size, size)
     result.train_indices, result.val_indices, result.test_indices = _stratified_splits(
-        np.asarray(result.y), fractions, rng)
+        np.asarray(result.target), fractions, rng)
     return result

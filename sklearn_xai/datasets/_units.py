@@ -165,12 +165,12 @@ def make_unit_test(unit="xor", n_samples=200, *, shuffle=True, random_state=None
     return_X_y : bool, default=False
         Return ``(X, y)`` only.
     as_frame : bool, default=False
-        ``X`` and ``ground_truth`` as DataFrames, ``y`` as a Series.
+        ``data`` and ``ground_truth`` as DataFrames, ``target`` as a Series.
 
     Returns
     -------
     data : :class:`~sklearn.utils.Bunch`
-        ``X`` (n_samples, n_features), ``y = f(X)``, ``ground_truth``
+        ``data`` (n_samples, n_features), ``target = f(data)``, ``ground_truth``
         (n_samples, n_features), ``model`` (the fitted
         :class:`~sklearn_xai.models.HandWeightedModel`), ``unit``,
         ``reference`` (the reference input), ``formula``, ``tests`` (what
@@ -199,7 +199,7 @@ def make_unit_test(unit="xor", n_samples=200, *, shuffle=True, random_state=None
     --------
     >>> from sklearn_xai.datasets import make_unit_test
     >>> data = make_unit_test("saturation", n_samples=3, random_state=0)
-    >>> data.model.predict(data.X)
+    >>> data.model.predict(data.data)
     array([1., 1., 1.])
     >>> data.ground_truth
     array([[0.5, 0.5],

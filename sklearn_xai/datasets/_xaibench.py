@@ -613,8 +613,8 @@ _DOCS = {
         return_X_y : bool, default=False
             Return ``(X, y)`` instead of a Bunch.
         as_frame : bool, default=False
-            Return ``X`` (and the ground truth) as DataFrames and ``y`` as a
-            Series.""",
+            Return ``data`` (and the ground truth) as DataFrames and
+            ``target`` as a Series.""",
     "deprecated_psi": """
         psi_variant : {"paper", "xai_bench_code"}
             The label functions alone.
@@ -632,7 +632,7 @@ _DOCS = {
         Returns
         -------
         data : Bunch
-            ``X`` (n_samples, n_features), ``y`` (n_samples,), ``ground_truth``
+            ``data`` (n_samples, n_features), ``target`` (n_samples,), ``ground_truth``
             (n_samples, n_features) exact Shapley values of the label function,
             ``ground_truth_mask`` (features with a non-zero component),
             ``distribution`` (the feature law, with exact conditionals),
@@ -687,7 +687,7 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
     --------
     >>> from sklearn_xai.datasets import make_gaussian_linear
     >>> data = make_gaussian_linear(n_samples=200, rho=0.5, random_state=0)
-    >>> data.X.shape, data.ground_truth.shape
+    >>> data.data.shape, data.ground_truth.shape
     ((200, 5), (200, 5))
     >>> data.ground_truth_mask[0].tolist()
     [True, True, True, True, False]
@@ -805,7 +805,7 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
     >>> data = make_gaussian_nonlinear_additive(n_samples=50, random_state=0)
     >>> data.ground_truth_mask[0].tolist()
     [True, True, True, True, False]
-    >>> bool(abs(data.label_function(data.X[:1])[0] - data.label_function(data.X)[0]) < 1e-12)
+    >>> bool(abs(data.label_function(data.data[:1])[0] - data.label_function(data.data)[0]) < 1e-12)
     True
     """
     convention, psi_variant, batch_norm = _resolve_convention(
@@ -862,7 +862,7 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
     >>> data = make_mixture_linear(n_samples=1000, random_state=0)
     >>> data.distribution
     GaussianMixture(n_components=2, n_features=5)
-    >>> bool(abs((data.X.mean(axis=1) > 0).mean() - 0.5) < 0.05)
+    >>> bool(abs((data.data.mean(axis=1) > 0).mean() - 0.5) < 0.05)
     True
     """
     convention, _, batch_norm = _resolve_convention(
@@ -915,7 +915,7 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
     --------
     >>> from sklearn_xai.datasets import make_mixture_piecewise_constant
     >>> data = make_mixture_piecewise_constant(n_samples=100, random_state=0)
-    >>> data.X.shape, data.distribution.n_components
+    >>> data.data.shape, data.distribution.n_components
     ((100, 5), 2)
     """
     convention, psi_variant, batch_norm = _resolve_convention(
@@ -971,7 +971,7 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
     >>> data = make_mixture_nonlinear_additive(n_samples=100, gt_value="observational",
     ...                                        random_state=0)
     >>> import numpy as np
-    >>> resid = data.ground_truth.sum(axis=1) - data.label_function(data.X)
+    >>> resid = data.ground_truth.sum(axis=1) - data.label_function(data.data)
     >>> bool(np.ptp(resid) < 1e-8)  # efficiency: sum = h(x) - E[h(X)]
     True
     """
@@ -1044,7 +1044,7 @@ def make_linear_attribution(n_samples=1000, n_features=5, *, weights=None, mean=
     Returns
     -------
     data : Bunch
-        ``X``, ``y``, ``ground_truth``, ``ground_truth_mask`` (``w != 0``),
+        ``data``, ``target``, ``ground_truth``, ``ground_truth_mask`` (``w != 0``),
         ``distribution``, ``label_function`` (``x -> w'x``, exposing
         ``coef_`` and ``intercept_``), ``coef`` (``w``), ``feature_names``,
         ``feature_info``, ``DESCR``, ``parameters``.
@@ -1056,7 +1056,7 @@ def make_linear_attribution(n_samples=1000, n_features=5, *, weights=None, mean=
     >>> from sklearn_xai.datasets import make_linear_attribution
     >>> data = make_linear_attribution(n_samples=5, n_features=3,
     ...                                weights=[1.0, -2.0, 0.0], random_state=0)
-    >>> np.allclose(data.ground_truth, data.X * [1.0, -2.0, 0.0])
+    >>> np.allclose(data.ground_truth, data.data * [1.0, -2.0, 0.0])
     True
     """
     rng = _generator(random_state)

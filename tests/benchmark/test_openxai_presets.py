@@ -35,7 +35,7 @@ def test_openxai_synthetic_uses_the_recorded_settings():
     bunch = minmax_scaled(**params)
     explained = bunch["test_indices"][:spec.n_explain]
     assert np.bincount(bunch["cluster"][explained]).tolist() == [623, 377]
-    X_test = bunch["X"][bunch["test_indices"]]
+    X_test = bunch["data"][bunch["test_indices"]]
     np.testing.assert_allclose(X_test.min(axis=0), 0.0, atol=1e-12)
     np.testing.assert_allclose(X_test.max(axis=0), 1.0, atol=1e-12)
     model = resolve_component(spec.models["lr"], "model", seed=0, context=bunch)
@@ -167,17 +167,17 @@ def test_load_openxai_adult_is_openxai_cleaning():
     data = load_openxai_adult(random_state=0)
     assert data["feature_names"] == list(expected.columns)
     raw = expected.to_numpy(dtype=float)
-    np.testing.assert_array_equal(data["X"], raw)        # unscaled, OpenXAI's columns
+    np.testing.assert_array_equal(data["data"], raw)        # unscaled, OpenXAI's columns
     train, test = data["train_indices"], data["test_indices"]
-    assert len(test) == 9045 and data["y"][test].mean() == pytest.approx(
-        data["y"].mean(), abs=1e-3)  # stratified 80/20
+    assert len(test) == 9045 and data["target"][test].mean() == pytest.approx(
+        data["target"].mean(), abs=1e-3)  # stratified 80/20
     assert data["binary_features"] == list(OPENXAI_ADULT_BINARY) == list(range(6, 13))
-    scaled = minmax_scaled("load_openxai_adult", fit_on="train", random_state=0)["X"]
+    scaled = minmax_scaled("load_openxai_adult", fit_on="train", random_state=0)["data"]
     lo, hi = raw[train].min(axis=0), raw[train].max(axis=0)
     np.testing.assert_allclose(scaled, (raw - lo) / (hi - lo), atol=1e-12)
     # fit_on="each_split" (OpenXAI's data loader): the test rows are scaled
     # with their own minima and maxima.
-    each = minmax_scaled("load_openxai_adult", fit_on="each_split", random_state=0)["X"]
+    each = minmax_scaled("load_openxai_adult", fit_on="each_split", random_state=0)["data"]
     np.testing.assert_allclose(each[train], scaled[train])
     np.testing.assert_allclose(each[test].min(axis=0), 0.0, atol=1e-12)
     np.testing.assert_allclose(each[test].max(axis=0), 1.0, atol=1e-12)
@@ -293,11 +293,11 @@ def test_load_openxai_csv_keeps_openxais_split_and_order(tmp_path):
 
     train, test = _write_released(tmp_path, "compas")
     data = load_openxai_csv("compas", tmp_path)
-    np.testing.assert_array_equal(data["X"][data["train_indices"]],
+    np.testing.assert_array_equal(data["data"][data["train_indices"]],
                                   train.drop(columns="risk").to_numpy(float))
-    np.testing.assert_array_equal(data["X"][data["test_indices"]],
+    np.testing.assert_array_equal(data["data"][data["test_indices"]],
                                   test.drop(columns="risk").to_numpy(float))
-    np.testing.assert_array_equal(data["y"], np.r_[train["risk"], test["risk"]])
+    np.testing.assert_array_equal(data["target"], np.r_[train["risk"], test["risk"]])
     assert data["feature_names"] == list(train.columns[:-1])
     # OpenXAI's discrete COMPAS columns (its data loader's feature_types).
     assert data["binary_features"] == [1, 4, 5, 6]
@@ -306,7 +306,7 @@ def test_load_openxai_csv_keeps_openxais_split_and_order(tmp_path):
                            fit_on="each_split", random_state=0)
     for rows, frame in ((scaled["train_indices"], train), (scaled["test_indices"], test)):
         np.testing.assert_allclose(
-            scaled["X"][rows], MinMaxScaler().fit_transform(frame.drop(columns="risk")))
+            scaled["data"][rows], MinMaxScaler().fit_transform(frame.drop(columns="risk")))
 
 
 def test_load_openxai_csv_reads_germans_onehot_layout(tmp_path):
@@ -321,7 +321,7 @@ def test_load_openxai_csv_reads_germans_onehot_layout(tmp_path):
     assert data["onehot_groups"][-1] == [58, 59]
     assert [len(g) for g in data["onehot_groups"]] == [4, 5, 10, 5, 5, 4, 3, 4, 3, 3, 4, 2]
     for group in data["onehot_groups"]:
-        np.testing.assert_array_equal(data["X"][:, group].sum(axis=1), 1.0)
+        np.testing.assert_array_equal(data["data"][:, group].sum(axis=1), 1.0)
     _write_released(tmp_path, "heloc")
     assert load_openxai_csv("heloc", tmp_path)["onehot_groups"] == []
     # Another layout is refused, naming the expected width.
@@ -338,13 +338,13 @@ def test_load_openxai_csv_subsamples_training_rows_only(tmp_path):
     full = load_openxai_csv("heloc", tmp_path)
     small = load_openxai_csv("heloc", tmp_path, max_samples=20, random_state=3)
     assert len(small["train_indices"]) == 20
-    np.testing.assert_array_equal(small["X"][small["test_indices"]],
-                                  full["X"][full["test_indices"]])
+    np.testing.assert_array_equal(small["data"][small["test_indices"]],
+                                  full["data"][full["test_indices"]])
     # Stratified: both classes, in the file's order (rows of the full file).
-    kept = small["X"][small["train_indices"]]
-    positions = [int(np.flatnonzero((full["X"][:80] == row).all(axis=1))[0]) for row in kept]
+    kept = small["data"][small["train_indices"]]
+    positions = [int(np.flatnonzero((full["data"][:80] == row).all(axis=1))[0]) for row in kept]
     assert positions == sorted(positions)
-    assert set(small["y"][small["train_indices"]]) == {0, 1}
+    assert set(small["target"][small["train_indices"]]) == {0, 1}
     assert small["binary_features"] == []
 
 

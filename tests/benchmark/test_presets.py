@@ -144,8 +144,8 @@ def test_two_draws_are_the_generators_independent_draws():
                                              random_state=int(seeds[0]))
     test = make_gaussian_piecewise_constant(7, rho=0.5, convention="xai_bench_code",
                                             random_state=int(seeds[1]))
-    np.testing.assert_array_equal(data["X"], np.vstack([train.X, test.X]))
-    np.testing.assert_array_equal(data["y"], np.concatenate([train.y, test.y]))
+    np.testing.assert_array_equal(data["data"], np.vstack([train.data, test.data]))
+    np.testing.assert_array_equal(data["target"], np.concatenate([train.target, test.target]))
     np.testing.assert_array_equal(data["ground_truth"][30:], test.ground_truth)
     assert data["train_indices"].tolist() == list(range(30))
     assert data["test_indices"].tolist() == list(range(30, 37))
@@ -153,14 +153,14 @@ def test_two_draws_are_the_generators_independent_draws():
 
 def test_preprocessed_fits_on_training_rows_only():
     data = preprocessed("load_diamonds", max_samples=500, random_state=0)
-    y, train = data["y"], data["train_indices"]
-    assert data["X"].shape == (500, 9) and len(data["test_indices"]) == 100
+    y, train = data["target"], data["train_indices"]
+    assert data["data"].shape == (500, 9) and len(data["test_indices"]) == 100
     assert y[train].min() == 0.0 and y[train].max() == 1.0
     assert not set(train) & set(data["test_indices"])
     german = preprocessed("load_german_credit", random_state=0)
     # Stratified 80/20 split keeps the class balance.
-    assert abs(german["y"][german["train_indices"]].mean()
-               - german["y"][german["test_indices"]].mean()) < 0.01
+    assert abs(german["target"][german["train_indices"]].mean()
+               - german["target"][german["test_indices"]].mean()) < 0.01
 
 
 def _ok(table):

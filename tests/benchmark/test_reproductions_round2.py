@@ -75,10 +75,10 @@ def test_beexai_table5_quick_data_are_beexais():
     rows = np.sort(np.concatenate([data["train_indices"], data["test_indices"]]))
     assert len(rows) == 300
     train = data["train_indices"]
-    y = data["y"]
+    y = data["target"]
     assert y[train].min() == 0.0 and y[train].max() == 1.0
     # The normal quantile transform spreads the inputs on both sides of 0.
-    X = data["X"][train]
+    X = data["data"][train]
     assert (X < 0).mean() == pytest.approx(0.5, abs=0.06)
     assert load_diamonds(log_target=True).target.max() == pytest.approx(np.log1p(18823))
 

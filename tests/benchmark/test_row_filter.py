@@ -59,7 +59,7 @@ def toy_rows(random_state=None):
                          rng.uniform(0.5, 2.0, n)])
     for column, label in ((0, "a"), (1, "b")):
         X[[N_TRAIN + i for i in WRONG[label]], column] *= -1
-    return Bunch(X=X, y=y, train_indices=np.arange(N_TRAIN),
+    return Bunch(data=X, target=y, train_indices=np.arange(N_TRAIN),
                  test_indices=np.arange(N_TRAIN, n))
 
 
@@ -94,7 +94,7 @@ def test_only_rows_every_model_classifies_correctly_are_explained(tmp_path, corr
     table = results.table
     assert (table["status"] == "ok").all(), table["error"].tolist()
     assert (table["n_rows"] == len(kept)).all()
-    X = data.X[N_TRAIN:][kept]
+    X = data.data[N_TRAIN:][kept]
     expected = X / X.sum(axis=1, keepdims=True)  # InputAttribution: x / sum x
     cells = _attributions(tmp_path)
     assert len(cells) == 2  # one per model, the same rows for both
@@ -131,7 +131,7 @@ def test_true_target_explains_the_true_class(tmp_path):
     predicted class does not."""
     data = toy_rows()
     kept = [i for i in range(16) if i not in WRONG["b"]]
-    x0, y = data.X[N_TRAIN:, 0][kept], data.y[N_TRAIN:][kept]
+    x0, y = data.data[N_TRAIN:, 0][kept], data.target[N_TRAIN:][kept]
     p1 = _sigmoid(x0)
     explainers = {"ablation": {"name": "FeatureAblation", "params": {"masker": ZERO}}}
     for target, cls in (("true", y), ("predicted", (x0 > 0).astype(int))):

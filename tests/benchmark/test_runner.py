@@ -75,17 +75,17 @@ def test_tiny_grid_matches_a_hand_run():
     bunch = make_linear_attribution(n_samples=200, n_features=4, random_state=seed)
     train, test = train_test_split(np.arange(200), test_size=0.25, random_state=seed)
     rows = test[:20]
-    model = LinearRegression().fit(bunch.X[train], bunch.y[train])
+    model = LinearRegression().fit(bunch.data[train], bunch.target[train])
     explainer = FeatureAblation(FrozenEstimator(model), masker=BaselineMasker("mean"))
-    A = explainer.fit(bunch.X[train], bunch.y[train]).transform(bunch.X[rows])
+    A = explainer.fit(bunch.data[train], bunch.target[train]).transform(bunch.data[rows])
     fa = feature_agreement(bunch.ground_truth[rows], A).mean()
-    masker = BaselineMasker("mean").fit(bunch.X[train])
-    comp = comprehensiveness(model, bunch.X[rows], A, masker=masker).mean()
+    masker = BaselineMasker("mean").fit(bunch.data[train])
+    comp = comprehensiveness(model, bunch.data[rows], A, masker=masker).mean()
     got = table[(table["explainer"] == "ablation") & (table["seed"] == seed)].set_index("metric")
     assert got.loc["feature_agreement", "value"] == pytest.approx(fa)
     assert got.loc["comprehensiveness", "value"] == pytest.approx(comp)
     assert got.loc["feature_agreement", "model_score"] == pytest.approx(
-        model.score(bunch.X[test], bunch.y[test]))
+        model.score(bunch.data[test], bunch.target[test]))
     # Ablation would evaluate the model once per row and per removed feature
     # (+ the row); a linear model's coalitions are valued from its
     # coefficients, so only f(x) and the affinity check's rows (two per row at
@@ -334,7 +334,7 @@ def _image_data(n_samples=60, random_state=None):
     X = rng.normal(size=(n_samples, 9))
     mask = np.zeros((n_samples, 9), dtype=bool)
     mask[:, 4] = True
-    return {"X": X, "y": (X[:, 4] > 0).astype(int), "ground_truth_mask": mask,
+    return {"data": X, "target": (X[:, 4] > 0).astype(int), "ground_truth_mask": mask,
             "image_shape": (3, 3)}
 
 
@@ -357,8 +357,8 @@ def test_image_shape_and_row_references_reach_explainers_and_metrics():
     # only when it has the largest |x| of the row -- computed by hand.
     bunch = _image_data(60, random_state=0)
     _, test = train_test_split(np.arange(60), test_size=0.25, random_state=0,
-                               stratify=bunch["y"])
-    X = bunch["X"][test[:10]]
+                               stratify=bunch["target"])
+    X = bunch["data"][test[:10]]
     expected = (np.abs(X).argmax(axis=1) == 4).mean()
     assert table.loc[("input", "precision"), "value"] == pytest.approx(expected)
     assert table.loc[("input", "fa_lr"), "status"] == "ok"
@@ -402,11 +402,11 @@ def test_exact_shapley_reference_is_computed_once_per_model_and_seed(monkeypatch
 
     bunch = make_gaussian_piecewise_constant(n_samples=200, n_features=3, random_state=1)
     train, test = train_test_split(np.arange(200), test_size=0.25, random_state=1)
-    model = DecisionTreeRegressor(max_depth=3, random_state=1).fit(bunch.X[train],
-                                                                   bunch.y[train])
-    X = bunch.X[test[:8]]
+    model = DecisionTreeRegressor(max_depth=3, random_state=1).fit(bunch.data[train],
+                                                                   bunch.target[train])
+    X = bunch.data[test[:8]]
     A = FeatureAblation(FrozenEstimator(model), masker=BaselineMasker("mean")).fit(
-        bunch.X[train]).explain(X)
+        bunch.data[train]).explain(X)
     want = shapley_corr(model, X, A, distribution=bunch.distribution, n_samples=50,
                         random_state=1)
     got = table.set_index(["explainer", "metric", "seed"]).loc[("ablation", "corr", 1)]
@@ -464,3 +464,36 @@ def test_torch_results_do_not_depend_on_n_jobs():
     assert (one.table["status"] == "ok").all()
     np.testing.assert_array_equal(one.table["model_score"], two.table["model_score"])
     np.testing.assert_array_equal(one.per_row["value"], two.per_row["value"])
+
+
+def _old_keys_data(random_state=None):
+    """A user dataset still spelling its Bunch keys ``X`` / ``y``."""
+    from sklearn.utils import Bunch
+
+    X = np.random.default_rng(random_state).normal(size=(40, 3))
+    return Bunch(X=X, y=X @ [1.0, 2.0, -1.0])
+
+
+def _tuple_data(random_state=None):
+    X = np.random.default_rng(random_state).normal(size=(40, 3))
+    return X, X @ [1.0, 2.0, -1.0]
+
+
+def test_user_dataset_must_name_its_keys_data_and_target():
+    def config(name):
+        return {"dataset": {"name": f"{__name__}.{name}", "params": {}},
+                "models": ["linear_regression"], "explainers": {"abl": "FeatureAblation"},
+                "metrics": ["comprehensiveness"], "seeds": [0], "n_explain": 5}
+
+    failed = run_benchmark(config("_old_keys_data")).table.iloc[0]
+    assert failed["status"] != "ok"
+    assert "'data'" in failed["error"] and "'target'" in failed["error"]
+    assert "['X', 'y']" in failed["error"]  # names the keys to rename
+    # An (X, y) tuple is still a data set: scored on the runner's 75/25 split,
+    # recomputed here with scikit-learn directly.
+    ok = run_benchmark(config("_tuple_data")).table.iloc[0]
+    assert ok["status"] == "ok"
+    X, y = _tuple_data(0)
+    train, test = train_test_split(np.arange(40), test_size=0.25, random_state=0)
+    expected = LinearRegression().fit(X[train], y[train]).score(X[test], y[test])
+    assert ok["model_score"] == pytest.approx(expected, rel=1e-12)

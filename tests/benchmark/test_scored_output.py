@@ -118,7 +118,7 @@ def test_compare_control_equals_the_metric_on_its_attributions(xgb_case):
 
 def _classification():
     X_train, y_train, X, y = _data()
-    return {"X": np.vstack([X_train, X]), "y": np.concatenate([y_train, y]),
+    return {"data": np.vstack([X_train, X]), "target": np.concatenate([y_train, y]),
             "train_indices": np.arange(N_TRAIN),
             "test_indices": np.arange(N_TRAIN, N_TRAIN + N_EXPLAIN)}
 

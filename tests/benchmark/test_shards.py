@@ -99,7 +99,7 @@ def _dataset_with_everything(n_samples=40, random_state=None):
     X = rng.normal(size=(n_samples, 9))
     truth = np.zeros((n_samples, 9))
     truth[:, 4] = 1.0
-    return {"X": X, "y": (X[:, 4] + 0.3 * X[:, 0] > 0).astype(int),
+    return {"data": X, "target": (X[:, 4] + 0.3 * X[:, 0] > 0).astype(int),
             "ground_truth": truth, "image_shape": (3, 3)}
 
 

@@ -76,7 +76,7 @@ def test_matrix_agrees_with_the_pass_rule_computed_directly(quick_results):
         for label in ("saliency", "exact_shapley", "integrated_gradients"):
             explainer = resolve_component(spec.explainers[label], "explainer", seed=0)
             explainer.set_params(estimator=FrozenEstimator(data.model))
-            A = explainer.fit(data.X[train], data.y[train]).transform(data.X[test])
+            A = explainer.fit(data.data[train], data.target[train]).transform(data.data[test])
             passed, _ = unit_test_passes(data.ground_truth[test], A)
             assert m.loc[label, unit] == ("pass" if passed else "fail"), (label, unit)
 
@@ -88,10 +88,10 @@ def test_integrated_gradients_on_saturation_closed_form():
     import torch
 
     data = make_unit_test("saturation", 20, random_state=0)
-    X = torch.as_tensor(data.X)
+    X = torch.as_tensor(data.data)
     ig = IntegratedGradients(lambda Z: data.model.module_(Z)[:, 0])
     A = ig.attribute(X, baselines=torch.zeros_like(X), n_steps=400).numpy()
-    np.testing.assert_allclose(A, data.X / data.X.sum(1, keepdims=True), atol=5e-3)
+    np.testing.assert_allclose(A, data.data / data.data.sum(1, keepdims=True), atol=5e-3)
     assert unit_test_passes(data.ground_truth, A)[0]
 
 

@@ -115,10 +115,10 @@ def test_wine_data_follows_both_recipes(tmp_path):
     frame = _wine_fixture(path)
     real = frame.drop(columns="quality").to_numpy()
     knn = _wine_data(path, "knn", n_train=50, n_test=7, random_state=0)
-    assert knn["X"].shape == (57, 11)
+    assert knn["data"].shape == (57, 11)
     assert knn["test_indices"].tolist() == list(range(50, 57))
     # 1-NN labels are real quality grades.
-    assert set(np.unique(knn["y"])) <= set(frame["quality"])
+    assert set(np.unique(knn["target"])) <= set(frame["quality"])
     lin = _wine_data(path, "linear", n_train=50, n_test=7, random_state=0)
     # The code's recipe: standardised real rows (scaler on all rows,
     # population std), 99 % kept; Gaussian with their mean and covariance.
@@ -126,7 +126,7 @@ def test_wine_data_follows_both_recipes(tmp_path):
     cov = lin["distribution"].cov
     assert cov.shape == (11, 11)
     assert np.allclose(np.diag(cov), np.diag(np.cov(Z, rowvar=False)), rtol=0.05)
-    assert lin["X"].shape == (57, 11) and lin["ground_truth"].shape == (57, 11)
+    assert lin["data"].shape == (57, 11) and lin["ground_truth"].shape == (57, 11)
 
 
 @pytest.mark.slow

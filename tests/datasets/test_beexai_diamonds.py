@@ -28,8 +28,8 @@ def test_preprocessed_passes_loader_params_and_minmax_scales_the_log_target():
     train = data["train_indices"]
     log_price = np.log1p(load_diamonds().target)
     lo, hi = log_price[train].min(), log_price[train].max()
-    np.testing.assert_allclose(data["y"], (log_price - lo) / (hi - lo), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(data["target"], (log_price - lo) / (hi - lo), rtol=0, atol=1e-12)
     # Inputs: quantile transform with normal output, fitted on the training
     # rows: zero (the removal baseline) splits every training column in half.
-    below = (data["X"][train] < 0).mean(axis=0)
+    below = (data["data"][train] < 0).mean(axis=0)
     np.testing.assert_allclose(below, 0.5, atol=0.06)  # ties: table 0.55

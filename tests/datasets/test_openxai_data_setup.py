@@ -39,11 +39,11 @@ def _openxai_draw(n_per_cluster, seed=564, d=20, K=10, distance=5.0, p=0.25):
 def test_make_synthgauss_reproduces_openxai_recorded_draw():
     X, y, effective, test = _openxai_draw(2500)
     data = make_synthgauss(n_samples=2500, random_state=564, **OX)
-    np.testing.assert_array_equal(data.X, X)
-    np.testing.assert_array_equal(data.y, y)
+    np.testing.assert_array_equal(data.data, X)
+    np.testing.assert_array_equal(data.target, y)
     np.testing.assert_array_equal(data.ground_truth, effective)
     np.testing.assert_array_equal(data.test_indices, test)
-    assert len(data.y) == 25_000 and len(test) == 6250
+    assert len(data.target) == 25_000 and len(test) == 6250
     # OpenXAI explains the first 1000 test rows: clusters 0 and 1 only.
     assert np.bincount(data.cluster[data.test_indices[:1000]]).tolist() == [623, 377]
 
@@ -59,14 +59,14 @@ def test_minmax_scaled_closed_form(fit_on):
     train, test = raw.train_indices, raw.test_indices
     data = minmax_scaled(params={k: v for k, v in params.items() if k != "random_state"},
                          fit_on=fit_on, random_state=1)
-    lo, hi = raw.X[train].min(axis=0), raw.X[train].max(axis=0)
-    np.testing.assert_allclose(data["X"][train], _minmax(raw.X[train]), atol=1e-12)
+    lo, hi = raw.data[train].min(axis=0), raw.data[train].max(axis=0)
+    np.testing.assert_allclose(data["data"][train], _minmax(raw.data[train]), atol=1e-12)
     if fit_on == "train":
-        expected_test = (raw.X[test] - lo) / (hi - lo)
+        expected_test = (raw.data[test] - lo) / (hi - lo)
     else:  # OpenXAI: the test rows scaled by their own minima and maxima
-        expected_test = _minmax(raw.X[test])
-    np.testing.assert_allclose(data["X"][test], expected_test, atol=1e-12)
-    assert not np.allclose(_minmax(raw.X[test]), (raw.X[test] - lo) / (hi - lo))
+        expected_test = _minmax(raw.data[test])
+    np.testing.assert_allclose(data["data"][test], expected_test, atol=1e-12)
+    assert not np.allclose(_minmax(raw.data[test]), (raw.data[test] - lo) / (hi - lo))
     assert "test_rows" not in data
     np.testing.assert_array_equal(data["ground_truth"], raw.ground_truth)
 
@@ -75,8 +75,8 @@ def test_minmax_scaled_test_rows_and_errors():
     data = minmax_scaled(params={"n_samples": 10, "n_features": 3}, fit_on="each_split",
                          with_test_rows=True, random_state=0)
     X_test, y_test = data["test_rows"]
-    np.testing.assert_array_equal(X_test, data["X"][data["test_indices"]])
-    np.testing.assert_array_equal(y_test, data["y"][data["test_indices"]])
+    np.testing.assert_array_equal(X_test, data["data"][data["test_indices"]])
+    np.testing.assert_array_equal(y_test, data["target"][data["test_indices"]])
     with pytest.raises(ValueError, match="fit_on must be"):
         minmax_scaled(params={"n_samples": 10}, fit_on="test")
     with pytest.raises(ValueError, match="train_indices"):

@@ -30,20 +30,20 @@ def test_gaussian_copy_moments_and_labels():
     np.testing.assert_allclose(dist.mean, 0.0, atol=1e-12)
     # ddof=1 covariance of ddof=0-standardised rows = correlation * n / (n - 1)
     np.testing.assert_allclose(dist.cov, np.corrcoef(X.T) * n / (n - 1), atol=1e-12)
-    np.testing.assert_allclose(np.cov(data.X.T), dist.cov, atol=0.05)
+    np.testing.assert_allclose(np.cov(data.data.T), dist.cov, atol=0.05)
     # 1-NN labels are real labels; the label function returns a real row's own label
-    assert set(np.unique(data.y)) <= set(y)
+    assert set(np.unique(data.target)) <= set(y)
     np.testing.assert_array_equal(data.label_function(Xs[:20]), y[:20])
     np.testing.assert_allclose(data.scaler.transform(X), Xs)
-    assert data.ground_truth is None and data.X_test is None
+    assert data.ground_truth is None and data.data_test is None
     default = make_gaussian_copy(X, y, random_state=0)
-    assert default.X.shape == X.shape
+    assert default.data.shape == X.shape
 
 
 def test_more_neighbours_average_labels():
     X, y = load_diabetes(return_X_y=True)
     data = make_gaussian_copy(X, y, n_samples=200, n_neighbors=5, random_state=0)
-    assert not set(np.unique(data.y)) <= set(y)
+    assert not set(np.unique(data.target)) <= set(y)
     assert data.label_model.n_neighbors == 5
 
 
@@ -53,10 +53,10 @@ def test_wine_simulation_holds_out_like_xai_bench():
     Xs = (X - X.mean(0)) / X.std(0)
     train, test = train_test_split(np.arange(len(X)), test_size=0.05, random_state=7)
     np.testing.assert_array_equal(data.real_test_indices, np.sort(test))
-    np.testing.assert_allclose(data.X_test, Xs[test])
+    np.testing.assert_allclose(data.data_test, Xs[test])
     np.testing.assert_allclose(data.distribution.mean, Xs[train].mean(0))
     np.testing.assert_allclose(data.distribution.cov, np.cov(Xs[train].T))
-    assert data.X.shape == (len(train), 13)
+    assert data.data.shape == (len(train), 13)
     assert "wine" in data.DESCR.lower()
 
 
@@ -64,12 +64,12 @@ def test_feature_names_from_frame_and_as_frame():
     frame = load_wine(as_frame=True)
     data = make_gaussian_copy(frame.data, frame.target, n_samples=30, random_state=0,
                               as_frame=True)
-    assert isinstance(data.X, pd.DataFrame)
-    assert list(data.X.columns) == list(frame.data.columns)
+    assert isinstance(data.data, pd.DataFrame)
+    assert list(data.data.columns) == list(frame.data.columns)
     a = make_gaussian_copy(frame.data, frame.target, n_samples=30, random_state=0)
     b = make_gaussian_copy(frame.data, frame.target, n_samples=30, random_state=1)
-    assert not np.allclose(a.X, b.X)
-    np.testing.assert_array_equal(a.X, data.X.to_numpy())
+    assert not np.allclose(a.data, b.data)
+    np.testing.assert_array_equal(a.data, data.data.to_numpy())
 
 
 def test_constant_feature_is_rejected():
@@ -144,11 +144,11 @@ class _CoefExplainer(TransformerMixin, BaseEstimator):
 def test_explanation_transfer_error():
     X, y = load_diabetes(return_X_y=True)
     copy = make_gaussian_copy(X, y, n_samples=2000, n_neighbors=5, random_state=0)
-    Xs = copy.X_real
+    Xs = copy.data_real
     same = explanation_transfer_error(_CoefExplainer(), Xs, y, Xs, y, Xs[:50])
     assert same == 0.0
-    err = explanation_transfer_error(_CoefExplainer(), Xs, y, copy.X, copy.y, Xs[:50])
+    err = explanation_transfer_error(_CoefExplainer(), Xs, y, copy.data, copy.target, Xs[:50])
     coef_real = LinearRegression().fit(Xs, y).coef_
-    coef_sim = LinearRegression().fit(copy.X, copy.y).coef_
+    coef_sim = LinearRegression().fit(copy.data, copy.target).coef_
     assert err == pytest.approx(np.mean((Xs[:50] * (coef_real - coef_sim)) ** 2))
     assert err > 0

@@ -40,14 +40,14 @@ def test_copy_keeps_the_real_correlations(sim):
     np.testing.assert_allclose(sim.distribution.cov,
                                np.corrcoef(real, rowvar=False) * n / (n - 1), atol=1e-10)
     # Near-Gaussian continuous columns are copied closely.
-    assert np.all(marginal_divergence(sim.X_real, sim.X, bins=10) < 0.1)
+    assert np.all(marginal_divergence(sim.data_real, sim.data, bins=10) < 0.1)
 
 
 @pytest.mark.parametrize(
     "model", [LinearRegression(), DecisionTreeRegressor(max_depth=3, random_state=0)]
 )
 def test_exact_shapley_beats_random(sim, model):
-    X, y, dist = sim.X, sim.y, sim.distribution
+    X, y, dist = sim.data, sim.target, sim.distribution
     X_explain = X[300:330]
     exact = ExactShapley(model, masker=ConditionalMasker(dist, n_draws=30)).fit(
         X[:300], y[:300])
@@ -71,7 +71,7 @@ def test_linear_closed_form_reference(sim):
     from itertools import combinations
     from math import comb
 
-    X, y, dist = sim.X, sim.y, sim.distribution
+    X, y, dist = sim.data, sim.target, sim.distribution
     model = LinearRegression().fit(X, y)
     w, mu, S = model.coef_, dist.mean, dist.cov
     d = X.shape[1]

@@ -39,8 +39,8 @@ def test_reproduces_openxai_code_draws():
                            random_state=567, shuffle=False)
     X, y, probs, masks, w, test, thr = _openxai_reference(40, 6, 3, 5.0, 0.25, -1.0,
                                                           1.0, 0.5, 567)
-    np.testing.assert_allclose(data.X, X)
-    np.testing.assert_array_equal(data.y, y)
+    np.testing.assert_allclose(data.data, X)
+    np.testing.assert_array_equal(data.target, y)
     np.testing.assert_allclose(data.probs, probs, rtol=1e-12)
     np.testing.assert_array_equal(data.ground_truth_mask, masks.astype(bool))
     np.testing.assert_allclose(data.weights, w)
@@ -52,26 +52,26 @@ def test_reproduces_openxai_code_draws():
 
 def test_shapes_balance_and_ground_truth():
     data = make_synthgauss(300, 8, n_clusters=4, random_state=0)
-    assert data.X.shape == (1200, 8)
+    assert data.data.shape == (1200, 8)
     assert len(data.test_indices) == 300 and len(data.train_indices) == 900
     assert not set(data.test_indices) & set(data.train_indices)
-    assert abs(data.y.mean() - 0.5) < 0.01
+    assert abs(data.target.mean() - 0.5) < 0.01
     np.testing.assert_allclose(data.ground_truth,
                                data.weights * data.cluster_masks[data.cluster])
     np.testing.assert_array_equal(data.ground_truth_mask, data.cluster_masks[data.cluster])
-    z = np.sum(data.X * data.ground_truth, axis=1)
+    z = np.sum(data.data * data.ground_truth, axis=1)
     np.testing.assert_allclose(data.probs, 1 / (1 + np.exp(-z)))
-    np.testing.assert_array_equal(data.y, data.probs > data.threshold)
-    np.testing.assert_array_equal(data.label_function(data.X, data.cluster), data.y)
+    np.testing.assert_array_equal(data.target, data.probs > data.threshold)
+    np.testing.assert_array_equal(data.label_function(data.data, data.cluster), data.target)
     # clusters are equally sized and centred on their centres
     assert np.all(np.bincount(data.cluster) == 300)
     for k in range(4):
-        np.testing.assert_allclose(data.X[data.cluster == k].mean(0), data.centers[k],
+        np.testing.assert_allclose(data.data[data.cluster == k].mean(0), data.centers[k],
                                    atol=0.2)
     assert isinstance(data.distribution, GaussianMixture)
     np.testing.assert_allclose(data.distribution.means, data.centers)
     # far-apart clusters: the label function recovers the cluster itself
-    assert (data.label_function(data.X) == data.y).mean() > 0.99
+    assert (data.label_function(data.data) == data.target).mean() > 0.99
 
 
 def test_code_centres_cases():
@@ -88,9 +88,9 @@ def test_code_centres_cases():
 
 def test_paper_variant():
     data = make_synthgauss(2000, 5, n_clusters=3, convention="paper", random_state=0)
-    assert data.X.shape == (2000, 5)
+    assert data.data.shape == (2000, 5)
     assert data.weights.shape == (3, 5)
-    assert data.y.mean() == pytest.approx(0.5, abs=1e-3)  # median threshold
+    assert data.target.mean() == pytest.approx(0.5, abs=1e-3)  # median threshold
     assert data.threshold == pytest.approx(np.median(data.probs))
     counts = np.bincount(data.cluster, minlength=3)
     assert np.all(np.abs(counts / 2000 - 1 / 3) < 0.04)
@@ -106,8 +106,8 @@ def test_min_active_features_and_reproducibility():
                         random_state=3)
     c = make_synthgauss(5, 10, n_clusters=50, sparsity=0.05, min_active_features=1,
                         random_state=4)
-    np.testing.assert_array_equal(a.X, b.X)
-    assert not np.allclose(a.X, c.X)
+    np.testing.assert_array_equal(a.data, b.data)
+    assert not np.allclose(a.data, c.data)
     plain = make_synthgauss(5, 10, n_clusters=50, sparsity=0.05, random_state=3)
     assert np.any(plain.cluster_masks.sum(1) == 0)
 
@@ -116,13 +116,13 @@ def test_shuffle_remaps_splits():
     ordered = make_synthgauss(30, 4, n_clusters=2, random_state=1, shuffle=False)
     shuffled = make_synthgauss(30, 4, n_clusters=2, random_state=1)
     key = lambda X: np.lexsort(X.T)  # noqa: E731
-    np.testing.assert_allclose(ordered.X[key(ordered.X)], shuffled.X[key(shuffled.X)])
-    test_rows = ordered.X[ordered.test_indices]
+    np.testing.assert_allclose(ordered.data[key(ordered.data)], shuffled.data[key(shuffled.data)])
+    test_rows = ordered.data[ordered.test_indices]
     np.testing.assert_allclose(test_rows[key(test_rows)],
-                               shuffled.X[shuffled.test_indices][
-                                   key(shuffled.X[shuffled.test_indices])])
+                               shuffled.data[shuffled.test_indices][
+                                   key(shuffled.data[shuffled.test_indices])])
     np.testing.assert_allclose(shuffled.probs,
-                               shuffled.label_function.probs(shuffled.X, shuffled.cluster))
+                               shuffled.label_function.probs(shuffled.data, shuffled.cluster))
 
 
 def test_parameter_errors():
@@ -146,7 +146,7 @@ def test_variant_is_the_deprecated_name_of_convention():
         new = make_synthgauss(convention=variant, **kw)
         with pytest.warns(FutureWarning, match=f"convention='{variant}'"):
             old = make_synthgauss(variant=variant, **kw)
-        for key in ("X", "y", "ground_truth", "probs", "test_indices"):
+        for key in ("data", "target", "ground_truth", "probs", "test_indices"):
             np.testing.assert_array_equal(old[key], new[key])
         assert old.parameters["convention"] == variant
     with pytest.raises(TypeError, match="contradicts"):

@@ -28,25 +28,25 @@ def _bbox(masks):
 def test_8x8_union_mask_and_signals(scenario):
     data = make_tetrominoes(40, scenario=scenario, random_state=0)
     union = _image(T8 + L8)
-    assert data.image_shape == (8, 8) and data.X.shape == (40, 64)
+    assert data.image_shape == (8, 8) and data.data.shape == (40, 64)
     assert np.all(data.ground_truth_mask.sum(1) == 8)
     assert np.all(data.masks == union)
     signal = data.masks_signal.reshape(40, 8, 8)
     T, L = _image(T8), _image(L8)
     if scenario == "xor":
         s_T, s_L = signal[:, 1, 1], signal[:, 4, 5]
-        pairs = {(int(a), int(b)) for a, b in zip(s_T[data.y == 0], s_L[data.y == 0])}
+        pairs = {(int(a), int(b)) for a, b in zip(s_T[data.target == 0], s_L[data.target == 0])}
         assert pairs == {(1, 1), (-1, -1)}
-        pairs = {(int(a), int(b)) for a, b in zip(s_T[data.y == 1], s_L[data.y == 1])}
+        pairs = {(int(a), int(b)) for a, b in zip(s_T[data.target == 1], s_L[data.target == 1])}
         assert pairs == {(1, -1), (-1, 1)}
         np.testing.assert_array_equal(np.abs(signal) > 0, np.broadcast_to(union, signal.shape))
     else:
-        np.testing.assert_array_equal(signal[data.y == 0] > 0,
-                                      np.broadcast_to(T, signal[data.y == 0].shape))
-        np.testing.assert_array_equal(signal[data.y == 1] > 0,
-                                      np.broadcast_to(L, signal[data.y == 1].shape))
-    assert np.max(np.abs(data.X)) == pytest.approx(1.0)
-    assert data.y.mean() == 0.5
+        np.testing.assert_array_equal(signal[data.target == 0] > 0,
+                                      np.broadcast_to(T, signal[data.target == 0].shape))
+        np.testing.assert_array_equal(signal[data.target == 1] > 0,
+                                      np.broadcast_to(L, signal[data.target == 1].shape))
+    assert np.max(np.abs(data.data)) == pytest.approx(1.0)
+    assert data.target.mean() == 0.5
 
 
 def test_8x8_rigid_masks_are_the_rows_own_shape():
@@ -83,8 +83,8 @@ def test_64x64_rigid_anchors():
     r0, r1, c0, c1 = _bbox(data.masks)
     inner = (r0 > 0) & (c0 > 0) & (r1 < 63) & (c1 < 63)
     assert inner.sum() > 300
-    assert set(counts[inner & (data.y == 0)]) == {156}
-    assert set(counts[inner & (data.y == 1)]) == {157}
+    assert set(counts[inner & (data.target == 0)]) == {156}
+    assert set(counts[inner & (data.target == 1)]) == {157}
     # the mask is the thresholded smoothed signal of the row
     np.testing.assert_array_equal(data.ground_truth_mask, data.masks_signal >= 0.05)
 
@@ -114,27 +114,27 @@ def test_additive_mixing_and_shared_background():
     lin = make_tetrominoes(scenario="linear", alpha=0.3, **kw)
     xor = make_tetrominoes(scenario="xor", alpha=0.3, **kw)
     mult = make_tetrominoes(scenario="multiplicative", alpha=0.3, **kw)
-    B = noise.X.astype(np.float64)
+    B = noise.data.astype(np.float64)
     for data in (lin, xor):
         # X = a * P + b * B exactly, with a, b > 0 (global normalisations)
         P = data.masks_signal.astype(np.float64)
         A = np.column_stack([P.ravel(), B.ravel()])
-        coef, *_ = np.linalg.lstsq(A, data.X.ravel().astype(np.float64), rcond=None)
-        np.testing.assert_allclose(A @ coef, data.X.ravel(), atol=1e-5)
+        coef, *_ = np.linalg.lstsq(A, data.data.ravel().astype(np.float64), rcond=None)
+        np.testing.assert_allclose(A @ coef, data.data.ravel(), atol=1e-5)
         assert np.all(coef > 0)
         P_norm, B_norm = np.linalg.norm(P), np.linalg.norm(B)
         ratio = (coef[0] * P_norm) / (coef[1] * B_norm)
         assert ratio == pytest.approx(0.3 / 0.7, rel=1e-4)
     # multiplicative: X proportional to (1 - alpha P) * B pixel-wise
     expected = (1 - 0.3 * mult.masks_signal) * B
-    scale = np.sum(mult.X * expected) / np.sum(expected**2)
-    np.testing.assert_allclose(mult.X, scale * expected, atol=1e-5)
+    scale = np.sum(mult.data * expected) / np.sum(expected**2)
+    np.testing.assert_allclose(mult.data, scale * expected, atol=1e-5)
 
 
 def test_backgrounds_white_vs_correlated():
-    white = make_tetrominoes(300, alpha=0.0, random_state=0).X.reshape(300, 8, 8)
+    white = make_tetrominoes(300, alpha=0.0, random_state=0).data.reshape(300, 8, 8)
     corr = make_tetrominoes(300, alpha=0.0, background="correlated",
-                            random_state=0).X.reshape(300, 8, 8)
+                            random_state=0).data.reshape(300, 8, 8)
 
     def neighbour_corr(imgs):
         return np.corrcoef(imgs[:, :, :-1].ravel(), imgs[:, :, 1:].ravel())[0, 1]
@@ -148,7 +148,7 @@ def test_user_background_images():
     rgb = rng.random((7, 80, 96, 3))
     data = make_tetrominoes(40, background="imagenet", background_images=rgb,
                             image_size=64, alpha=0.0, random_state=0)
-    imgs = data.X.reshape(40, 64, 64)
+    imgs = data.data.reshape(40, 64, 64)
     np.testing.assert_allclose(imgs.mean(axis=(1, 2)), 0.0, atol=1e-6)
     grey = rgb @ [0.299, 0.587, 0.114]
     zoomed = ndimage.zoom(grey, (1, 0.8, 0.8), order=1)[:, :, 6:70]
@@ -166,14 +166,14 @@ def test_splits_and_reproducibility():
     a = make_tetrominoes(200, scenario="xor", random_state=1)
     b = make_tetrominoes(200, scenario="xor", random_state=1)
     c = make_tetrominoes(200, scenario="xor", random_state=2)
-    np.testing.assert_array_equal(a.X, b.X)
-    assert not np.allclose(a.X, c.X)
+    np.testing.assert_array_equal(a.data, b.data)
+    assert not np.allclose(a.data, c.data)
     sizes = (len(a.train_indices), len(a.val_indices), len(a.test_indices))
     assert sizes == (160, 20, 20)
     parts = np.concatenate([a.train_indices, a.val_indices, a.test_indices])
     np.testing.assert_array_equal(np.sort(parts), np.arange(200))
     for idx in (a.train_indices, a.val_indices, a.test_indices):
-        assert a.y[idx].mean() == 0.5  # stratified
+        assert a.target[idx].mean() == 0.5  # stratified
     big = make_tetrominoes(100, image_size=64, random_state=0)
     assert (len(big.train_indices), len(big.val_indices)) == (90, 5)
     assert a.parameters["alpha"] == 0.35 and big.alpha == 0.03
@@ -183,7 +183,7 @@ def test_return_x_y_as_frame_and_dtype():
     X, y = make_tetrominoes(20, return_X_y=True, random_state=0, dtype=np.float64)
     assert X.shape == (20, 64) and X.dtype == np.float64
     data = make_tetrominoes(20, as_frame=True, random_state=0)
-    assert data.X.columns[9] == "pixel_1_1"
+    assert data.data.columns[9] == "pixel_1_1"
     assert data.ground_truth is None and data.distribution is None
 
 
@@ -217,10 +217,10 @@ def test_natural_backgrounds_default_photographs():
                          random_state=0)
     c = make_tetrominoes(60, image_size=64, background="natural", alpha=0.0,
                          random_state=1)
-    np.testing.assert_array_equal(a.X, b.X)
-    assert not np.allclose(a.X, c.X)
-    imgs = a.X.reshape(60, 64, 64)
-    assert a.X.shape == (60, 4096) and np.abs(a.X).max() == 1.0
+    np.testing.assert_array_equal(a.data, b.data)
+    assert not np.allclose(a.data, c.data)
+    imgs = a.data.reshape(60, 64, 64)
+    assert a.data.shape == (60, 4096) and np.abs(a.data).max() == 1.0
     np.testing.assert_allclose(imgs.mean(axis=(1, 2)), 0.0, atol=1e-6)
     # natural images: strongly correlated neighbours, unlike white noise
     assert np.corrcoef(imgs[:, :, :-1].ravel(), imgs[:, :, 1:].ravel())[0, 1] > 0.8
@@ -240,7 +240,7 @@ def test_natural_backgrounds_are_crops_of_the_given_image():
     plane = 2.0 * rows + 1.0 * cols
     data = make_tetrominoes(40, background="natural", background_images=[plane],
                             alpha=0.0, random_state=0, dtype=np.float64)
-    imgs = data.X.reshape(40, 8, 8)
+    imgs = data.data.reshape(40, 8, 8)
     dr = np.diff(imgs, axis=1)
     dc = np.diff(imgs, axis=2)
     # constant steps within each image, in the ratio 2 : 1 of the plane
@@ -266,17 +266,17 @@ def test_background_image_folder(tmp_path):
                                    alpha=0.1, random_state=0)
     from_str = make_tetrominoes(40, background="natural", background_images=str(tmp_path),
                                 alpha=0.1, random_state=0)
-    np.testing.assert_array_equal(from_folder.X, from_str.X)
+    np.testing.assert_array_equal(from_folder.data, from_str.data)
     # the PNGs are lossless: the same as the arrays themselves
     grey = [img @ [0.299, 0.587, 0.114] for img in images[:2]]
     reread = [io.imread(tmp_path / "img2.jpg")]
     from_arrays = make_tetrominoes(40, background="natural",
                                    background_images=grey + reread, alpha=0.1,
                                    random_state=0)
-    np.testing.assert_allclose(from_folder.X, from_arrays.X, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(from_folder.data, from_arrays.data, rtol=1e-5, atol=1e-6)
     centre = make_tetrominoes(40, background="imagenet", background_images=tmp_path,
                               image_size=8, alpha=0.1, random_state=0)
-    assert centre.X.shape == (40, 64)
+    assert centre.data.shape == (40, 64)
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "notes.txt").write_text("not an image")

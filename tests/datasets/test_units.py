@@ -44,47 +44,47 @@ def _two_player_shapley(f, X, r):
 def test_module_and_predict_equal_the_formula(unit):
     data = make_unit_test(unit, n_samples=300, random_state=0)
     f = FORMULAS[unit]
-    np.testing.assert_allclose(data.y, f(data.X), rtol=0, atol=1e-12)
-    np.testing.assert_allclose(data.model.predict(data.X), f(data.X), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(data.target, f(data.data), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(data.model.predict(data.data), f(data.data), rtol=0, atol=1e-12)
     # Off the data too (the conflicting unit's formula holds for a 0/1
     # switch only).
     rng = np.random.default_rng(1)
-    Z = data.X + rng.normal(0, 0.3, data.X.shape)
+    Z = data.data + rng.normal(0, 0.3, data.data.shape)
     if unit == "conflicting":
-        Z = data.X
+        Z = data.data
     out = unit_module(unit)(torch.as_tensor(Z)).detach().numpy().ravel()
     np.testing.assert_allclose(out, f(Z), rtol=0, atol=1e-6)
 
 
 def test_ground_truths_closed_forms():
     d = make_unit_test("cancellation", 50, random_state=0)
-    X = d.X
+    X = d.data
     np.testing.assert_array_equal(X[:, 0], X[:, 1])
     np.testing.assert_allclose(d.ground_truth, np.column_stack([2 * X[:, 0], -2 * X[:, 1],
                                                                 X[:, 2]]), atol=1e-12)
     d = make_unit_test("conflicting", 50, random_state=0)
-    x, c = d.X[:, 0], d.X[:, 1]
+    x, c = d.data[:, 0], d.data[:, 1]
     assert set(c) == {0.0, 1.0}
     expected = np.where(c[:, None] == 1, np.column_stack([0 * x, -x]),
                         np.column_stack([x, 0 * x]))
     np.testing.assert_allclose(d.ground_truth, expected, atol=1e-12)
     d = make_unit_test("product", 50, random_state=0)
-    p = d.X[:, 0] * d.X[:, 1]
+    p = d.data[:, 0] * d.data[:, 1]
     np.testing.assert_allclose(d.ground_truth, np.column_stack([p, p]) / 2, atol=1e-12)
     d = make_unit_test("pertinent_negative", 50, random_state=0)
-    np.testing.assert_array_equal(d.X[:, 1], 0.0)
+    np.testing.assert_array_equal(d.data[:, 1], 0.0)
     np.testing.assert_allclose(d.ground_truth,
-                               np.column_stack([d.X[:, 0], np.full(50, 2.0)]), atol=1e-12)
+                               np.column_stack([d.data[:, 0], np.full(50, 2.0)]), atol=1e-12)
     np.testing.assert_array_equal(d.reference, [0.0, 1.0])
     d = make_unit_test("shattered_gradients", 50, random_state=0)
-    x1 = d.X[:, 0]
+    x1 = d.data[:, 0]
     np.testing.assert_allclose(d.ground_truth,
-                               np.column_stack([x1 + 0.15 * _tri(20 * x1), d.X[:, 1]]),
+                               np.column_stack([x1 + 0.15 * _tri(20 * x1), d.data[:, 1]]),
                                atol=1e-12)
     d = make_unit_test("saturation", 50, random_state=0)
     np.testing.assert_allclose(d.ground_truth, 0.5, atol=1e-12)
     d = make_unit_test("suppressor", 50, random_state=0)
-    np.testing.assert_allclose(d.ground_truth[:, 0], d.y, atol=1e-12)
+    np.testing.assert_allclose(d.ground_truth[:, 0], d.target, atol=1e-12)
     np.testing.assert_array_equal(d.ground_truth[:, 1], 0.0)
 
 
@@ -92,7 +92,7 @@ def test_ground_truths_closed_forms():
 def test_interaction_ground_truths_are_two_player_shapley_values(unit):
     d = make_unit_test(unit, 100, random_state=0)
     np.testing.assert_allclose(d.ground_truth,
-                               _two_player_shapley(FORMULAS[unit], d.X, [0.0, 0.0]),
+                               _two_player_shapley(FORMULAS[unit], d.data, [0.0, 0.0]),
                                atol=1e-12)
 
 
@@ -113,23 +113,23 @@ def test_boolean_and_hand_values():
 def test_efficiency_and_reference(unit):
     d = make_unit_test(unit, 80, random_state=3)
     f_ref = d.model.predict(d.reference[None])[0]
-    np.testing.assert_allclose(d.ground_truth.sum(1), d.y - f_ref, atol=1e-10)
+    np.testing.assert_allclose(d.ground_truth.sum(1), d.target - f_ref, atol=1e-10)
     assert np.linalg.norm(d.ground_truth, axis=1).min() > 0
 
 
 def test_saturation_is_flat_and_sawtooth_gradient_alternates():
     d = make_unit_test("saturation", 40, random_state=0)
-    np.testing.assert_array_equal(d.model.predict(d.X + 0.2), 1.0)
-    X = torch.as_tensor(d.X).requires_grad_(True)
+    np.testing.assert_array_equal(d.model.predict(d.data + 0.2), 1.0)
+    X = torch.as_tensor(d.data).requires_grad_(True)
     d.model.module_(X).sum().backward()
     np.testing.assert_array_equal(X.grad.numpy(), 0.0)
 
     d = make_unit_test("shattered_gradients", 400, random_state=0)
-    X = torch.as_tensor(d.X).requires_grad_(True)
+    X = torch.as_tensor(d.data).requires_grad_(True)
     d.model.module_(X).sum().backward()
     g = X.grad.numpy()
     # d/dx1 = 1 + 0.15 * 20 * (+-1): 4 on rising, -2 on falling teeth.
-    rising = np.mod(20 * d.X[:, 0], 1.0) < 0.5
+    rising = np.mod(20 * d.data[:, 0], 1.0) < 0.5
     np.testing.assert_allclose(g[:, 0], np.where(rising, 4.0, -2.0))
     np.testing.assert_allclose(g[:, 1], 1.0)
     assert 0.3 < rising.mean() < 0.7
@@ -137,8 +137,8 @@ def test_saturation_is_flat_and_sawtooth_gradient_alternates():
 
 def test_suppressor_is_independent_of_the_target():
     d = make_unit_test("suppressor", 5000, random_state=0)
-    assert abs(np.corrcoef(d.X[:, 1], d.y)[0, 1]) < 0.05
-    assert np.corrcoef(d.X[:, 0], d.y)[0, 1] > 0.05
+    assert abs(np.corrcoef(d.data[:, 1], d.target)[0, 1]) < 0.05
+    assert np.corrcoef(d.data[:, 0], d.target)[0, 1] > 0.05
 
 
 def test_unit_test_passes_by_hand():
@@ -157,15 +157,15 @@ def test_unit_test_passes_by_hand():
 
 def test_generator_contract():
     d = make_unit_test("xor", 30, random_state=0)
-    assert d.X.shape == d.ground_truth.shape == (30, 2) and d.y.shape == (30,)
+    assert d.data.shape == d.ground_truth.shape == (30, 2) and d.target.shape == (30,)
     assert d.unit == "xor" and d.feature_names == ["x1", "x2"] and "cosine" in d.pass_rule
     X, y = make_unit_test("xor", 30, random_state=0, return_X_y=True)
-    np.testing.assert_array_equal(X, d.X)
+    np.testing.assert_array_equal(X, d.data)
     a = make_unit_test("product", 30, random_state=0, shuffle=False)
     b = make_unit_test("product", 30, random_state=0)
-    assert sorted(map(tuple, a.X)) == sorted(map(tuple, b.X))
+    assert sorted(map(tuple, a.data)) == sorted(map(tuple, b.data))
     frame = make_unit_test("product", 5, random_state=0, as_frame=True)
-    assert list(frame.X.columns) == ["x1", "x2"]
+    assert list(frame.data.columns) == ["x1", "x2"]
     with pytest.raises(ValueError, match="unit"):
         make_unit_test("nand")
     with pytest.raises(ValueError, match="n_samples"):

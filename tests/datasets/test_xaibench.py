@@ -25,7 +25,7 @@ MIXTURE = [make_mixture_linear, make_mixture_piecewise_constant,
 
 def test_linear_labels_and_ground_truth():
     data = make_gaussian_linear(2000, rho=0.5, mean=1.0, noise=0.0, random_state=0)
-    X, y, lf = data.X, data.y, data.label_function
+    X, y, lf = data.data, data.target, data.label_function
     w = np.array([4.0, 3.0, 2.0, 1.0, 0.0])
     raw = X @ w
     m, s = raw.mean(), raw.std()
@@ -46,14 +46,14 @@ def test_frozen_normalisation_single_row_equals_batch():
     for make in GAUSSIAN + MIXTURE:
         data = make(300, random_state=1)
         lf = data.label_function
-        batch = lf(data.X)
-        single = np.array([lf(data.X[i : i + 1])[0] for i in range(5)])
+        batch = lf(data.data)
+        single = np.array([lf(data.data[i : i + 1])[0] for i in range(5)])
         np.testing.assert_allclose(single, batch[:5], rtol=0, atol=1e-12)
         # labels = oracle + noise / scale
-        assert np.std(data.y - batch) == pytest.approx(0.01 / lf.scale, rel=0.2)
+        assert np.std(data.target - batch) == pytest.approx(0.01 / lf.scale, rel=0.2)
         # a row's label does not depend on the other rows of its batch
         new = data.distribution.sample(50, random_state=2)
-        mixed = lf(np.vstack([new, data.X[:3]]))
+        mixed = lf(np.vstack([new, data.data[:3]]))
         np.testing.assert_allclose(mixed[-3:], batch[:3], rtol=0, atol=1e-12)
 
 
@@ -106,8 +106,8 @@ def test_nonlinear_variants_mirror_feature_four():
     paper = make_gaussian_nonlinear_additive(50, random_state=0, noise=0.0)
     code = make_gaussian_nonlinear_additive(50, random_state=0, noise=0.0,
                                             convention="xai_bench_code")
-    np.testing.assert_array_equal(paper.X, code.X)
-    x4 = paper.X[:, 3]
+    np.testing.assert_array_equal(paper.data, code.data)
+    x4 = paper.data[:, 3]
     np.testing.assert_allclose(paper.ground_truth[:, 3] * paper.label_function.scale,
                                np.exp(x4) - np.exp(0.5))
     np.testing.assert_allclose(code.ground_truth[:, 3] * code.label_function.scale,
@@ -125,11 +125,11 @@ def test_observational_equals_interventional_when_independent():
 def test_observational_linear_ground_truth_matches_exact_shapley():
     data = make_gaussian_linear(20, rho=0.6, gt_value="observational", random_state=0)
     lf = data.label_function
-    ref = exact_shapley_values(lf, data.X, data.distribution)  # closed form via coef_
+    ref = exact_shapley_values(lf, data.data, data.distribution)  # closed form via coef_
     assert ref.n_model_rows == 0
     np.testing.assert_allclose(data.ground_truth, ref.attributions, atol=1e-10)
     # and it is not the interventional one
-    assert not np.allclose(data.ground_truth, lf.attributions(data.X), atol=1e-3)
+    assert not np.allclose(data.ground_truth, lf.attributions(data.data), atol=1e-3)
 
 
 @pytest.mark.parametrize("make", [make_gaussian_nonlinear_additive,
@@ -137,38 +137,38 @@ def test_observational_linear_ground_truth_matches_exact_shapley():
 def test_observational_ground_truth_matches_monte_carlo(make):
     data = make(3, n_features=4, rho=0.5, gt_value="observational", random_state=0)
     lf = data.label_function
-    mc = exact_shapley_values(lf.decision_function, data.X, data.distribution,
+    mc = exact_shapley_values(lf.decision_function, data.data, data.distribution,
                               n_draws=20_000, random_state=0)
     np.testing.assert_allclose(data.ground_truth, mc.attributions, atol=0.05)
     # efficiency: sum of the exact values = h(x) - E[h(X)], a constant shift
-    resid = data.ground_truth.sum(1) - lf(data.X)
+    resid = data.ground_truth.sum(1) - lf(data.data)
     assert np.ptp(resid) < 1e-9
 
 
 def test_mixture_rows_draw_their_own_component():
     data = make_mixture_linear(4000, rho=0.25, random_state=0)
-    side = data.X.mean(axis=1) > 0
+    side = data.data.mean(axis=1) > 0
     assert abs(side.mean() - 0.5) < 0.03
     data = make_mixture_linear(4000, component_weights=[0.8, 0.2], random_state=0)
-    assert abs((data.X.mean(axis=1) > 0).mean() - 0.8) < 0.03
+    assert abs((data.data.mean(axis=1) > 0).mean() - 0.8) < 0.03
     # interventional ground truth centres on the mixture mean
     lf = data.label_function
     mu = data.distribution.mean
-    np.testing.assert_allclose(data.ground_truth, lf.coef_ * (data.X - mu), atol=1e-10)
+    np.testing.assert_allclose(data.ground_truth, lf.coef_ * (data.data - mu), atol=1e-10)
 
 
 def test_classification_variants():
     lin = make_gaussian_linear(4000, task="classification", random_state=0)
-    assert set(np.unique(lin.y)) == {0, 1}
-    assert abs(lin.y.mean() - 0.5) < 0.03
-    np.testing.assert_array_equal(lin.label_function(lin.X),
-                                  (lin.X @ [4, 3, 2, 1, 0] >= 0).astype(int))
+    assert set(np.unique(lin.target)) == {0, 1}
+    assert abs(lin.target.mean() - 0.5) < 0.03
+    np.testing.assert_array_equal(lin.label_function(lin.data),
+                                  (lin.data @ [4, 3, 2, 1, 0] >= 0).astype(int))
     assert lin.label_function.scale == 1.0
     nl = make_gaussian_nonlinear_additive(500, task="classification", noise=0.0,
                                           random_state=0)
-    x = nl.X
+    x = nl.data
     z = -100 * np.sin(2 * x[:, 0]) + 2 * np.abs(x[:, 1]) + x[:, 2] + np.exp(-x[:, 3]) - 2.4
-    np.testing.assert_array_equal(nl.y, (z >= 0).astype(int))
+    np.testing.assert_array_equal(nl.target, (z >= 0).astype(int))
     np.testing.assert_allclose(nl.label_function.decision_function(x), z)
 
 
@@ -176,23 +176,23 @@ def test_shuffle_keeps_rows_aligned_and_seeds_reproduce():
     a = make_gaussian_piecewise_constant(100, rho=0.3, random_state=0)
     b = make_gaussian_piecewise_constant(100, rho=0.3, random_state=0)
     c = make_gaussian_piecewise_constant(100, rho=0.3, random_state=1)
-    np.testing.assert_array_equal(a.X, b.X)
-    np.testing.assert_array_equal(a.y, b.y)
-    assert not np.allclose(a.X, c.X)
-    np.testing.assert_allclose(a.ground_truth, a.label_function.attributions(a.X),
+    np.testing.assert_array_equal(a.data, b.data)
+    np.testing.assert_array_equal(a.target, b.target)
+    assert not np.allclose(a.data, c.data)
+    np.testing.assert_allclose(a.ground_truth, a.label_function.attributions(a.data),
                                atol=1e-12)
     ordered = make_gaussian_piecewise_constant(100, rho=0.3, random_state=0,
                                                shuffle=False)
-    assert not np.array_equal(ordered.X, a.X)
-    np.testing.assert_allclose(np.sort(ordered.y), np.sort(a.y))
+    assert not np.array_equal(ordered.data, a.data)
+    np.testing.assert_allclose(np.sort(ordered.target), np.sort(a.target))
 
 
 def test_return_x_y_and_as_frame():
     X, y = make_mixture_nonlinear_additive(30, random_state=0, return_X_y=True)
     assert X.shape == (30, 5) and y.shape == (30,)
     data = make_gaussian_linear(30, n_features=3, random_state=0, as_frame=True)
-    assert isinstance(data.X, pd.DataFrame) and isinstance(data.y, pd.Series)
-    assert list(data.X.columns) == data.feature_names == ["x0", "x1", "x2"]
+    assert isinstance(data.data, pd.DataFrame) and isinstance(data.target, pd.Series)
+    assert list(data.data.columns) == data.feature_names == ["x0", "x1", "x2"]
     assert list(data.ground_truth.columns) == data.feature_names
     assert "XAI-Bench" in data.DESCR
     assert data.parameters["rho"] == 0.0
@@ -202,10 +202,10 @@ def test_make_linear_attribution():
     data = make_linear_attribution(300, 4, weights=[1.0, 0.0, -2.0, 0.5],
                                    mean=[1.0, 2.0, 3.0, 4.0], rho=0.3, random_state=0)
     w = np.array([1.0, 0.0, -2.0, 0.5])
-    np.testing.assert_allclose(data.y, data.X @ w)
-    np.testing.assert_allclose(data.ground_truth, w * (data.X - [1.0, 2.0, 3.0, 4.0]))
+    np.testing.assert_allclose(data.target, data.data @ w)
+    np.testing.assert_allclose(data.ground_truth, w * (data.data - [1.0, 2.0, 3.0, 4.0]))
     np.testing.assert_array_equal(data.ground_truth_mask[0], w != 0)
-    res = exact_shapley_values(data.label_function, data.X[:5], data.distribution,
+    res = exact_shapley_values(data.label_function, data.data[:5], data.distribution,
                                value="interventional")
     np.testing.assert_allclose(res.attributions, data.ground_truth[:5], atol=1e-12)
     drawn = make_linear_attribution(10, 3, random_state=0)
@@ -247,7 +247,7 @@ def test_mixture_parameter_errors():
 
 
 def _same_data(a, b):
-    for key in ("X", "y", "ground_truth", "ground_truth_mask"):
+    for key in ("data", "target", "ground_truth", "ground_truth_mask"):
         np.testing.assert_array_equal(a[key], b[key])
     new = a.distribution.sample(20, random_state=5)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -274,12 +274,12 @@ def test_deprecated_switches_map_onto_convention(make):
     # each old switch alone keeps exactly its former effect
     with pytest.warns(FutureWarning, match="psi_variant"):
         psi_only = make(psi_variant="xai_bench_code", **kw)
-    np.testing.assert_array_equal(psi_only.y, code.y)
+    np.testing.assert_array_equal(psi_only.target, code.target)
     np.testing.assert_array_equal(psi_only.ground_truth, code.ground_truth)
     assert not psi_only.label_function.batch_norm
     with pytest.warns(FutureWarning, match="xai_bench_batch_norm"):
         norm_only = make(xai_bench_batch_norm=True, **kw)
-    np.testing.assert_array_equal(norm_only.y, paper.y)
+    np.testing.assert_array_equal(norm_only.target, paper.target)
     assert norm_only.label_function.batch_norm
     assert code.label_function.batch_norm and not paper.label_function.batch_norm
     with pytest.warns(FutureWarning, match="psi_variant"):

@@ -416,7 +416,7 @@ def test_xai_tris_cnn_with_all_four_explainers():
     Captum's LRP on a float64 copy of the module whose output layer is the
     explained decision score z_1 - z_0."""
     data = make_tetrominoes(600, random_state=0)
-    X, y = data.X.astype(np.float64), data.y
+    X, y = data.data.astype(np.float64), data.target
     clf = TetrominoNetClassifier(architecture="cnn", max_epochs=2, random_state=0).fit(X, y)
     model = FrozenEstimator(clf)
     rows = X[:10]

@@ -43,10 +43,10 @@ def _problem():
     binary-feature detection on the scored rows would show."""
     bunch = make_gaussian_linear(n_samples=N_TRAIN + N_EXPLAIN, n_features=5,
                                  rho=0.3, random_state=0)
-    X = bunch.X.copy()
+    X = bunch.data.copy()
     X[:, 3] = np.clip(np.round(np.abs(X[:, 3]) * 1.5), 0, 3)
     X[:, 4] = (X[:, 4] > 0).astype(np.float64)
-    y_reg = bunch.y
+    y_reg = bunch.target
     y_clf = (y_reg > np.median(y_reg)).astype(int)
     return {
         "X_train": X[:N_TRAIN], "X": X[N_TRAIN:],

@@ -679,28 +679,28 @@ def test_reproduces_xai_bench_table_mlp_piecewise_constant():
         dist = train.distribution
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            model = MLPRegressor(random_state=seed).fit(train.X, train.y)
+            model = MLPRegressor(random_state=seed).fit(train.data, train.target)
         # XAI-Bench's SHAP: exact marginal Shapley values, 100 background rows.
-        shap = exact_shapley_values(model.predict, test.X, value="interventional",
-                                    background=train.X[:100]).attributions
+        shap = exact_shapley_values(model.predict, test.data, value="interventional",
+                                    background=train.data[:100]).attributions
         explanations = {"SHAP": shap,
                         "RANDOM": np.random.default_rng(seed).normal(size=shap.shape)}
         # The XAI-Bench preset: code-parity switches on.
         c = dict(distribution=dist, random_state=seed)
         for name, A in explanations.items():
             values = {
-                "faith_plus": faith_plus(model, test.X, A, empty_value="explained_mean",
+                "faith_plus": faith_plus(model, test.data, A, empty_value="explained_mean",
                                          nan_policy="zero", **c),
-                "faith_minus": faith_minus(model, test.X, A, nan_policy="zero", **c),
-                "mono_plus": mono_plus(model, test.X, A, empty_value="explained_mean",
+                "faith_minus": faith_minus(model, test.data, A, nan_policy="zero", **c),
+                "mono_plus": mono_plus(model, test.data, A, empty_value="explained_mean",
                                        convention="xai_bench_code", **c),
-                "mono_minus": mono_minus(model, test.X, A, empty_value="explained_mean",
+                "mono_minus": mono_minus(model, test.data, A, empty_value="explained_mean",
                                          convention="xai_bench_code", **c),
-                "mono_minus_fixed": mono_minus(model, test.X, A, **c),
-                "shapley_corr": shapley_corr(model, test.X, A, n_draws=2000,
+                "mono_minus_fixed": mono_minus(model, test.data, A, **c),
+                "shapley_corr": shapley_corr(model, test.data, A, n_draws=2000,
                                              convention="xai_bench_code",
                                              nan_policy="zero", **c),
-                "shapley_mse": shapley_mse(model, test.X, A, n_draws=2000,
+                "shapley_mse": shapley_mse(model, test.data, A, n_draws=2000,
                                            convention="xai_bench_code", **c),
             }
             for metric, v in values.items():

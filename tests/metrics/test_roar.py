@@ -34,7 +34,7 @@ ROAR = {
 def problem():
     bunch = make_gaussian_linear(n_samples=240, n_features=4, weights=[3.0, -2.0, 1.0, 0.5],
                                  rho=0.3, random_state=0)
-    X, y = bunch.X, bunch.y
+    X, y = bunch.data, bunch.target
     return bunch.distribution, X[:200], y[:200], X[200:]
 
 

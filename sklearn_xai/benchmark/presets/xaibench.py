@@ -460,7 +460,7 @@ def _wine_data(path=None, labels="knn", n_train=1000, n_test=100, convention="pa
     if labels == "knn":
         data = dict(make_wine_simulation(X, y, n_samples=n_train + n_test,
                                          random_state=random_state))
-        out = {key: data[key] for key in ("X", "y", "distribution", "feature_names",
+        out = {key: data[key] for key in ("data", "target", "distribution", "feature_names",
                                           "DESCR")}
     else:
         Xs = StandardScaler().fit_transform(X.to_numpy(dtype=np.float64))
