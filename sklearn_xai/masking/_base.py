@@ -342,9 +342,10 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                 return (X @ w + c, values) if include_x else values
         self._check_rngs(rngs)
         b = self._draw_count()
-        # A model call holds whole rows: all coalitions and draws of a row.
-        check_allocation(m * b * d, what=f"the {m} coalition(s) x {b} draw(s) of one row",
-                         parameter="n_draws", value=b)
+        if b > 1:  # a model call holds whole rows: all coalitions and draws of a row
+            check_allocation(m * b * d,
+                             what=f"the {m} coalition(s) x {b} draw(s) of one row",
+                             parameter="n_draws", value=b)
         if target_index is not None:
             target_index = np.asarray(target_index)
 
