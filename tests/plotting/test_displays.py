@@ -151,7 +151,9 @@ def test_beeswarm_points_are_the_attributions_coloured_by_value():
         assert np.all(np.diff(colour[by_value]) >= 0)
         lo, hi = np.percentile(X[:, j], [5, 95])
         np.testing.assert_allclose(colour, np.clip((X[:, j] - lo) / (hi - lo), 0, 1))
-    assert disp.colorbar_ is not None
+    # The colorbar maps the scaled values 0..1, labelled low -> high.
+    assert (disp.colorbar_.vmin, disp.colorbar_.vmax) == (0.0, 1.0)
+    assert [t.get_text() for t in disp.colorbar_.ax.get_yticklabels()] == ["low", "high"]
     assert disp.colorbar_.ax.get_ylabel() == "feature value"
 
 
