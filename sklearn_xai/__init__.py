@@ -10,8 +10,15 @@ masking     how features are removed or perturbed
 metrics     explanation metrics, scorers and the scorer-name registry
 compose     ExplainedModel, the model + explainer meta-estimator
 models      skorch networks used by the seed benchmarks
+plotting    Display-style plots of attributions
 benchmark   the benchmark runner, reports and the ``sklearn-xai`` command
+
+``get_config``, ``set_config`` and ``config_context`` (the allocation limit,
+``max_allocation_bytes``) are importable from the package itself, as in
+scikit-learn.
 """
+
+from sklearn_xai.utils._config import config_context, get_config, set_config
 
 __version__ = "0.1.0.dev0"
 
@@ -19,11 +26,15 @@ __all__ = [
     "__version__",
     "benchmark",
     "compose",
+    "config_context",
     "datasets",
     "distributions",
     "explainers",
+    "get_config",
     "masking",
     "metrics",
     "models",
+    "plotting",
+    "set_config",
     "utils",
 ]
