@@ -18,7 +18,17 @@ benchmark   the benchmark runner, reports and the ``sklearn-xai`` command
 scikit-learn.
 """
 
-from sklearn_xai.utils._config import config_context, get_config, set_config
+_CONFIG = ("config_context", "get_config", "set_config")
+
+
+def __getattr__(name):
+    # Imported on first use: ``import sklearn_xai`` stays free of heavy
+    # imports (the CLI answers a mistyped preset before importing them).
+    if name in _CONFIG:
+        from sklearn_xai.utils import _config
+
+        return getattr(_config, name)
+    raise AttributeError(f"module 'sklearn_xai' has no attribute {name!r}")
 
 __version__ = "0.1.0.dev0"
 
