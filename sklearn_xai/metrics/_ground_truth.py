@@ -41,7 +41,7 @@ from sklearn_xai.utils._sklearn import (
     fast_validate_params,
     validate_params,
 )
-from sklearn_xai.utils._stats import handle_undefined, row_pearson
+from sklearn_xai.utils._stats import correlate_ranks, handle_undefined
 from sklearn_xai.utils._validation import (
     check_attributions,
     check_reference,
@@ -420,7 +420,10 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
     else:
         ra = rankdata(-np.abs(A), method="average", axis=1)
         rg = rankdata(-np.abs(G), method="average", axis=1)
-    return row_pearson(ra, rg, nan_policy=nan_policy, what="rank_correlation")
+    # Constancy is judged on the magnitudes, not on their ranks: rounding
+    # noise on equal magnitudes would rank as an ordering.
+    return correlate_ranks(ra, rg, np.abs(A), np.abs(G), nan_policy=nan_policy,
+                           what="rank_correlation")
 
 
 @validate_params(

@@ -204,10 +204,50 @@ def row_spearman(u, v, *, nan_policy=None, what="The correlation"):
     """
     u = np.asarray(u, dtype=np.float64)
     v = np.asarray(v, dtype=np.float64)
-    constant = nearly_constant(u) | nearly_constant(v)
-    ranks_u = rankdata(u, method="average", axis=-1)
-    ranks_v = rankdata(v, method="average", axis=-1)
-    return _correlate(ranks_u, ranks_v, constant, nan_policy, what)
+    return correlate_ranks(rankdata(u, method="average", axis=-1),
+                           rankdata(v, method="average", axis=-1), u, v,
+                           nan_policy=nan_policy, what=what)
+
+
+def correlate_ranks(ranks_u, ranks_v, values_u, values_v, *, nan_policy=None,
+                    what="The correlation"):
+    """Pearson correlation of two rankings, undefined where the values ranked
+    are constant.
+
+    The one way the package correlates ranks (Spearman's correlation, the
+    rank correlation of magnitudes): whether a side is constant is decided on
+    the values that were ranked (:func:`nearly_constant`), never on their
+    ranks, since rounding noise on a constant row ranks as an ordering.
+
+    Parameters
+    ----------
+    ranks_u, ranks_v : array-like of shape (..., n)
+        Ranks of ``values_u`` and ``values_v`` along the last axis (any
+        ranking: average, dense...).
+    values_u, values_v : array-like of shape (..., n)
+        The values ranked.
+    nan_policy : {"omit", "zero", "raise"} or None, default=None
+        What to do where either side is constant: see :func:`row_pearson`.
+    what : str, default="The correlation"
+        The metric's name, for the messages of ``nan_policy``.
+
+    Returns
+    -------
+    r : ndarray of shape (...) or float
+        In ``[-1, 1]``; NaN where either side's values are constant up to
+        rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._stats import correlate_ranks
+    >>> values = np.array([[1.0, 1.0 + 1e-15, 1.0]])   # constant up to rounding
+    >>> correlate_ranks([[2, 1, 2]], [[1, 2, 3]], values, [[3.0, 2.0, 1.0]])
+    array([nan])
+    """
+    constant = (nearly_constant(values_u) | nearly_constant(values_v))
+    return _correlate(np.asarray(ranks_u, dtype=np.float64),
+                      np.asarray(ranks_v, dtype=np.float64), constant, nan_policy, what)
 
 
 def _correlate(u, v, constant, nan_policy, what):

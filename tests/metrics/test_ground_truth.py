@@ -573,3 +573,17 @@ def test_teex_registry_entries():
         assert spec.kind == "reference" and spec.greater_is_better
         assert spec.requires == ("ground_truth",) and spec.family == "ground_truth"
         assert spec.source == "teex"
+
+
+@pytest.mark.parametrize("ranks", ["dense", "average"])
+def test_rank_correlation_constant_up_to_rounding_is_undefined(ranks):
+    # Magnitudes equal up to rounding (1 + 1e-15) rank as an ordering; the
+    # correlation is undefined all the same, as for exactly equal ones.
+    G = np.array([[4.0, -3.0, 2.0, 1.0]])
+    noisy = np.array([[1.0, 1.0 + 1e-15, -1.0, 1.0]])
+    with pytest.warns(UserWarning):
+        assert np.isnan(rank_correlation(G, noisy, ranks=ranks)).all()
+    assert rank_correlation(G, noisy, ranks=ranks, nan_policy="zero").tolist() == [0.0]
+    # A real ordering is still scored: Pearson of the ranks computed by hand.
+    assert rank_correlation(G, [[1.0, 1.5, 1.0, 1.0]], ranks="average")[0] == \
+        pytest.approx(np.corrcoef([1, 2, 3, 4], [3, 1, 3, 3])[0, 1])
