@@ -112,7 +112,7 @@ class _MaskerExplainer(BaseExplainer):
                 f"{'' if is_frozen(self.estimator) else ' (not frozen)'}. Or give "
                 "the groups as a dict {name: [columns]}."
             )
-        fit_model(self.estimator)  # raises a clear error if never fitted
+        fit_model(self.estimator, X)  # a clear error if never fitted
         encoder = pipeline[: k + 1]
         self._onehot = onehot_groups(encoder)
         self._encoded_names = np.asarray(encoder.get_feature_names_out(), dtype=object)
