@@ -15,6 +15,7 @@ import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.compose import ColumnTransformer
 from sklearn.frozen import FrozenEstimator
+from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LinearRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
@@ -274,6 +275,17 @@ def test_onehot_groups_of_a_column_transformer():
     assert enc.get_feature_names_out().tolist() == ["a_x", "a_y", "a_infrequent_sklearn",
                                                    "b_p", "b_q"]
     assert onehot_groups(enc) == {"a": [0, 1, 2], "b": [3, 4]}
+    # An encoder inside a Pipeline of the ColumnTransformer, columns by position;
+    # an encoder as a step of its own.
+    df = pd.DataFrame({"a": list("xyzxy"), "b": list("ppqqp"), "c": [1.0, 2, 3, 4, 5]})
+    ct = ColumnTransformer([("cat", make_pipeline(SimpleImputer(strategy="most_frequent"),
+                                                  OneHotEncoder()), [0, 1])],
+                           remainder="passthrough").fit(df)
+    assert ct.get_feature_names_out().tolist() == [
+        "cat__a_x", "cat__a_y", "cat__a_z", "cat__b_p", "cat__b_q", "remainder__c"]
+    assert onehot_groups(ct) == {"a": [0, 1, 2], "b": [3, 4], "remainder__c": [5]}
+    alone = make_pipeline(OneHotEncoder(), LinearRegression()).fit(df[["a", "b"]], df["c"])
+    assert onehot_groups(alone) == {"a": [0, 1, 2], "b": [3, 4]}
     with pytest.raises(ValueError, match="needs a OneHotEncoder or a ColumnTransformer"):
         onehot_groups(StandardScaler().fit([[0.0]]))
 
