@@ -504,6 +504,8 @@ class BaseExplainer(
         Returns
         -------
         attributions : ndarray of shape (n_samples, n_features), float64
+            With feature groups (``groups_``), one column per group:
+            shape (n_samples, n_groups).
         n_evaluations : int
             Only if ``return_n_evaluations=True``.
         """
@@ -533,10 +535,12 @@ class BaseExplainer(
                 )
             rngs = row_generators(getattr(self, "random_state", None), keys)
         A = np.asarray(self._explain(X, f, t, rngs), dtype=np.float64)
-        if A.shape != X.shape:
+        groups = getattr(self, "groups_", None)
+        expected = X.shape if groups is None else (X.shape[0], len(groups))
+        if A.shape != expected:
             raise RuntimeError(
                 f"{type(self).__name__}._explain returned shape {A.shape}, expected "
-                f"{X.shape}."
+                f"{expected}."
             )
         if return_n_evaluations:
             return A, (0 if f is None else f.n_evaluations)
@@ -555,9 +559,31 @@ class BaseExplainer(
         attributions : ndarray of shape (n_samples, n_features), float64
             One signed attribution per row and feature, columns in input
             order (a DataFrame with the input's column names under
-            ``set_output(transform="pandas")``).
+            ``set_output(transform="pandas")``); with feature groups, one
+            per group, named by :meth:`get_feature_names_out`.
         """
         return self.explain(X)
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the attribution columns.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Checked against ``feature_names_in_`` as scikit-learn's
+            one-to-one transformers do.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects
+            The input feature names, or the group names when the explainer
+            explains feature groups (``groups_``, see :ref:`feature-groups`).
+        """
+        names = super().get_feature_names_out(input_features)
+        groups = getattr(self, "groups_", None)
+        if groups is None:
+            return names
+        return np.asarray(list(groups), dtype=object)
 
     @abstractmethod
     def _explain(self, X, f, target_index, rngs):

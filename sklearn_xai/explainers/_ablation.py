@@ -9,12 +9,17 @@ empty one, through the masker's value function ``v_x``:
 import numpy as np
 
 from sklearn_xai.explainers._docstring import explainer_doc
-from sklearn_xai.explainers._masker_based import _MaskerExplainer
+from sklearn_xai.explainers._masker_based import (
+    GROUPS_ATTRIBUTE_DOC,
+    GROUPS_DOC,
+    _MaskerExplainer,
+)
 
 __all__ = ["FeatureAblation", "LeaveOneCovariateIn"]
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
 class FeatureAblation(_MaskerExplainer):
     """Occlusion: the output change when one feature is removed.
 
@@ -35,6 +40,8 @@ class FeatureAblation(_MaskerExplainer):
     masker : masker, default=None
         How a feature is removed; ``None`` is ``BaselineMasker("zero")``
         (Captum and BEExAI).  Fitted on the training rows in :meth:`fit`.
+    {explainer_groups}
+        A group is removed as a whole: ``a_G = f(x) - v_x([d] \\ G)``.
     {explainer_target}
     {explainer_output}
     {explainer_batch_size}
@@ -48,6 +55,7 @@ class FeatureAblation(_MaskerExplainer):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    {explainer_groups_attribute}
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -74,27 +82,26 @@ class FeatureAblation(_MaskerExplainer):
     array([[ 2.      , -0.666667]])
     """
 
-    def __init__(self, estimator=None, *, masker=None, target="predicted",
+    def __init__(self, estimator=None, *, masker=None, groups=None, target="predicted",
                  output="auto", batch_size=None, random_state=None):
         self.estimator = estimator
         self.masker = masker
+        self.groups = groups
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
 
     def _explain(self, X, f, target_index, rngs):
-        d = X.shape[1]
+        d = self._n_players(X.shape[1])
         keep = ~np.eye(d, dtype=bool)
         fx = f(X, target_index)
-        values = self.masker_.evaluate(
-            f, X, keep, target_index=target_index, batch_size=self.batch_size,
-            rngs=rngs,
-        )
+        values = self._evaluate(f, X, keep, target_index=target_index, rngs=rngs)
         return fx[:, None] - values
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
 class LeaveOneCovariateIn(_MaskerExplainer):
     """Keep one feature at a time: ``a_j = v_x({j}) - v_x(∅)``.
 
@@ -122,6 +129,8 @@ class LeaveOneCovariateIn(_MaskerExplainer):
         How the other features are removed; ``None`` is
         ``BaselineMasker("zero")``.  Fitted on the training rows in
         :meth:`fit`.
+    {explainer_groups}
+        A group is kept as a whole: ``a_G = v_x(G) - v_x(empty)``.
     {explainer_target}
     {explainer_output}
     {explainer_batch_size}
@@ -135,6 +144,7 @@ class LeaveOneCovariateIn(_MaskerExplainer):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    {explainer_groups_attribute}
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -163,20 +173,18 @@ class LeaveOneCovariateIn(_MaskerExplainer):
     array([[ 2.      , -0.666667]])
     """
 
-    def __init__(self, estimator=None, *, masker=None, target="predicted",
+    def __init__(self, estimator=None, *, masker=None, groups=None, target="predicted",
                  output="auto", batch_size=None, random_state=None):
         self.estimator = estimator
         self.masker = masker
+        self.groups = groups
         self.target = target
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
 
     def _explain(self, X, f, target_index, rngs):
-        d = X.shape[1]
+        d = self._n_players(X.shape[1])
         keep = np.vstack([np.zeros((1, d), dtype=bool), np.eye(d, dtype=bool)])
-        values = self.masker_.evaluate(
-            f, X, keep, target_index=target_index, batch_size=self.batch_size,
-            rngs=rngs,
-        )
+        values = self._evaluate(f, X, keep, target_index=target_index, rngs=rngs)
         return values[:, 1:] - values[:, :1]

@@ -26,7 +26,11 @@ import numpy as np
 from scipy.special import comb
 
 from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
-from sklearn_xai.explainers._masker_based import _MaskerExplainer
+from sklearn_xai.explainers._masker_based import (
+    GROUPS_ATTRIBUTE_DOC,
+    GROUPS_DOC,
+    _MaskerExplainer,
+)
 from sklearn_xai.explainers._params import Hidden, resolved
 from sklearn_xai.masking import MarginalMasker
 from sklearn_xai.utils import RowStreams
@@ -362,10 +366,7 @@ def _values_with_ends(explainer, f, X, Z, target_index, rngs):
     ends = np.zeros((2, d), dtype=bool)
     ends[1] = True
     keep = np.concatenate([np.broadcast_to(ends, (n, 2, d)), Z], axis=1)
-    values = explainer.masker_.evaluate(
-        f, X, keep, target_index=target_index,
-        batch_size=explainer.batch_size, rngs=rngs,
-    )
+    values = explainer._evaluate(f, X, keep, target_index=target_index, rngs=rngs)
     return values[:, 0], values[:, 1], values[:, 2:]
 
 
@@ -380,9 +381,10 @@ def _row_streams(rngs):
 
 def _check_n_features(explainer, d):
     if d > explainer.max_features:
+        players = "feature groups" if explainer.groups_ is not None else "features"
         raise ValueError(
             f"{type(explainer).__name__} enumerates all 2^d coalitions, and X has "
-            f"d={d} features > max_features={explainer.max_features}. Use "
+            f"d={d} {players} > max_features={explainer.max_features}. Use "
             "KernelSHAP (sampled coalitions) or ShapleyValueSampling, or raise "
             "max_features if 2^d model evaluations per row are affordable."
         )
@@ -403,6 +405,7 @@ class _SampledShapley(_MaskerExplainer):
 
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
                xai_bench_efficiency=deprecated_doc(
                    "xai_bench_efficiency", "bool",
                    '``convention="xai_bench_code"`` (for ``True``)'))
@@ -427,6 +430,8 @@ class ExactShapley(_MaskerExplainer):
     masker : masker, default=None
         The value function; ``None`` is ``MarginalMasker(100,
         random_state=random_state)``.  Cloned and fitted on the training rows.
+    {explainer_groups}
+        With groups, ``max_features`` bounds the number of groups.
     convention : {"paper", "xai_bench_code"}, default="paper"
         ``"paper"``: the Shapley values.  ``"xai_bench_code"`` reproduces
         XAI-Bench's BF-SHAP / ground-truth bias (its code solves the Shapley
@@ -448,6 +453,7 @@ class ExactShapley(_MaskerExplainer):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    {explainer_groups_attribute}
     convention_ : str
         The convention used (``convention``, or the one a deprecated switch
         names).
@@ -490,12 +496,13 @@ class ExactShapley(_MaskerExplainer):
         "xai_bench_efficiency": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, estimator=None, *, masker=None, convention="paper",
+    def __init__(self, estimator=None, *, masker=None, groups=None, convention="paper",
                  max_features=16, target="predicted", output="auto",
                  batch_size=None, random_state=None,
                  xai_bench_efficiency=DEPRECATED):
         self.estimator = estimator
         self.masker = masker
+        self.groups = groups
         self.convention = convention
         self.max_features = max_features
         self.target = target
@@ -513,16 +520,14 @@ class ExactShapley(_MaskerExplainer):
             {"xai_bench_efficiency": (self.xai_bench_efficiency, "xai_bench_code")},
             owner=type(self).__name__, stacklevel=4,
         )
-        _check_n_features(self, X.shape[1])
+        self._fit_groups(X.shape[1])
+        _check_n_features(self, self._n_players(X.shape[1]))
         super()._fit_explainer(X, y)
 
     def _explain(self, X, f, target_index, rngs):
-        d = X.shape[1]
+        d = self._n_players(X.shape[1])
         coalitions = all_coalitions(d)
-        values = self.masker_.evaluate(
-            f, X, coalitions, target_index=target_index,
-            batch_size=self.batch_size, rngs=rngs,
-        )
+        values = self._evaluate(f, X, coalitions, target_index=target_index, rngs=rngs)
         phi = shapley_from_values(values, d)
         if self.convention_ == "xai_bench_code":
             phi += values[:, :1] / d
@@ -531,6 +536,7 @@ class ExactShapley(_MaskerExplainer):
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
                "explainer_random_state",
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
                n_samples=deprecated_doc("n_samples", 'int or "auto"',
                                         "``n_perturbations``"))
 class KernelSHAP(_SampledShapley):
@@ -588,6 +594,7 @@ class KernelSHAP(_SampledShapley):
         complement (same kernel weight), which cancels the leading error
         term [2]_ (an odd number of sampled coalitions drops the last
         complement).
+    {explainer_groups}
     {explainer_target}
     {explainer_output}
     {explainer_batch_size}
@@ -601,6 +608,7 @@ class KernelSHAP(_SampledShapley):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    {explainer_groups_attribute}
     n_perturbations_ : int or "auto"
         The number of coalitions per row used.
     n_features_in_ : int
@@ -642,11 +650,12 @@ class KernelSHAP(_SampledShapley):
     }
 
     def __init__(self, estimator=None, *, n_perturbations="auto", masker=None,
-                 paired=True, target="predicted", output="auto", batch_size=None,
-                 random_state=None, n_samples=DEPRECATED):
+                 paired=True, groups=None, target="predicted", output="auto",
+                 batch_size=None, random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.masker = masker
+        self.groups = groups
         self.paired = paired
         self.target = target
         self.output = output
@@ -666,7 +675,7 @@ class KernelSHAP(_SampledShapley):
         return 2 * d + 2048 if m == "auto" else int(m)
 
     def _explain(self, X, f, target_index, rngs):
-        n, d = X.shape
+        n, d = X.shape[0], self._n_players(X.shape[1])
         m = self._budget(d)
         check_allocation(n * (min(m, 2**d - 2) if d < 62 else m) * (d + 8), itemsize=1,
                          what=f"the coalitions of {n} rows and their values",
@@ -691,8 +700,7 @@ class KernelSHAP(_SampledShapley):
         if n_sampled:
             units, counts = self._sample(rngs, d, n_sampled, sampled_sizes,
                                          keep[:, 2 + n_e:])
-        values = self.masker_.evaluate(f, X, keep, target_index=target_index,
-                                       batch_size=self.batch_size, rngs=rngs)
+        values = self._evaluate(f, X, keep, target_index=target_index, rngs=rngs)
         v_empty, v_full = values[:, 0], values[:, 1]
         y = values[:, 2:] - v_empty[:, None]
         # Moments of the weighted regression y ~ Z phi: the enumerated part
@@ -762,6 +770,7 @@ class KernelSHAP(_SampledShapley):
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
                "explainer_random_state",
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
                n_samples=deprecated_doc("n_samples", "int", "``n_permutations``"))
 class ShapleyValueSampling(_SampledShapley):
     """Shapley values by permutation sampling (Castro et al., 2009).
@@ -793,6 +802,7 @@ class ShapleyValueSampling(_SampledShapley):
         correlated and their average has a lower variance (for an odd
         ``n_permutations`` the last reverse is dropped).  ``False`` draws
         independent orderings (Captum's ``ShapleyValueSampling``).
+    {explainer_groups}
     {explainer_target}
     {explainer_output}
     {explainer_batch_size}
@@ -805,6 +815,7 @@ class ShapleyValueSampling(_SampledShapley):
         The fitted model.
     masker_ : masker
         The fitted masker.
+    {explainer_groups_attribute}
     n_permutations_ : int
         The number of orderings per row used.
     n_features_in_ : int
@@ -842,11 +853,12 @@ class ShapleyValueSampling(_SampledShapley):
     }
 
     def __init__(self, estimator=None, *, n_permutations=25, masker=None,
-                 antithetic=True, target="predicted", output="auto",
+                 antithetic=True, groups=None, target="predicted", output="auto",
                  batch_size=None, random_state=None, n_samples=DEPRECATED):
         self.estimator = estimator
         self.n_permutations = n_permutations
         self.masker = masker
+        self.groups = groups
         self.antithetic = antithetic
         self.target = target
         self.output = output
@@ -869,7 +881,7 @@ class ShapleyValueSampling(_SampledShapley):
         return perms[:, :m]
 
     def _explain(self, X, f, target_index, rngs):
-        n, d = X.shape
+        n, d = X.shape[0], self._n_players(X.shape[1])
         m = self.n_permutations_
         check_allocation(n * m * d * (d + 16), itemsize=1,
                          what=f"the orderings and coalitions of {n} rows",

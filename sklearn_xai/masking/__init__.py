@@ -8,6 +8,11 @@ from sklearn_xai.masking._base import (
     check_perturber,
 )
 from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
+from sklearn_xai.masking._groups import (  # noqa: F401 (encoding_step_index: explainers)
+    check_groups,
+    encoding_step_index,
+    onehot_groups,
+)
 from sklearn_xai.masking._conditional import (
     ConditionalMasker,
     EmpiricalConditionalMasker,
@@ -26,6 +31,8 @@ __all__ = [
     "GaussianNoisePerturber",
     "MarginalMasker",
     "NoisyLinearMasker",
+    "check_groups",
     "check_masker",
     "check_perturber",
+    "onehot_groups",
 ]

@@ -76,6 +76,14 @@ def _unwrap(estimator, X):
         estimator = estimator.steps[-1][1]
     if _explains(estimator):
         options = getattr(estimator, "explainer_", estimator)
+        if getattr(options, "groups_", None) is not None:
+            # Metrics mask, perturb and rank one attribution per column.
+            raise ValueError(
+                f"{type(options).__name__} was fitted with groups and gives one "
+                "attribution per feature group, but explanation metrics score one "
+                "attribution per column of X. Score the explainer with groups=None "
+                "(grouped attributions are for reading, not for these metrics)."
+            )
         return estimator.explained_estimator_, estimator, options, Xe
     raise TypeError(
         "Explanation scorers score an ExplainedModel, an explainer, or a Pipeline "
