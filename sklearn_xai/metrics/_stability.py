@@ -363,7 +363,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        ``perturber.perturb(X[i:i+1], discrete_features fixed, n_perturbations,
         streams[i:i+1])`` with ``streams = RowStreams(random_state,
         row_keys(X))``, so scores do not depend on batch size or row order.
     {target}
@@ -494,7 +494,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        ``perturber.perturb(X[i:i+1], discrete_features fixed, n_perturbations,
         streams[i:i+1])`` with ``streams = RowStreams(random_state,
         row_keys(X))``, so scores do not depend on batch size or row order.
     representation : callable or None, default=None
@@ -634,7 +634,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        ``perturber.perturb(X[i:i+1], discrete_features fixed, n_perturbations,
         streams[i:i+1])`` with ``streams = RowStreams(random_state,
         row_keys(X))``, so scores do not depend on batch size or row order.
     {target}
