@@ -1,7 +1,7 @@
 """
-=====================================================
+=======================================================
 Choosing an explainer for a Pipeline on a raw DataFrame
-=====================================================
+=======================================================
 
 A practitioner's model is rarely fitted on a float matrix: it is a
 scikit-learn Pipeline whose ColumnTransformer one-hot encodes string and
@@ -33,7 +33,7 @@ from sklearn_xai.masking import MarginalMasker
 
 # %%
 # A shop's orders: a string, a categorical, a boolean and a float column
-# ------------------------------------------------------------------------
+# ----------------------------------------------------------------------
 rng = np.random.default_rng(0)
 n = 240
 orders = pd.DataFrame({
