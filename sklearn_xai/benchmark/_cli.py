@@ -58,7 +58,8 @@ def _parser():
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     cmp = sub.add_parser(
         "compare", help="rank the explainers of a model trained on a CSV file")
-    cmp.add_argument("csv", help="a CSV file with a header row; numeric feature columns")
+    cmp.add_argument("csv", help="a CSV file with a header row; numeric and text "
+                                 "feature columns (text ones are one-hot encoded)")
     cmp.add_argument("--target", required=True, help="name of the target column")
     cmp.add_argument("--model", default="xgboost",
                      help="model alias or class name (default: xgboost; see "
@@ -502,6 +503,7 @@ def _compare(args, out):
 
     from sklearn_xai.benchmark._compare import compare_explainers
     from sklearn_xai.benchmark._report import write_report
+    from sklearn_xai.benchmark._rows import csv_rows
     from sklearn_xai.benchmark._runner import _task_of
     from sklearn_xai.benchmark._spec import resolve_component
 
@@ -512,19 +514,15 @@ def _compare(args, out):
             f"{list(frame.columns)}."
         )
     y = frame.pop(args.target).to_numpy()
-    non_numeric = [c for c in frame if not pd.api.types.is_numeric_dtype(frame[c])]
-    if non_numeric:
-        raise ValueError(
-            f"{args.csv}: columns {non_numeric} are not numeric; encode them first "
-            "(for example with sklearn_xai.datasets.beexai_preprocessor)."
-        )
-    X = frame.to_numpy(dtype=np.float64)
+    X, encode, note = csv_rows(frame)  # text columns: one-hot in a Pipeline
     task = _task_of(y)
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=0.25, random_state=0,
         stratify=y if task == "classification" else None)
-    model = resolve_component(args.model, "model", seed=0, task=task)
+    model = encode(resolve_component(args.model, "model", seed=0, task=task))
     model.fit(X_train, y_train)
+    if note:
+        print(note, file=out)
     print(f"{type(model).__name__} trained on {len(X_train)} rows; held-out score "
           f"{model.score(X_test, y_test):.3f}\n", file=out)
     stem = os.path.splitext(os.path.basename(args.csv))[0]

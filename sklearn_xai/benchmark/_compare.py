@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 from sklearn.base import is_classifier
 
+from sklearn_xai.benchmark._rows import compare_rows
 from sklearn_xai.utils._estimators import unfreeze, unwrap
 from sklearn_xai.utils._output import model_input
-from sklearn_xai.utils._tabular import has_non_numeric_columns
 
 __all__ = ["applicable_explainers", "applicable_metrics", "compare_explainers"]
 
@@ -221,14 +221,22 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         with its columns).
     X : array-like or DataFrame of shape (n_samples, n_features)
         Rows to explain (typically held-out rows); the first ``n_explain``
-        are explained.  Numeric columns only: a DataFrame with string or
-        categorical columns is refused with the explainers that take them
-        (see :ref:`raw-dataframes`).
+        are explained.  A raw DataFrame with string, pandas categorical or
+        boolean columns is compared on its own columns (see
+        :ref:`raw-dataframes`): its columns are coded as floats for the
+        explainers and metrics (categories by their index) and decoded into
+        the user's columns and dtypes for every model call; only the
+        explainers that substitute values and the metrics that never do
+        arithmetic on a category take part (the others are left out, with
+        the reason, in :mod:`sklearn_xai.benchmark._rows`), removed columns
+        take their most frequent value (categories, booleans) or their mean,
+        and noise goes to float columns only.
     y : array-like of shape (n_samples,), default=None
         Their targets, only to report the model's score; ``None`` reports
         none.
-    X_train : array-like of shape (n_train, n_features), default=None
-        Training rows: background of the maskers and of LIME's sampling.
+    X_train : array-like or DataFrame of shape (n_train, n_features), default=None
+        Training rows (a DataFrame with the columns of ``X`` when ``X`` is
+        one): background of the maskers and of LIME's sampling.
         ``None`` uses the rows of ``X`` after the first ``n_explain``
         (then ``X`` needs more than ``n_explain`` rows).
     explainers : "auto" or dict, default="auto"
@@ -297,20 +305,8 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     from sklearn_xai.benchmark._spec import BenchmarkSpec
 
     check_is_fitted(model)
-    for name, rows in (("X", X), ("X_train", X_train)):
-        if has_non_numeric_columns(rows):
-            bad = [c for c, t in rows.dtypes.items()
-                   if not pd.api.types.is_numeric_dtype(t) or isinstance(
-                       t, pd.CategoricalDtype)]
-            raise ValueError(
-                f"{name} has non-numeric column(s) {bad}: compare_explainers scores "
-                "numeric columns only (its metrics average and perturb feature "
-                "values). Explain the raw columns with an explainer that substitutes "
-                "values (KernelSHAP, ExactShapley, ShapleyValueSampling, "
-                "FeatureAblation with masker=MarginalMasker(...)), or compare on the "
-                "encoded columns (Pipeline steps before the model)."
-            )
-    X = check_array(X, dtype=np.float64, ensure_all_finite=True)
+    rows = compare_rows(model, X, X_train)  # float codes for raw DataFrames
+    X, X_train, model = rows.X, rows.X_train, rows.model
     if isinstance(n_explain, bool) or not isinstance(n_explain, numbers.Integral) \
             or n_explain < 1:
         raise ValueError(f"n_explain must be a positive int, got {n_explain!r}.")
@@ -339,6 +335,7 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     y_train = frozen.predict(model_input(frozen, X_train))
     if explainers == "auto":
         explainers = applicable_explainers(model, n_features)
+        explainers = rows.explainers(explainers)
     elif not isinstance(explainers, dict):
         raise ValueError(
             "explainers must be 'auto' or a dict label -> explainer spec; got "
@@ -357,7 +354,7 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     if metrics == "auto":
         metrics = [m for m in applicable_metrics()
                    if m != "neg_rrs" or _has_representation(model)]
-    mean_masker = {"name": "BaselineMasker", "params": {"value": "mean"}}
+    metrics, mean_masker = rows.metrics(metrics, X_train)
     metrics = _with_masker(metrics, mean_masker)
 
     X_all = np.vstack([X_train, X])

@@ -26,7 +26,9 @@ from sklearn_xai.metrics._common import _BASE_PARAMS, _check_inputs
 from sklearn_xai.metrics._masks import _resolve_image_shape
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._stability import (
+    _DISCRETE_FEATURES_DOC,
     _check_explainer,
+    _discrete_mask,
     _explained_neighbours,
     _sensitivity,
 )
@@ -81,15 +83,16 @@ def _max_ratio(num, den):
         "normalize": [StrOptions({"none", "relative", "per_noise"})],
         **_EXPLAINER_RNG,
         "random_state": ["random_state"],
+        "discrete_features": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC)
+              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC)
 def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10,
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     explainer_rng="common", random_state=None, target="predicted",
-                    output="auto", batch_size=None):
+                    output="auto", batch_size=None, discrete_features=None):
     """Average sensitivity (Yeh et al. 2019; Quantus' AvgSensitivity).
 
     ``SENS_avg(x) = (1/N) Σ_{j <= N} ‖a(x) - a(x + δ_j)‖_2`` with
@@ -132,6 +135,7 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     {target}
     {output}
     {batch_size}
+    {discrete_features}
 
     Returns
     -------
@@ -178,7 +182,7 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
         n_perturbations=n_perturbations, radius=radius, radius_scale=radius_scale,
         X_train=X_train, normalize=normalize, convention="paper", batch_bug=False,
         explainer_rng=explainer_rng, random_state=random_state, target=target,
-        output=output, batch_size=batch_size,
+        output=output, batch_size=batch_size, discrete_features=discrete_features,
     )
 
 
@@ -192,15 +196,16 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
         "std": [Interval(numbers.Real, 0, None, closed="neither")],
         **_EXPLAINER_RNG,
         "random_state": ["random_state"],
+        "discrete_features": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC)
+              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC)
 def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
                              n_perturbations=200, std=0.1, explainer_rng="common",
                              random_state=None, target="predicted", output="auto",
-                             batch_size=None):
+                             batch_size=None, discrete_features=None):
     """Local Lipschitz estimate (Alvarez-Melis and Jaakkola 2018; Quantus).
 
     ``L(x) = max_{j <= N} ‖a(x) - a(x + ε_j)‖_2 / ‖ε_j‖_2`` with Gaussian
@@ -227,6 +232,7 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
     {target}
     {output}
     {batch_size}
+    {discrete_features}
 
     Returns
     -------
@@ -278,13 +284,15 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
     N = int(n_perturbations)
     check_allocation(2 * N * d, what="the neighbours of one row and their "
                      "attributions", parameter="n_perturbations", value=N)
+    # Discrete columns take no noise.
+    sigma = np.where(_discrete_mask(discrete_features, d), 0.0, float(std))
     streams = RowStreams(random_state, row_keys(X))
     scores = np.empty(n)
     noise_norm = {}
 
     def neighbours(sl, keys):
         eps = streams[sl].normal((N, d))
-        eps *= float(std)
+        eps *= sigma
         noise_norm["norm"] = np.linalg.norm(eps, axis=2)
         return X[sl, None, :] + eps
 

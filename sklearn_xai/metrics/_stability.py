@@ -75,6 +75,39 @@ def _check_explainer(explainer):
     return explainer
 
 
+_DISCRETE_FEATURES_DOC = """
+    discrete_features : array-like of bool or int, default=None
+        Columns that take no noise: a boolean mask of shape (n_features,) or
+        column indices.  Category codes, booleans and integers are such
+        columns (continuous noise makes no value of theirs; this is how
+        :func:`~sklearn_xai.benchmark.compare_explainers` scores a raw
+        DataFrame): a neighbour keeps the row's value there.  ``None``:
+        every column takes noise."""
+
+
+def _discrete_mask(discrete_features, n_features):
+    """Boolean mask of ``discrete_features`` (a mask, indices or None)."""
+    mask = np.zeros(n_features, dtype=bool)
+    if discrete_features is None:
+        return mask
+    given = np.asarray(discrete_features).ravel()
+    if given.dtype == bool:
+        if given.shape != (n_features,):
+            raise ValueError(
+                f"discrete_features as a boolean mask needs {n_features} entries; got "
+                f"{given.size}."
+            )
+        return given.copy()
+    if given.size and (not np.issubdtype(given.dtype, np.integer)
+                       or given.min() < -n_features or given.max() >= n_features):
+        raise ValueError(
+            "discrete_features must be a boolean mask or column indices in "
+            f"[0, {n_features - 1}]; got {discrete_features!r}."
+        )
+    mask[given.astype(np.intp)] = True
+    return mask
+
+
 def _explain_neighbours(explainer, Z, owner, keys, labels, explainer_rng):
     """Attributions of neighbour rows ``Z``, each for the class of its owner.
 
@@ -166,7 +199,8 @@ def _neighbour_counts(n_samples, n_perturbations, max_neighbours, owner):
 def _relative_stability(estimator, X, attributions, *, kind, explainer,
                         n_perturbations, max_neighbours, n_samples, perturber, p,
                         form, eps_min, explainer_rng, nan_policy, return_details,
-                        random_state, target, output, batch_size, representation):
+                        random_state, target, output, batch_size, representation,
+                        discrete_features=None):
     owner_name = {"input": "relative_input_stability",
                   "representation": "relative_representation_stability",
                   "output": "relative_output_stability"}[kind]
@@ -196,7 +230,8 @@ def _relative_stability(estimator, X, attributions, *, kind, explainer,
     scores = np.full(n, -np.inf)
     n_kept = np.zeros(n, dtype=np.intp)
     n_valid = np.zeros(n, dtype=np.intp)
-    no_fix = np.zeros(d, dtype=bool)
+    # Discrete columns are held fixed by the perturber: they take no noise.
+    no_fix = _discrete_mask(discrete_features, d)
     neighbours = {}
 
     def build(sl, out):
@@ -259,6 +294,7 @@ _STAB_PARAMS = {
     "nan_policy": [StrOptions({"omit", "zero", "raise"})],
     "return_details": ["boolean"],
     "random_state": ["random_state"],
+    "discrete_features": ["array-like", None],
     # Deprecated in 0.1.
     "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
                   Hidden(StrOptions({DEPRECATED}))],
@@ -266,14 +302,15 @@ _STAB_PARAMS = {
 
 
 @fast_validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "target", "output")
+@Substitution("estimator", "X", "target", "output",
+              discrete_features=_DISCRETE_FEATURES_DOC)
 def relative_input_stability(estimator, X, attributions, *, explainer,
                              n_perturbations=_N_PERTURBATIONS,
                              max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
                              form="norm", eps_min=None, explainer_rng="common",
                              nan_policy="omit", return_details=False,
                              random_state=None, target="predicted", output="auto",
-                             batch_size=None, n_samples=DEPRECATED):
+                             batch_size=None, n_samples=DEPRECATED, discrete_features=None):
     """Relative input stability RIS (OpenXAI).
 
     ``RIS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖x - x'‖/‖x‖)`` over the
@@ -326,7 +363,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        ``perturber.perturb(X[i:i+1], discrete_features fixed, n_perturbations,
         streams[i:i+1])`` with ``streams = RowStreams(random_state,
         row_keys(X))``, so scores do not depend on batch size or row order.
     {target}
@@ -334,6 +371,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     batch_size : int or None, default=None
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
+    {discrete_features}
     n_samples : int
         Neighbours drawn per row.
 
@@ -381,6 +419,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     return _relative_stability(
         estimator, X, attributions, kind="input", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
+        discrete_features=discrete_features,
         n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
@@ -392,7 +431,8 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     {**_STAB_PARAMS, "representation": [callable, None]},
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output")
+@Substitution("estimator", "X", "target", "output",
+              discrete_features=_DISCRETE_FEATURES_DOC)
 def relative_representation_stability(estimator, X, attributions, *, explainer,
                                       n_perturbations=_N_PERTURBATIONS,
                                       max_neighbours=_MAX_NEIGHBOURS,
@@ -401,7 +441,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
                                       nan_policy="omit", return_details=False,
                                       random_state=None, representation=None,
                                       target="predicted", output="auto",
-                                      batch_size=None, n_samples=DEPRECATED):
+                                      batch_size=None, n_samples=DEPRECATED, discrete_features=None):
     """Relative representation stability RRS (OpenXAI).
 
     ``RRS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``
@@ -454,7 +494,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        ``perturber.perturb(X[i:i+1], discrete_features fixed, n_perturbations,
         streams[i:i+1])`` with ``streams = RowStreams(random_state,
         row_keys(X))``, so scores do not depend on batch size or row order.
     representation : callable or None, default=None
@@ -469,6 +509,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
     batch_size : int or None, default=None
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
+    {discrete_features}
     n_samples : int
         Neighbours drawn per row.
 
@@ -517,6 +558,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
     return _relative_stability(
         estimator, X, attributions, kind="representation", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
+        discrete_features=discrete_features,
         n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
@@ -529,14 +571,15 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
      "output": [StrOptions({"auto", "proba", "decision", "logit", "predict", "margin"})]},
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target")
+@Substitution("estimator", "X", "target",
+              discrete_features=_DISCRETE_FEATURES_DOC)
 def relative_output_stability(estimator, X, attributions, *, explainer,
                               n_perturbations=_N_PERTURBATIONS,
                               max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
                               form="norm", eps_min=None, explainer_rng="common",
                               nan_policy="omit", return_details=False,
                               random_state=None, target="predicted", output="auto",
-                              batch_size=None, n_samples=DEPRECATED):
+                              batch_size=None, n_samples=DEPRECATED, discrete_features=None):
     """Relative output stability ROS (OpenXAI).
 
     ``ROS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖h(x) - h(x')‖/‖h(x)‖)``
@@ -591,7 +634,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         Also return the counts.
     random_state : int, RandomState instance or None, default=None
         Seeds the neighbourhoods: row ``i``'s neighbours are
-        ``perturber.perturb(X[i:i+1], no feature fixed, n_perturbations,
+        ``perturber.perturb(X[i:i+1], discrete_features fixed, n_perturbations,
         streams[i:i+1])`` with ``streams = RowStreams(random_state,
         row_keys(X))``, so scores do not depend on batch size or row order.
     {target}
@@ -602,6 +645,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
     batch_size : int or None, default=None
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
+    {discrete_features}
     n_samples : int
         Neighbours drawn per row.
 
@@ -649,6 +693,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
     return _relative_stability(
         estimator, X, attributions, kind="output", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
+        discrete_features=discrete_features,
         n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
@@ -682,18 +727,20 @@ def _mean_pairwise_distance(X):
         "convention": [StrOptions({"paper", "beexai_code"})],
         "explainer_rng": [StrOptions({"common", "independent"})],
         "random_state": ["random_state"],
+        "discrete_features": ["array-like", None],
         # Deprecated in 0.1.
         "variant": [StrOptions({"yeh", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
         "beexai_batch_bug": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("X", "target", "output")
+@Substitution("X", "target", "output", discrete_features=_DISCRETE_FEATURES_DOC)
 def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=None,
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     convention="paper", explainer_rng="common", random_state=None,
                     target="predicted", output="auto", batch_size=None,
-                    variant=DEPRECATED, beexai_batch_bug=DEPRECATED):
+                    variant=DEPRECATED, beexai_batch_bug=DEPRECATED,
+                    discrete_features=None):
     """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus).
 
     ``SENS_max(x) = max_{j <= N} ‖a(x) - a(x + δ_j)‖_2`` with
@@ -750,6 +797,7 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     {output}
     batch_size : int or None, default=None
         Bounds the block of rows whose neighbours are explained together.
+    {discrete_features}
     variant : {"yeh", "beexai"}
         The definition.
 
@@ -812,6 +860,7 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
         X_train=X_train, normalize=normalize, convention=convention,
         batch_bug=batch_bug, explainer_rng=explainer_rng, random_state=random_state,
         target=target, output=output, batch_size=batch_size,
+        discrete_features=discrete_features,
     )
 
 
@@ -852,7 +901,7 @@ def _explained_neighbours(estimator, X, *, explainer, n_neighbours, neighbours,
 def _sensitivity(estimator, X, attributions, *, reduction, explainer,
                  n_perturbations, radius, radius_scale, X_train, normalize,
                  convention, batch_bug, explainer_rng, random_state, target, output,
-                 batch_size):
+                 batch_size, discrete_features=None):
     """Max- or average sensitivity: ``reduction`` (``np.max`` or ``np.mean``)
     over the uniform neighbours of each row of the explanation distances."""
     X, A = _check_inputs(X, attributions)
@@ -886,6 +935,7 @@ def _sensitivity(estimator, X, attributions, *, reduction, explainer,
                     'or radius_scale="absolute".'
                 )
             r = float(radius) * _check_training_rows(X_train, d).std(axis=0)
+    r = np.where(_discrete_mask(discrete_features, d), 0.0, r)  # no noise there
     streams = RowStreams(random_state, row_keys(X))
     diff = np.empty((n, N))
     noise_sq = np.empty((n, N))

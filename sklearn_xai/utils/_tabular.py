@@ -132,6 +132,16 @@ class TabularCodec:
         """Labels of the coded (non-numeric) columns."""
         return [c for c, cats in zip(self.columns_, self.categories_) if cats is not None]
 
+    @property
+    def discrete_mask_(self):
+        """Boolean mask of the columns whose codes take whole values only:
+        the coded columns, boolean and integer columns (continuous noise or a
+        mean makes no value of theirs); ``False`` for float columns."""
+        return np.array([
+            cats is not None or not pd.api.types.is_float_dtype(dtype)
+            for dtype, cats in zip(self.dtypes_, self.categories_)
+        ], dtype=bool)
+
     def encode(self, X):
         """The float64 codes of ``X``, a DataFrame with the fitted columns.
 
@@ -192,10 +202,15 @@ class TabularCodec:
         X : pandas.DataFrame
         """
         Z = np.asarray(Z, dtype=np.float64)
+        if Z.ndim != 2 or Z.shape[1] != len(self.columns_):
+            raise ValueError(
+                f"Codes must have shape (n_rows, {len(self.columns_)}); got {Z.shape}."
+            )
         data = {}
         for j, (name, dtype, cats) in enumerate(zip(self.columns_, self.dtypes_,
                                                      self.categories_)):
             z = Z[:, j]
+            self._check_codes(name, dtype, cats, z)
             if cats is None:
                 # Values come from encoded rows, so an integer column's
                 # codes are whole numbers; nullable dtypes keep NaN missing.
@@ -211,3 +226,29 @@ class TabularCodec:
                 values[missing_value] = None
                 data[name] = values if dtype == object else pd.Series(values).astype(dtype)
         return pd.DataFrame(data, columns=self.columns_)
+
+    @staticmethod
+    def _check_codes(name, dtype, cats, z):
+        """Refuse codes that are no value of the column: a fraction or an
+        out-of-range index for a coded column, a fraction for an integer
+        column, anything but 0 and 1 for a boolean one (what an arithmetic
+        perturbation, such as Gaussian noise or a mean, makes of them)."""
+        if cats is None and pd.api.types.is_float_dtype(dtype):
+            return
+        known = z[~np.isnan(z)]
+        if cats is not None:
+            bad = (known != np.round(known)) | (known < 0) | (known >= len(cats))
+            what = f"category codes in [0, {len(cats) - 1}]"
+        elif pd.api.types.is_bool_dtype(dtype):
+            bad = (known != 0) & (known != 1)
+            what = "0 or 1 (a boolean column)"
+        else:
+            bad = known != np.round(known)
+            what = f"whole numbers (a {dtype} column)"
+        if bad.any():
+            raise ValueError(
+                f"Column {name!r} was given {float(known[bad][0])!r} where it takes {what}: "
+                "its values were changed arithmetically (noise, a mean, an "
+                "interpolation). Substitute whole values instead (a masker such as "
+                "MarginalMasker), or leave this column out of such perturbations."
+            )

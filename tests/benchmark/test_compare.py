@@ -163,14 +163,20 @@ def test_pipeline_selecting_columns_by_name_on_a_dataframe():
     assert table.loc["ablation", "value"] == pytest.approx(expected)
 
 
-def test_text_columns_are_refused_with_the_explainers_that_take_them():
+def test_text_columns_need_training_rows_with_the_same_columns():
+    # Raw DataFrames are compared on their own columns
+    # (tests/benchmark/test_compare_raw_columns.py); their training rows must
+    # be a DataFrame with the same columns.
     import pandas as pd
 
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "size": ["s", "m", "l", "m"]})
     model = Ridge().fit(np.c_[X["a"], X["a"]], [0.0, 1.0, 2.0, 3.0])
-    with pytest.raises(ValueError, match=r"X has non-numeric column\(s\) \['size'\]"
-                       r"[\s\S]*MarginalMasker"):
-        compare_explainers(model, X, n_explain=2)
+    with pytest.raises(ValueError, match="X_train must be a DataFrame with the same "
+                                         "columns"):
+        compare_explainers(model, X, X_train=np.ones((4, 2)), n_explain=2)
+    with pytest.raises(ValueError, match=r"X_train has columns \['a', 'b'\]"):
+        compare_explainers(model, X, X_train=X.set_axis(["a", "b"], axis=1),
+                           n_explain=2)
 
 
 def test_the_report_names_the_given_rows_not_an_object_address(tmp_path):
