@@ -129,9 +129,8 @@ def test_the_pages_check_snippet_passes(page_files):
     exec(compile(snippet, "custom_explainer.rst", "exec"), {})  # raises on a failure
 
     # What the page warns about: without a model scikit-learn's checks fail.
-    from sklearn.utils.estimator_checks import check_estimator
-
     from my_explainers import MyExplainer
+    from sklearn.utils.estimator_checks import check_estimator
 
     with pytest.raises(ValueError, match="needs a model"):
         check_estimator(MyExplainer())
