@@ -63,12 +63,21 @@ check_explainer(FiniteDifferenceXInput())
 print("FiniteDifferenceXInput passes the explainer contract checks.")
 
 # %%
+# scikit-learn's own checks apply too.  They fit the explainer on their own
+# rows, so it needs a model to explain (``FiniteDifferenceXInput()`` alone
+# fails with "needs a model"): an unfitted one that fits any target.
+from sklearn.linear_model import LinearRegression
+from sklearn.utils.estimator_checks import check_estimator
+
+check_estimator(FiniteDifferenceXInput(LinearRegression()))
+print("FiniteDifferenceXInput passes scikit-learn's check_estimator.")
+
+# %%
 # Against a closed form
 # ---------------------
 # On a linear model the gradient is the coefficient vector, so the
 # attributions are ``w * x`` exactly (up to rounding).
 from sklearn.frozen import FrozenEstimator
-from sklearn.linear_model import LinearRegression
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(200, 4))
@@ -82,10 +91,12 @@ print(np.round(X[:3] * model.coef_, 4))
 # Benchmark it against a preset
 # -----------------------------
 # A preset is a :class:`~sklearn_xai.benchmark.BenchmarkSpec`; add the class
-# under a label of your choice.  (From a YAML config, register it first with
+# under a label of your choice.  (From a YAML config, put the class and
 # ``sklearn_xai.benchmark.register_component(FiniteDifferenceXInput,
-# kind="explainer")`` in a module next to the config and name it there; the
-# command line imports modules next to the config file.)
+# kind="explainer")`` in a module next to the config, name the class in the
+# config, and name the module on the command line:
+# ``sklearn-xai run mine.yaml --import my_explainers``.  Only the modules
+# named with ``--import`` run; see :ref:`custom-explainer`.)
 from sklearn_xai.benchmark import get_preset, run_benchmark
 
 spec = get_preset("default")

@@ -305,9 +305,18 @@ def _check_output(directory):
 
 def _import_modules(names, benchmark):
     """Import the modules named with --import: a ``.py`` file next to the
-    config file, else an installed module.  Only modules the user names on
-    the command line are imported, never files a config merely sits next to."""
+    config file (or in the working directory for a preset), else an installed
+    module.  Only modules the user names on the command line are imported,
+    never files a config merely sits next to.
+
+    The config's folder goes first on ``sys.path``, so the module imports its
+    own neighbours and worker processes import it by name.  A module of the
+    same name imported earlier from another file is an error (the file next
+    to the config would silently not run); an error raised while the module
+    runs is reported with its file and line.
+    """
     import importlib
+    import traceback
 
     if not names:
         return
@@ -315,26 +324,53 @@ def _import_modules(names, benchmark):
         else os.getcwd()
     for name in names:
         module = name[:-3] if name.endswith(".py") else name
-        if os.path.exists(os.path.join(folder, module + ".py")) and folder not in sys.path:
-            sys.path.insert(0, folder)
+        path = os.path.join(folder, module + ".py")
+        local = os.path.isfile(path)
+        if local:
+            loaded = getattr(sys.modules.get(module), "__file__", None)
+            if loaded is not None and os.path.realpath(loaded) != os.path.realpath(path):
+                raise ImportError(
+                    f"--import {name}: a module named {module!r} is already imported "
+                    f"from {loaded}, so {path} would not run; rename {module}.py (and "
+                    "the --import) to a name no other module uses."
+                )
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
         try:
             importlib.import_module(module)
-        except ImportError as exc:
+        except Exception as exc:
+            missing = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+            if not local and missing and (module + ".").startswith(missing + "."):
+                raise ImportError(
+                    f"--import {name}: {exc} (looked for {module}.py in {folder} and "
+                    "in the installed packages)"
+                ) from None
+            frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                      if local and os.path.realpath(f.filename) == os.path.realpath(path)]
+            at = f" at {path}, line {frames[-1].lineno}" if frames else ""
             raise ImportError(
-                f"--import {name}: {exc} (looked in {folder} and the installed "
-                "packages)"
-            ) from None
+                f"--import {name}: importing {module!r} failed{at}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
 
 
 def _check_benchmark_name(benchmark, imports):
     """Answer a mistyped preset name before anything heavy is imported.
 
-    Without ``--import`` the presets are the shipped ones, whose names are
-    known without importing scikit-learn or torch; any other name that is not
-    a file is an error, with the closest preset names.
+    A name ending in ``.yaml``, ``.yml`` or ``.json`` must be an existing
+    file.  Without ``--import`` the presets are the shipped ones, whose names
+    are known without importing scikit-learn or torch; any other name that is
+    not a file is an error, with the closest preset names.
     """
-    if imports or os.path.exists(benchmark):
+    if os.path.exists(benchmark):
         return
+    if benchmark.lower().endswith((".yaml", ".yml", ".json")):
+        raise ValueError(
+            f"config file {benchmark!r} not found (relative to the working directory "
+            f"{os.getcwd()}); give its path."
+        )
+    if imports:
+        return  # an imported module may register presets
     from difflib import get_close_matches
 
     from sklearn_xai.benchmark._preset_names import SHIPPED_PRESETS, WITH_QUICK_VARIANT

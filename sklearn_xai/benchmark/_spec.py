@@ -138,6 +138,17 @@ def _package_names(kind):
     raise ValueError(f"Unknown component kind {kind!r}.")
 
 
+def _package_name_list(kind):
+    """The names of :func:`_package_names`; for explainers read from
+    ``sklearn_xai.explainers.__all__``, without importing the explainers
+    (the gradient ones import torch)."""
+    if kind == "explainer":
+        from sklearn_xai import explainers
+
+        return list(explainers.__all__)
+    return list(_package_names(kind))
+
+
 def register_component(obj, *, kind, name=None):
     """Make a component of your own usable by name in benchmark configs.
 
@@ -189,7 +200,7 @@ def register_component(obj, *, kind, name=None):
     name = getattr(obj, "__name__", None) if name is None else name
     if not isinstance(name, str) or not name or "." in name:
         raise ValueError(f"name must be a non-empty str without dots, got {name!r}.")
-    if name in _package_names(kind) or (kind == "model" and name in MODEL_ALIASES):
+    if name in _package_name_list(kind) or (kind == "model" and name in MODEL_ALIASES):
         raise ValueError(
             f"{name!r} already names a {kind} of sklearn_xai; register yours under "
             "another name (name=...)."
@@ -221,9 +232,8 @@ def _config_name_problem(name, kind):
         return f"{name!r} is not a name"
     if "." not in name or _registered_by_path(name, kind) is not None:
         return None
-    how = (f"register it from Python with sklearn_xai.benchmark.register_component("
-           f"obj, kind={kind!r}) and name it in the config by its registered name, or "
-           "build the spec in Python")
+    how = (f"{_REGISTER_HOW.format(obj=name.rpartition('.')[2], kind=kind)} and name "
+           "it in the config by its registered name, or build the spec in Python")
     root = name.split(".", 1)[0]
     if root not in _TRUSTED_ROOTS:
         return (f"{name!r} is not in a library a config file may import from "
@@ -260,7 +270,7 @@ def bind_registered(value, kind, *, top=True):
                 other = "masker" if kind == "explainer" else "explainer"
                 found = (_registered_by_path(name, other) if "." in name
                          else _REGISTERED[other].get(name))
-            if found is not None and not (name in _package_names(kind)):
+            if found is not None and not (name in _package_name_list(kind)):
                 name = found
         nested = "masker" if kind in ("explainer", "masker") else kind
         params = {k: bind_registered(v, nested, top=False)
@@ -345,16 +355,44 @@ def _lookup(name, kind, task=None):
         found = getattr(explainers, name, None)
         if inspect.isclass(found) and issubclass(found, BaseEstimator):
             return found
-    hint = {
-        "explainer": "sklearn_xai.utils.discovery.all_explainers()",
-        "masker": "sklearn_xai.utils.discovery.all_maskers()",
-        "dataset": "sklearn_xai.datasets.__all__",
-        "model": f"the aliases {sorted(MODEL_ALIASES)}, sklearn_xai.models.__all__",
-    }[kind]
-    raise ValueError(
-        f"Unknown {kind} {name!r}: use a name from {hint}, or a dotted import "
-        "path such as 'sklearn.tree.DecisionTreeRegressor'."
+    raise ValueError(_unknown_name_message(name, kind))
+
+
+# Per kind: where the names are listed, and an example of a dotted import
+# path of that kind (one a config file may name).
+_NAME_HINTS = {
+    "explainer": ("sklearn_xai.utils.discovery.all_explainers()",
+                  "sklearn_xai.explainers.KernelSHAP"),
+    "masker": ("sklearn_xai.utils.discovery.all_maskers()",
+               "sklearn_xai.masking.MarginalMasker"),
+    "dataset": ("sklearn_xai.datasets.__all__", "sklearn.datasets.make_friedman1"),
+    "model": (f"the aliases {sorted(MODEL_ALIASES)}, sklearn_xai.models.__all__",
+              "sklearn.tree.DecisionTreeRegressor"),
+}
+
+
+def _unknown_name_message(name, kind):
+    """The error for a ``kind`` named ``name`` that resolves to nothing: the
+    closest known names, and the two ways to name a component of your own."""
+    listed, example = _NAME_HINTS[kind]
+    known = _package_name_list(kind) + list(_REGISTERED[kind])
+    if kind == "model":
+        known += list(MODEL_ALIASES)
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+    what = "function" if kind == "dataset" else "Class"
+    return (
+        f"Unknown {kind} {name!r}.{hint} Use a name from {listed}; for your own "
+        f"{kind}, {_REGISTER_HOW.format(obj=name, kind=kind)}; or give a dotted "
+        f"import path 'package.module.{what}' such as {example!r}."
     )
+
+
+# How to make a component of your own nameable, in every error that needs it.
+_REGISTER_HOW = ("register it with sklearn_xai.benchmark.register_component({obj}, "
+                 "kind={kind!r}) (for a config run from the command line: in a module "
+                 "imported with --import my_module, such as a my_module.py next to the "
+                 "config)")
 
 
 def _accepts(obj, param):

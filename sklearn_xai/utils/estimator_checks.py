@@ -134,7 +134,11 @@ def check_explainer(explainer, *, tasks=("classification", "regression"),
     See Also
     --------
     sklearn.utils.estimator_checks.check_estimator : scikit-learn's checks,
-        which explainers also pass (run them separately).
+        which explainers also pass; run them separately on the explainer
+        built with an unfitted model, as
+        ``check_estimator(MyExplainer(LinearRegression()))`` (the checks fit
+        it on their own rows, so ``MyExplainer()`` alone fails with "needs a
+        model").
 
     Examples
     --------
