@@ -96,8 +96,8 @@ def csv_text(value):
     Examples
     --------
     >>> from sklearn_xai.utils._files import csv_text
-    >>> csv_text("=HYPERLINK(\"http://x\")"), csv_text("age")
-    ('\'=HYPERLINK("http://x")', 'age')
+    >>> print(csv_text("=SUM(A1:A9)"), csv_text("age"))
+    '=SUM(A1:A9) age
     """
     text = one_line(value)
     return "'" + text if text.startswith(_FORMULA_START) else text
