@@ -39,7 +39,7 @@ ATTRIBUTIONS = "attributions.csv"
 _TOP = 10
 
 
-def chosen_explainer(decision, *, alpha=0.05, control=None):
+def chosen_explainer(decision, *, alpha=0.05, control=None, reliability=True):
     """The explainer a decision puts first: best mean rank, never the control.
 
     Parameters
@@ -56,6 +56,11 @@ def chosen_explainer(decision, *, alpha=0.05, control=None):
     control : str, default=None
         Label of the control explainer, never chosen; ``None`` takes the
         results' control.
+    reliability : bool or DataFrame, default=True
+        As :func:`write_report`'s (results only): the metrics the
+        reliability table distrusts do not vote; ``False`` lets every
+        metric vote.  Pass the same value as to ``write_report``, so that
+        the pictured explainer is the one its decision puts first.
 
     Returns
     -------
@@ -79,7 +84,8 @@ def chosen_explainer(decision, *, alpha=0.05, control=None):
             raise ValueError("The results have no successful score: there is no "
                              "decision, so no explainer to picture.")
         board = _with_families(decision.leaderboard(alpha=alpha), decision.table)
-        decision = _decision(board, control, alpha, _reliability_table(decision, True))
+        decision = _decision(board, control, alpha,
+                             _reliability_table(decision, reliability))
     if not isinstance(decision, pd.DataFrame) or "explainer" not in decision:
         raise TypeError(
             "decision must be BenchmarkResults, a decision summary (a DataFrame with "
@@ -162,7 +168,7 @@ def _say(verbose, text):
 
 def explanation_figures(decision, model, X, folder, *, explainers=None, X_train=None,
                         y_train=None, feature_names=None, n_explain="auto", alpha=0.05,
-                        max_display=20, random_state=0, verbose=0):
+                        reliability=True, max_display=20, random_state=0, verbose=0):
     """Explain the compared rows with the chosen explainer and draw them.
 
     The explainer the decision puts first (:func:`chosen_explainer`: best
@@ -209,6 +215,9 @@ def explanation_figures(decision, model, X, folder, *, explainers=None, X_train=
         scored), else every row.
     alpha : float, default=0.05
         Level of the decision's tests (results only).
+    reliability : bool or DataFrame, default=True
+        Whether the metrics the reliability table distrusts are left out of
+        the decision (results only; see :func:`chosen_explainer`).
     max_display : int, default=20
         Features drawn individually in the beeswarm and the bar chart (the
         waterfall shows 10); the others are summed.
@@ -260,7 +269,7 @@ def explanation_figures(decision, model, X, folder, *, explainers=None, X_train=
             or max_display < 1):
         raise ValueError(f"max_display must be a positive int, got {max_display!r}.")
     folder = os.fspath(folder)
-    label = chosen_explainer(decision, alpha=alpha)
+    label = chosen_explainer(decision, alpha=alpha, reliability=reliability)
     spec = _explainer_spec(label, explainers, decision)
     if isinstance(n_explain, str) and n_explain == "auto":
         n_explain = None
