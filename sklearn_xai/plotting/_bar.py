@@ -14,6 +14,23 @@ from sklearn_xai.plotting._common import (
 from sklearn_xai.utils import check_attributions
 
 
+def _room_for(ax, texts):
+    """Widen the x axis so that ``texts`` (left-aligned after the bars) end
+    inside the axes, whatever the figure's size and labels."""
+    fig = ax.figure
+    fig.draw_without_rendering()  # the layout sets the axes' width
+    renderer = fig.canvas.get_renderer()
+    width = ax.get_window_extent(renderer).width
+    lo, hi = ax.get_xlim()
+    needed = hi
+    for text in texts:
+        share = text.get_window_extent(renderer).width / max(width, 1.0)
+        if share < 0.5:  # else the axes is too narrow for any room to help
+            start = text.get_position()[0]
+            needed = max(needed, (start - lo * share) / (1.0 - share))
+    ax.set_xlim(lo, lo + (needed - lo) * 1.02 if needed > hi else hi)
+
+
 class MeanAbsAttributionDisplay:
     """Bar chart of the mean absolute attribution of each feature.
 
@@ -128,9 +145,10 @@ class MeanAbsAttributionDisplay:
                                       color=colors[g], label=label))
         if show_values and n_groups == 1:
             span = max(values.max(), 1e-12)
-            for yi, value in zip(y, values[0]):
-                ax.text(value + 0.01 * span, yi, f"{value:.3g}", va="center",
-                        fontsize=8, usetex=False)
+            texts = [ax.text(value + 0.01 * span, yi, f"{value:.3g}", va="center",
+                             fontsize=8, usetex=False)
+                     for yi, value in zip(y, values[0])]
+            _room_for(ax, texts)
         ax.set_yticks(y)
         set_plain_ticklabels(ax, labels)
         ax.set_xlabel("mean |attribution|")

@@ -141,7 +141,7 @@ def _board_results(n_faithfulness=19, spec_models=None):
     assert len(metrics) == n_faithfulness
     rng = np.random.default_rng(0)
     rows = []
-    for e, explainer in enumerate(["random", "weak", "best", "middle"]):
+    for explainer in ["random", "weak", "best", "middle"]:
         quality = {"random": 0.0, "weak": 0.2, "middle": 0.5, "best": 0.9}[explainer]
         for metric in metrics:
             better = not metric.startswith("neg_")
@@ -168,6 +168,7 @@ def _board_results(n_faithfulness=19, spec_models=None):
 def test_chosen_explainer_is_the_best_mean_rank_never_the_control():
     results, _ = _board_results(n_faithfulness=4)
     assert chosen_explainer(results) == "best"
+    assert chosen_explainer(results, reliability=False) == "best"
     summary = pd.DataFrame({"dataset": "d", "model": "m",
                             "explainer": ["random", "b", "a"], "mean_rank": [1.0, 2.5, 1.5]})
     assert chosen_explainer(summary, control="random") == "a"
@@ -290,3 +291,19 @@ def test_verbose_prints_one_line_per_stage(tmp_path, capsys):
     assert [line for line in lines if "figures" in line] == ["report: figures 1/2",
                                                              "report: figures 2/2"]
     assert lines[-1] == "report: writing report.html and report.md"
+
+
+def test_bar_values_stay_inside_the_axes():
+    """The value written after the longest bar is inside the axes (it ran
+    over the right frame)."""
+    import matplotlib.pyplot as plt
+
+    from sklearn_xai.plotting import MeanAbsAttributionDisplay
+
+    _, ax = plt.subplots(figsize=(3, 2))  # a narrow axes, as in the report
+    MeanAbsAttributionDisplay.from_attributions([[1.93, -0.2], [-1.93, 0.5]], ax=ax)
+    ax.figure.canvas.draw()
+    frame = ax.get_window_extent()
+    for text in ax.texts:
+        assert text.get_window_extent().x1 <= frame.x1
+    assert ax.get_xlim()[0] == 0.0
