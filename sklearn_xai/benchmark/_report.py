@@ -7,6 +7,7 @@ import html
 import io
 import os
 import re
+import sys
 import textwrap
 from numbers import Integral, Real
 
@@ -46,6 +47,12 @@ _ERRORS = {"std": "± 1 std over seeds", "se": "± 1 standard error over seeds",
 _FACTORY_FAMILIES = {"neg_group_gap": "fairness"}
 # Longest explainer label a terminal table shows unabbreviated.
 _LABEL_LIMIT = 20
+# Most metric columns of one report table (HTML and report.md): a family with
+# more (faithfulness has 19) is split into balanced tables, each of which fits
+# a 1400-px page.
+MAX_TABLE_METRICS = 7
+# Longest model or explainer description in the report's summary.
+_DESCRIPTION_LIMIT = 120
 
 
 # ---------------------------------------------------------------- families
@@ -247,11 +254,28 @@ def _chunks(metrics, fits):
     return chunks
 
 
-def _text_tables(sub, fmt, digits, control, max_width, by_family):
+def _balanced_chunks(metrics, most):
+    """``metrics`` cut into the fewest consecutive runs of at most ``most``
+    metrics, of sizes differing by at most one (19 by 7: 7, 6, 6)."""
+    metrics = list(metrics)
+    if most is None or len(metrics) <= most:
+        return [metrics]
+    n = -(-len(metrics) // most)
+    size, extra = divmod(len(metrics), n)
+    chunks, start = [], 0
+    for i in range(n):
+        stop = start + size + (i < extra)
+        chunks.append(metrics[start:stop])
+        start = stop
+    return chunks
+
+
+def _text_tables(sub, fmt, digits, control, max_width, by_family, max_metrics=None):
     """``[(subtitle, rendered table), ...]`` of one (dataset, model): one
     table when it fits in ``max_width`` (and not ``by_family``), else one per
     metric family, split further by metric when a family is still too
-    wide.  Returns the tables and the abbreviations used."""
+    wide, and into tables of at most ``max_metrics`` metrics.  Returns the
+    tables and the abbreviations used."""
     bold = fmt != "text"
     metrics = list(dict.fromkeys(sub["metric"]))
     names = {}
@@ -268,10 +292,12 @@ def _text_tables(sub, fmt, digits, control, max_width, by_family):
         names = {k: v for k, v in names.items() if k != v}
     parts = []
     for family, family_metrics in _family_groups(sub):
-        if max_width is None:
-            chunks = [family_metrics]
-        else:
-            chunks = _chunks(family_metrics, lambda ms: _width(render(ms)) <= max_width)
+        chunks = []
+        for part in _balanced_chunks(family_metrics, max_metrics):
+            if max_width is None:
+                chunks.append(part)
+            else:
+                chunks.extend(_chunks(part, lambda ms: _width(render(ms)) <= max_width))
         for i, chunk in enumerate(chunks, 1):
             title = family if len(chunks) == 1 else f"{family} ({i} of {len(chunks)})"
             parts.append((title, render(chunk)))
@@ -403,7 +429,8 @@ def format_leaderboard(board, *, fmt="markdown", control=None, alpha=0.05, digit
                    max_width=None if fmt == "html" else max_width, by_family=fmt == "html")
 
 
-def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading="###"):
+def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading="###",
+            max_metrics=None):
     parts, abbreviations = [], {}
     if "family" not in board:
         board = _with_families(board)
@@ -416,7 +443,8 @@ def _format(board, *, fmt, control, alpha, digits, max_width, by_family, heading
                 parts.append(_html_table(sub[sub["metric"].isin(family_metrics)],
                                          digits, control))
             continue
-        tables, names = _text_tables(sub, fmt, digits, control, max_width, by_family)
+        tables, names = _text_tables(sub, fmt, digits, control, max_width, by_family,
+                                     max_metrics)
         abbreviations.update(names)
         for subtitle, text in tables:
             full = f"{title} — {subtitle}" if subtitle else title
@@ -469,9 +497,15 @@ def _html_header(name):
     return head
 
 
-def _html_table(sub, digits, control):
-    """One leaderboard table (explainers x metrics of ``sub``) as HTML."""
+def _html_table(sub, digits, control, max_metrics=MAX_TABLE_METRICS):
+    """The leaderboard of ``sub`` (explainers x metrics) as HTML: one table,
+    or several of at most ``max_metrics`` metric columns each (balanced), so
+    that a wide family fits the page."""
     metrics = list(dict.fromkeys(sub["metric"]))
+    chunks = _balanced_chunks(metrics, max_metrics)
+    if len(chunks) > 1:
+        return "\n".join(_html_table(sub[sub["metric"].isin(chunk)], digits, control,
+                                      max_metrics=None) for chunk in chunks)
     explainers = _explainer_order(sub)
     cells = {(r["explainer"], r["metric"]): r for _, r in sub.iterrows()}
     head = "".join(f'<th scope="col">{_html_header(_column_name(sub, m))}</th>'
@@ -751,14 +785,177 @@ details { margin: 12px 0; border: 1px solid var(--line); border-radius: 6px;
 details summary { cursor: pointer; font-weight: 600; }
 .ok { color: #15803d; }
 .bad { color: #b91c1c; }
+.explanation-pair { display: flex; flex-wrap: wrap; gap: 8px 28px;
+                    align-items: flex-start; }
+.explanation-pair figure { flex: 0 1 720px; }
 footer { margin-top: 48px; color: var(--muted); font-size: 13px; }
 """
 
 
 def _component_name(value):
     if isinstance(value, dict):
-        return str(value.get("name", ""))
-    return str(value)
+        value = value.get("name", "")
+    return short_description(value)
+
+
+# Wrappers whose wrapped estimator is what a summary names.
+_WRAPPERS = {"FrozenEstimator": "estimator"}
+_MAX_PARAMETERS = 3
+
+
+def _call_name(node):
+    import ast
+
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _loaded_class(name):
+    """The class ``name`` among the modules already imported (the model's own
+    module is, when the report follows the run), or None."""
+    import inspect
+    import sys
+
+    from sklearn.base import BaseEstimator
+
+    for module in list(sys.modules.values()):
+        # The module's own names only: no lazy attribute hook runs.
+        found = getattr(module, "__dict__", {}).get(name)
+        # scikit-learn's convention: __init__ only stores its parameters.
+        if inspect.isclass(found) and issubclass(found, BaseEstimator):
+            return found
+    return None
+
+
+def _defaults(name):
+    """The constructor's default parameters of estimator class ``name``
+    (empty when unknown)."""
+    cls = _loaded_class(name)
+    if cls is None:
+        return {}
+    try:
+        return cls().get_params(deep=False)
+    except Exception:  # noqa: BLE001 - a class that needs arguments
+        return {}
+
+
+def _same(value, default):
+    try:
+        if isinstance(value, float) and isinstance(default, float):
+            return value == default or (np.isnan(value) and np.isnan(default))
+        return bool(value == default) and type(value) is type(default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _literal(node):
+    """``(known, value)`` of a parameter's expression (``nan`` and ``inf``
+    included)."""
+    import ast
+
+    if isinstance(node, ast.Name) and node.id in ("nan", "inf"):
+        return True, float(node.id)
+    try:
+        return True, ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+
+
+def _describe(node, depth=0):
+    """Short text of one estimator's repr expression: its class name and at
+    most a few parameters that differ from the defaults (None values are
+    dropped when the defaults are unknown); nested estimators by class
+    name; a Pipeline as its steps."""
+    import ast
+
+    if not isinstance(node, ast.Call):
+        return None
+    name = _call_name(node)
+    if name is None:
+        return None
+    keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
+    if name in _WRAPPERS and _WRAPPERS[name] in keywords:
+        inner = _describe(keywords[_WRAPPERS[name]], depth)
+        if inner is not None:
+            return inner
+    if name == "Pipeline" and isinstance(keywords.get("steps"), ast.List):
+        steps = []
+        for step in keywords["steps"].elts:
+            if isinstance(step, ast.Tuple) and len(step.elts) == 2:
+                inner = step.elts[1]
+                last = step is keywords["steps"].elts[-1]
+                text = _describe(inner, depth + (0 if last else 1))
+                steps.append(text if text is not None else ast.unparse(inner))
+        return "Pipeline(" + " → ".join(steps) + ")"
+    if depth > 0:
+        return name
+    defaults = _defaults(name)
+    shown = []
+    for key, expr in keywords.items():
+        if isinstance(expr, ast.Call):
+            inner = _describe(expr, depth + 1)
+            shown.append(f"{key}={inner or _call_name(expr)}")
+            continue
+        known, value = _literal(expr)
+        if known and (value is Ellipsis or (key in defaults and _same(value, defaults[key]))
+                      or (not defaults and value is None)):
+            continue
+        text = ast.unparse(expr)
+        shown.append(f"{key}={text if len(text) <= 24 else text[:23] + '…'}")
+    if len(shown) > _MAX_PARAMETERS:
+        shown = shown[:_MAX_PARAMETERS] + ["…"]
+    return f"{name}({', '.join(shown)})" if shown else name
+
+
+def short_description(value, limit=_DESCRIPTION_LIMIT):
+    """One short line naming a component of the summary: an estimator's repr
+    (``FrozenEstimator(estimator=Pipeline(steps=[...]))``, however long) as
+    its class name and a few non-default parameters (``Pipeline(StandardScaler
+    → LogisticRegression(C=0.5))``), any other text on one line, at most
+    ``limit`` characters.
+
+    Parameters
+    ----------
+    value : object
+        A component's name or repr (or the component: its repr is used).
+    limit : int, default=120
+        Longest description; longer ones end with an ellipsis.
+
+    Returns
+    -------
+    text : str
+        Unescaped: escape it for the page it goes to.
+
+    Examples
+    --------
+    >>> from sklearn_xai.benchmark._report import short_description
+    >>> short_description("FrozenEstimator(estimator=Pipeline(steps=["
+    ...                   "('s', StandardScaler()), ('m', Ridge(alpha=2.0))]))")
+    'Pipeline(StandardScaler → Ridge(alpha=2.0))'
+    """
+    import ast
+
+    text = value if isinstance(value, str) else repr(value)
+    if "(" in text and len(text) < 100_000:
+        # scikit-learn elides a long repr's last parameters with "...",
+        # after keyword arguments, where Python allows none.
+        source = re.sub(r",\s*\.\.\.(?=\s*[)\]])", "", text.strip())
+        try:
+            tree = ast.parse(source, mode="eval")
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            tree = None
+        described = None
+        if tree is not None:
+            try:
+                described = _describe(tree.body)
+            except RecursionError:
+                described = None
+        if described is not None:
+            text = described
+    text = " ".join(one_line(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _spec_items(results, table):
@@ -1166,13 +1363,21 @@ def _reliability_table(results, reliability):
 
     from sklearn_xai.benchmark import meta_evaluate
 
+    # Memoised on the results (as their leaderboard): the pictures of the
+    # chosen explainer and the report ask for the same decision.
+    key = (id(results.table), id(results.per_row))
+    memo = results.__dict__.setdefault("_reliability", {})
+    if key in memo:
+        return memo[key]
+    memo.clear()
     try:
         meta = meta_evaluate(results, perturb=False)
     except (ValueError, TypeError, KeyError) as exc:  # the rest of the report stands
         warnings.warn(f"The report has no 'Metric reliability' section: {exc}",
                       UserWarning, stacklevel=3)
         return None
-    return meta if len(meta) else None
+    memo[key] = meta if len(meta) else None
+    return memo[key]
 
 
 def _fmt_meta(value, digits):
@@ -1330,6 +1535,20 @@ def _reliability_markdown(meta):
     return "\n".join(out) + "\n"
 
 
+def _check_explanations(explanations):
+    """The section of :func:`explanation_figures`, checked, or None."""
+    if explanations is None:
+        return None
+    bad = [k for k in ("html", "markdown") if not isinstance(explanations.get(k), str)]
+    paths = explanations.get("paths", {})
+    if bad or not isinstance(paths, dict):
+        raise ValueError(
+            "explanations must be the dict explanation_figures() returns (with "
+            f"'html' and 'markdown' texts and 'paths'); it lacks {bad or ['paths']}.")
+    return {"html": explanations["html"], "markdown": explanations["markdown"],
+            "paths": dict(paths)}
+
+
 @validate_params(
     {
         "results": [BenchmarkResults],
@@ -1337,10 +1556,13 @@ def _reliability_markdown(meta):
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "figures": ["boolean"],
         "reliability": ["boolean", pd.DataFrame],
+        "explanations": [dict, None],
+        "verbose": ["verbose"],
     },
     prefer_skip_nested_validation=True,
 )
-def write_report(results, directory, *, alpha=0.05, figures=True, reliability=True):
+def write_report(results, directory, *, alpha=0.05, figures=True, reliability=True,
+                 explanations=None, verbose=0):
     """Save results and write ``report.html``, ``report.md`` and figures.
 
     ``report.html`` is one self-contained page (inline style, figures
@@ -1353,7 +1575,11 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     the metrics skipped as not applicable apart in a collapsed section; and
     the reliability of each metric (:func:`~sklearn_xai.benchmark.meta_evaluate`:
     noise floor, split-half reliability, power, MetaQuantus's criteria, the
-    flags) with the heat map of the metrics' rank agreement.
+    flags) with the heat map of the metrics' rank agreement.  A leaderboard
+    table holds at most 7 metrics (a wider family is split into balanced
+    tables), and the summary names each model in one short line.  With
+    ``explanations`` (:func:`explanation_figures`), the pictures of the
+    chosen explainer's attributions follow the decision.
     ``report.md`` holds the same tables; ``figures/`` one PNG per (dataset,
     model) (a row of panels per metric family) and one per family.
 
@@ -1373,13 +1599,22 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
         :func:`~sklearn_xai.benchmark.meta_evaluate` table (for
         example of a run with perturbations) is shown as is, False leaves
         the section out.
+    explanations : dict, default=None
+        The section :func:`explanation_figures` returns (its ``"html"``,
+        ``"markdown"`` and ``"paths"``), placed after the decision; ``None``
+        leaves it out.
+    verbose : int, default=0
+        When > 0, print one line per stage to standard error
+        ("report: leaderboard", "report: figures 3/12", ...), so that a long
+        report is never silent.
 
     Returns
     -------
     paths : dict
         Name -> written path: those of :meth:`BenchmarkResults.save`,
         ``report_md``, ``report_html``, ``figure_<dataset>_<model>`` and
-        ``figure_<dataset>_<model>_<family>``.
+        ``figure_<dataset>_<model>_<family>``, and those of
+        ``explanations``.
 
     References
     ----------
@@ -1403,6 +1638,13 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     True
     """
     directory = os.fspath(directory)
+    section = _check_explanations(explanations)
+
+    def stage(text):
+        if verbose:
+            print(f"report: {text}", file=sys.stderr, flush=True)
+
+    stage("saving the results")
     paths = results.save(directory)
     table = results.table
     control = results.control
@@ -1412,6 +1654,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     summary = _summary_text(results, table)
     board = None
     if ok.any():
+        stage("leaderboard")
         board = _with_families(results.leaderboard(alpha=alpha), table)
 
     md_parts = [f"# {markdown_text(title)}\n", summary + "\n"]
@@ -1424,30 +1667,58 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     pairs = ([] if board is None else
              list(board.groupby(["dataset", "model"], sort=False).groups))
     toc = ['<li><a href="#decision">Decision</a></li>'] if board is not None else []
+    if section is not None:
+        toc.append('<li><a href="#explanations">Explanations</a></li>')
     toc += [f'<li><a href="#board-{_slug(d)}-{_slug(m)}">{html.escape(f"{d} / {m}")}'
             "</a></li>" for d, m in pairs]
-    meta = _reliability_table(results, reliability) if board is not None else None
-    checks = _sanity_table(results) if board is not None else None
+    meta = checks = None
+    if board is not None:
+        if reliability is not False:
+            stage("metric reliability")
+        meta = _reliability_table(results, reliability)
+        stage("sanity checks")
+        checks = _sanity_table(results)
     if checks is not None:
-        toc.insert(1, '<li><a href="#sanity">Sanity checks</a></li>')
+        toc.insert(1 + (section is not None),
+                   '<li><a href="#sanity">Sanity checks</a></li>')
     if meta is not None:
         toc.append('<li><a href="#reliability">Metric reliability</a></li>')
     toc.append('<li><a href="#failures">Failures and skipped metrics</a></li>')
     body.append("<nav><ul>" + "".join(toc) + "</ul></nav></header>")
 
+    n_figures = 0
+    if figures and board is not None:
+        n_figures = sum(len(_family_groups(board[(board["dataset"] == d)
+                                                 & (board["model"] == m)])) + 1
+                        for d, m in pairs)
+    done = 0
+
+    def figure_done():
+        nonlocal done
+        done += 1
+        stage(f"figures {done}/{n_figures}")
+
     if board is None:
         body.append("<p>No successful cell.</p>")
         md_parts.append("No successful cell.")
+        if section is not None:
+            body.append(section["html"])
+            md_parts.append(section["markdown"])
     else:
+        stage("decision")
         body.append(_decision_html(board, control, alpha, meta))
         md_parts.append(_decision_markdown(board, control, alpha, meta))
+        if section is not None:
+            body.append(section["html"])
+            md_parts.append(section["markdown"])
         if checks is not None:
             body.append(_sanity_html(checks))
             md_parts.append(_sanity_markdown(checks))
         body.append('<section id="leaderboards"><h2>Leaderboards</h2>')
         body.append(_legend_html(board, control, alpha))
         md_parts.append(_format(board, fmt="markdown", control=control, alpha=alpha,
-                                digits=3, max_width=None, by_family=True))
+                                digits=3, max_width=None, by_family=True,
+                                max_metrics=MAX_TABLE_METRICS))
         for dataset, model in pairs:
             sub = board[(board["dataset"] == dataset) & (board["model"] == model)]
             body.append(f'<h3 id="board-{_slug(dataset)}-{_slug(model)}">'
@@ -1465,6 +1736,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
                     name = f"{stem}__{_slug(family.lower())}.png"
                     path = write_in_folder(directory, f"figures/{name}", png)
                     paths[f"figure_{dataset}_{model}_{family.lower()}"] = path
+                    figure_done()
                     body.append("<figure>" + _img(png, f"{dataset} / {model}: {family}")
                                 + f"<figcaption>{html.escape(family)} metrics, "
                                 f"{html.escape(f'{dataset} / {model}')}: one panel per "
@@ -1477,20 +1749,26 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
                 paths[f"figure_{dataset}_{model}"] = write_in_folder(
                     directory, f"figures/{name}",
                     _png(_plot_families(board, dataset, model, control)))
+                figure_done()
                 md_parts.append(f"\n![{markdown_text(f'{dataset} / {model}')}]"
                                 f"(figures/{name})\n")
         body.append("</section>")
     if meta is not None:
+        stage("metric reliability section")
         body.append(_reliability_html(meta, figures))
         md_parts.append(_reliability_markdown(meta))
+    stage("failures")
     body.append(_failures_html(table))
     md_parts.append(_failures_markdown(table))
+    if section is not None:
+        paths.update(section["paths"])
     written = ", ".join(f"<code>{html.escape(os.path.basename(p))}</code>"
                         for k, p in paths.items() if not k.startswith("figure_"))
     body.append(f"<footer>Written with this page: {written}"
                 + (", and PNG copies of the figures in <code>figures/</code>"
                    if figures and board is not None else "") + ".</footer>")
 
+    stage("writing report.html and report.md")
     paths["report_md"] = write_in_folder(directory, "report.md", "\n".join(md_parts))
     paths["report_html"] = write_in_folder(
         directory, "report.html",

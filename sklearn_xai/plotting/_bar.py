@@ -14,6 +14,35 @@ from sklearn_xai.plotting._common import (
 from sklearn_xai.utils import check_attributions
 
 
+def _room_for(ax, texts):
+    """Widen the x axis so that ``texts`` (left-aligned after the bars) end
+    inside the axes, whatever the figure's size and labels.  A layout
+    engine narrows the axes when the new tick labels need room, so the
+    width is measured again until the texts fit (a few rounds)."""
+    fig = ax.figure
+    for text in texts:
+        # Inside the axes once it is widened: a layout engine need not make
+        # room for it (it would narrow the axes, and the text would overflow).
+        text.set_in_layout(False)
+    previous = None
+    for _ in range(5):
+        fig.draw_without_rendering()  # the layout sets the axes' width
+        renderer = fig.canvas.get_renderer()
+        width = ax.get_window_extent(renderer).width
+        lo, hi = ax.get_xlim()
+        needed = hi
+        for text in texts:
+            share = text.get_window_extent(renderer).width / max(width, 1.0)
+            if share < 0.5:  # else the axes is too narrow for any room to help
+                start = text.get_position()[0]
+                needed = max(needed, (start - lo * share) / (1.0 - share))
+        if needed > hi:
+            ax.set_xlim(lo, lo + (needed - lo) * 1.03)
+        elif previous is not None and abs(width - previous) < 0.5:
+            return  # the layout has settled and the texts fit
+        previous = width
+
+
 class MeanAbsAttributionDisplay:
     """Bar chart of the mean absolute attribution of each feature.
 
@@ -126,11 +155,12 @@ class MeanAbsAttributionDisplay:
                 self.group_names[g])
             self.bars_.append(ax.barh(y + offset, values[g], height=height * 0.95,
                                       color=colors[g], label=label))
+        texts = []
         if show_values and n_groups == 1:
             span = max(values.max(), 1e-12)
-            for yi, value in zip(y, values[0]):
-                ax.text(value + 0.01 * span, yi, f"{value:.3g}", va="center",
-                        fontsize=8, usetex=False)
+            texts = [ax.text(value + 0.01 * span, yi, f"{value:.3g}", va="center",
+                             fontsize=8, usetex=False)
+                     for yi, value in zip(y, values[0])]
         ax.set_yticks(y)
         set_plain_ticklabels(ax, labels)
         ax.set_xlabel("mean |attribution|")
@@ -139,6 +169,8 @@ class MeanAbsAttributionDisplay:
             legend = ax.legend(loc="lower right")
             for text in legend.get_texts():
                 text.set_usetex(False)
+        if texts:  # measured once the labels are set
+            _room_for(ax, texts)
         self.order_ = shown
         self.ax_ = ax
         self.figure_ = fig

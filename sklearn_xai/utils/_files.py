@@ -8,6 +8,8 @@ from someone else (a benchmark's results folder).
   refused.
 * :func:`markdown_text` escapes a label for Markdown (a table cell, a
   heading, a list item): one line, no raw HTML, no table or link syntax.
+* :func:`csv_text` keeps a label written into a CSV file from being read
+  as a formula by a spreadsheet (CSV injection).
 * :func:`json_size_problem` bounds what a parsed YAML/JSON document expands
   to (a YAML "alias bomb" of a few hundred bytes expands to billions of
   nodes) and how deeply it nests.
@@ -17,7 +19,7 @@ import os
 import re
 import tempfile
 
-__all__ = ["json_size_problem", "markdown_code", "markdown_text", "one_line",
+__all__ = ["csv_text", "json_size_problem", "markdown_code", "markdown_text", "one_line",
            "write_in_folder"]
 
 # Line breaks str.splitlines() knows, and the other control characters.
@@ -67,6 +69,38 @@ def one_line(value):
     text : str
     """
     return _CONTROL.sub(" ", str(value))
+
+
+# First characters a spreadsheet reads as the start of a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "|", "%")
+
+
+def csv_text(value):
+    """``value`` as one line of text that a spreadsheet opening the CSV file
+    shows as text, never evaluates (CSV injection).
+
+    Control characters and line breaks become one space, and a label that
+    starts like a formula (``= + - @``, a tab, ``|`` or ``%``) gets a
+    leading apostrophe, which spreadsheets read as "this cell is text".
+    The CSV writer still quotes commas and quotes.
+
+    Parameters
+    ----------
+    value : object
+        A label (a column name, a row label); ``str(value)`` is escaped.
+
+    Returns
+    -------
+    text : str
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils._files import csv_text
+    >>> print(csv_text("=SUM(A1:A9)"), csv_text("age"))
+    '=SUM(A1:A9) age
+    """
+    text = one_line(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def markdown_code(value):
