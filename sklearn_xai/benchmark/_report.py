@@ -801,6 +801,11 @@ def _component_name(value):
 # Wrappers whose wrapped estimator is what a summary names.
 _WRAPPERS = {"FrozenEstimator": "estimator"}
 _MAX_PARAMETERS = 3
+# Libraries whose estimator classes a summary may build with no arguments to
+# read their default parameters (scikit-learn's convention: __init__ only
+# stores its parameters).
+_TRUSTED_LIBRARIES = frozenset({"sklearn", "sklearn_xai", "xgboost", "lightgbm",
+                                "catboost", "skorch"})
 
 
 def _call_name(node):
@@ -820,11 +825,16 @@ def _loaded_class(name):
 
     from sklearn.base import BaseEstimator
 
-    for module in list(sys.modules.values()):
+    for module_name, module in list(sys.modules.items()):
+        # The name comes from a results folder (untrusted): only the classes
+        # of the libraries whose __init__ is known to store its parameters
+        # and nothing else are ever built to read their defaults.
+        if module_name.split(".")[0] not in _TRUSTED_LIBRARIES:
+            continue
         # The module's own names only: no lazy attribute hook runs.
         found = getattr(module, "__dict__", {}).get(name)
-        # scikit-learn's convention: __init__ only stores its parameters.
-        if inspect.isclass(found) and issubclass(found, BaseEstimator):
+        if inspect.isclass(found) and issubclass(found, BaseEstimator) \
+                and found.__module__.split(".")[0] in _TRUSTED_LIBRARIES:
             return found
     return None
 
