@@ -286,15 +286,22 @@ class LimeTabular(_SampledSurrogate):
         N = self.n_perturbations_
         width = self.kernel_width_ * np.sqrt(d)
         A = np.empty((n, d), dtype=np.float64)
-        for block in block_slices(n, N, d, self.batch_size):
+        blocks = block_slices(n, N, d, self.batch_size)
+        # Buffers of the largest block, reused block after block (fresh
+        # arrays of this size cost page faults each time).
+        size = min(blocks[0].stop, n)
+        design, inverse = np.empty((2, size, N, d))
+        for block in blocks:
+            b = len(range(*block.indices(n)))
             if self._bins is not None:
-                design, inverse = _lime_discretised_sample(
-                    self._bins, X[block], rngs[block], N)
+                dist2 = _lime_discretised_sample(
+                    self._bins, X[block], rngs[block], design[:b], inverse[:b])
             else:
-                design, inverse = _lime_gaussian_sample(
-                    self._mean, self._scale, X[block], rngs[block], N)
-            y = evaluate_block(f, inverse, target_index, block)
-            A[block] = _lime_surrogates(design, y, width)
+                dist2 = _lime_gaussian_sample(
+                    self._mean, self._scale, X[block], rngs[block], design[:b],
+                    inverse[:b])
+            y = evaluate_block(f, inverse[:b], target_index, block)
+            A[block] = _lime_surrogates(design[:b], y, width, dist2)
         return A
 
     def _explain_with_lime(self, X, f, target_index, rngs):
@@ -422,25 +429,25 @@ def _lime_bins(X, percentiles):
 _P_MIN, _P_MAX = np.finfo(np.float64).tiny, 1.0 - np.finfo(np.float64).epsneg
 
 
-def _lime_discretised_sample(bins, Xb, rngs, N):
+def _lime_discretised_sample(bins, Xb, rngs, design, inverse):
     """lime's discretised neighbourhoods of the rows ``Xb`` (b, d).
 
-    Returns the interpretable design (b, N, d): 1 where a perturbation is
-    in the row's bin, the row itself first (all ones), and the model
-    inputs (b, N, d): the row, then ``N - 1`` values per feature drawn as
-    lime's ``__data_inverse`` and ``undiscretize`` do (a bin with its
-    training frequency, then the bin's truncated normal).  Row ``i`` draws
-    from ``rngs[i]`` only: ``(N - 1) * d`` uniforms (the bins), as many
-    standard normals, then the normals that replace the rejected ones.
-    The rows of the block are drawn one after the other, each with
-    whole-array operations on its ``(N - 1, d)`` draws (which stay in
-    cache).
+    Fills ``design`` (b, N, d), the interpretable features: 1 where a
+    perturbation is in the row's bin, the row itself first (all ones), and
+    ``inverse`` (b, N, d), the model inputs: the row, then ``N - 1`` values
+    per feature drawn as lime's ``__data_inverse`` and ``undiscretize`` do
+    (a bin with its training frequency, then the bin's truncated normal).
+    Returns the squared distances (b, N) of the design rows to the first.
+
+    Row ``i`` draws from ``rngs[i]`` only: ``(N - 1) * d`` uniforms (the
+    bins), as many standard normals, then the normals that replace the
+    rejected ones.  The rows of the block are drawn one after the other,
+    each with whole-array operations on its ``(N - 1, d)`` draws (which
+    stay in cache).
     """
-    b, d = Xb.shape
+    b, N, d = design.shape
     K = bins.n_bins
-    design = np.empty((b, N, d))
     design[:, 0] = 1.0
-    inverse = np.empty((b, N, d))
     inverse[:, 0] = Xb
     # Flat index into the (d, K) tables of each row's bin (lime's
     # searchsorted, side left: the number of borders below the value).
@@ -467,7 +474,9 @@ def _lime_discretised_sample(bins, Xb, rngs, N):
             z[flagged] = special.ndtri(np.clip(p, _P_MIN, _P_MAX))
         z *= np.take(bins.scale, cell)
         z += np.take(bins.loc, cell)
-    return design, inverse
+    # Indicators against the all-ones first row: a distance counts the
+    # features out of the row's bin.
+    return d - design.sum(axis=2)
 
 
 def _truncate_by_rejection(z, lower, upper, rng):
@@ -482,29 +491,34 @@ def _truncate_by_rejection(z, lower, upper, rng):
         out = out[~ok]
 
 
-def _lime_gaussian_sample(mean, scale, Xb, rngs, N):
-    """lime's neighbourhoods without discretisation: the standardised
+def _lime_gaussian_sample(mean, scale, Xb, rngs, design, inverse):
+    """lime's neighbourhoods without discretisation: fills the standardised
     design (b, N, d) (the row standardised first, then standard normal
     draws from the row's own generator) and the model inputs
-    ``design * scale + mean`` (the row itself first)."""
-    b, d = Xb.shape
-    design = np.empty((b, N, d))
+    ``design * scale + mean`` (the row itself first); returns the squared
+    distances (b, N) of the design rows to the first."""
     design[:, 0] = (Xb - mean) / scale
     for row, rng in zip(design, rngs):
         rng.standard_normal(out=row[1:])
-    inverse = design * scale
+    np.multiply(design, scale, out=inverse)
     inverse += mean
     inverse[:, 0] = Xb
-    return design, inverse
+    dist2 = np.empty(design.shape[:2])
+    for i, row in enumerate(design):
+        diff = row - row[0]
+        np.einsum("nd,nd->n", diff, diff, out=dist2[i])
+    return dist2
 
 
-def _lime_surrogates(design, y, width):
+def _lime_surrogates(design, y, width, dist2=None):
     """lime's surrogate of every row of a block: the coefficients of
     ``Ridge(alpha=1)`` fitted to ``y`` (b, N) on ``design`` (b, N, d) with
     the weights ``sqrt(exp(-D**2 / width**2))`` of the Euclidean distances
-    ``D`` of the design rows to the first one (the explained row)."""
-    diff = design - design[:, :1]
-    dist2 = np.einsum("bnd,bnd->bn", diff, diff)
+    ``D`` of the design rows to the first one (the explained row);
+    ``dist2``, the squared distances, if the caller has them."""
+    if dist2 is None:
+        diff = design - design[:, :1]
+        dist2 = np.einsum("bnd,bnd->bn", diff, diff)
     return weighted_ridge(design, y, lime_kernel(dist2, width), 1.0)[0]
 
 

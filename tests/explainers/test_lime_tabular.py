@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.frozen import FrozenEstimator
+from sklearn.metrics import pairwise_distances
 
 from sklearn_xai.explainers._lime import (
     LimeTabular,
@@ -21,6 +22,19 @@ from sklearn_xai.explainers._lime import (
 )
 
 lime_tabular = pytest.importorskip("lime.lime_tabular")
+
+
+def _draw(sampler, tables, rows, seeds, N):
+    """Our perturbations of ``rows``: design, model inputs and squared
+    distances."""
+    design, inverse = np.empty((2, len(rows), N, rows.shape[1]))
+    dist2 = sampler(*tables, rows, [np.random.default_rng(s) for s in seeds],
+                    design, inverse)
+    # lime's distances: scikit-learn's pairwise Euclidean distances.
+    for i in range(len(rows)):
+        expected = pairwise_distances(design[i], design[i, :1]).ravel() ** 2
+        np.testing.assert_allclose(dist2[i], expected, rtol=1e-10, atol=1e-10)
+    return design, inverse
 
 
 class CountingNonlinear(RegressorMixin, BaseEstimator):
@@ -106,8 +120,7 @@ def test_discretised_design_is_lime_encoding_of_our_draws(mixed_data):
     X = mixed_data[:, :4]  # no collapsed bin: every value lies in its bin
     ex = LimeTabular(CountingNonlinear(coef=(1.0,) * 4), random_state=0).fit(X, X[:, 0])
     rows = X[:3]
-    design, inverse = _lime_discretised_sample(
-        ex._bins, rows, [np.random.default_rng(i) for i in range(3)], 500)
+    design, inverse = _draw(_lime_discretised_sample, (ex._bins,), rows, range(3), 500)
     discretizer = lime_tabular.LimeTabularExplainer(X, mode="regression").discretizer
     for i, row in enumerate(rows):
         np.testing.assert_array_equal(inverse[i, 0], row)
@@ -119,8 +132,8 @@ def test_gaussian_design_is_lime_standardisation(mixed_data):
     X = mixed_data
     ex = LimeTabular(CountingNonlinear(), discretize_continuous=False).fit(X, X[:, 0])
     rows = X[:2]
-    design, inverse = _lime_gaussian_sample(
-        ex._mean, ex._scale, rows, [np.random.default_rng(i) for i in range(2)], 300)
+    design, inverse = _draw(_lime_gaussian_sample, (ex._mean, ex._scale), rows,
+                            range(2), 300)
     scaler = lime_tabular.LimeTabularExplainer(
         X, mode="regression", discretize_continuous=False).scaler
     np.testing.assert_array_equal(inverse[:, 0], rows)
@@ -155,7 +168,7 @@ def test_sampling_distribution_equals_lime(mixed_data):
     ex = LimeTabular(CountingNonlinear(coef=(1.0,) * 4), random_state=0).fit(X, X[:, 0])
     assert ex._bins.invert[3].any() and not ex._bins.invert[:3].any()
     row = X[5]
-    _, ours = _lime_discretised_sample(ex._bins, row[None], [np.random.default_rng(3)], M + 1)
+    _, ours = _draw(_lime_discretised_sample, (ex._bins,), row[None], [3], M + 1)
     ours = ours[0, 1:]
     explainer = lime_tabular.LimeTabularExplainer(
         X, mode="regression", random_state=np.random.RandomState(4))
