@@ -97,9 +97,10 @@ class LimeTabular(_SampledSurrogate):
     This is ``lime``'s estimator: for the same perturbations, the
     coefficients equal those of ``lime``'s ``explain_instance`` to rounding
     (tested against ``lime`` run directly).  The random numbers differ:
-    ``lime`` calls scipy's ``truncnorm`` once per feature and scikit-learn's
-    checked ``Ridge`` once (``"auto"`` feature selection: ``d`` or ``d**2``
-    times) per row, which costs tens of milliseconds per row whatever the
+    ``lime`` calls scipy's ``truncnorm`` once per feature and row and
+    fits scikit-learn's input-checked ``Ridge`` once or twice per row
+    (``d * (d + 1) / 2`` more times for ``"auto"``'s forward selection when
+    ``d <= 6``), which costs tens of milliseconds per row whatever the
     model, while here each row's draws come from its own random stream
     (bins by inversion of a uniform, truncated normals by rejection), the
     perturbations of a block of rows go to the model in one call and the
