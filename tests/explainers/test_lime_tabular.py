@@ -115,13 +115,16 @@ def test_regression_step_equals_lime_on_lime_perturbations(mixed_data, params):
         np.testing.assert_allclose(ours, coef, rtol=1e-10, atol=1e-12)
 
 
-def test_discretised_design_is_lime_encoding_of_our_draws(mixed_data):
+@pytest.mark.parametrize("discretizer", ["quartile", "decile"])
+def test_discretised_design_is_lime_encoding_of_our_draws(mixed_data, discretizer):
     """Our indicators are lime's discretiser applied to our perturbations."""
     X = mixed_data[:, :4]  # no collapsed bin: every value lies in its bin
-    ex = LimeTabular(CountingNonlinear(coef=(1.0,) * 4), random_state=0).fit(X, X[:, 0])
+    ex = LimeTabular(CountingNonlinear(coef=(1.0,) * 4), discretizer=discretizer,
+                     random_state=0).fit(X, X[:, 0])
     rows = X[:3]
     design, inverse = _draw(_lime_discretised_sample, (ex._bins,), rows, range(3), 500)
-    discretizer = lime_tabular.LimeTabularExplainer(X, mode="regression").discretizer
+    discretizer = lime_tabular.LimeTabularExplainer(
+        X, mode="regression", discretizer=discretizer).discretizer
     for i, row in enumerate(rows):
         np.testing.assert_array_equal(inverse[i, 0], row)
         expected = discretizer.discretize(inverse[i]) == discretizer.discretize(row)
@@ -204,7 +207,7 @@ def test_attributions_agree_with_lime_within_monte_carlo_error(mixed_data):
     and lime's mean over seeds differ by less than 5 standard errors."""
     X = mixed_data[:, :4]
     model = CountingNonlinear(coef=(1.0, -0.5, 0.25, 0.5)).fit(X)
-    rows, N = X[:3], 3000
+    rows, N = X[:3], 2000
     ours = np.stack([
         LimeTabular(FrozenEstimator(model), n_perturbations=N, random_state=s)
         .fit(X).transform(rows) for s in range(10)])
