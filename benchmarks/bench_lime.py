@@ -1,7 +1,17 @@
 """Speed of the LIME variants.
 
-* ``LimeTabular`` against calling ``lime`` directly on the same rows, model and
-  ``n_samples`` (the wrapper must stay within 1.5x of direct lime);
+* ``LimeTabular`` (``lime``'s estimator computed here, vectorised across
+  rows) against the bare model evaluations it needs (one ``predict`` on all
+  ``n_rows * n_perturbations`` perturbed rows), against calling ``lime``'s
+  ``explain_instance`` directly row by row, and against this wrapper before
+  it was vectorised (``lime`` row by row, seeded per row: what
+  ``feature_selection="lasso_path"`` still runs), on a 20-feature
+  ``MLPRegressor(50, 50)`` with 1000 perturbations a row, and on the default
+  preset's LIME cells (5 features, 500 perturbations, 50 rows, its linear
+  model and ``MLP(32, 32)``).  Interleaved rounds, CPU time of this process
+  (``time.process_time``) with BLAS on one thread, so that the other
+  processes of a loaded machine and BLAS threads spinning between calls do
+  not distort the ratios; median and range, ratio to the bare model;
 * ``LocalLinearSurrogate``, ``CaptumLime`` and ``CaptumKernelSHAP`` as
   ratios to the bare model evaluations they need (one ``predict`` on all
   perturbed rows);
@@ -9,17 +19,24 @@
   rows, model and ``n_samples`` (Captum given every coalition of a row in
   one forward call: ``perturbations_per_eval=n_samples``).
 
-Run: ``python benchmarks/bench_lime.py``.  Prints a table (CPU seconds).
+Run: ``python benchmarks/bench_lime.py`` (all tables) or
+``python benchmarks/bench_lime.py tabular`` (the ``LimeTabular`` tables).
+Prints tables (CPU seconds).
 """
 
+import sys
 import time
+import warnings
 
 import numpy as np
+from _timing import interleaved, ratio_table
 from lime.lime_tabular import LimeTabularExplainer
 from sklearn.ensemble import RandomForestRegressor
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.frozen import FrozenEstimator
-from sklearn.linear_model import Ridge
+from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.neural_network import MLPRegressor
+from threadpoolctl import threadpool_limits
 
 from sklearn_xai.explainers._lime import (
     CaptumKernelSHAP,
@@ -40,24 +57,63 @@ def best_of(func, repeat=3):
     return min(times)
 
 
-def bench_lime_tabular(model, X, rows, n_samples):
+class _LimeRowByRow(LimeTabular):
+    """``LimeTabular`` before it was vectorised: ``lime``'s
+    ``explain_instance`` row by row, seeded from each row's stream."""
+
+    def _explain(self, X, f, target_index, rngs):
+        return self._explain_with_lime(X, f, target_index, rngs)
+
+
+def bench_lime_tabular(model, X, rows, n_perturbations, rounds=5, direct=True):
+    """Interleaved CPU times of LimeTabular, the bare evaluations, lime
+    called directly and the row-by-row wrapper; returns the table."""
     d = X.shape[1]
-    ours = LimeTabular(FrozenEstimator(model), n_perturbations=n_samples, random_state=0).fit(X)
-    direct = LimeTabularExplainer(
-        X, mode="regression", kernel_width=0.75 * np.sqrt(d), random_state=0
-    )
+    ours = LimeTabular(FrozenEstimator(model), n_perturbations=n_perturbations,
+                       random_state=0).fit(X)
+    before = _LimeRowByRow(FrozenEstimator(model), n_perturbations=n_perturbations,
+                           random_state=0).fit(X)
+    Z = np.repeat(rows, n_perturbations, axis=0)
+    tasks = {
+        "bare model evaluations": lambda: model.predict(Z),
+        "LimeTabular": lambda: ours.transform(rows),
+        "LimeTabular before (lime row by row)": lambda: before.transform(rows),
+    }
+    if direct:
+        lime_direct = LimeTabularExplainer(
+            X, mode="regression", kernel_width=0.75 * np.sqrt(d), random_state=0)
 
-    def run_direct():
-        for row in rows:
-            direct.explain_instance(row, model.predict, num_features=d,
-                                    num_samples=n_samples)
+        def run_direct():
+            for row in rows:
+                lime_direct.explain_instance(row, model.predict, num_features=d,
+                                             num_samples=n_perturbations)
 
-    # Interleave the two so both see the same machine state.
-    t_ours, t_direct = np.inf, np.inf
-    for _ in range(3):
-        t_ours = min(t_ours, best_of(lambda: ours.transform(rows), repeat=1))
-        t_direct = min(t_direct, best_of(run_direct, repeat=1))
-    return t_ours, t_direct
+        tasks["lime explain_instance directly"] = run_direct
+    with threadpool_limits(1):
+        times = interleaved(tasks, rounds=rounds, clock=time.process_time)
+    return ratio_table(times, "bare model evaluations")
+
+
+def lime_tabular_tables():
+    warnings.filterwarnings("ignore", category=ConvergenceWarning)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1000, 20))
+    y = X @ rng.normal(size=20) + np.sin(X[:, 0])
+    mlp = MLPRegressor(hidden_layer_sizes=(50, 50), max_iter=200, random_state=0).fit(X, y)
+    print("LimeTabular, MLPRegressor(50, 50), 20 features, 1000 perturbations a row, "
+          "20 rows (CPU s, interleaved, BLAS on one thread)")
+    print(bench_lime_tabular(mlp, X, X[:20], 1000))
+    # The default preset's LIME cells: 5 features, 500 perturbations, 50 rows.
+    X5 = rng.normal(size=(1000, 5))
+    y5 = X5 @ rng.normal(size=5)
+    for name, model in (
+        ("LinearRegression", LinearRegression().fit(X5, y5)),
+        ("MLPRegressor(32, 32)", MLPRegressor(hidden_layer_sizes=(32, 32), max_iter=300,
+                                              random_state=0).fit(X5, y5)),
+    ):
+        print(f"\nLimeTabular, default preset's cell: {name}, 5 features, "
+              "500 perturbations a row, 50 rows")
+        print(bench_lime_tabular(model, X5, X5[:50], 500, rounds=3, direct=False))
 
 
 def bench_captum_kernel_shap(model, X, rows, n_samples):
@@ -104,13 +160,6 @@ def main():
             "MLP": MLPRegressor(hidden_layer_sizes=(50, 50), max_iter=200, random_state=0).fit(X, y),
             "RandomForest": RandomForestRegressor(50, random_state=0).fit(X, y),
         }
-        rows = X[:10]
-        for name, model in models.items():
-            t_ours, t_direct = bench_lime_tabular(model, X, rows, 5000)
-            lines.append(
-                f"{'LimeTabular':<22}{name:<14}{d:>4}{len(rows):>6}{5000:>9}"
-                f"{t_ours:>10.3f}{t_direct:>10.3f}{t_ours / t_direct:>8.2f}  direct lime"
-            )
         for name, model in models.items():
             for ex, per_row in ((LocalLinearSurrogate(random_state=0), 1000),
                                 (CaptumLime(random_state=0), 50),
@@ -136,4 +185,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    lime_tabular_tables()
+    if sys.argv[1:] != ["tabular"]:
+        print()
+        main()

@@ -79,7 +79,7 @@ def weighted_ridge(Z, y, w, alpha):
             "weight; the weights of some rows sum to zero."
         )
     p = w / sw[:, None]
-    z_mean = np.einsum("bn,bnd->bd", p, np.broadcast_to(Z, w.shape + Z.shape[2:]))
+    z_mean = np.matmul(p[:, None, :], Z)[:, 0]
     y_mean = np.einsum("bn,bn->b", p, np.broadcast_to(y, w.shape))
     Zc = Z - z_mean[:, None, :]
     yc = y - y_mean[:, None]
@@ -90,11 +90,16 @@ def weighted_ridge(Z, y, w, alpha):
         coef = np.einsum("bdn,bn->bd", np.linalg.pinv(design, rcond=rcond),
                          yc * root)
         return coef, y_mean - np.einsum("bd,bd->b", z_mean, coef)
-    Zw = Zc * w[:, :, None]
-    gram = np.matmul(Zw.transpose(0, 2, 1), Zc)
+    # The normal equations of the square-root-weighted centred design, in
+    # one temporary (BLAS products: einsum over (B, N, d) is several
+    # times slower).
+    root = np.sqrt(w)
+    Zc *= root[:, :, None]
+    ZcT = Zc.transpose(0, 2, 1)
+    gram = np.matmul(ZcT, Zc)
     d = Zc.shape[2]
     gram[:, np.arange(d), np.arange(d)] += alpha
-    rhs = np.einsum("bnd,bn->bd", Zw, np.broadcast_to(yc, w.shape))
+    rhs = np.matmul(ZcT, (yc * root)[:, :, None])[:, :, 0]
     try:
         coef = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
     except np.linalg.LinAlgError:

@@ -63,20 +63,22 @@ def test_lime_sign_is_direction_of_effect(gaussian_data):
     assert np.all(ex.transform(-high) < 0)
 
 
-def test_lime_matches_lime_package_run_directly(gaussian_data):
-    """Same seed per row as the wrapper uses: identical weights to stock lime."""
+def test_lime_lasso_path_runs_lime_package_seeded_per_row(gaussian_data):
+    """lasso_path runs lime row by row, seeded from the row's stream:
+    identical weights to stock lime given the same seed."""
     from lime.lime_tabular import LimeTabularExplainer
 
     X, w = gaussian_data
     model = LinearRegression().fit(X, X @ w)
     rows = X[:3]
-    A = LimeTabular(FrozenEstimator(model), n_perturbations=300, random_state=7).fit(X).transform(rows)
+    A = LimeTabular(FrozenEstimator(model), n_perturbations=300, random_state=7,
+                    feature_selection="lasso_path").fit(X).transform(rows)
     rngs = row_generators(7, row_keys(rows))
     for i, row in enumerate(rows):
         seed = int(rngs[i].integers(2**32))
         direct = LimeTabularExplainer(
             X, mode="regression", kernel_width=0.75 * np.sqrt(4),
-            random_state=np.random.RandomState(seed),
+            feature_selection="lasso_path", random_state=np.random.RandomState(seed),
         )
         exp = direct.explain_instance(row, model.predict, num_features=4, num_samples=300)
         expected = np.zeros(4)
@@ -113,11 +115,14 @@ def test_lime_reproducible_and_batch_independent(gaussian_data):
     assert not np.allclose(A, other.transform(rows))
 
 
-def test_lime_one_model_call_per_row(gaussian_data):
+def test_lime_one_model_call_per_block(gaussian_data):
     X, w = gaussian_data
     ex = LimeTabular(CountingLinear(coef=tuple(w)), n_perturbations=100, random_state=0)
     ex.fit(X, X @ w)
     ex.transform(X[:3])
+    assert ex.estimator_.n_predict_calls_ == 1
+    ex.set_params(feature_selection="lasso_path").fit(X, X @ w)
+    ex.transform(X[:3])  # lime row by row
     assert ex.estimator_.n_predict_calls_ == 3
 
 
