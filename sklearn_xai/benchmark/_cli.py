@@ -5,7 +5,11 @@
     sklearn-xai run                       # the default preset (about a minute)
     sklearn-xai run PRESET|CONFIG.yaml [--n-jobs N] [--backend loky|threading|dask]
                                        [--scheduler-address ADDR] [--shard-size N]
-                                       [--out DIR] [--no-cache] [--metrics NAME,...]
+                                       [--out DIR] [--cache-dir DIR] [--no-cache]
+                                       [--metrics NAME,...]
+    sklearn-xai compare DATA.csv --target COLUMN [--model ALIAS] [--explainers NAME,...]
+                                 [--metrics NAME,...|all] [--budget SECONDS]
+                                 [--out DIR] [--cache-dir DIR] [--no-cache]
     sklearn-xai list [presets|explainers|maskers|metrics|generators|models]
     sklearn-xai report DIR [--metrics NAME,...]   # rebuild the report from saved results
 """
@@ -43,8 +47,7 @@ def _parser():
                           "number, or 'none' for one task per cell")
     run.add_argument("--out", default=None,
                      help=f"output folder (default: ./{DEFAULT_OUT}/<benchmark name>)")
-    run.add_argument("--no-cache", action="store_true",
-                     help="recompute every cell (no read or write of the cell cache)")
+    _add_cache_options(run)
     run.add_argument("--alpha", type=float, default=0.05,
                      help="level of the test against the random control (default 0.05)")
     run.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
@@ -65,15 +68,32 @@ def _parser():
                           "'sklearn-xai list models')")
     cmp.add_argument("--n-explain", type=int, default=100,
                      help="held-out rows explained and scored (default 100)")
-    cmp.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
+    cmp.add_argument("--seeds", type=int, default=2,
+                     help="number of seeds (default 2: the fewest that show whether a "
+                          "ranking depends on the explainers' random draws)")
+    cmp.add_argument(
+        "--explainers", action="append", default=None, metavar="NAME[,NAME...]",
+        help="explainers to compare: labels of the applicable ones (tree_shap, "
+             "kernel_shap, lime, ...) or explainer names of 'sklearn-xai list "
+             "explainers'; the random control is always kept (default: every "
+             "applicable explainer)")
+    cmp.add_argument(
+        "--metrics", action="append", default=None, metavar="NAME[,NAME...]",
+        help="metrics to score (only these run): names of the metrics without ground "
+             "truth (a loss may be named without 'neg_'), or 'all' for all of them "
+             "(default: the decision set, one metric per question)")
+    cmp.add_argument("--budget", type=_seconds, default=None, metavar="SECONDS",
+                     help="fit the comparison in about SECONDS: a pilot on 5 rows times "
+                          "it, then fewer seeds, fewer rows and, if still needed, "
+                          "without the costliest explainers (what is cut is printed)")
     cmp.add_argument("--n-jobs", type=int, default=-1,
                      help="cells run in parallel (default: -1, all cores)")
     cmp.add_argument("--out", default=None,
                      help=f"output folder (default: ./{DEFAULT_OUT}/compare_<csv stem>)")
+    _add_cache_options(cmp)
     cmp.add_argument("--alpha", type=float, default=0.05,
                      help="level of the decisions' tests (default 0.05)")
     cmp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
-    _add_metrics_option(cmp)
     cmp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     lst = sub.add_parser("list", help="list presets, explainers, metrics, generators...")
     lst.add_argument("what", nargs="*", metavar="WHAT",
@@ -87,6 +107,37 @@ def _parser():
     return parser
 
 
+def _add_cache_options(parser):
+    parser.add_argument(
+        "--cache-dir", default=None, metavar="DIR",
+        help="cell cache folder (default: <out>/cache); cells are keyed by their "
+             "content, so a folder shared by several --out folders computes each "
+             "identical cell once")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="recompute every cell (no read or write of the cell cache)")
+
+
+def _cache_dir(args, directory):
+    """The cell cache of a run: --cache-dir, else <out>/cache; None with
+    --no-cache."""
+    if args.no_cache:
+        return None
+    return args.cache_dir if args.cache_dir is not None else os.path.join(directory,
+                                                                          "cache")
+
+
+def _seconds(text):
+    """--budget: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of seconds; got {text!r}")
+    return value
+
+
 def _add_metrics_option(parser):
     parser.add_argument(
         "--metrics", action="append", default=None, metavar="NAME[,NAME...]",
@@ -96,9 +147,14 @@ def _add_metrics_option(parser):
 
 def _metric_names(args):
     """The names given with --metrics (comma-separated, repeatable), or None."""
-    if not getattr(args, "metrics", None):
+    return _names(getattr(args, "metrics", None))
+
+
+def _names(values):
+    """The names of a repeatable comma-separated option, or None."""
+    if not values:
         return None
-    names = [n.strip() for item in args.metrics for n in item.split(",") if n.strip()]
+    names = [n.strip() for item in values for n in item.split(",") if n.strip()]
     return names or None
 
 
@@ -219,9 +275,10 @@ def _grouped(frame, key):
 
 def _show(results, alpha, paths, out, metrics=None):
     """Print the leaderboard (of ``metrics`` only when given) within
-    TERMINAL_WIDTH columns, then the failures grouped by (component, error)
-    and the not-applicable skips apart from them.  Returns the number of
-    failed scores."""
+    TERMINAL_WIDTH columns, then the sanity checks, the not-applicable
+    skips, the failures grouped by (component, error), the report's path,
+    and last the decision (the last lines of the output, where a reader of
+    the terminal looks).  Returns the number of failed scores."""
     from sklearn_xai.benchmark._report import (
         TERMINAL_WIDTH,
         _decision_markdown,
@@ -233,6 +290,7 @@ def _show(results, alpha, paths, out, metrics=None):
 
     table = results.table
     ok = table["status"] == "ok"
+    decision = None
     if ok.any():
         board = _with_families(results.leaderboard(alpha=alpha), table)
         if metrics is not None:
@@ -246,10 +304,10 @@ def _show(results, alpha, paths, out, metrics=None):
                                      metrics=metrics), file=out)
         if board["explainer"].nunique() > 1:
             # The report's decision: metrics its reliability table distrusts
-            # do not vote.
-            print(_decision_markdown(board, results.control, alpha,
-                                     _reliability_table(results, True),
-                                     width=TERMINAL_WIDTH).rstrip(), file=out)
+            # do not vote.  Printed last, after the checks and failures.
+            decision = _decision_markdown(board, results.control, alpha,
+                                          _reliability_table(results, True),
+                                          width=TERMINAL_WIDTH).rstrip()
     if ok.any():
         from sklearn_xai.benchmark._sanity import (
             SANITY_THRESHOLD,
@@ -285,6 +343,8 @@ def _show(results, alpha, paths, out, metrics=None):
               "a rerun retries the failures.", file=out)
     if paths:
         print(f"\nReport: {paths['report_md']}  (and report.html, results.csv)", file=out)
+    if decision is not None:
+        print(decision, file=out)
     return len(errors)
 
 
@@ -476,7 +536,7 @@ def _run(args, out):
     _check_metric_names(metrics, list(spec.metrics))
     directory = args.out or os.path.join(DEFAULT_OUT, spec.name)
     _check_output(directory)
-    cache_dir = None if args.no_cache else os.path.join(directory, "cache")
+    cache_dir = _cache_dir(args, directory)
     try:
         backend = "dask" if args.scheduler_address and args.backend is None else args.backend
         results = run_benchmark(spec, n_jobs=args.n_jobs, backend=backend,
@@ -500,11 +560,19 @@ def _compare(args, out):
     import pandas as pd
     from sklearn.model_selection import train_test_split
 
-    from sklearn_xai.benchmark._compare import compare_explainers
-    from sklearn_xai.benchmark._report import write_report
-    from sklearn_xai.benchmark._runner import _task_of
+    from sklearn_xai.benchmark._compare import (
+        _compare_within_budget,
+        _select_explainers,
+        _select_metrics,
+        applicable_explainers,
+        compare_explainers,
+    )
+    from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _task_of
     from sklearn_xai.benchmark._spec import resolve_component
 
+    if args.seeds < 1 or args.n_explain < 1:
+        raise ValueError("--seeds and --n-explain must be positive numbers.")
+    metrics = _select_metrics(_names(args.metrics), "--metrics")
     frame = pd.read_csv(args.csv)
     if args.target not in frame:
         raise ValueError(
@@ -525,18 +593,39 @@ def _compare(args, out):
         stratify=y if task == "classification" else None)
     model = resolve_component(args.model, "model", seed=0, task=task)
     model.fit(X_train, y_train)
-    print(f"{type(model).__name__} trained on {len(X_train)} rows; held-out score "
-          f"{model.score(X_test, y_test):.3f}\n", file=out)
+    # Unknown explainer names fail here, before anything is explained.
+    explainers = applicable_explainers(model, X.shape[1])
+    explainers = _select_explainers(explainers, _names(args.explainers), "--explainers")
     stem = os.path.splitext(os.path.basename(args.csv))[0]
     directory = args.out or os.path.join(DEFAULT_OUT, f"compare_{stem}")
     _check_output(directory)
-    results = compare_explainers(
-        model, X_test, y_test, X_train=X_train, n_explain=args.n_explain,
-        seeds=list(range(args.seeds)), n_jobs=args.n_jobs,
-        verbose=0 if args.quiet else 1)
-    paths = write_report(results, directory, alpha=args.alpha,
-                         figures=not args.no_figures)
-    return 1 if _show(results, args.alpha, paths, out, metrics=_metric_names(args)) else 0
+    print(f"{type(model).__name__} trained on {len(X_train)} rows; held-out score "
+          f"{model.score(X_test, y_test):.3f}\n", file=out)
+    options = dict(X_train=X_train, explainers=explainers, metrics=metrics,
+                   n_explain=args.n_explain, seeds=list(range(args.seeds)),
+                   n_jobs=args.n_jobs, backend=None,
+                   cache_dir=_cache_dir(args, directory),
+                   verbose=0 if args.quiet else 1)
+    try:
+        if args.budget is None:
+            results = compare_explainers(model, X_test, y_test, **options)
+        else:
+            def say(note):
+                print(f"--budget {args.budget:g}: {note}\n", file=out)
+                out.flush()
+
+            results = _compare_within_budget(model, X_test, y_test, budget=args.budget,
+                                             say=say, output="auto", **options)
+    except BenchmarkInterrupted as exc:
+        print(f"sklearn-xai compare: {exc}", file=sys.stderr)
+        return 130
+    paths, record = _write_report_if_changed(results, directory, args.alpha,
+                                             not args.no_figures)
+    print(f"compare: {results.n_cells} cells ({results.n_computed} computed, "
+          f"{results.n_cells - results.n_computed} from the cache) in "
+          f"{results.wall_time:.1f} s\n", file=out)
+    n_failed = _show_once(results, args.alpha, paths, out, None, directory, record)
+    return 1 if n_failed else 0
 
 
 def _report(args, out):
