@@ -165,6 +165,11 @@ def applicable_metrics(*, families=("faithfulness", "robustness", "complexity"))
         Scorer names, per-row metrics only (the decisions pair explainers
         row by row), sorted by family then name.
 
+    See Also
+    --------
+    decision_metrics : The few of them that :func:`compare_explainers`
+        decides with by default, one per question.
+
     Examples
     --------
     >>> from sklearn_xai.benchmark import applicable_metrics
@@ -677,7 +682,7 @@ def _compare_within_budget(model, X, y, *, budget, say, X_train, explainers, met
         raise ValueError(f"budget must be a positive number of seconds, got {budget!r}.")
     seeds = list(seeds)
     if isinstance(n_explain, bool) or not isinstance(n_explain, numbers.Integral) \
-            or n_explain < 1 or not seeds:
+            or n_explain < 1 or not seeds or (X_train is None and len(X) <= n_explain):
         # The unbudgeted call raises the error.
         return compare_explainers(model, X, y, X_train=X_train, explainers=explainers,
                                   metrics=metrics, output=output, n_explain=n_explain,
