@@ -19,6 +19,20 @@ across processes).
 The wall time depends on the machine and its load: run it on an idle
 machine to compare with the 90 s target (2 cores).
 
+Last measured on 2 cores shared with other jobs (load average 1.5 to 4,
+not idle), before LIME's per-row overhead was vectorised:
+
+| dataset | model | wall | runner | explanations (CPU) | metrics (CPU) |
+|---|---|---|---|---|---|
+| breast_cancer | xgboost | 162 s | 124 s | 35 s | 175 s (max-sensitivity 173 s, half of it LIME's) |
+| diabetes | linear | 114 s | 78 s | 11 s | 52 s (max-sensitivity 49 s, mostly LIME's) |
+
+Both print the decision last; a rerun of breast_cancer / xgboost
+(``--rerun``) computed 0 of its 14 cells.  The sensitivity re-explains 5
+neighbours of each row, so it costs about 5 times the explanations: with
+LIME's explanations 5 times cheaper the xgboost case's runner would take
+about 60 s.
+
 Run: ``python benchmarks/bench_compare.py [--cases breast_cancer:xgboost,...]
 [--rerun] [--keep DIR] [-- EXTRA COMPARE ARGS]``.
 """
