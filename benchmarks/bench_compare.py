@@ -30,8 +30,8 @@ not idle), before LIME's per-row overhead was vectorised:
 Both print the decision last; a rerun of breast_cancer / xgboost
 (``--rerun``) computed 0 of its 14 cells.  The sensitivity re-explains 5
 neighbours of each row, so it costs about 5 times the explanations: with
-LIME's explanations 5 times cheaper the xgboost case's runner would take
-about 60 s.
+LIME's explanations 5 times cheaper, the xgboost case's 210 CPU seconds
+would be about 130, its runner about 75 s under the same load.
 
 Run: ``python benchmarks/bench_compare.py [--cases breast_cancer:xgboost,...]
 [--rerun] [--keep DIR] [-- EXTRA COMPARE ARGS]``.
