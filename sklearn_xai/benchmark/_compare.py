@@ -280,11 +280,13 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     decisions (which explainers are tied for best per metric and overall,
     with the significance test, mean ranks and costs) and write the report.
 
-    The defaults are sized to decide in about a minute: on a 30-column
-    table (breast cancer) with an xgboost model, 100 rows and 2 seeds take
-    about a minute on 2 cores.  Two seeds are the fewest that show whether a
-    ranking depends on the explainers' random draws; the paired tests pool
-    the rows of both.  ``budget`` fits a run to a time limit.
+    The defaults are sized to decide in a minute or two rather than an hour:
+    100 rows and 2 seeds of the five decision metrics, where the whole
+    catalogue with 3 seeds took about an hour on a 30-column table (breast
+    cancer) with an xgboost model on 2 cores.  Two seeds are the fewest that
+    show whether a ranking depends on the explainers' random draws; the
+    paired tests pool the rows of both.  ``budget`` fits a run to a time
+    limit.
 
     The model is used as fitted (wrapped in
     :class:`~sklearn.frozen.FrozenEstimator`, never refitted); seeds vary
