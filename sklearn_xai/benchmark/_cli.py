@@ -5,7 +5,11 @@
     sklearn-xai run                       # the default preset (about a minute)
     sklearn-xai run PRESET|CONFIG.yaml [--n-jobs N] [--backend loky|threading|dask]
                                        [--scheduler-address ADDR] [--shard-size N]
-                                       [--out DIR] [--no-cache] [--metrics NAME,...]
+                                       [--out DIR] [--cache-dir DIR] [--no-cache]
+                                       [--metrics NAME,...]
+    sklearn-xai compare DATA.csv --target COLUMN [--model ALIAS] [--explainers NAME,...]
+                                 [--metrics NAME,...|all] [--budget SECONDS]
+                                 [--out DIR] [--cache-dir DIR] [--no-cache]
     sklearn-xai list [presets|explainers|maskers|metrics|generators|models]
     sklearn-xai report DIR [--metrics NAME,...]   # rebuild the report from saved results
 """
@@ -43,8 +47,7 @@ def _parser():
                           "number, or 'none' for one task per cell")
     run.add_argument("--out", default=None,
                      help=f"output folder (default: ./{DEFAULT_OUT}/<benchmark name>)")
-    run.add_argument("--no-cache", action="store_true",
-                     help="recompute every cell (no read or write of the cell cache)")
+    _add_cache_options(run)
     run.add_argument("--alpha", type=float, default=0.05,
                      help="level of the test against the random control (default 0.05)")
     run.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
@@ -66,15 +69,32 @@ def _parser():
                           "'sklearn-xai list models')")
     cmp.add_argument("--n-explain", type=int, default=100,
                      help="held-out rows explained and scored (default 100)")
-    cmp.add_argument("--seeds", type=int, default=3, help="number of seeds (default 3)")
+    cmp.add_argument("--seeds", type=int, default=2,
+                     help="number of seeds (default 2: the fewest that show whether a "
+                          "ranking depends on the explainers' random draws)")
+    cmp.add_argument(
+        "--explainers", action="append", default=None, metavar="NAME[,NAME...]",
+        help="explainers to compare: labels of the applicable ones (tree_shap, "
+             "kernel_shap, lime, ...) or explainer names of 'sklearn-xai list "
+             "explainers'; the random control is always kept (default: every "
+             "applicable explainer)")
+    cmp.add_argument(
+        "--metrics", action="append", default=None, metavar="NAME[,NAME...]",
+        help="metrics to score (only these run): names of the metrics without ground "
+             "truth (a loss may be named without 'neg_'), or 'all' for all of them "
+             "(default: the decision set, one metric per question)")
+    cmp.add_argument("--budget", type=_seconds, default=None, metavar="SECONDS",
+                     help="fit the comparison in about SECONDS: a pilot on 5 rows times "
+                          "it, then fewer seeds, fewer rows and, if still needed, "
+                          "without the costliest explainers (what is cut is printed)")
     cmp.add_argument("--n-jobs", type=int, default=-1,
                      help="cells run in parallel (default: -1, all cores)")
     cmp.add_argument("--out", default=None,
                      help=f"output folder (default: ./{DEFAULT_OUT}/compare_<csv stem>)")
+    _add_cache_options(cmp)
     cmp.add_argument("--alpha", type=float, default=0.05,
                      help="level of the decisions' tests (default 0.05)")
     cmp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
-    _add_metrics_option(cmp)
     cmp.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     lst = sub.add_parser("list", help="list presets, explainers, metrics, generators...")
     lst.add_argument("what", nargs="*", metavar="WHAT",
@@ -88,6 +108,37 @@ def _parser():
     return parser
 
 
+def _add_cache_options(parser):
+    parser.add_argument(
+        "--cache-dir", default=None, metavar="DIR",
+        help="cell cache folder (default: <out>/cache); cells are keyed by their "
+             "content, so a folder shared by several --out folders computes each "
+             "identical cell once")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="recompute every cell (no read or write of the cell cache)")
+
+
+def _cache_dir(args, directory):
+    """The cell cache of a run: --cache-dir, else <out>/cache; None with
+    --no-cache."""
+    if args.no_cache:
+        return None
+    return args.cache_dir if args.cache_dir is not None else os.path.join(directory,
+                                                                          "cache")
+
+
+def _seconds(text):
+    """--budget: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of seconds; got {text!r}")
+    return value
+
+
 def _add_metrics_option(parser):
     parser.add_argument(
         "--metrics", action="append", default=None, metavar="NAME[,NAME...]",
@@ -97,9 +148,14 @@ def _add_metrics_option(parser):
 
 def _metric_names(args):
     """The names given with --metrics (comma-separated, repeatable), or None."""
-    if not getattr(args, "metrics", None):
+    return _names(getattr(args, "metrics", None))
+
+
+def _names(values):
+    """The names of a repeatable comma-separated option, or None."""
+    if not values:
         return None
-    names = [n.strip() for item in args.metrics for n in item.split(",") if n.strip()]
+    names = [n.strip() for item in values for n in item.split(",") if n.strip()]
     return names or None
 
 
@@ -220,9 +276,10 @@ def _grouped(frame, key):
 
 def _show(results, alpha, paths, out, metrics=None):
     """Print the leaderboard (of ``metrics`` only when given) within
-    TERMINAL_WIDTH columns, then the failures grouped by (component, error)
-    and the not-applicable skips apart from them.  Returns the number of
-    failed scores."""
+    TERMINAL_WIDTH columns, then the sanity checks, the not-applicable
+    skips, the failures grouped by (component, error), the report's path,
+    and last the decision (the last lines of the output, where a reader of
+    the terminal looks).  Returns the number of failed scores."""
     from sklearn_xai.benchmark._report import (
         TERMINAL_WIDTH,
         _decision_markdown,
@@ -234,6 +291,7 @@ def _show(results, alpha, paths, out, metrics=None):
 
     table = results.table
     ok = table["status"] == "ok"
+    decision = None
     if ok.any():
         board = _with_families(results.leaderboard(alpha=alpha), table)
         if metrics is not None:
@@ -247,10 +305,10 @@ def _show(results, alpha, paths, out, metrics=None):
                                      metrics=metrics), file=out)
         if board["explainer"].nunique() > 1:
             # The report's decision: metrics its reliability table distrusts
-            # do not vote.
-            print(_decision_markdown(board, results.control, alpha,
-                                     _reliability_table(results, True),
-                                     width=TERMINAL_WIDTH).rstrip(), file=out)
+            # do not vote.  Printed last, after the checks and failures.
+            decision = _decision_markdown(board, results.control, alpha,
+                                          _reliability_table(results, True),
+                                          width=TERMINAL_WIDTH).rstrip()
     if ok.any():
         from sklearn_xai.benchmark._sanity import (
             SANITY_THRESHOLD,
@@ -286,6 +344,8 @@ def _show(results, alpha, paths, out, metrics=None):
               "a rerun retries the failures.", file=out)
     if paths:
         print(f"\nReport: {paths['report_md']}  (and report.html, results.csv)", file=out)
+    if decision is not None:
+        print(decision, file=out)
     return len(errors)
 
 
@@ -402,14 +462,17 @@ def _results_digest(results, alpha, figures):
     return h.hexdigest()
 
 
-def _write_report_if_changed(results, directory, alpha, figures):
+def _write_report_if_changed(results, directory, alpha, figures, verbose=0,
+                             explanations=None):
     """Write the report, unless a run with the same results already wrote it.
 
     A rerun that takes every cell from the cache gives the same results: the
     report files (and figures, which take most of a cached rerun's time) are
     then kept when the digest stored beside them matches and they all still
     exist.  Any change of the results, ``alpha``, the figures option or the
-    package version rewrites them.
+    package version rewrites them.  ``explanations`` is called (with no
+    argument) only when the report is rewritten, for the section
+    ``write_report(..., explanations=)`` places after the decision.
 
     Returns the report's paths and the record stored beside them (a plain
     JSON object: the digest, the paths and the terminal summaries already
@@ -425,7 +488,9 @@ def _write_report_if_changed(results, directory, alpha, figures):
         return stored["paths"], stored
     from sklearn_xai.benchmark._report import write_report
 
-    paths = write_report(results, directory, alpha=alpha, figures=figures)
+    section = explanations() if explanations is not None else None
+    paths = write_report(results, directory, alpha=alpha, figures=figures,
+                         explanations=section, verbose=verbose)
     record = {"digest": digest,
               "paths": {k: os.fspath(v) for k, v in paths.items()
                         if isinstance(v, (str, os.PathLike))},
@@ -513,7 +578,7 @@ def _run(args, out):
     _check_metric_names(metrics, list(spec.metrics))
     directory = args.out or os.path.join(DEFAULT_OUT, spec.name)
     _check_output(directory)
-    cache_dir = None if args.no_cache else os.path.join(directory, "cache")
+    cache_dir = _cache_dir(args, directory)
     try:
         backend = "dask" if args.scheduler_address and args.backend is None else args.backend
         results = run_benchmark(spec, n_jobs=args.n_jobs, backend=backend,
@@ -524,7 +589,8 @@ def _run(args, out):
         print(f"sklearn-xai run: {exc}", file=sys.stderr)
         return 130
     paths, record = _write_report_if_changed(results, directory, args.alpha,
-                                             not args.no_figures)
+                                             not args.no_figures,
+                                             verbose=0 if args.quiet else 1)
     print(f"{spec.name}: {results.n_cells} cells ({results.n_computed} computed, "
           f"{results.n_cells - results.n_computed} from the cache) in "
           f"{results.wall_time:.1f} s\n", file=out)
@@ -537,12 +603,20 @@ def _compare(args, out):
     import pandas as pd
     from sklearn.model_selection import train_test_split
 
-    from sklearn_xai.benchmark._compare import compare_explainers
-    from sklearn_xai.benchmark._report import write_report
-    from sklearn_xai.benchmark._rows import csv_rows
-    from sklearn_xai.benchmark._runner import _task_of
+    from sklearn_xai.benchmark._compare import (
+        _compare_within_budget,
+        _select_explainers,
+        _select_metrics,
+        applicable_explainers,
+        compare_explainers,
+    )
+    from sklearn_xai.benchmark._rows import compare_rows, csv_rows
+    from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _task_of
     from sklearn_xai.benchmark._spec import resolve_component
 
+    if args.seeds < 1 or args.n_explain < 1:
+        raise ValueError("--seeds and --n-explain must be positive numbers.")
+    metrics = _select_metrics(_names(args.metrics), "--metrics")
     frame = pd.read_csv(args.csv)
     if args.target not in frame:
         raise ValueError(
@@ -561,16 +635,59 @@ def _compare(args, out):
         print(note, file=out)
     print(f"{type(model).__name__} trained on {len(X_train)} rows; held-out score "
           f"{model.score(X_test, y_test):.3f}\n", file=out)
+    # Unknown explainer names fail here, before anything is explained.  On
+    # raw text columns only the explainers that substitute values apply.
+    rows = compare_rows(model, X_test, X_train)
+    available = rows.explainers(applicable_explainers(rows.model, X.shape[1]))
+    names = _names(args.explainers)
+    refused = [n for n in names or () if n in rows.left_out]
+    if refused:
+        raise ValueError(
+            "--explainers: " + "; ".join(f"{n!r} does not apply to raw text columns "
+                                         f"({rows.left_out[n]})" for n in refused)
+            + f". The explainers that apply are {list(available)}.")
+    for label, reason in rows.left_out.items():
+        print(f"Left out on the raw columns: {label} ({reason}).", file=out)
+    explainers = _select_explainers(available, names, "--explainers")
     stem = os.path.splitext(os.path.basename(args.csv))[0]
     directory = args.out or os.path.join(DEFAULT_OUT, f"compare_{stem}")
     _check_output(directory)
-    results = compare_explainers(
-        model, X_test, y_test, X_train=X_train, n_explain=args.n_explain,
-        seeds=list(range(args.seeds)), n_jobs=args.n_jobs,
-        verbose=0 if args.quiet else 1)
-    paths = write_report(results, directory, alpha=args.alpha,
-                         figures=not args.no_figures)
-    return 1 if _show(results, args.alpha, paths, out, metrics=_metric_names(args)) else 0
+    options = dict(X_train=X_train, explainers=explainers, metrics=metrics,
+                   n_explain=args.n_explain, seeds=list(range(args.seeds)),
+                   n_jobs=args.n_jobs, backend=None,
+                   cache_dir=_cache_dir(args, directory),
+                   verbose=0 if args.quiet else 1)
+    try:
+        if args.budget is None:
+            results = compare_explainers(model, X_test, y_test, **options)
+        else:
+            def say(note):
+                print(f"--budget {args.budget:g}: {note}\n", file=out)
+                out.flush()
+
+            results = _compare_within_budget(model, X_test, y_test, budget=args.budget,
+                                             say=say, output="auto", **options)
+    except BenchmarkInterrupted as exc:
+        print(f"sklearn-xai compare: {exc}", file=sys.stderr)
+        return 130
+    verbose = 0 if args.quiet else 1
+
+    def explanations():
+        # Pictures of the explainer the decision picks, on the compared rows.
+        from sklearn_xai.benchmark._explanation_figures import explanation_figures
+
+        return explanation_figures(
+            results, model, X_test, directory, X_train=X_train, y_train=y_train,
+            feature_names=list(frame.columns), alpha=args.alpha, verbose=verbose)
+
+    paths, record = _write_report_if_changed(
+        results, directory, args.alpha, not args.no_figures, verbose=verbose,
+        explanations=None if args.no_figures else explanations)
+    print(f"compare: {results.n_cells} cells ({results.n_computed} computed, "
+          f"{results.n_cells - results.n_computed} from the cache) in "
+          f"{results.wall_time:.1f} s\n", file=out)
+    n_failed = _show_once(results, args.alpha, paths, out, None, directory, record)
+    return 1 if n_failed else 0
 
 
 def _report(args, out):
@@ -581,7 +698,7 @@ def _report(args, out):
     metrics = _metric_names(args)
     _check_metric_names(metrics, list(dict.fromkeys(results.table["metric"])))
     paths = write_report(results, args.directory, alpha=args.alpha,
-                         figures=not args.no_figures)
+                         figures=not args.no_figures, verbose=1)
     return 1 if _show(results, args.alpha, paths, out, metrics=metrics) else 0
 
 

@@ -11,7 +11,8 @@ from sklearn_xai.benchmark._rows import compare_rows
 from sklearn_xai.utils._estimators import unfreeze, unwrap
 from sklearn_xai.utils._output import model_input
 
-__all__ = ["applicable_explainers", "applicable_metrics", "compare_explainers"]
+__all__ = ["applicable_explainers", "applicable_metrics", "compare_explainers",
+           "decision_metrics"]
 
 # Metrics that need only the model, its rows and training rows: no ground
 # truth, no data distribution, no retraining, no image shape.
@@ -21,6 +22,19 @@ _KERNEL_SHAP_BUDGET = 512
 _LIME_BUDGET = 1000
 _EXACT_SHAPLEY_MAX_FEATURES = 10
 _BACKGROUND = 50  # background rows of the explainers' marginal masker
+# The decision set: one metric per question a practitioner asks of an
+# explanation (see decision_metrics), with the parameters compare uses.
+_DECISION_METRICS = (
+    ("comprehensiveness", {}),
+    ("neg_sufficiency", {}),
+    ("faithfulness_correlation", {}),
+    ("neg_max_sensitivity", {"n_perturbations": 5}),
+    ("neg_complexity", {}),
+)
+# --budget: rows of the pilot that times the explainers and metrics, and the
+# fewest rows a cut leaves (below it the paired tests can decide nothing).
+_PILOT_ROWS = 5
+_MIN_BUDGET_ROWS = 10
 
 
 def _final(model):
@@ -151,6 +165,11 @@ def applicable_metrics(*, families=("faithfulness", "robustness", "complexity"))
         Scorer names, per-row metrics only (the decisions pair explainers
         row by row), sorted by family then name.
 
+    See Also
+    --------
+    decision_metrics : The few of them that :func:`compare_explainers`
+        decides with by default, one per question.
+
     Examples
     --------
     >>> from sklearn_xai.benchmark import applicable_metrics
@@ -167,6 +186,60 @@ def applicable_metrics(*, families=("faithfulness", "robustness", "complexity"))
               and spec.family in families]
     order = {family: i for i, family in enumerate(families)}
     return [spec.name for spec in sorted(chosen, key=lambda s: (order[s.family], s.name))]
+
+
+def decision_metrics():
+    """The metrics :func:`compare_explainers` decides with by default.
+
+    One metric per question a practitioner asks of an explanation, chosen to
+    decide rather than to be exhaustive (:func:`applicable_metrics` lists
+    the whole catalogue that needs no ground truth):
+
+    * ``comprehensiveness``: does removing the features it ranks first, in
+      order of importance, change the output?  (faithfulness, necessity)
+    * ``neg_sufficiency``: do those top features alone keep the output?
+      (faithfulness, sufficiency)
+    * ``faithfulness_correlation``: do the attributions of random feature
+      subsets track the output changes when the subsets are removed?
+      (faithfulness, the whole ranking and its signs)
+    * ``neg_max_sensitivity`` with 5 perturbations (instead of 10): does
+      the explanation stay the same under small input noise?  (robustness;
+      the costliest of the five, as it re-explains 5 neighbours per row)
+    * ``neg_complexity``: is the explanation concise?  (complexity)
+
+    The rule: a question enters the set when a practitioner asks it before
+    trusting an explanation and one metric answers it at the cost of about
+    one explanation per row or less (the faithfulness and complexity
+    metrics cost a few model calls per row; the sensitivity re-explains
+    each row 5 times).  The other robustness metrics (``neg_ris``,
+    ``neg_ros``, ``neg_avg_sensitivity``, ``neg_local_lipschitz_estimate``)
+    ask the same question as max-sensitivity at 10 to 50 times its cost,
+    and the other faithfulness metrics ask one of the three faithfulness
+    questions again; ``metrics="all"`` in :func:`compare_explainers` (or
+    ``--metrics all`` in ``sklearn-xai compare``) scores them all.
+
+    Returns
+    -------
+    metrics : list of str or dict
+        Scorer names, or ``{"name": ..., "params": ...}`` where compare sets
+        a parameter, as :class:`BenchmarkSpec` takes them.
+
+    See Also
+    --------
+    applicable_metrics : Every metric that needs no ground truth.
+    compare_explainers : Scores the explainers of a model on these metrics.
+
+    Examples
+    --------
+    >>> from sklearn_xai.benchmark import decision_metrics
+    >>> names = [m if isinstance(m, str) else m["name"] for m in decision_metrics()]
+    >>> names[:3]
+    ['comprehensiveness', 'neg_sufficiency', 'faithfulness_correlation']
+    >>> names[3:]
+    ['neg_max_sensitivity', 'neg_complexity']
+    """
+    return [name if not params else {"name": name, "params": dict(params)}
+            for name, params in _DECISION_METRICS]
 
 
 def _explainer_name(spec):
@@ -189,20 +262,31 @@ def _default_output(model, explainers):
 
 
 def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
-                       metrics="auto", output="auto", n_explain=100, seeds=(0, 1, 2),
-                       n_jobs=None, backend=None, cache_dir=None, verbose=0):
+                       metrics="auto", output="auto", n_explain=100, seeds=(0, 1),
+                       n_jobs=None, backend=None, cache_dir=None, budget=None,
+                       verbose=0):
     """Rank the explainers that apply to a fitted model on metrics without
     ground truth.
 
     A practitioner's question, "which explanation of *my* model should I
     trust?", as one call: every applicable explainer
     (:func:`applicable_explainers`) explains ``n_explain`` rows of ``X``, is
-    scored on every metric that needs no true attributions
-    (:func:`applicable_metrics`: faithfulness, robustness and complexity),
-    for each seed, against the random control.  The returned results give the
-    leaderboard with its decisions (which explainers are tied for best per
-    metric and overall, with the significance test, mean ranks and costs)
-    and write the report.
+    scored on the decision set of metrics that need no true attributions
+    (:func:`decision_metrics`: one metric per question, removal in order of
+    importance, the top features alone, agreement with output changes,
+    stability to small noise, conciseness; ``metrics="all"`` scores the
+    whole catalogue of :func:`applicable_metrics`), for each seed, against
+    the random control.  The returned results give the leaderboard with its
+    decisions (which explainers are tied for best per metric and overall,
+    with the significance test, mean ranks and costs) and write the report.
+
+    The defaults are sized to decide in a minute or two rather than an hour:
+    100 rows and 2 seeds of the five decision metrics, where the whole
+    catalogue with 3 seeds took about an hour on a 30-column table (breast
+    cancer) with an xgboost model on 2 cores.  Two seeds are the fewest that
+    show whether a ranking depends on the explainers' random draws; the
+    paired tests pool the rows of both.  ``budget`` fits a run to a time
+    limit.
 
     The model is used as fitted (wrapped in
     :class:`~sklearn.frozen.FrozenEstimator`, never refitted); seeds vary
@@ -244,9 +328,12 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         (names, ``{"name": ..., "params": ...}`` or explainer instances) as
         in :class:`BenchmarkSpec`.  A random control is added when none is
         given.
-    metrics : "auto", list or dict, default="auto"
-        ``"auto"`` is :func:`applicable_metrics`; otherwise scorer names or
-        specs as in :class:`BenchmarkSpec`.
+    metrics : "auto", "all", list or dict, default="auto"
+        ``"auto"`` is :func:`decision_metrics` (one metric per question, the
+        sensitivity with 5 perturbations); ``"all"`` is every metric of
+        :func:`applicable_metrics` with its default parameters (the
+        representation stability ``neg_rrs`` only for models with a hidden
+        layer); otherwise scorer names or specs as in :class:`BenchmarkSpec`.
     output : {"auto", "proba", "decision", "predict", "margin"}, default="auto"
         The output explained and scored, set on every explainer that takes
         it; the random control is scored on it too.  ``"auto"`` is
@@ -256,13 +343,28 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         classifiers).
     n_explain : int, default=100
         Rows explained and scored.
-    seeds : sequence of int, default=(0, 1, 2)
+    seeds : sequence of int, default=(0, 1)
+        Seeds of the explainers' and metrics' random draws.
     n_jobs : int, default=None
         Cells in parallel (joblib's meaning).
     backend : str, default=None
         joblib backend (see :func:`run_benchmark`).
     cache_dir : str or path-like, default=None
-        Per-cell cache folder (see :func:`run_benchmark`).
+        Per-cell cache folder (see :func:`run_benchmark`).  Cells are keyed
+        by their content (the data, the fitted model, the explainer, the
+        seed; each metric apart), so a rerun, or another comparison sharing
+        the folder, computes only the cells and metrics it lacks.
+    budget : float, default=None
+        Seconds the explanations and scores may take, or ``None`` for no
+        limit.  A pilot run times every explainer with its metrics on the
+        first 5 rows and one seed (with the runner itself, cached like any
+        cell); the comparison is then cut to fit the estimate in the
+        budget, in this order: fewer seeds (down to 1), fewer rows (down to
+        10), then without the costliest explainers (never the random
+        control, always at least one other), the rows then growing back as
+        far as the budget allows.  Model training and the report are not
+        counted.  What was cut is printed when ``verbose > 0`` and added to
+        the results' description (shown in the report).
     verbose : int, default=0
         Show a progress bar when > 0.
 
@@ -298,6 +400,16 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     >>> sorted(results.table["explainer"].unique())
     ['ablation', 'random']
     """
+    if budget is not None:
+        note = []
+        results = _compare_within_budget(
+            model, X, y, budget=budget, say=note.append, X_train=X_train,
+            explainers=explainers, metrics=metrics, output=output,
+            n_explain=n_explain, seeds=seeds, n_jobs=n_jobs, backend=backend,
+            cache_dir=cache_dir, verbose=verbose)
+        if verbose > 0:
+            print(f"budget={budget:g}: {note[0]}")
+        return results
     from sklearn.frozen import FrozenEstimator
     from sklearn.utils.validation import check_array, check_is_fitted
 
@@ -351,7 +463,9 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     if output != "auto":
         explainers = {label: _with_output(spec, output)
                       for label, spec in explainers.items()}
-    if metrics == "auto":
+    if isinstance(metrics, str) and metrics == "auto":
+        metrics = decision_metrics()
+    elif isinstance(metrics, str) and metrics == "all":
         metrics = [m for m in applicable_metrics()
                    if m != "neg_rrs" or _has_representation(model)]
     metrics, mean_masker = rows.metrics(metrics, X_train)
@@ -443,3 +557,240 @@ def _with_masker(metrics, masker):
         spec["params"] = params
         out[label] = spec
     return out
+
+
+# ------------------------------------------------------------------ budget
+def _fit_budget(per_row_seconds, n_rows, n_seeds, budget, n_workers=1, *, keep=(),
+                min_rows=_MIN_BUDGET_ROWS):
+    """The largest comparison whose estimated time fits ``budget``.
+
+    The estimate of a comparison is ``sum(per_row_seconds[e] for the kept
+    explainers e) * rows * seeds / n_workers`` (cells and their row shards
+    share the workers).  Cuts, in this order, until the estimate fits:
+
+    1. seeds, one at a time, down to 1;
+    2. rows, to the most that fit (``floor(budget * n_workers / (seeds *
+       sum))``), down to ``min(n_rows, min_rows)``;
+    3. the costliest explainers, one at a time (never those in ``keep``,
+       always at least one other), the rows growing back after each to the
+       most that fit, up to ``n_rows``.
+
+    Parameters
+    ----------
+    per_row_seconds : dict
+        Explainer label -> seconds per explained row and seed (explanation
+        and every metric, as a pilot measured them).
+    n_rows, n_seeds : int
+        The comparison asked for.
+    budget : float
+        Seconds available.
+    n_workers : int, default=1
+        Workers running cells in parallel.
+    keep : collection of str, default=()
+        Labels never dropped (the random control).
+    min_rows : int, default=10
+        Fewest rows a cut leaves.
+
+    Returns
+    -------
+    plan : dict
+        ``n_rows``, ``n_seeds``, ``dropped`` (labels, in the order dropped)
+        and ``estimate`` (seconds, of the plan; above ``budget`` when even
+        the smallest comparison does not fit).
+    """
+    labels = list(per_row_seconds)
+    n_workers = max(int(n_workers), 1)
+
+    def estimate(rows, seeds):
+        return sum(per_row_seconds[label] for label in labels) * rows * seeds / n_workers
+
+    seeds = n_seeds
+    while seeds > 1 and estimate(n_rows, seeds) > budget:
+        seeds -= 1
+
+    def most_rows():
+        rate = estimate(1, seeds)
+        if rate <= 0 or estimate(n_rows, seeds) <= budget:
+            return n_rows
+        return max(min(n_rows, min_rows), min(n_rows, int(max(budget, 0) // rate)))
+
+    rows = most_rows()
+    dropped = []
+    while estimate(rows, seeds) > budget:
+        candidates = [label for label in labels if label not in keep]
+        if len(candidates) <= 1:
+            break
+        costliest = max(candidates, key=lambda label: per_row_seconds[label])
+        labels.remove(costliest)
+        dropped.append(costliest)
+        rows = most_rows()
+    return {"n_rows": rows, "n_seeds": seeds, "dropped": dropped,
+            "estimate": estimate(rows, seeds)}
+
+
+def _pilot_costs(table):
+    """Explainer label -> seconds per explained row and seed in a pilot's
+    results table: the explainer's fit and explanation plus every metric,
+    averaged over the pilot's cells (failed parts count as free)."""
+    table = table.assign(_rows=pd.to_numeric(table["n_rows"], errors="coerce"))
+    costs = {}
+    for label, sub in table.groupby("explainer", sort=False):
+        per_cell = []
+        for _, cell in sub.groupby("seed", sort=False):
+            first = cell.iloc[0]
+            seconds = np.nansum([first.get("explainer_fit_time", np.nan),
+                                 first.get("explain_time", np.nan)])
+            seconds += np.nansum(pd.to_numeric(cell["metric_time"], errors="coerce"))
+            rows = cell["_rows"].max()
+            per_cell.append(seconds / rows if rows and np.isfinite(rows) else seconds)
+        costs[str(label)] = float(np.mean(per_cell))
+    return costs
+
+
+def _budget_note(plan, n_rows, n_seeds, n_workers, pilot_rows, budget):
+    """What a budget cut, in words ("1 seed instead of 2, 60 rows instead of
+    100"), with the estimate."""
+    cuts = []
+    if plan["n_seeds"] < n_seeds:
+        cuts.append(f"{plan['n_seeds']} seed{'s' * (plan['n_seeds'] > 1)} instead of "
+                    f"{n_seeds}")
+    if plan["n_rows"] < n_rows:
+        cuts.append(f"{plan['n_rows']} rows instead of {n_rows}")
+    if plan["dropped"]:
+        cuts.append(f"without {', '.join(plan['dropped'])}")
+    text = ", ".join(cuts) if cuts else "nothing cut"
+    text += (f" (estimated {plan['estimate']:.0f} s on {n_workers} "
+             f"worker{'s' * (n_workers > 1)}, from a pilot on {pilot_rows} "
+             f"row{'s' * (pilot_rows > 1)} and 1 seed)")
+    if plan["estimate"] > budget:
+        text += ("; the smallest comparison is still over the budget: name fewer or "
+                 "cheaper explainers or metrics")
+    return text
+
+
+def _compare_within_budget(model, X, y, *, budget, say, X_train, explainers, metrics,
+                           output, n_explain, seeds, n_jobs, backend, cache_dir,
+                           verbose):
+    """:func:`compare_explainers` cut to fit ``budget`` seconds (see its
+    ``budget``); ``say`` receives the note of what was cut before the
+    comparison runs."""
+    import joblib
+
+    if isinstance(budget, bool) or not isinstance(budget, numbers.Real) \
+            or not np.isfinite(budget) or budget <= 0:
+        raise ValueError(f"budget must be a positive number of seconds, got {budget!r}.")
+    seeds = list(seeds)
+    if isinstance(n_explain, bool) or not isinstance(n_explain, numbers.Integral) \
+            or n_explain < 1 or not seeds or (X_train is None and len(X) <= n_explain):
+        # The unbudgeted call raises the error.
+        return compare_explainers(model, X, y, X_train=X_train, explainers=explainers,
+                                  metrics=metrics, output=output, n_explain=n_explain,
+                                  seeds=seeds, n_jobs=n_jobs, backend=backend,
+                                  cache_dir=cache_dir, verbose=verbose)
+    n_explain = min(int(n_explain), len(X))
+    if X_train is None and len(X) > n_explain:
+        # The split compare_explainers makes, made once for the pilot and the run.
+        X_train, X = X[n_explain:], X[:n_explain]
+        y = None if y is None else np.asarray(y)[:n_explain]
+    if isinstance(explainers, str) and explainers == "auto":
+        explainers = applicable_explainers(model, np.shape(X)[1])
+    if isinstance(explainers, dict):
+        if "RandomExplainer" not in {_explainer_name(s) for s in explainers.values()}:
+            explainers = {"random": "RandomExplainer", **explainers}
+    common = dict(X_train=X_train, metrics=metrics, output=output, n_jobs=n_jobs,
+                  backend=backend, cache_dir=cache_dir)
+    pilot_rows = min(_PILOT_ROWS, n_explain)
+    pilot = compare_explainers(model, X, y, explainers=explainers, n_explain=pilot_rows,
+                               seeds=seeds[:1], verbose=0, **common)
+    costs = _pilot_costs(pilot.table)
+    n_workers = joblib.effective_n_jobs(n_jobs)
+    # The pilot's own cost, from its recorded times (the same when a rerun
+    # reads it from the cache, so a rerun makes the same cuts).
+    spent = sum(costs.values()) * pilot_rows / n_workers
+    control = {label for label, spec in explainers.items()
+               if _explainer_name(spec) == "RandomExplainer"}
+    plan = _fit_budget(costs, n_explain, len(seeds), budget - spent, n_workers,
+                       keep=control)
+    note = _budget_note(plan, n_explain, len(seeds), n_workers, pilot_rows,
+                        budget - spent)
+    say(note)
+    kept = {label: spec for label, spec in explainers.items()
+            if label not in plan["dropped"]}
+    results = compare_explainers(model, X, y, explainers=kept, n_explain=plan["n_rows"],
+                                 seeds=seeds[:plan["n_seeds"]], verbose=verbose, **common)
+    if isinstance(results.spec, dict):
+        results.spec["description"] = (
+            f"{results.spec.get('description') or ''} Within a budget of {budget:g} s: "
+            f"{note}.").strip()
+    return results
+
+
+# ------------------------------------------------------------ CLI choices
+def _select_explainers(available, names, option="explainers"):
+    """The explainers of ``available`` (label -> spec, as
+    :func:`applicable_explainers` gives them) that ``names`` name, the random
+    control first and always kept; ``None`` keeps them all.
+
+    A name is a label of ``available``, the class name of one of its specs
+    (that spec, with its budget and masker), or any other explainer name
+    (sklearn_xai's or registered with :func:`register_component`), used
+    with its default parameters.  Unknown names raise a ValueError listing
+    the valid ones.
+    """
+    if names is None:
+        return dict(available)
+    from sklearn_xai.benchmark._spec import _REGISTERED, _package_names
+
+    by_class = {}
+    for label, spec in available.items():
+        by_class.setdefault(_explainer_name(spec), label)
+    registered = set(_package_names("explainer")) | set(_REGISTERED["explainer"])
+    chosen = {label: spec for label, spec in available.items()
+              if _explainer_name(spec) == "RandomExplainer"}
+    unknown = []
+    for name in names:
+        if name in available:
+            chosen[name] = available[name]
+        elif name in by_class:
+            chosen[by_class[name]] = available[by_class[name]]
+        elif name in registered:
+            chosen[name] = name
+        else:
+            unknown.append(name)
+    if unknown:
+        raise ValueError(
+            f"{option}: unknown explainer(s) {unknown}; the explainers that apply to "
+            f"this model are {list(available)}, or name any explainer of 'sklearn-xai "
+            "list explainers'."
+        )
+    if "RandomExplainer" not in {_explainer_name(s) for s in chosen.values()}:
+        chosen = {"random": "RandomExplainer", **chosen}
+    return chosen
+
+
+def _select_metrics(names, option="metrics"):
+    """The metric specs ``names`` name for a comparison: ``None`` or
+    ``["auto"]`` is ``"auto"`` (:func:`decision_metrics`), ``["all"]`` is
+    ``"all"``; otherwise names of :func:`applicable_metrics` (a loss may be
+    named without ``neg_``), those of the decision set with its parameters.
+    Unknown names raise a ValueError listing the valid ones."""
+    if names is None or list(names) == ["auto"]:
+        return "auto"
+    if list(names) == ["all"]:
+        return "all"
+    catalogue = applicable_metrics()
+    decision = {(m if isinstance(m, str) else m["name"]): m for m in decision_metrics()}
+    chosen, unknown = [], []
+    for name in names:
+        full = name if name in catalogue else f"neg_{name}"
+        if full not in catalogue:
+            unknown.append(name)
+        elif full not in [m if isinstance(m, str) else m["name"] for m in chosen]:
+            chosen.append(decision.get(full, full))
+    if unknown:
+        raise ValueError(
+            f"{option}: unknown metric(s) {unknown}; a comparison scores metrics "
+            f"without ground truth: {catalogue}, or 'all' (default: the decision set "
+            f"{list(decision)})."
+        )
+    return chosen

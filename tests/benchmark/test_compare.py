@@ -192,3 +192,65 @@ def test_the_report_names_the_given_rows_not_an_object_address(tmp_path):
     page = (tmp_path / "report.html").read_text()
     assert "the given rows (300 training + 20 held-out, 10 features)" in page
     assert "object at 0x" not in page
+
+
+def test_decision_metrics_ask_one_question_each():
+    from sklearn_xai.benchmark import decision_metrics
+
+    metrics = decision_metrics()
+    names = [m if isinstance(m, str) else m["name"] for m in metrics]
+    assert names == ["comprehensiveness", "neg_sufficiency", "faithfulness_correlation",
+                     "neg_max_sensitivity", "neg_complexity"]
+    assert set(names) <= set(applicable_metrics())
+    families = [get_metric_spec(n).family for n in names]
+    assert families == ["faithfulness"] * 3 + ["robustness", "complexity"]
+    assert {"name": "neg_max_sensitivity", "params": {"n_perturbations": 5}} in metrics
+
+
+@pytest.mark.parametrize("metrics, expected", [
+    ("auto", "decision"), ("all", "catalogue"),
+    (["comprehensiveness"], ["comprehensiveness"])])
+def test_metrics_auto_is_the_decision_set_and_all_the_catalogue(monkeypatch, metrics,
+                                                                expected):
+    from sklearn_xai.benchmark import _runner, decision_metrics
+
+    seen = {}
+
+    def fake_run(spec, **kwargs):
+        seen["spec"] = spec
+        return "results"
+
+    monkeypatch.setattr(_runner, "run_benchmark", fake_run)
+    X, y = load_diabetes(return_X_y=True)
+    model = Ridge().fit(X[:300], y[:300])
+    assert compare_explainers(model, X[300:], y[300:], X_train=X[:300],
+                              metrics=metrics) == "results"
+    spec = seen["spec"]
+    if expected == "decision":
+        expected = [m if isinstance(m, str) else m["name"] for m in decision_metrics()]
+        assert spec.metrics["neg_max_sensitivity"]["params"]["n_perturbations"] == 5
+    elif expected == "catalogue":
+        expected = [m for m in applicable_metrics() if m != "neg_rrs"]  # no hidden layer
+    assert list(spec.metrics) == expected
+    assert spec.seeds == [0, 1]
+
+
+def test_budget_from_python_cuts_and_says_so(monkeypatch, capsys):
+    from sklearn_xai.benchmark import _compare
+
+    # Pilot timings fixed: 0.25 s per row and seed; the pilot (5 rows) costs
+    # 1.25 s of the 6.25 s, leaving 5 s = 1 seed x 20 rows.
+    monkeypatch.setattr(_compare, "_pilot_costs",
+                        lambda table: {"random": 0.0, "ablation": 0.25})
+    X, y = load_diabetes(return_X_y=True)
+    model = Ridge().fit(X[:300], y[:300])
+    results = compare_explainers(
+        model, X[300:], y[300:], X_train=X[:300], n_explain=30, seeds=[0, 1],
+        explainers={"ablation": "FeatureAblation"}, metrics=["neg_complexity"],
+        n_jobs=1, budget=6.25, verbose=1)
+    printed = capsys.readouterr().out
+    assert "budget=6.25: 1 seed instead of 2, 20 rows instead of 30" in printed
+    assert set(results.table["n_rows"]) == {20} and set(results.table["seed"]) == {0}
+    assert "Within a budget of 6.25 s" in results.spec["description"]
+    with pytest.raises(ValueError, match="budget must be a positive number"):
+        compare_explainers(model, X[300:], budget=0)
