@@ -51,6 +51,9 @@ __all__ = ["TreeEnsemble", "SKLEARN_TREE_FAMILIES", "sklearn_tree_ensemble"]
 # at least one row).
 _CHUNK_ENTRIES = BLOCK_ENTRIES // 8
 _BLOCK_ENTRIES = 2 * BLOCK_ENTRIES
+# Entries of the (rows, background rows, leaves) byte masks of the
+# interventional variant.
+_BYTE_ENTRIES = 16 * BLOCK_ENTRIES
 
 SKLEARN_TREE_FAMILIES = (
     "DecisionTreeRegressor", "DecisionTreeClassifier",
@@ -328,27 +331,31 @@ class TreeEnsemble:
         B = self._cast(background)
         n, d, K, m = len(X), self.n_features, self.n_outputs, len(B)
         phi = np.zeros((n, d * K))
-        max_L = max((c.L for c in self.chunks), default=0)
-        # Weights by (|F_b|, |F_x|): to a feature of F_b, and minus to one of F_x.
-        fact = np.array([factorial(i) for i in range(2 * max_L + 2)], dtype=np.float64)
-        a = np.arange(max_L + 1)[:, None]
-        c = np.arange(max_L + 1)[None, :]
-        to_b = np.where(a > 0, fact[np.maximum(a - 1, 0)] * fact[c] / fact[a + c], 0)
-        to_x = np.where(c > 0, fact[a] * fact[np.maximum(c - 1, 0)] / fact[a + c], 0)
         for chunk in self.chunks:
             P, L = chunk.P, chunk.L
-            fail_b = ~self._one(chunk, B)                               # (m, L, P)
-            bits_b = np.packbits(fail_b, axis=1, bitorder="little")     # (m, W, P)
-            n_fail_b = fail_b.sum(axis=1)                               # (m, P)
+            # Weights by (|F_b|, |F_x|): to a feature of F_b, minus to one of F_x.
+            fact = np.array([factorial(i) for i in range(2 * L + 1)], dtype=np.float64)
+            a = np.arange(L + 1)[:, None]
+            c = np.arange(L + 1)[None, :]
+            weights = np.array([
+                np.where(a > 0, fact[np.maximum(a - 1, 0)] * fact[c] / fact[a + c], 0),
+                np.where(c > 0, fact[a] * fact[np.maximum(c - 1, 0)] / fact[a + c], 0)])
+            fail_b = ~self._one(chunk, B).transpose(2, 0, 1)           # (P, m, L)
+            bits_b = np.packbits(fail_b, axis=2, bitorder="little").transpose(2, 0, 1)
+            n_fail_b = fail_b.sum(axis=2)                               # (P, m)
             # Background rows per block so that a block holds >= 1 row.
-            bg_step = max(1, _BLOCK_ENTRIES // P)
+            bg_step = max(1, _BYTE_ENTRIES // P)
             for bs in range(0, m, bg_step):
                 bg = slice(bs, bs + bg_step)
-                for rows in block_slices(n, P * len(range(m)[bg]), 1,
-                                         batch_size=_BLOCK_ENTRIES):
+                mb = len(range(m)[bg])
+                counts = n_fail_b[:, bg].ravel()                        # (P * mb,)
+                first_b = np.r_[0, np.cumsum(counts)[:-1]]
+                failed_slots = np.nonzero(fail_b[:, bg])[2]
+                bits = np.ascontiguousarray(bits_b[:, :, bg])
+                for rows in block_slices(n, P * mb, 1, batch_size=_BYTE_ENTRIES):
                     fail_x = ~self._one(chunk, X[rows])                 # (r, L, P)
-                    slot = _interventional(fail_x, bits_b[bg], n_fail_b[bg],
-                                           to_b, to_x)
+                    slot = _interventional(fail_x, bits, counts, first_b,
+                                           failed_slots, weights)
                     phi[rows] += _to_features(chunk, slot)
         expected = self.raw_output(background).mean(axis=0)
         return phi.reshape(n, d, K) / max(m, 1), expected
@@ -369,36 +376,53 @@ def _path_dependent(o, chunk):
     return np.where(o, total_one, -failed)
 
 
-def _interventional(fail_x, bits_b, n_fail_b, to_b, to_x):
-    """Sum over background rows of one chunk's slot weights, (r, L, P).
+def _interventional(fail_x, bits_b, n_fail_b, first_b, failed_slots, weights):
+    """One chunk's slot weights summed over a block of background rows.
 
-    ``fail_x`` (r, L, P): the splits of each slot a row fails; ``bits_b``
-    (m, W, P) and ``n_fail_b`` (m, P): the same of the background rows,
-    packed in bytes, and their number.
+    Parameters
+    ----------
+    fail_x : ndarray of shape (r, L, P), bool
+        The slots each row fails.
+    bits_b : ndarray of shape (W, P, m), uint8
+        The slots each background row fails, packed in bytes.
+    n_fail_b, first_b : ndarray of shape (P * m,)
+        Their number per (leaf, background row), and where their positions
+        ``k`` start in ``failed_slots``.
+    failed_slots : ndarray of shape (n_fail_b.sum(),)
+    weights : ndarray of shape (2, L + 1, L + 1)
+        Weights by ``(|F_b|, |F_x|)`` of a feature of ``F_b`` and minus
+        that of one of ``F_x``.
+
+    Returns
+    -------
+    slot : ndarray of shape (r, L, P)
     """
     r, L, P = fail_x.shape
+    m = bits_b.shape[2]
     bits_x = np.packbits(fail_x, axis=1, bitorder="little")          # (r, W, P)
-    n_fail_x = fail_x.sum(axis=1)                                   # (r, P)
-    # (row, background row, leaf) triples whose failed features are disjoint.
-    disjoint = None
-    for w in range(bits_x.shape[1]):
-        ok = (bits_x[:, None, w, :] & bits_b[None, :, w, :]) == 0
-        disjoint = ok if disjoint is None else disjoint & ok
-    xi, bi, pi = np.nonzero(disjoint)
-    nb = n_fail_b[bi, pi]
-    nx = n_fail_x[xi, pi]
-    cell = xi * P + pi
+    n_fail_x = fail_x.sum(axis=1).ravel()                           # (r * P,)
+    # (row, leaf, background row) triples whose failed features are disjoint.
+    common = bits_x[:, 0, :, None] & bits_b[0]                      # (r, P, m)
+    for w in range(1, bits_x.shape[1]):
+        common |= bits_x[:, w, :, None] & bits_b[w]
+    flat = np.flatnonzero(common == 0)
+    del common
+    cell = flat // m                                                # x * P + p
+    pb = flat - (cell // P) * (P * m)                               # p * m + b
+    nb = n_fail_b[pb]
+    pair = nb * (L + 1) + n_fail_x[cell]
     # Minus to_x to each feature the row fails, summed over background rows.
-    total_x = np.bincount(cell, weights=to_x[nb, nx], minlength=r * P)
+    total_x = np.bincount(cell, weights=weights[1].ravel()[pair], minlength=r * P)
     slot = fail_x * -total_x.reshape(r, 1, P)
-    # to_b to each feature the background row fails.
-    weight = to_b[nb, nx]
-    for w in range(bits_b.shape[1]):
-        byte = bits_b[bi, w, pi]
-        for k in range(8 * w, min(8 * w + 8, L)):
-            has = (byte >> (k - 8 * w)) & 1
-            slot[:, k, :] += np.bincount(cell, weights=weight * has,
-                                         minlength=r * P).reshape(r, P)
+    # to_b to each feature the background row fails: one entry per triple
+    # and failed feature, its position read from failed_slots.
+    ends = np.cumsum(nb)
+    where = np.repeat(first_b[pb] - ends + nb, nb)
+    where += np.arange(len(where))
+    to_b = np.bincount(np.repeat(cell * L, nb) + failed_slots[where],
+                       weights=np.repeat(weights[0].ravel()[pair], nb),
+                       minlength=r * P * L)
+    slot += to_b.reshape(r, P, L).transpose(0, 2, 1)
     return slot
 
 
