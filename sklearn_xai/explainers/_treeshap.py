@@ -312,9 +312,15 @@ class TreeEnsemble:
         n, d, K = len(X), self.n_features, self.n_outputs
         phi = np.zeros((n, d * K))
         for chunk in self.chunks:
+            if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
+                table = _path_dependent(_patterns(chunk.L), chunk)
             for rows in block_slices(n, chunk.P * (chunk.L + 1), 1,
                                      batch_size=_BLOCK_ENTRIES):
-                slot = _path_dependent(self._one(chunk, X[rows]), chunk)
+                o = self._one(chunk, X[rows])
+                if _by_pattern(chunk, n):
+                    slot = _lookup(table, o)
+                else:
+                    slot = _path_dependent(o, chunk)
                 phi[rows] += _to_features(chunk, slot)
         return phi.reshape(n, d, K)
 
@@ -352,10 +358,16 @@ class TreeEnsemble:
                 first_b = np.r_[0, np.cumsum(counts)[:-1]]
                 failed_slots = np.nonzero(fail_b[:, bg])[2]
                 bits = np.ascontiguousarray(bits_b[:, :, bg])
+                if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
+                    every = np.broadcast_to(~_patterns(L), (2 ** L, L, P))
+                    table = _interventional(every, bits, counts, first_b,
+                                            failed_slots, weights)
                 for rows in block_slices(n, P * mb, 1, batch_size=_BYTE_ENTRIES):
-                    fail_x = ~self._one(chunk, X[rows])                 # (r, L, P)
-                    slot = _interventional(fail_x, bits, counts, first_b,
-                                           failed_slots, weights)
+                    if _by_pattern(chunk, n):
+                        slot = _lookup(table, self._one(chunk, X[rows]))
+                    else:
+                        slot = _interventional(~self._one(chunk, X[rows]), bits,
+                                               counts, first_b, failed_slots, weights)
                     phi[rows] += _to_features(chunk, slot)
         expected = self.raw_output(background).mean(axis=0)
         return phi.reshape(n, d, K) / max(m, 1), expected
@@ -424,6 +436,31 @@ def _interventional(fail_x, bits_b, n_fail_b, first_b, failed_slots, weights):
                        minlength=r * P * L)
     slot += to_b.reshape(r, P, L).transpose(0, 2, 1)
     return slot
+
+
+def _by_pattern(chunk, n_rows):
+    """Whether to tabulate a chunk's slot values for every pattern of ones.
+
+    A leaf's values depend on a row only through which of its ``L``
+    features the row satisfies: with no more patterns than rows (and
+    ``L <= 8``), computing the ``2^L`` patterns once and looking rows up is
+    cheaper.
+    """
+    return chunk.L <= 8 and 2 ** chunk.L <= n_rows
+
+
+def _patterns(L):
+    """Every pattern of ones of ``L`` slots, (2^L, L, 1) bool: slot k is bit k."""
+    s = np.arange(2 ** L)[:, None, None]
+    return ((s >> np.arange(L)[None, :, None]) & 1).astype(bool)
+
+
+def _lookup(table, o):
+    """Slot values of rows with ones ``o`` (r, L, P) from ``table`` (2^L, L, P)."""
+    S, L, P = table.shape
+    pattern = np.packbits(o, axis=1, bitorder="little")[:, 0, :]   # (r, P)
+    by_leaf = table.transpose(2, 0, 1).reshape(P * S, L)
+    return by_leaf[pattern + np.arange(P) * S].transpose(0, 2, 1)
 
 
 def _to_features(chunk, slot):
