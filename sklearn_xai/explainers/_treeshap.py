@@ -37,6 +37,7 @@ minus ``|F_b|! (|F_x|-1)! / (|F_x|+|F_b|)!`` to each of ``F_x``.  Only the
 few (row, background row, leaf) triples with disjoint masks are visited.
 """
 
+from functools import lru_cache
 from math import factorial
 
 import numpy as np
@@ -108,21 +109,24 @@ class _Chunk:
         # Path-dependent: Gauss-Legendre nodes u_q and weights omega_q on
         # [0, 1]; per node the factor of a satisfied (A1) and of a failed
         # (A0) feature, and a satisfied slot's multiplier of T_q (R1).
-        x, w = np.polynomial.legendre.leggauss(max(1, (L + 1) // 2))
-        u, omega = (x + 1) / 2, w / 2
+        u, omega = _gauss_legendre(max(1, (L + 1) // 2))
         uq = u[:, None, None]
         self.A1 = z + (1 - z) * uq                            # (Q, L, P), > 0
         self.A0 = z * (1 - uq)
         self.R1 = omega[:, None, None] * (1 - z) / self.A1
         self.F = omega / (1 - u)                                # (Q,)
         # (L * P, d * n_out): slot -> feature x output, times the leaf's value.
+        # The same with rows p * L + k: to_features_by_leaf.
         d = ensemble.n_features
-        feat = slot_feature.ravel()
-        rows = np.repeat(np.arange(P * L), n_out)
-        cols = np.repeat(feat, n_out) * n_out + np.tile(np.arange(n_out), P * L)
-        vals = np.tile(value, (L, 1)).ravel()
-        self.to_features = sparse.csr_matrix(
-            (vals, (rows, cols)), shape=(P * L, d * n_out))
+        out = np.arange(n_out)
+        for name, feat, val in (
+                ("to_features", slot_feature, np.broadcast_to(value, (L, P, n_out))),
+                ("to_features_by_leaf", slot_feature.T,
+                 np.broadcast_to(value[:, None, :], (P, L, n_out)))):
+            cols = (feat[..., None] * n_out + out).ravel()
+            setattr(self, name, sparse.csr_matrix(
+                (val.ravel(), cols, np.arange(0, P * L * n_out + 1, n_out)),
+                shape=(P * L, d * n_out)))
 
 
 class TreeEnsemble:
@@ -313,15 +317,14 @@ class TreeEnsemble:
         phi = np.zeros((n, d * K))
         for chunk in self.chunks:
             if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
-                table = _path_dependent(_patterns(chunk.L), chunk)
+                table = _by_leaf(_path_dependent(_patterns(chunk.L), chunk))
             for rows in block_slices(n, chunk.P * (chunk.L + 1), 1,
                                      batch_size=_BLOCK_ENTRIES):
                 o = self._one(chunk, X[rows])
                 if _by_pattern(chunk, n):
-                    slot = _lookup(table, o)
+                    phi[rows] += _to_features(chunk, _lookup(table, o), by_leaf=True)
                 else:
-                    slot = _path_dependent(o, chunk)
-                phi[rows] += _to_features(chunk, slot)
+                    phi[rows] += _to_features(chunk, _path_dependent(o, chunk))
         return phi.reshape(n, d, K)
 
     def interventional_values(self, X, background):
@@ -360,15 +363,16 @@ class TreeEnsemble:
                 bits = np.ascontiguousarray(bits_b[:, :, bg])
                 if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
                     every = np.broadcast_to(~_patterns(L), (2 ** L, L, P))
-                    table = _interventional(every, bits, counts, first_b,
-                                            failed_slots, weights)
+                    table = _by_leaf(_interventional(every, bits, counts, first_b,
+                                                     failed_slots, weights))
                 for rows in block_slices(n, P * mb, 1, batch_size=_BYTE_ENTRIES):
                     if _by_pattern(chunk, n):
                         slot = _lookup(table, self._one(chunk, X[rows]))
+                        phi[rows] += _to_features(chunk, slot, by_leaf=True)
                     else:
                         slot = _interventional(~self._one(chunk, X[rows]), bits,
                                                counts, first_b, failed_slots, weights)
-                    phi[rows] += _to_features(chunk, slot)
+                        phi[rows] += _to_features(chunk, slot)
         expected = self.raw_output(background).mean(axis=0)
         return phi.reshape(n, d, K) / max(m, 1), expected
 
@@ -438,6 +442,13 @@ def _interventional(fail_x, bits_b, n_fail_b, first_b, failed_slots, weights):
     return slot
 
 
+@lru_cache(maxsize=None)
+def _gauss_legendre(n_nodes):
+    """Gauss-Legendre nodes and weights on [0, 1], exact to degree 2 n - 1."""
+    x, w = np.polynomial.legendre.leggauss(n_nodes)
+    return (x + 1) / 2, w / 2
+
+
 def _by_pattern(chunk, n_rows):
     """Whether to tabulate a chunk's slot values for every pattern of ones.
 
@@ -455,18 +466,25 @@ def _patterns(L):
     return ((s >> np.arange(L)[None, :, None]) & 1).astype(bool)
 
 
-def _lookup(table, o):
-    """Slot values of rows with ones ``o`` (r, L, P) from ``table`` (2^L, L, P)."""
+def _by_leaf(table):
+    """A table of slot values (2^L, L, P) as rows ``p * 2^L + pattern``."""
     S, L, P = table.shape
+    return np.ascontiguousarray(table.transpose(2, 0, 1)).reshape(P * S, L)
+
+
+def _lookup(table, o):
+    """Slot values (r, P, L) of rows with ones ``o`` (r, L, P) from ``_by_leaf``."""
+    P = o.shape[2]
     pattern = np.packbits(o, axis=1, bitorder="little")[:, 0, :]   # (r, P)
-    by_leaf = table.transpose(2, 0, 1).reshape(P * S, L)
-    return by_leaf[pattern + np.arange(P) * S].transpose(0, 2, 1)
+    return table[pattern + np.arange(P) * (len(table) // P)]
 
 
-def _to_features(chunk, slot):
-    """Scatter slot weights (r, L, P) to features x outputs (r, d * n_out)."""
+def _to_features(chunk, slot, by_leaf=False):
+    """Scatter slot weights (r, L, P), or (r, P, L) ``by_leaf``, to features
+    x outputs (r, d * n_out)."""
     flat = slot.reshape(slot.shape[0], -1)
-    return np.asarray(chunk.to_features.T @ flat.T).T
+    matrix = chunk.to_features_by_leaf if by_leaf else chunk.to_features
+    return np.asarray(matrix.T @ flat.T).T
 
 
 # ------------------------------------------------------------ scikit-learn
