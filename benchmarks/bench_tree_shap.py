@@ -80,7 +80,7 @@ def _library_models(task, n_trees):
     else:
         cls = CatBoostClassifier if classification else CatBoostRegressor
         models["CatBoost"] = cls(iterations=n_trees, depth=6, thread_count=1,
-                                 verbose=0, random_seed=0)
+                                 verbose=0, random_seed=0, allow_writing_files=False)
     return models
 
 

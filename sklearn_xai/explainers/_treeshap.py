@@ -54,7 +54,7 @@ _CHUNK_ENTRIES = BLOCK_ENTRIES // 8
 _BLOCK_ENTRIES = 2 * BLOCK_ENTRIES
 # Entries of the (rows, background rows, leaves) byte masks of the
 # interventional variant.
-_BYTE_ENTRIES = 16 * BLOCK_ENTRIES
+_BYTE_ENTRIES = 8 * BLOCK_ENTRIES
 
 SKLEARN_TREE_FAMILIES = (
     "DecisionTreeRegressor", "DecisionTreeClassifier",
@@ -317,7 +317,11 @@ class TreeEnsemble:
         phi = np.zeros((n, d * K))
         for chunk in self.chunks:
             if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
-                table = _by_leaf(_path_dependent(_patterns(chunk.L), chunk))
+                every = _patterns(chunk.L)
+                table = _by_leaf(np.concatenate([
+                    _path_dependent(every[s], chunk) for s in block_slices(
+                        len(every), chunk.P * (chunk.L + 1), 1,
+                        batch_size=_BLOCK_ENTRIES)]))
             for rows in block_slices(n, chunk.P * (chunk.L + 1), 1,
                                      batch_size=_BLOCK_ENTRIES):
                 o = self._one(chunk, X[rows])
@@ -363,8 +367,11 @@ class TreeEnsemble:
                 bits = np.ascontiguousarray(bits_b[:, :, bg])
                 if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
                     every = np.broadcast_to(~_patterns(L), (2 ** L, L, P))
-                    table = _by_leaf(_interventional(every, bits, counts, first_b,
-                                                     failed_slots, weights))
+                    table = _by_leaf(np.concatenate([
+                        _interventional(every[s], bits, counts, first_b,
+                                        failed_slots, weights)
+                        for s in block_slices(2 ** L, P * mb, 1,
+                                              batch_size=_BYTE_ENTRIES)]))
                 for rows in block_slices(n, P * mb, 1, batch_size=_BYTE_ENTRIES):
                     if _by_pattern(chunk, n):
                         slot = _lookup(table, self._one(chunk, X[rows]))
@@ -476,7 +483,7 @@ def _lookup(table, o):
     """Slot values (r, P, L) of rows with ones ``o`` (r, L, P) from ``_by_leaf``."""
     P = o.shape[2]
     pattern = np.packbits(o, axis=1, bitorder="little")[:, 0, :]   # (r, P)
-    return table[pattern + np.arange(P) * (len(table) // P)]
+    return np.take(table, pattern + np.arange(P) * (len(table) // P), axis=0)
 
 
 def _to_features(chunk, slot, by_leaf=False):
