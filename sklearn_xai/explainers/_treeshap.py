@@ -365,21 +365,16 @@ class TreeEnsemble:
                 first_b = np.r_[0, np.cumsum(counts)[:-1]]
                 failed_slots = np.nonzero(fail_b[:, bg])[2]
                 bits = np.ascontiguousarray(bits_b[:, :, bg])
-                if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
-                    every = np.broadcast_to(~_patterns(L), (2 ** L, L, P))
-                    table = _by_leaf(np.concatenate([
-                        _interventional(every[s], bits, counts, first_b,
+                for rows in block_slices(n, P * L, 1, batch_size=_BYTE_ENTRIES):
+                    # Rows sharing a leaf's pattern share its values.
+                    fail, leaf, inverse = _cells(self._one(chunk, X[rows]))
+                    values = np.concatenate([
+                        _interventional(fail[c], leaf[c], bits, counts, first_b,
                                         failed_slots, weights)
-                        for s in block_slices(2 ** L, P * mb, 1,
-                                              batch_size=_BYTE_ENTRIES)]))
-                for rows in block_slices(n, P * mb, 1, batch_size=_BYTE_ENTRIES):
-                    if _by_pattern(chunk, n):
-                        slot = _lookup(table, self._one(chunk, X[rows]))
-                        phi[rows] += _to_features(chunk, slot, by_leaf=True)
-                    else:
-                        slot = _interventional(~self._one(chunk, X[rows]), bits,
-                                               counts, first_b, failed_slots, weights)
-                        phi[rows] += _to_features(chunk, slot)
+                        for c in block_slices(len(fail), mb, 1,
+                                              batch_size=_BYTE_ENTRIES)])
+                    slot = np.take(values, inverse, axis=0).reshape(-1, P, L)
+                    phi[rows] += _to_features(chunk, slot, by_leaf=True)
         expected = self.raw_output(background).mean(axis=0)
         return phi.reshape(n, d, K) / max(m, 1), expected
 
@@ -399,13 +394,15 @@ def _path_dependent(o, chunk):
     return np.where(o, total_one, -failed)
 
 
-def _interventional(fail_x, bits_b, n_fail_b, first_b, failed_slots, weights):
-    """One chunk's slot weights summed over a block of background rows.
+def _interventional(fail, leaf, bits_b, n_fail_b, first_b, failed_slots, weights):
+    """Slot weights of (row, leaf) cells summed over a block of background rows.
 
     Parameters
     ----------
-    fail_x : ndarray of shape (r, L, P), bool
-        The slots each row fails.
+    fail : ndarray of shape (U, L), bool
+        The slots the cell's row fails in the cell's leaf.
+    leaf : ndarray of shape (U,)
+        The cell's leaf.
     bits_b : ndarray of shape (W, P, m), uint8
         The slots each background row fails, packed in bytes.
     n_fail_b, first_b : ndarray of shape (P * m,)
@@ -418,35 +415,58 @@ def _interventional(fail_x, bits_b, n_fail_b, first_b, failed_slots, weights):
 
     Returns
     -------
-    slot : ndarray of shape (r, L, P)
+    slot : ndarray of shape (U, L)
     """
-    r, L, P = fail_x.shape
+    U, L = fail.shape
     m = bits_b.shape[2]
-    bits_x = np.packbits(fail_x, axis=1, bitorder="little")          # (r, W, P)
-    n_fail_x = fail_x.sum(axis=1).ravel()                           # (r * P,)
-    # (row, leaf, background row) triples whose failed features are disjoint.
-    common = bits_x[:, 0, :, None] & bits_b[0]                      # (r, P, m)
+    bits_x = np.packbits(fail, axis=1, bitorder="little")            # (U, W)
+    n_fail_x = fail.sum(axis=1)                                     # (U,)
+    # (cell, background row) pairs whose failed features are disjoint.
+    common = bits_x[:, 0, None] & np.take(bits_b[0], leaf, axis=0)  # (U, m)
     for w in range(1, bits_x.shape[1]):
-        common |= bits_x[:, w, :, None] & bits_b[w]
+        common |= bits_x[:, w, None] & np.take(bits_b[w], leaf, axis=0)
     flat = np.flatnonzero(common == 0)
     del common
-    cell = flat // m                                                # x * P + p
-    pb = flat - (cell // P) * (P * m)                               # p * m + b
+    cell = flat // m
+    pb = leaf[cell] * m + (flat - cell * m)                         # p * m + b
     nb = n_fail_b[pb]
     pair = nb * (L + 1) + n_fail_x[cell]
     # Minus to_x to each feature the row fails, summed over background rows.
-    total_x = np.bincount(cell, weights=weights[1].ravel()[pair], minlength=r * P)
-    slot = fail_x * -total_x.reshape(r, 1, P)
-    # to_b to each feature the background row fails: one entry per triple
+    total_x = np.bincount(cell, weights=weights[1].ravel()[pair], minlength=U)
+    slot = fail * -total_x[:, None]
+    # to_b to each feature the background row fails: one entry per pair
     # and failed feature, its position read from failed_slots.
     ends = np.cumsum(nb)
     where = np.repeat(first_b[pb] - ends + nb, nb)
     where += np.arange(len(where))
-    to_b = np.bincount(np.repeat(cell * L, nb) + failed_slots[where],
-                       weights=np.repeat(weights[0].ravel()[pair], nb),
-                       minlength=r * P * L)
-    slot += to_b.reshape(r, P, L).transpose(0, 2, 1)
+    slot += np.bincount(np.repeat(cell * L, nb) + failed_slots[where],
+                        weights=np.repeat(weights[0].ravel()[pair], nb),
+                        minlength=U * L).reshape(U, L)
     return slot
+
+
+def _cells(o):
+    """The distinct (pattern of ones, leaf) cells of rows' ones ``o`` (r, L, P).
+
+    Returns
+    -------
+    fail : ndarray of shape (U, L), bool
+    leaf : ndarray of shape (U,)
+    inverse : ndarray of shape (r * P,)
+        Cell of each (row, leaf), row by row.
+    """
+    r, L, P = o.shape
+    if L > 56:  # patterns beyond int64: every (row, leaf) its own cell
+        return (~o.transpose(0, 2, 1).reshape(r * P, L), np.tile(np.arange(P), r),
+                np.arange(r * P))
+    packed = np.packbits(o, axis=1, bitorder="little").astype(np.int64)  # (r, W, P)
+    pattern = np.zeros((r, P), dtype=np.int64)
+    for w in range(packed.shape[1]):
+        pattern |= packed[:, w, :] << (8 * w)
+    keys, inverse = np.unique(pattern * P + np.arange(P), return_inverse=True)
+    pattern, leaf = np.divmod(keys, P)
+    fail = ((pattern[:, None] >> np.arange(L)) & 1) == 0
+    return fail, leaf, inverse.ravel()
 
 
 @lru_cache(maxsize=None)
