@@ -167,7 +167,8 @@ def main():
                 line = "  ".join(
                     f"{name} {np.median(t):.3f}s [{min(t):.3f}, {max(t):.3f}]"
                     for name, t in times.items())
-                line += f"  ours/shap {np.median(times['ours']) / np.median(times['shap']):.2f}"
+                ratio = np.median(times["ours"]) / np.median(times["shap"])
+                line += f"  ours/shap {ratio:.2f}"
                 print(f"{data_name:14s}{model_name:21s}{variant:15s}{line}  "
                       f"max |ours - shap| {diff:.2e} (max |shap| {scale:.2e})")
 

@@ -25,7 +25,10 @@ integrates exactly.  A feature the row fails (``o_k = 0``) gets
 ``-v sum_q omega_q T_q / (1 - u_q)`` with ``T_q`` the product over all ``L``
 features at node ``u_q``, one satisfied gets
 ``v (1 - z_k) sum_q omega_q T_q / (z_k + (1 - z_k) u_q)``.  Leaves are
-grouped by ``L`` and processed in chunks for blocks of rows at once.
+grouped by ``L`` and processed in chunks for blocks of rows at once; a leaf's
+values depend on a row only through its pattern of ones, so with no more
+than ``n_rows`` patterns (``L <= 8``) the ``2^L`` patterns are computed once
+and rows look theirs up.
 
 The interventional variant (exact Shapley values of the model's output
 averaged over background rows ``b``) is, per leaf, the same product game
@@ -33,8 +36,10 @@ with ``z`` replaced by ``b``'s one fractions.  It is nonzero only when every
 split of the path is satisfied by ``x`` or by ``b``: with ``F_x`` and
 ``F_b`` the features each fails (bitmasks, disjoint), the leaf's value goes
 ``(|F_b|-1)! |F_x|! / (|F_x|+|F_b|)!`` to each feature of ``F_b`` and
-minus ``|F_b|! (|F_x|-1)! / (|F_x|+|F_b|)!`` to each of ``F_x``.  Only the
-few (row, background row, leaf) triples with disjoint masks are visited.
+minus ``|F_b|! (|F_x|-1)! / (|F_x|+|F_b|)!`` to each of ``F_x``.  Each
+distinct (pattern of ones, leaf) cell of a block of rows is computed once,
+and of its pairs with background rows only those with disjoint masks are
+visited.
 """
 
 from functools import lru_cache
@@ -477,7 +482,7 @@ def _gauss_legendre(n_nodes):
 
 
 def _by_pattern(chunk, n_rows):
-    """Whether to tabulate a chunk's slot values for every pattern of ones.
+    """Whether to tabulate a chunk's path-dependent values for every pattern.
 
     A leaf's values depend on a row only through which of its ``L``
     features the row satisfies: with no more patterns than rows (and
