@@ -60,6 +60,8 @@ _BLOCK_ENTRIES = 2 * BLOCK_ENTRIES
 # Entries of the (rows, background rows, leaves) byte masks of the
 # interventional variant.
 _BYTE_ENTRIES = 8 * BLOCK_ENTRIES
+# Longest path whose pattern of ones is one int64 key (with the leaf).
+_MAX_PATTERN_BITS = 56
 
 SKLEARN_TREE_FAMILIES = (
     "DecisionTreeRegressor", "DecisionTreeClassifier",
@@ -461,7 +463,7 @@ def _cells(o):
         Cell of each (row, leaf), row by row.
     """
     r, L, P = o.shape
-    if L > 56:  # patterns beyond int64: every (row, leaf) its own cell
+    if L > _MAX_PATTERN_BITS:  # patterns beyond int64: each (row, leaf) a cell
         return (~o.transpose(0, 2, 1).reshape(r * P, L), np.tile(np.arange(P), r),
                 np.arange(r * P))
     packed = np.packbits(o, axis=1, bitorder="little").astype(np.int64)  # (r, W, P)

@@ -1,5 +1,6 @@
-"""TreeSHAP's code paths agree: pattern tables and direct computation, any
-block sizes, leaves with more than 8 features (masks of several bytes).
+"""TreeSHAP's code paths agree: pattern tables and direct computation,
+distinct (pattern, leaf) cells, any block sizes, leaves with more than 8
+features (masks of several bytes).
 
 References are computed independently: shap's TreeExplainer (path-dependent,
 when shap is installed) and ExactShapley with a MarginalMasker
@@ -51,7 +52,11 @@ def test_path_dependent_equals_shap_with_tables_and_direct(deep):
     np.testing.assert_allclose(alone, expected[:3], atol=1e-10)
 
 
-def test_interventional_equals_exact_shapley_with_tables_and_direct(deep):
+@pytest.mark.parametrize("pattern_bits", [56, 0])
+def test_interventional_equals_exact_shapley(deep, pattern_bits, monkeypatch):
+    # pattern_bits=0: every (row, leaf) its own cell, as for paths longer
+    # than an int64 key holds.
+    monkeypatch.setattr(_treeshap, "_MAX_PATTERN_BITS", pattern_bits)
     X, model = deep
     background = X[-6:]
     ex = _explainer(model, X, feature_perturbation="interventional",
@@ -60,7 +65,7 @@ def test_interventional_equals_exact_shapley_with_tables_and_direct(deep):
                          masker=MarginalMasker(background=background)).fit(X)
     rows = X[:3]
     expected = exact.transform(rows)
-    # 3 rows: tables only for L <= 1; 300 rows: for L <= 8.
+    # 3 rows share few (pattern, leaf) cells, 300 rows many.
     np.testing.assert_allclose(ex.transform(rows), expected, atol=1e-10)
     np.testing.assert_allclose(ex.transform(X[:300])[:3], expected, atol=1e-10)
 
