@@ -5,30 +5,44 @@ the nodes of all its trees (split feature, threshold, missing-value
 direction, categorical bitset, cover) and, per leaf, its weighted value
 (the tree's weight in the ensemble folded in: ``1 / n_trees`` for forests,
 the learning rate for scikit-learn's gradient boosting).  The explained
-output is ``offset + sum of the reached leaves' values``.
+output is ``offset + sum of the reached leaves' values``.  Flattening walks
+all root-to-leaf paths at once, one tree level per numpy step.
 
 Each leaf's root-to-leaf path is reduced to its *unique* features: for
 feature ``k`` the zero fraction ``z_k`` (product of the cover ratios of the
 path's splits on ``k``) and, per row, the one fraction ``o_k`` (1 when the
-row satisfies every split on ``k`` of the path, else 0).  Path-dependent
-TreeSHAP (Lundberg et al. 2020, Algorithm 2) gives the leaf's value ``v``
-to feature ``k`` as
+row satisfies every split on ``k`` of the path, else 0).  The leaf is the
+product game ``v prod_j (o_j if j present else z_j)`` of its ``L``
+features, whose Shapley value (Lundberg et al. 2020, Algorithm 2) is
 
     v (o_k - z_k) sum_s w(s, L) Q_s,   w(s, L) = s! (L - s - 1)! / L!
 
-where ``Q_s`` is the coefficient of ``t^s`` in ``prod_{j != k}(z_j + o_j t)``:
-the polynomial of all ``L`` features is built once (EXTEND) and divided by
-``k``'s factor (UNWIND).  Leaves are grouped by ``L`` and processed in chunks
-for blocks of rows at once.
+where ``Q_s`` is the coefficient of ``t^s`` in ``prod_{j != k}(z_j + o_j t)``.
+As ``w(s, L) = int_0^1 u^s (1 - u)^(L-s-1) du``, the sum is the integral
+over ``[0, 1]`` of ``prod_{j != k}(z_j + (o_j - z_j) u)``, a polynomial of
+degree ``L - 1`` that Gauss-Legendre quadrature with ``ceil(L / 2)`` nodes
+integrates exactly.  A feature the row fails (``o_k = 0``) gets
+``-v sum_q omega_q T_q / (1 - u_q)`` with ``T_q`` the product over all ``L``
+features at node ``u_q``, one satisfied gets
+``v (1 - z_k) sum_q omega_q T_q / (z_k + (1 - z_k) u_q)``.  Leaves are
+grouped by ``L`` and processed in chunks for blocks of rows at once; a leaf's
+values depend on a row only through its pattern of ones, so with no more
+than ``n_rows`` patterns (``L <= 8``) the ``2^L`` patterns are computed once
+and rows look theirs up.
 
 The interventional variant (exact Shapley values of the model's output
-averaged over background rows ``b``) uses, per row, background row and
-leaf, the features where only ``x`` (``A``), only ``b`` (``B``) or neither
-satisfy the path's splits: with none of the last kind, the leaf's value goes
-``(|A|-1)! |B|! / (|A|+|B|)!`` to each feature of ``A`` and minus
-``|A|! (|B|-1)! / (|A|+|B|)!`` to each of ``B``.
+averaged over background rows ``b``) is, per leaf, the same product game
+with ``z`` replaced by ``b``'s one fractions.  It is nonzero only when every
+split of the path is satisfied by ``x`` or by ``b``: with ``F_x`` and
+``F_b`` the features each fails (bitmasks, disjoint), the leaf's value goes
+``(|F_b|-1)! |F_x|! / (|F_x|+|F_b|)!`` to each feature of ``F_b`` and
+minus ``|F_b|! (|F_x|-1)! / (|F_x|+|F_b|)!`` to each of ``F_x``.  Each
+distinct (pattern of ones, leaf) cell of a block of rows is computed once,
+and of its pairs with background rows only those with disjoint masks are
+visited.
 """
 
+from functools import lru_cache
 from math import factorial
 
 import numpy as np
@@ -38,11 +52,16 @@ from sklearn_xai.utils._output import BLOCK_ENTRIES, block_slices
 
 __all__ = ["TreeEnsemble", "SKLEARN_TREE_FAMILIES", "sklearn_tree_ensemble"]
 
-# Entries (leaves x polynomial coefficients) of one chunk of leaves of the
-# same path length, and of the largest temporary array of a block of rows
-# (8 MiB of float64): a block holds at least 64 rows of a full chunk.
+# Leaves x slots of one chunk of leaves of the same path length, and
+# entries of the largest temporary array of a block of rows (a block holds
+# at least one row).
 _CHUNK_ENTRIES = BLOCK_ENTRIES // 8
-_BLOCK_ENTRIES = 8 * BLOCK_ENTRIES
+_BLOCK_ENTRIES = 2 * BLOCK_ENTRIES
+# Entries of the (rows, background rows, leaves) byte masks of the
+# interventional variant.
+_BYTE_ENTRIES = 8 * BLOCK_ENTRIES
+# Longest path whose pattern of ones is one int64 key (with the leaf).
+_MAX_PATTERN_BITS = 56
 
 SKLEARN_TREE_FAMILIES = (
     "DecisionTreeRegressor", "DecisionTreeClassifier",
@@ -57,21 +76,33 @@ SKLEARN_TREE_FAMILIES = (
 class _Chunk:
     """Leaves of one path length ``L``: their unique features and steps.
 
-    Per slot (leaf ``p``, unique feature ``k``): the interval ``(lo, hi]``
-    the path's numeric splits on the feature leave to the row, whether a
-    missing value follows the path (``nan_ok``), and the zero fraction
-    ``z``; the path's steps themselves serve categorical splits.
+    Slots (leaf ``p``, unique feature ``k``) are numbered ``k * P + p``.
+    Per slot: the interval ``(lo, hi]`` the path's numeric splits on the
+    feature leave to the row, whether a missing value follows the path
+    (``nan_ok``), and the zero fraction ``z``; the path's steps themselves
+    serve categorical splits.
+
+    Parameters
+    ----------
+    ensemble : TreeEnsemble
+    value : ndarray of shape (P, n_outputs)
+    slot_feature, z : ndarray of shape (L, P)
+    step_node, step_left, step_slot : ndarray of shape (n_steps,)
+        The paths' splits (global node, whether the path goes left) and
+        the slot of their feature.
     """
 
-    def __init__(self, ensemble, L, value, slot_feature, z, steps):
-        P, n_out = value.shape
-        self.L = L
-        self.value = value                      # (P, n_out)
-        self.z = z                              # (P, L)
-        self.slot_feature = slot_feature        # (P, L)
-        node, go_left, slot = steps[:, 0], steps[:, 1].astype(bool), steps[:, 2]
-        order = np.argsort(slot, kind="stable")
-        self.step_node, self.step_left, slot = node[order], go_left[order], slot[order]
+    def __init__(self, ensemble, value, slot_feature, z, step_node, step_left,
+                 step_slot):
+        L, P = z.shape
+        n_out = value.shape[1]
+        self.L, self.P = L, P
+        self.value = value
+        self.z = z
+        self.slot_feature = slot_feature
+        order = np.argsort(step_slot, kind="stable")
+        self.step_node, self.step_left = step_node[order], step_left[order]
+        slot = step_slot[order]
         self.slot_start = np.flatnonzero(np.r_[True, slot[1:] != slot[:-1]])
         self.has_cat = bool((ensemble.cat[self.step_node] >= 0).any())
         thr = ensemble.threshold[self.step_node]
@@ -79,27 +110,30 @@ class _Chunk:
         lo = np.full(P * L, -np.inf)
         np.minimum.at(hi, slot[self.step_left], thr[self.step_left])
         np.maximum.at(lo, slot[~self.step_left], thr[~self.step_left])
-        self.lo, self.hi = lo, hi
+        self.lo, self.hi = lo.reshape(L, P), hi.reshape(L, P)
         follows = ensemble.missing_left[self.step_node] == self.step_left
-        self.nan_ok = np.logical_and.reduceat(follows, self.slot_start)
-        # Path-dependent weights: with o_k = 1, sum_s w_s Q_s is
-        # sum_j C_j G[j, k] where G[j] = -z G[j - 1] + w_{j - 1}, G[0] = 0.
-        w = np.array([factorial(s) * factorial(L - s - 1) / factorial(L)
-                      for s in range(L)])
-        self.weights = w
-        G = np.zeros((L + 1, L, P))
-        for j in range(1, L + 1):
-            G[j] = -z.T * G[j - 1] + w[j - 1]
-        self.G = G
-        # (L * P, d * n_out), slot-major rows k * P + p: feature x output,
-        # times the leaf's value.
+        self.nan_ok = np.logical_and.reduceat(follows, self.slot_start).reshape(L, P)
+        # Path-dependent: Gauss-Legendre nodes u_q and weights omega_q on
+        # [0, 1]; per node the factor of a satisfied (A1) and of a failed
+        # (A0) feature, and a satisfied slot's multiplier of T_q (R1).
+        u, omega = _gauss_legendre(max(1, (L + 1) // 2))
+        uq = u[:, None, None]
+        self.A1 = z + (1 - z) * uq                            # (Q, L, P), > 0
+        self.A0 = z * (1 - uq)
+        self.R1 = omega[:, None, None] * (1 - z) / self.A1
+        self.F = omega / (1 - u)                                # (Q,)
+        # (L * P, d * n_out): slot -> feature x output, times the leaf's value.
+        # The same with rows p * L + k: to_features_by_leaf.
         d = ensemble.n_features
-        feat = slot_feature.T.ravel()
-        rows = np.repeat(np.arange(P * L), n_out)
-        cols = np.repeat(feat, n_out) * n_out + np.tile(np.arange(n_out), P * L)
-        vals = np.tile(value, (L, 1)).ravel()
-        self.to_features = sparse.csr_matrix(
-            (vals, (rows, cols)), shape=(P * L, d * n_out))
+        out = np.arange(n_out)
+        for name, feat, val in (
+                ("to_features", slot_feature, np.broadcast_to(value, (L, P, n_out))),
+                ("to_features_by_leaf", slot_feature.T,
+                 np.broadcast_to(value[:, None, :], (P, L, n_out)))):
+            cols = (feat[..., None] * n_out + out).ravel()
+            setattr(self, name, sparse.csr_matrix(
+                (val.ravel(), cols, np.arange(0, P * L * n_out + 1, n_out)),
+                shape=(P * L, d * n_out)))
 
 
 class TreeEnsemble:
@@ -125,63 +159,98 @@ class TreeEnsemble:
 
     def __init__(self, trees, offset, n_features, dtype=np.float64, bitsets=None,
                  known_bitsets=None):
-        self.n_features = n_features
+        self.n_features = d = n_features
         self.dtype = dtype
         self.offset = np.asarray(offset, dtype=np.float64).ravel()
         self.n_outputs = self.offset.shape[0]
-        # Global node arrays.
-        sizes = [len(t["feature"]) for t in trees]
-        starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
-        self.feature = np.concatenate([t["feature"] for t in trees]).astype(np.intp)
-        self.threshold = np.concatenate([t["threshold"] for t in trees]).astype(float)
-        self.missing_left = np.concatenate(
-            [t["missing_left"] for t in trees]).astype(bool)
-        self.cat = np.concatenate([t["cat"] for t in trees]).astype(np.intp)
         self.bitsets = bitsets
         self.known_bitsets = known_bitsets
-        expected = self.offset.copy()
-        by_length = {}
-        constant = np.zeros(self.n_outputs)
-        for tree, start in zip(trees, starts):
-            leaves = _tree_leaves(tree)
-            cover = np.asarray(tree["cover"], dtype=np.float64)
-            value = np.asarray(tree["value"], dtype=np.float64)
-            for leaf, path in leaves:
-                expected += value[leaf] * (cover[leaf] / cover[0])
-                if not path:
-                    constant += value[leaf]
-                    continue
-                feats, slot_of, z = [], {}, []
-                steps = []
-                for node, go_left in path:
-                    child = tree["left"][node] if go_left else tree["right"][node]
-                    ratio = cover[child] / cover[node] if cover[node] > 0 else 0.0
-                    f = int(tree["feature"][node])
-                    if f not in slot_of:
-                        slot_of[f] = len(feats)
-                        feats.append(f)
-                        z.append(1.0)
-                    z[slot_of[f]] *= ratio
-                    steps.append((start + node, go_left, slot_of[f]))
-                by_length.setdefault(len(feats), []).append(
-                    (value[leaf], feats, z, steps))
-        self.expected_value = expected
-        self.offset_total = self.offset + constant
-        self.chunks = []
-        for L in sorted(by_length):
-            leaves = by_length[L]
-            size = max(1, _CHUNK_ENTRIES // (L + 1))
-            for s in range(0, len(leaves), size):
-                self.chunks.append(self._chunk(L, leaves[s:s + size]))
+        # Global node arrays: children renumbered into the concatenation.
+        sizes = np.array([len(t["feature"]) for t in trees], dtype=np.intp)
+        starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.intp)
+        tree_of = np.repeat(np.arange(len(trees)), sizes)
 
-    def _chunk(self, L, leaves):
-        value = np.array([v for v, _, _, _ in leaves], dtype=np.float64)
-        slot_feature = np.array([f for _, f, _, _ in leaves], dtype=np.intp)
-        z = np.array([zz for _, _, zz, _ in leaves], dtype=np.float64)
-        steps = np.array([(node, go_left, p * L + k)
-                          for p, (_, _, _, path) in enumerate(leaves)
-                          for node, go_left, k in path], dtype=np.intp)
-        return _Chunk(self, L, value, slot_feature, z, steps)
+        def cat(key, dtype):
+            return np.concatenate([np.asarray(t[key]) for t in trees]).astype(dtype)
+
+        left, right = cat("left", np.intp), cat("right", np.intp)
+        leaf = left < 0
+        left = np.where(leaf, -1, left + starts[tree_of])
+        right = np.where(leaf, -1, right + starts[tree_of])
+        self.feature = cat("feature", np.intp)
+        self.threshold = cat("threshold", float)
+        self.missing_left = cat("missing_left", bool)
+        self.cat = cat("cat", np.intp)
+        cover = cat("cover", np.float64)
+        value = np.concatenate([np.asarray(t["value"], dtype=np.float64).reshape(
+            len(t["feature"]), -1) for t in trees])
+        # Parent of every node and whether it is its parent's left child.
+        internal = np.flatnonzero(~leaf)
+        parent = np.full(len(left), -1, dtype=np.intp)
+        parent[left[internal]] = internal
+        parent[right[internal]] = internal
+        is_left = np.zeros(len(left), dtype=bool)
+        is_left[left[internal]] = True
+        leaves = np.flatnonzero(leaf)
+        root_cover = cover[starts[tree_of[leaves]]]
+        self.expected_value = self.offset + (
+            value[leaves] * (cover[leaves] / root_cover)[:, None]).sum(axis=0)
+        # Steps of all root-to-leaf paths, one level per iteration.
+        step_leaf, step_node, step_left, step_ratio = [], [], [], []
+        node, which = leaves, np.arange(len(leaves))
+        while node.size:
+            up = parent[node]
+            keep = up >= 0
+            node, which, up = node[keep], which[keep], up[keep]
+            step_leaf.append(which)
+            step_node.append(up)
+            step_left.append(is_left[node])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                step_ratio.append(np.where(cover[up] > 0, cover[node] / cover[up], 0.0))
+            node = up
+        step_leaf = np.concatenate(step_leaf)
+        step_node = np.concatenate(step_node)
+        step_left = np.concatenate(step_left)
+        step_ratio = np.concatenate(step_ratio)
+        # Unique (leaf, feature) pairs: the slots, sorted by leaf.
+        keys, step_slot = np.unique(step_leaf * d + self.feature[step_node],
+                                    return_inverse=True)
+        slot_leaf, slot_feature = keys // d, keys % d
+        order = np.argsort(step_slot, kind="stable")
+        bounds = np.flatnonzero(np.diff(step_slot[order], prepend=-1) != 0)
+        slot_z = (np.multiply.reduceat(step_ratio[order], bounds) if len(bounds)
+                  else np.zeros(0))
+        n_leaves = len(leaves)
+        length = np.bincount(slot_leaf, minlength=n_leaves)
+        first = np.searchsorted(slot_leaf, np.arange(n_leaves))
+        slot_pos = np.arange(len(keys)) - first[slot_leaf]
+        leaf_value = value[leaves]
+        self.offset_total = self.offset + leaf_value[length == 0].sum(axis=0)
+        # Chunks of leaves of one length; a leaf's position in its chunk.
+        chunk_of = np.full(n_leaves, -1, dtype=np.intp)
+        pos = np.zeros(n_leaves, dtype=np.intp)
+        members = []
+        for L in np.unique(length[length > 0]):
+            same = np.flatnonzero(length == L)
+            size = max(1, _CHUNK_ENTRIES // (int(L) + 1))
+            for s in range(0, len(same), size):
+                ids = same[s:s + size]
+                chunk_of[ids] = len(members)
+                pos[ids] = np.arange(len(ids))
+                members.append((int(L), ids))
+        step_chunk = chunk_of[step_leaf]
+        by_chunk = np.argsort(step_chunk, kind="stable")
+        step_bounds = np.searchsorted(step_chunk[by_chunk], np.arange(len(members) + 1))
+        self.chunks = []
+        for c, (L, ids) in enumerate(members):
+            P = len(ids)
+            slots = first[ids][None, :] + np.arange(L)[:, None]     # (L, P)
+            steps = by_chunk[step_bounds[c]:step_bounds[c + 1]]
+            s_slot = step_slot[steps]
+            self.chunks.append(_Chunk(
+                self, leaf_value[ids], slot_feature[slots], slot_z[slots],
+                step_node[steps], step_left[steps],
+                slot_pos[s_slot] * P + pos[slot_leaf[s_slot]]))
 
     # ------------------------------------------------------------ decisions
     preprocessor = None  # HistGradientBoosting's encoder of categorical columns
@@ -218,18 +287,18 @@ class TreeEnsemble:
         return np.where(missing, self.missing_left[nodes], left)
 
     def _one(self, chunk, X):
-        """One fractions (n, P, L) bool of rows ``X`` (already cast)."""
+        """One fractions (n, L, P) bool of rows ``X`` (already cast)."""
         if chunk.has_cat:  # split by split
             left = self._goes_left(X, chunk.step_node)
             o = np.logical_and.reduceat(left == chunk.step_left, chunk.slot_start,
                                         axis=1)
-            return o.reshape(len(X), -1, chunk.L)
-        x = X[:, chunk.slot_feature.ravel()]
+            return o.reshape(len(X), chunk.L, chunk.P)
+        x = X[:, chunk.slot_feature.ravel()].reshape(len(X), chunk.L, chunk.P)
         o = (x > chunk.lo) & (x <= chunk.hi)
         nan = np.isnan(x)
         if nan.any():
             o = np.where(nan, chunk.nan_ok, o)
-        return o.reshape(len(X), -1, chunk.L)
+        return o
 
     def raw_output(self, X):
         """The explained output ``offset + sum of the reached leaves' values``.
@@ -241,8 +310,9 @@ class TreeEnsemble:
         X = self._cast(X)
         out = np.tile(self.offset_total, (len(X), 1))
         for chunk in self.chunks:
-            for rows in block_slices(len(X), chunk.value.shape[0] * chunk.L, 1):
-                reach = self._one(chunk, X[rows]).all(axis=2)
+            for rows in block_slices(len(X), chunk.P * chunk.L, 1,
+                                     batch_size=_BLOCK_ENTRIES):
+                reach = self._one(chunk, X[rows]).all(axis=1)
                 out[rows] += reach @ chunk.value
         return out
 
@@ -253,11 +323,19 @@ class TreeEnsemble:
         n, d, K = len(X), self.n_features, self.n_outputs
         phi = np.zeros((n, d * K))
         for chunk in self.chunks:
-            P, L = chunk.value.shape[0], chunk.L
-            for rows in block_slices(n, P * (L + 1), 1, batch_size=_BLOCK_ENTRIES):
-                o = self._one(chunk, X[rows])                     # (m, P, L)
-                slot = _path_dependent(o.transpose(2, 0, 1), chunk)  # (L, m, P)
-                phi[rows] += _to_features(chunk, slot.transpose(1, 0, 2))
+            if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
+                every = _patterns(chunk.L)
+                table = _by_leaf(np.concatenate([
+                    _path_dependent(every[s], chunk) for s in block_slices(
+                        len(every), chunk.P * (chunk.L + 1), 1,
+                        batch_size=_BLOCK_ENTRIES)]))
+            for rows in block_slices(n, chunk.P * (chunk.L + 1), 1,
+                                     batch_size=_BLOCK_ENTRIES):
+                o = self._one(chunk, X[rows])
+                if _by_pattern(chunk, n):
+                    phi[rows] += _to_features(chunk, _lookup(table, o), by_leaf=True)
+                else:
+                    phi[rows] += _to_features(chunk, _path_dependent(o, chunk))
         return phi.reshape(n, d, K)
 
     def interventional_values(self, X, background):
@@ -273,85 +351,174 @@ class TreeEnsemble:
         B = self._cast(background)
         n, d, K, m = len(X), self.n_features, self.n_outputs, len(B)
         phi = np.zeros((n, d * K))
-        max_L = max((c.L for c in self.chunks), default=0)
-        fact = np.array([factorial(i) for i in range(2 * max_L + 2)], dtype=np.float64)
-        a = np.arange(max_L + 1)[:, None]
-        c = np.arange(max_L + 1)[None, :]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            only_x = np.where(a > 0, fact[np.maximum(a - 1, 0)] * fact[c] / fact[a + c],
-                              0)
-            only_b = np.where(c > 0, fact[a] * fact[np.maximum(c - 1, 0)] / fact[a + c],
-                              0)
         for chunk in self.chunks:
-            P, L = chunk.value.shape[0], chunk.L
-            ob = self._one(chunk, B).astype(np.float64)        # (m, P, L)
-            ob_lm = ob.transpose(1, 2, 0)                       # (P, L, m)
-            not_ob_lm = 1.0 - ob_lm
-            not_ob_ml = not_ob_lm.transpose(0, 2, 1)            # (P, m, L)
-            # Background rows per block so that a block holds >= 8 rows.
-            bg_step = max(1, _BLOCK_ENTRIES // (8 * P))
+            P, L = chunk.P, chunk.L
+            # Weights by (|F_b|, |F_x|): to a feature of F_b, minus to one of F_x.
+            fact = np.array([factorial(i) for i in range(2 * L + 1)], dtype=np.float64)
+            a = np.arange(L + 1)[:, None]
+            c = np.arange(L + 1)[None, :]
+            weights = np.array([
+                np.where(a > 0, fact[np.maximum(a - 1, 0)] * fact[c] / fact[a + c], 0),
+                np.where(c > 0, fact[a] * fact[np.maximum(c - 1, 0)] / fact[a + c], 0)])
+            fail_b = ~self._one(chunk, B).transpose(2, 0, 1)           # (P, m, L)
+            bits_b = np.packbits(fail_b, axis=2, bitorder="little").transpose(2, 0, 1)
+            n_fail_b = fail_b.sum(axis=2)                               # (P, m)
+            # Background rows per block so that a block holds >= 1 row.
+            bg_step = max(1, _BYTE_ENTRIES // P)
             for bs in range(0, m, bg_step):
                 bg = slice(bs, bs + bg_step)
                 mb = len(range(m)[bg])
-                for rows in block_slices(n, P * mb, 1, batch_size=_BLOCK_ENTRIES):
-                    ox = self._one(chunk, X[rows]).astype(np.float64).transpose(1, 0, 2)
-                    # With every split satisfied by x or b, the features x
-                    # fails are exactly those only b satisfies: |B| = c_x.
-                    c_x = L - ox.sum(axis=2)                          # (P, r)
-                    valid = (1.0 - ox) @ ob_lm[:, :, bg] == c_x[..., None]
-                    n_a = (ox @ not_ob_lm[:, :, bg]).astype(np.intp)  # (P, r, mb)
-                    c_i = c_x.astype(np.intp)[..., None]
-                    w_a = np.where(valid, only_x[n_a, c_i], 0.0)
-                    w_b = np.where(valid, only_b[n_a, c_i], 0.0).sum(axis=2)
-                    # A feature x satisfies gets w_a from the rows b fails it
-                    # on; one x fails gets -w_b from every valid row.
-                    slot = np.where(ox > 0, w_a @ not_ob_ml[:, bg, :],
-                                    -w_b[..., None]) / m              # (P, r, L)
-                    phi[rows] += _to_features(chunk, slot.transpose(1, 2, 0))
+                counts = n_fail_b[:, bg].ravel()                        # (P * mb,)
+                first_b = np.r_[0, np.cumsum(counts)[:-1]]
+                failed_slots = np.nonzero(fail_b[:, bg])[2]
+                bits = np.ascontiguousarray(bits_b[:, :, bg])
+                for rows in block_slices(n, P * L, 1, batch_size=_BYTE_ENTRIES):
+                    # Rows sharing a leaf's pattern share its values.
+                    fail, leaf, inverse = _cells(self._one(chunk, X[rows]))
+                    values = np.concatenate([
+                        _interventional(fail[c], leaf[c], bits, counts, first_b,
+                                        failed_slots, weights)
+                        for c in block_slices(len(fail), mb, 1,
+                                              batch_size=_BYTE_ENTRIES)])
+                    slot = np.take(values, inverse, axis=0).reshape(-1, P, L)
+                    phi[rows] += _to_features(chunk, slot, by_leaf=True)
         expected = self.raw_output(background).mean(axis=0)
-        return phi.reshape(n, d, K), expected
+        return phi.reshape(n, d, K) / max(m, 1), expected
 
 
 def _path_dependent(o, chunk):
-    """Per slot ``(o_k - z_k) sum_s w_s Q_s`` of one chunk: o (L, m, P) -> (L, m, P)."""
-    L, m, P = o.shape
-    o = o.astype(np.float64)
-    z = chunk.z.T[:, None, :]                              # (L, 1, P)
-    # EXTEND: coefficients of prod_j (z_j + o_j t), shape (L + 1, m, P).
-    C = np.zeros((L + 1, m, P))
-    C[0] = 1.0
-    for j in range(L):
-        upper = C[: j + 1] * o[j]
-        C[: j + 2] *= z[j]
-        C[1: j + 2] += upper
-    # UNWIND, o_k = 1 (divide by z_k + t): a fixed linear map of C per slot.
-    total_one = np.zeros((L, m, P))
-    for j in range(1, L + 1):
-        total_one += chunk.G[j][:, None, :] * C[j]
-    # o_k = 0 (divide by z_k; a zero z_k gives o_k - z_k = 0 anyway).
-    total_zero = np.tensordot(chunk.weights, C[:L], axes=1) / np.where(z > 0, z, 1.0)
-    return (o - z) * np.where(o > 0, total_one, total_zero)
+    """Per slot ``(o_k - z_k) int_0^1 prod_{j != k}(...)``: o (r, L, P) -> (r, L, P)."""
+    total_one = None
+    failed = 0.0
+    for A1, A0, R1, F in zip(chunk.A1, chunk.A0, chunk.R1, chunk.F):
+        T = np.where(o, A1, A0).prod(axis=1)[:, None, :]         # (r, 1, P)
+        term = T * R1
+        if total_one is None:
+            total_one = term
+        else:
+            total_one += term
+        failed = failed + F * T
+    return np.where(o, total_one, -failed)
 
 
-def _to_features(chunk, slot):
-    """Scatter slot weights (m, L, P) to features x outputs (m, d * n_out)."""
+def _interventional(fail, leaf, bits_b, n_fail_b, first_b, failed_slots, weights):
+    """Slot weights of (row, leaf) cells summed over a block of background rows.
+
+    Parameters
+    ----------
+    fail : ndarray of shape (U, L), bool
+        The slots the cell's row fails in the cell's leaf.
+    leaf : ndarray of shape (U,)
+        The cell's leaf.
+    bits_b : ndarray of shape (W, P, m), uint8
+        The slots each background row fails, packed in bytes.
+    n_fail_b, first_b : ndarray of shape (P * m,)
+        Their number per (leaf, background row), and where their positions
+        ``k`` start in ``failed_slots``.
+    failed_slots : ndarray of shape (n_fail_b.sum(),)
+    weights : ndarray of shape (2, L + 1, L + 1)
+        Weights by ``(|F_b|, |F_x|)`` of a feature of ``F_b`` and minus
+        that of one of ``F_x``.
+
+    Returns
+    -------
+    slot : ndarray of shape (U, L)
+    """
+    U, L = fail.shape
+    m = bits_b.shape[2]
+    bits_x = np.packbits(fail, axis=1, bitorder="little")            # (U, W)
+    n_fail_x = fail.sum(axis=1)                                     # (U,)
+    # (cell, background row) pairs whose failed features are disjoint.
+    common = bits_x[:, 0, None] & np.take(bits_b[0], leaf, axis=0)  # (U, m)
+    for w in range(1, bits_x.shape[1]):
+        common |= bits_x[:, w, None] & np.take(bits_b[w], leaf, axis=0)
+    flat = np.flatnonzero(common == 0)
+    del common
+    cell = flat // m
+    pb = leaf[cell] * m + (flat - cell * m)                         # p * m + b
+    nb = n_fail_b[pb]
+    pair = nb * (L + 1) + n_fail_x[cell]
+    # Minus to_x to each feature the row fails, summed over background rows.
+    total_x = np.bincount(cell, weights=weights[1].ravel()[pair], minlength=U)
+    slot = fail * -total_x[:, None]
+    # to_b to each feature the background row fails: one entry per pair
+    # and failed feature, its position read from failed_slots.
+    ends = np.cumsum(nb)
+    where = np.repeat(first_b[pb] - ends + nb, nb)
+    where += np.arange(len(where))
+    slot += np.bincount(np.repeat(cell * L, nb) + failed_slots[where],
+                        weights=np.repeat(weights[0].ravel()[pair], nb),
+                        minlength=U * L).reshape(U, L)
+    return slot
+
+
+def _cells(o):
+    """The distinct (pattern of ones, leaf) cells of rows' ones ``o`` (r, L, P).
+
+    Returns
+    -------
+    fail : ndarray of shape (U, L), bool
+    leaf : ndarray of shape (U,)
+    inverse : ndarray of shape (r * P,)
+        Cell of each (row, leaf), row by row.
+    """
+    r, L, P = o.shape
+    if L > _MAX_PATTERN_BITS:  # patterns beyond int64: each (row, leaf) a cell
+        return (~o.transpose(0, 2, 1).reshape(r * P, L), np.tile(np.arange(P), r),
+                np.arange(r * P))
+    packed = np.packbits(o, axis=1, bitorder="little").astype(np.int64)  # (r, W, P)
+    pattern = np.zeros((r, P), dtype=np.int64)
+    for w in range(packed.shape[1]):
+        pattern |= packed[:, w, :] << (8 * w)
+    keys, inverse = np.unique(pattern * P + np.arange(P), return_inverse=True)
+    pattern, leaf = np.divmod(keys, P)
+    fail = ((pattern[:, None] >> np.arange(L)) & 1) == 0
+    return fail, leaf, inverse.ravel()
+
+
+@lru_cache(maxsize=None)
+def _gauss_legendre(n_nodes):
+    """Gauss-Legendre nodes and weights on [0, 1], exact to degree 2 n - 1."""
+    x, w = np.polynomial.legendre.leggauss(n_nodes)
+    return (x + 1) / 2, w / 2
+
+
+def _by_pattern(chunk, n_rows):
+    """Whether to tabulate a chunk's path-dependent values for every pattern.
+
+    A leaf's values depend on a row only through which of its ``L``
+    features the row satisfies: with no more patterns than rows (and
+    ``L <= 8``), computing the ``2^L`` patterns once and looking rows up is
+    cheaper.
+    """
+    return chunk.L <= 8 and 2 ** chunk.L <= n_rows
+
+
+def _patterns(L):
+    """Every pattern of ones of ``L`` slots, (2^L, L, 1) bool: slot k is bit k."""
+    s = np.arange(2 ** L)[:, None, None]
+    return ((s >> np.arange(L)[None, :, None]) & 1).astype(bool)
+
+
+def _by_leaf(table):
+    """A table of slot values (2^L, L, P) as rows ``p * 2^L + pattern``."""
+    S, L, P = table.shape
+    return np.ascontiguousarray(table.transpose(2, 0, 1)).reshape(P * S, L)
+
+
+def _lookup(table, o):
+    """Slot values (r, P, L) of rows with ones ``o`` (r, L, P) from ``_by_leaf``."""
+    P = o.shape[2]
+    pattern = np.packbits(o, axis=1, bitorder="little")[:, 0, :]   # (r, P)
+    return np.take(table, pattern + np.arange(P) * (len(table) // P), axis=0)
+
+
+def _to_features(chunk, slot, by_leaf=False):
+    """Scatter slot weights (r, L, P), or (r, P, L) ``by_leaf``, to features
+    x outputs (r, d * n_out)."""
     flat = slot.reshape(slot.shape[0], -1)
-    return np.asarray(chunk.to_features.T @ flat.T).T
-
-
-def _tree_leaves(tree):
-    """(leaf, [(node, go_left), ...]) for every leaf, by a depth-first walk."""
-    left, right = tree["left"], tree["right"]
-    out = []
-    stack = [(0, [])]
-    while stack:
-        node, path = stack.pop()
-        if left[node] < 0:
-            out.append((node, path))
-            continue
-        stack.append((int(right[node]), path + [(node, False)]))
-        stack.append((int(left[node]), path + [(node, True)]))
-    return out
+    matrix = chunk.to_features_by_leaf if by_leaf else chunk.to_features
+    return np.asarray(matrix.T @ flat.T).T
 
 
 # ------------------------------------------------------------ scikit-learn
