@@ -635,6 +635,10 @@ def test_workers_do_not_outlive_a_killed_run(tmp_path):
                                        and len(_workers(proc)) >= 2), n_pass=1)
 
 
+# Slow: the killed workers finish their cold import (torch, scikit-learn) before
+# they see the run is gone. The default run keeps the kill during computation
+# (test_workers_do_not_outlive_a_killed_run), the same check on the same run.
+@pytest.mark.slow
 def test_workers_starting_do_not_outlive_a_killed_run(tmp_path):
     # Killed as soon as its workers exist, while they are still starting.
     _killed_run_leaves_nothing(tmp_path, lambda proc, cells: len(_workers(proc)) >= 2,
