@@ -73,9 +73,10 @@ def _scorer(spec, metric_args, task, with_train=False):
 
 
 def _cases():
-    # Every metric on the classifier; on the regressor, the first metric of each
-    # family in the default run and the others with -m slow (the row keys and
-    # the metric's code do not depend on the task; the family's output path does).
+    # Every metric on the classifier.  On the regressor, the first metric of
+    # each family in the default run (the regressor's output path, once per
+    # family) and the others with -m slow: a row's key, and so its draws, do
+    # not depend on the task.
     regressor_families = set()
     for spec in _per_row_specs():
         tasks = (("classifier",) if spec.kind != "model" or "classifier" in spec.requires
