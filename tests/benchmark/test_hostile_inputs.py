@@ -546,6 +546,14 @@ def _gated_run(tmp_path, n_pass, n_seeds, extra):
     return cmd, out / "cache" / "cells"
 
 
+def _default_sigint():
+    """Give the run Ctrl-C's default disposition (run in the child before it
+    starts): a test session started with SIGINT ignored, e.g. as a background
+    job of a non-interactive shell, passes the ignore on, and the run would
+    never see the interrupt the test sends (it waited for the safety bound)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_for(condition, proc, what):
     """Wait until ``condition()``, while ``proc`` runs."""
     deadline = time.monotonic() + _SAFETY_S
@@ -561,7 +569,8 @@ def _n_files(folder, pattern="*"):
 
 def test_ctrl_c_says_how_to_resume_and_exits_130(tmp_path):
     cmd, cells = _gated_run(tmp_path, n_pass=2, n_seeds=8, extra=["--backend", "sequential"])
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     # Two cells are cached and the third waits at the gate: interrupt it there.
     _wait_for(lambda: _n_files(cells, "*.npz") >= 2 and _n_files(tmp_path / "calls") >= 3,
               proc, "two cached cells and a third started")
@@ -635,6 +644,10 @@ def test_workers_do_not_outlive_a_killed_run(tmp_path):
                                        and len(_workers(proc)) >= 2), n_pass=1)
 
 
+# Slow: the killed workers finish their cold import (torch, scikit-learn) before
+# they see the run is gone. The default run keeps the kill during computation
+# (test_workers_do_not_outlive_a_killed_run), the same check on the same run.
+@pytest.mark.slow
 def test_workers_starting_do_not_outlive_a_killed_run(tmp_path):
     # Killed as soon as its workers exist, while they are still starting.
     _killed_run_leaves_nothing(tmp_path, lambda proc, cells: len(_workers(proc)) >= 2,

@@ -438,16 +438,10 @@ def test_nets_taking_random_state_through_kwargs_get_the_seed():
                              task="regression").random_state == 5
 
 
-def test_torch_results_do_not_depend_on_n_jobs():
-    """Torch rounds differently with its number of threads: the runner gives
-    each task one torch thread, so a trained net, its explanations and their
-    scores are the same bits with n_jobs=1 (the main process) and n_jobs=2
-    (workers), and the caller's torch setting is restored."""
-    import torch
-
+def _torch_spec():
     from sklearn_xai.benchmark import BenchmarkSpec
 
-    spec = BenchmarkSpec(
+    return BenchmarkSpec(
         name="torch_threads",
         datasets={"xor": {"name": "make_tetrominoes", "params": {
             "n_samples": 120, "scenario": "xor", "background": "white", "image_size": 8},
@@ -457,6 +451,34 @@ def test_torch_results_do_not_depend_on_n_jobs():
         explainers={"saliency": "Saliency", "ig": {"name": "IntegratedGradients",
                                                  "params": {"n_steps": 8}}},
         metrics={"neg_complexity": "neg_complexity"}, seeds=[0, 1], n_explain=6)
+
+
+def test_torch_threads_of_the_caller_are_restored():
+    """The runner gives each task one torch thread in the main process
+    (n_jobs=1) and restores the caller's setting afterwards."""
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(3)  # not the one thread a task gets
+        one = run_benchmark(_torch_spec(), n_jobs=1, verbose=0)
+        assert torch.get_num_threads() == 3
+    finally:
+        torch.set_num_threads(before)
+    assert (one.table["status"] == "ok").all()
+
+
+# Slow: two loky workers each pay a cold import of torch, captum and skorch
+# (the most expensive test of the default run before it moved here).
+@pytest.mark.slow
+def test_torch_results_do_not_depend_on_n_jobs():
+    """Torch rounds differently with its number of threads: the runner gives
+    each task one torch thread, so a trained net, its explanations and their
+    scores are the same bits with n_jobs=1 (the main process) and n_jobs=2
+    (workers), and the caller's torch setting is restored."""
+    import torch
+
+    spec = _torch_spec()
     before = torch.get_num_threads()
     one = run_benchmark(spec, n_jobs=1, verbose=0)
     assert torch.get_num_threads() == before

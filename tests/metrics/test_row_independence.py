@@ -73,15 +73,26 @@ def _scorer(spec, metric_args, task, with_train=False):
 
 
 def _cases():
+    # Every metric on the classifier.  On the regressor, the first metric of
+    # each family in the default run (the regressor's output path, once per
+    # family) and the others with -m slow: a row's key, and so its draws, do
+    # not depend on the task.
+    regressor_families = set()
     for spec in _per_row_specs():
         tasks = (("classifier",) if spec.kind != "model" or "classifier" in spec.requires
                  else ("classifier", "regressor"))
         # Training rows as an option of the noise scale (not ROAR's training set).
         optional_train = "training_rows" in spec.requires
         for task in tasks:
-            yield pytest.param(spec, task, False, id=f"{spec.name}-{task}")
+            marks = ()
+            if task == "regressor":
+                if spec.family in regressor_families:
+                    marks = pytest.mark.slow
+                regressor_families.add(spec.family)
+            yield pytest.param(spec, task, False, id=f"{spec.name}-{task}", marks=marks)
             if optional_train:
-                yield pytest.param(spec, task, True, id=f"{spec.name}-{task}-X_train")
+                yield pytest.param(spec, task, True, id=f"{spec.name}-{task}-X_train",
+                                   marks=marks)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
