@@ -21,14 +21,14 @@ _NO_TRUTH_BINDINGS = {"masker", "training_rows", "random_state", "explainer"}
 _KERNEL_SHAP_BUDGET = 512
 _LIME_BUDGET = 1000
 _EXACT_SHAPLEY_MAX_FEATURES = 10
-_BACKGROUND = 50  # background rows of the explainers' marginal masker
+_BACKGROUND = 25  # background rows of the explainers' marginal masker
 # The decision set: one metric per question a practitioner asks of an
 # explanation (see decision_metrics), with the parameters compare uses.
 _DECISION_METRICS = (
     ("comprehensiveness", {}),
     ("neg_sufficiency", {}),
     ("faithfulness_correlation", {}),
-    ("neg_max_sensitivity", {"n_perturbations": 5}),
+    ("neg_max_sensitivity", {"n_perturbations": 3}),
     ("neg_complexity", {}),
 )
 # --budget: rows of the pilot that times the explainers and metrics, and the
@@ -85,7 +85,7 @@ def applicable_explainers(model, n_features, *, output="auto"):
 
     Model-agnostic explainers always apply: feature ablation, KernelSHAP,
     LIME, sampling Shapley values and leave-one-covariate-in, all with a
-    marginal (interventional) masker on 50 background rows, plus exact
+    marginal (interventional) masker on 25 background rows, plus exact
     Shapley values up to 10 features.  Gradient methods (saliency, input x
     gradient, integrated gradients, SmoothGrad) are added for differentiable
     torch models.  The random control is always first.  Exact tree attributions
@@ -202,16 +202,16 @@ def decision_metrics():
     * ``faithfulness_correlation``: do the attributions of random feature
       subsets track the output changes when the subsets are removed?
       (faithfulness, the whole ranking and its signs)
-    * ``neg_max_sensitivity`` with 5 perturbations (instead of 10): does
+    * ``neg_max_sensitivity`` with 3 perturbations (instead of 10): does
       the explanation stay the same under small input noise?  (robustness;
-      the costliest of the five, as it re-explains 5 neighbours per row)
+      the costliest of the five, as it re-explains 3 neighbours per row)
     * ``neg_complexity``: is the explanation concise?  (complexity)
 
     The rule: a question enters the set when a practitioner asks it before
     trusting an explanation and one metric answers it at the cost of about
     one explanation per row or less (the faithfulness and complexity
     metrics cost a few model calls per row; the sensitivity re-explains
-    each row 5 times).  The other robustness metrics (``neg_ris``,
+    each row 3 times).  The other robustness metrics (``neg_ris``,
     ``neg_ros``, ``neg_avg_sensitivity``, ``neg_local_lipschitz_estimate``)
     ask the same question as max-sensitivity at 10 to 50 times its cost,
     and the other faithfulness metrics ask one of the three faithfulness
@@ -292,7 +292,7 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     :class:`~sklearn.frozen.FrozenEstimator`, never refitted); seeds vary
     only the explainers' and metrics' random draws.  Maskers of the
     metrics replace removed features by their mean over ``X_train``; the
-    explainers' maskers draw from 50 background rows of ``X_train`` (a
+    explainers' maskers draw from 25 background rows of ``X_train`` (a
     different choice on purpose, so no explainer is favoured by sharing the
     metric's masker).
 
@@ -330,7 +330,7 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         given.
     metrics : "auto", "all", list or dict, default="auto"
         ``"auto"`` is :func:`decision_metrics` (one metric per question, the
-        sensitivity with 5 perturbations); ``"all"`` is every metric of
+        sensitivity with 3 perturbations); ``"all"`` is every metric of
         :func:`applicable_metrics` with its default parameters (the
         representation stability ``neg_rrs`` only for models with a hidden
         layer); otherwise scorer names or specs as in :class:`BenchmarkSpec`.

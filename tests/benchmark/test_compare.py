@@ -204,7 +204,7 @@ def test_decision_metrics_ask_one_question_each():
     assert set(names) <= set(applicable_metrics())
     families = [get_metric_spec(n).family for n in names]
     assert families == ["faithfulness"] * 3 + ["robustness", "complexity"]
-    assert {"name": "neg_max_sensitivity", "params": {"n_perturbations": 5}} in metrics
+    assert {"name": "neg_max_sensitivity", "params": {"n_perturbations": 3}} in metrics
 
 
 @pytest.mark.parametrize("metrics, expected", [
@@ -228,7 +228,7 @@ def test_metrics_auto_is_the_decision_set_and_all_the_catalogue(monkeypatch, met
     spec = seen["spec"]
     if expected == "decision":
         expected = [m if isinstance(m, str) else m["name"] for m in decision_metrics()]
-        assert spec.metrics["neg_max_sensitivity"]["params"]["n_perturbations"] == 5
+        assert spec.metrics["neg_max_sensitivity"]["params"]["n_perturbations"] == 3
     elif expected == "catalogue":
         expected = [m for m in applicable_metrics() if m != "neg_rrs"]  # no hidden layer
     assert list(spec.metrics) == expected
