@@ -381,7 +381,8 @@ def _row_streams(rngs):
 
 def _check_n_features(explainer, d):
     if d > explainer.max_features:
-        players = "feature groups" if explainer.groups_ is not None else "features"
+        grouped = getattr(explainer, "groups_", None) is not None
+        players = "feature groups" if grouped else "features"
         raise ValueError(
             f"{type(explainer).__name__} enumerates all 2^d coalitions, and X has "
             f"d={d} {players} > max_features={explainer.max_features}. Use "
