@@ -19,19 +19,24 @@ across processes).
 The wall time depends on the machine and its load: run it on an idle
 machine to compare with the 90 s target (2 cores).
 
-Last measured on 2 cores shared with other jobs (load average 1.5 to 4,
-not idle), before LIME's per-row overhead was vectorised:
+Last measured on 2 idle cores (2026-11-27; load average below 2), after
+LIME was vectorised, with the explainers' maskers on 25 background rows and
+max-sensitivity on 3 neighbours:
 
-| dataset | model | wall | runner | explanations (CPU) | metrics (CPU) |
-|---|---|---|---|---|---|
-| breast_cancer | xgboost | 162 s | 124 s | 35 s | 175 s (max-sensitivity 173 s, half of it LIME's) |
-| diabetes | linear | 114 s | 78 s | 11 s | 52 s (max-sensitivity 49 s, mostly LIME's) |
+| dataset | model | wall | best (mean rank) | < 90 s |
+|---|---|---|---|---|
+| breast_cancer | xgboost | 41.2 s | loci (1.8) | yes |
+| breast_cancer | random_forest | 92.8 s | loci (2.2) | no |
+| breast_cancer | mlp | 50.6 s | input_x_gradient (5.2) | yes |
+| breast_cancer | linear | 45.6 s | feature_ablation (2.4) | yes |
+| diabetes | xgboost | 76.6 s | feature_ablation (4.25) | yes |
+| diabetes | random_forest | 134.8 s | exact_shapley (2.8) | no |
+| diabetes | mlp | 56.9 s | input_x_gradient (3.25) | yes |
+| diabetes | linear | 34.6 s | exact_shapley (4.5) | yes |
 
-Both print the decision last; a rerun of breast_cancer / xgboost
-(``--rerun``) computed 0 of its 14 cells.  The sensitivity re-explains 5
-neighbours of each row, so it costs about 5 times the explanations: with
-LIME's explanations 5 times cheaper, the xgboost case's 210 CPU seconds
-would be about 130, its runner about 75 s under the same load.
+Every case printed the decision last.  The random forest (100 trees) is the
+costliest model per evaluation, and the masker explainers' evaluations are
+re-explained by max-sensitivity: its two cases are over 90 s.
 
 Run: ``python benchmarks/bench_compare.py [--cases breast_cancer:xgboost,...]
 [--rerun] [--keep DIR] [-- EXTRA COMPARE ARGS]``.
