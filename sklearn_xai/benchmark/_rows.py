@@ -9,7 +9,7 @@ behind a first Pipeline step that decodes them into a DataFrame with the
 user's columns and dtypes (:func:`coded_model`).  Codes can only be
 substituted, never averaged or perturbed by noise, so the comparison on
 coded rows keeps the explainers and the metrics that respect that rule
-(:data:`CODED_EXPLAINERS`, :data:`CODED_METRICS_LEFT_OUT`), gives the
+(the explainers tagged ``raw_columns``; :data:`CODED_METRICS_LEFT_OUT`), gives the
 metrics a per-column baseline (:func:`coded_baseline`) and tells the
 metrics that add noise which columns take none (``discrete_features``).
 """
@@ -20,20 +20,17 @@ from sklearn.utils.validation import check_array
 
 from sklearn_xai.utils._tabular import TabularCodec, has_non_numeric_columns
 
-__all__ = ["CODED_EXPLAINERS", "CODED_METRICS_LEFT_OUT", "CompareRows", "coded_baseline",
+__all__ = ["CODED_METRICS_LEFT_OUT", "CompareRows", "coded_baseline",
            "coded_model", "compare_rows", "csv_rows"]
 
-# Explainers that only substitute values of the coded columns (masker-based
-# with their default marginal masker), and the random control.  Left out:
-# LIME (LimeTabular samples continuous values around the training statistics
-# of each column, which are no category codes, and has no categorical
-# option), gradient explainers (a code has no gradient), exact tree
-# attributions (TreeContributions reads the tree model's input as floats
-# after the Pipeline's steps; decoded string and categorical columns are
-# none, and a HistGradientBoosting with native categories would need its own
-# category encoder run on the decoded frame, which it does not do).
-CODED_EXPLAINERS = ("RandomExplainer", "ExactShapley", "FeatureAblation", "KernelSHAP",
-                    "ShapleyValueSampling", "LeaveOneCovariateIn")
+# Why the explainers that do not only substitute values of the coded columns
+# (ExplainerTags.raw_columns False) are left out.  LIME samples continuous
+# values around the training statistics of each column, which are no
+# category codes; gradient explainers need a gradient a code does not have;
+# exact tree attributions read the tree model's input as floats after the
+# Pipeline's steps, and decoded string and categorical columns are none (a
+# HistGradientBoosting with native categories would need its own category
+# encoder run on the decoded frame, which it does not do).
 _LEFT_OUT_REASON = {
     "LimeTabular": "LIME samples continuous values around each column's training "
                    "statistics, which are no category codes",
@@ -166,15 +163,21 @@ class CompareRows:
 
     def explainers(self, explainers):
         """The explainer specs that apply to the rows: all of them for
-        numeric rows, the value-substituting ones (:data:`CODED_EXPLAINERS`)
-        on coded rows.  Left-out labels are recorded in :attr:`left_out`
-        with their reason."""
+        numeric rows; on coded rows the ones whose tags say they explain raw
+        columns (:attr:`~sklearn_xai.base.ExplainerTags.raw_columns`: they
+        only substitute column values) and the model-ignorant controls.
+        Left-out labels are recorded in :attr:`left_out` with their
+        reason."""
         if self.codec is None:
             return explainers
+        from sklearn_xai.base import get_explainer_tags
+        from sklearn_xai.benchmark._spec import resolve_component
+
         kept = {}
         for label, spec in explainers.items():
             name = _explainer_name(spec)
-            if name in CODED_EXPLAINERS:
+            tags = get_explainer_tags(resolve_component(spec, "explainer", seed=0))
+            if tags.raw_columns or not tags.requires_estimator:
                 kept[label] = spec
             elif name in _GRADIENT_NAMES:
                 self.left_out[label] = _GRADIENT_REASON
