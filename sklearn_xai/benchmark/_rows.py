@@ -51,9 +51,20 @@ CODED_METRICS_LEFT_OUT = {
                "an explanation ranking a categorical column last would score as "
                "faithful",
 }
-# Metrics that add noise: told which columns take none.
-_NOISE_METRICS = ("neg_avg_sensitivity", "neg_max_sensitivity",
-                  "neg_local_lipschitz_estimate", "neg_ros", "neg_rrs")
+
+
+def _takes_discrete_features(name):
+    """Whether registered metric ``name`` adds noise to the inputs and takes
+    ``discrete_features`` (the columns that take none)."""
+    import inspect
+
+    from sklearn_xai.metrics import get_metric_spec
+
+    try:
+        func = get_metric_spec(name).func
+    except ValueError:  # not a registered metric: the runner reports it
+        return False
+    return "discrete_features" in inspect.signature(func).parameters
 
 
 def _decode(Z, codec):
@@ -211,7 +222,7 @@ class CompareRows:
             if name in CODED_METRICS_LEFT_OUT:
                 self.left_out[label] = CODED_METRICS_LEFT_OUT[name]
                 continue
-            if name in _NOISE_METRICS:
+            if _takes_discrete_features(name):
                 spec["params"] = {"discrete_features": discrete,
                                   **(spec.get("params") or {})}
             kept[label] = spec
