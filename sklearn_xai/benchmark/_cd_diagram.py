@@ -3,26 +3,12 @@
 import numpy as np
 import pandas as pd
 
+from sklearn_xai.benchmark._decisions import _select_pair
 from sklearn_xai.utils._sklearn import HasMethods, validate_params
 
 __all__ = ["plot_critical_difference"]
 
 _NEEDED = ("dataset", "model", "explainer", "mean_rank", "critical_difference")
-
-
-def _select(summary, dataset, model):
-    """The rows of one (dataset, model) of a decision summary."""
-    sub = summary
-    for col, value in (("dataset", dataset), ("model", model)):
-        values = list(dict.fromkeys(sub[col]))
-        if value is None:
-            if len(values) != 1:
-                raise ValueError(f"The summary has several {col}s {values}: pass {col}=.")
-            value = values[0]
-        sub = sub[sub[col] == value]
-        if sub.empty:
-            raise ValueError(f"No rows for {col}={value!r}; available: {values}.")
-    return sub
 
 
 def _cliques(ranks, cd):
@@ -98,7 +84,8 @@ def plot_critical_difference(summary, *, dataset=None, model=None, ax=None):
     if missing:
         raise ValueError(f"The summary lacks the columns {sorted(missing)}; pass a "
                          "decision_summary().")
-    sub = _select(summary, dataset, model).sort_values("mean_rank", kind="stable")
+    sub = _select_pair(summary, dataset, model, name="summary")
+    sub = sub.sort_values("mean_rank", kind="stable")
     names = [str(e) for e in sub["explainer"]]
     ranks = sub["mean_rank"].to_numpy(dtype=float)
     cd = float(sub["critical_difference"].iloc[0])

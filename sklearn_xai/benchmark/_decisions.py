@@ -33,6 +33,37 @@ _TESTS = ("wilcoxon", "ttest")
 _DECIMALS = 12
 
 
+def _select_pair(table, dataset, model, *, name="board"):
+    """The rows of one (dataset, model) of a leaderboard or decision summary.
+
+    Parameters
+    ----------
+    table : DataFrame
+        A table with ``dataset`` and ``model`` columns.
+    dataset, model : str or None
+        The pair to keep; ``None`` is the table's only one (an error when it
+        has several).
+    name : str, default="board"
+        What the table is called in the error messages.
+
+    Returns
+    -------
+    sub : DataFrame
+        The rows of ``table`` with that dataset and model.
+    """
+    sub = table
+    for col, value in (("dataset", dataset), ("model", model)):
+        values = list(dict.fromkeys(sub[col]))
+        if value is None:
+            if len(values) != 1:
+                raise ValueError(f"The {name} has several {col}s {values}: pass {col}=.")
+            value = values[0]
+        sub = sub[sub[col] == value]
+        if sub.empty:
+            raise ValueError(f"No rows for {col}={value!r}; available: {values}.")
+    return sub
+
+
 # ------------------------------------------------------------ paired tests
 def _holm(p_values):
     """Holm step-down adjusted p-values (NaN entries left out and kept NaN)."""

@@ -17,6 +17,7 @@ import pandas as pd
 from sklearn_xai.benchmark._cd_diagram import plot_critical_difference
 from sklearn_xai.benchmark._decisions import (
     DISTRUSTING_FLAGS,
+    _select_pair,
     decision_summary,
     distrusted_metrics,
     significance_note,
@@ -537,20 +538,6 @@ def _html_table(sub, digits, control, max_metrics=MAX_TABLE_METRICS):
 
 
 # ------------------------------------------------------------------ figures
-def _select_pair(board, dataset, model):
-    sub = board
-    for col, value in (("dataset", dataset), ("model", model)):
-        values = list(dict.fromkeys(sub[col]))
-        if value is None:
-            if len(values) != 1:
-                raise ValueError(f"The board has several {col}s {values}: pass {col}=.")
-            value = values[0]
-        sub = sub[sub[col] == value]
-        if sub.empty:
-            raise ValueError(f"No rows for {col}={value!r}; available: {values}.")
-    return sub
-
-
 def _colours(explainers, control):
     import matplotlib.pyplot as plt
 

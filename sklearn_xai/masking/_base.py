@@ -526,9 +526,39 @@ def _unfitted_copy(obj):
     return type(obj)(**obj.get_params(deep=False))
 
 
-def _resolve(obj, X, n_features):
-    """A fitted ``obj``: as is, fitted on the training rows ``X``, or set up
-    without rows."""
+def _resolve(obj, X, n_features, *, default, base, examples):
+    """The body of :func:`check_masker` and :func:`check_perturber`.
+
+    Parameters
+    ----------
+    obj : instance of ``base`` or None
+        The masker or perturber given; None uses ``default``.
+    X : array-like of shape (n_samples, n_features) or None
+        Training rows to fit an unfitted ``obj`` on.
+    n_features : int or None
+        Number of features of the rows ``obj`` will see.
+    default : instance of ``base`` or None
+        Used when ``obj`` is None.
+    base : {BaseMasker, BasePerturber}
+        The class ``obj`` must be an instance of; its ``_kind`` names the
+        parameter in the error messages.
+    examples : str
+        Instances to suggest when ``obj`` is of another type.
+
+    Returns
+    -------
+    obj : fitted instance of ``base``
+        As is when fitted, else a copy fitted on ``X`` or set up without
+        rows.
+    """
+    kind = base._kind
+    if obj is None:
+        obj = default
+    if not isinstance(obj, base):
+        raise TypeError(
+            f"{kind} must be a sklearn_xai {kind} such as {examples}; got "
+            f"{type(obj).__name__}."
+        )
     try:
         check_is_fitted(obj)
     except NotFittedError:
@@ -542,12 +572,12 @@ def _resolve(obj, X, n_features):
         if n_features is None:
             raise ValueError(
                 f"{type(obj).__name__} is not fitted and no data was given to "
-                f"fit it; call {obj._kind}.fit(X_train) first."
+                f"fit it; call {kind}.fit(X_train) first."
             ) from None
         return _unfitted_copy(obj)._fit_without_rows(n_features)
     if n_features is not None and obj.n_features_in_ != n_features:
         raise ValueError(
-            f"{obj._kind} was fitted on {obj.n_features_in_} features but X has "
+            f"{kind} was fitted on {obj.n_features_in_} features but X has "
             f"{n_features}."
         )
     return obj
@@ -589,14 +619,8 @@ def check_masker(masker, X=None, *, default=None, n_features=None):
     >>> check_masker(None, default=BaselineMasker("zero"), n_features=2).baseline_.tolist()
     [0.0, 0.0]
     """
-    if masker is None:
-        masker = default
-    if not isinstance(masker, BaseMasker):
-        raise TypeError(
-            "masker must be a sklearn_xai masker such as BaselineMasker('zero') or "
-            f"MarginalMasker(); got {type(masker).__name__}."
-        )
-    return _resolve(masker, X, n_features)
+    return _resolve(masker, X, n_features, default=default, base=BaseMasker,
+                    examples="BaselineMasker('zero') or MarginalMasker()")
 
 
 def check_perturber(perturber, X=None, *, default=None, n_features=None):
@@ -630,11 +654,5 @@ def check_perturber(perturber, X=None, *, default=None, n_features=None):
     >>> p.scale_.tolist()
     [0.1, 0.1]
     """
-    if perturber is None:
-        perturber = default
-    if not isinstance(perturber, BasePerturber):
-        raise TypeError(
-            "perturber must be a sklearn_xai perturber such as "
-            f"sklearn_xai.masking.GaussianNoisePerturber; got {type(perturber).__name__}."
-        )
-    return _resolve(perturber, X, n_features)
+    return _resolve(perturber, X, n_features, default=default, base=BasePerturber,
+                    examples="sklearn_xai.masking.GaussianNoisePerturber(0.1)")

@@ -19,12 +19,14 @@ from sklearn_xai.benchmark import (  # noqa: E402
     decision_summary,
     leaderboard,
     plot_critical_difference,
+    plot_leaderboard,
     significance_note,
 )
 from sklearn_xai.benchmark._decisions import (  # noqa: E402
     _critical_difference,
     _min_p_value,
     _nemenyi_q,
+    _select_pair,
 )
 
 
@@ -288,6 +290,38 @@ def test_plot_draws_one_label_per_explainer():
     fig, ax = plt.subplots()
     assert plot_critical_difference(both, dataset="e", ax=ax) is ax
     plt.close(fig)
+
+
+def test_one_pair_chosen_alike_by_the_diagram_and_the_leaderboard_plot():
+    # Two datasets x two models; the rows of one pair are those where both
+    # columns match (a boolean mask written out here).
+    base = _board([[1, 2, 3], [2, 1, 3]])
+    table = pd.concat([base.assign(dataset=d, model=m) for d in ("d", "e")
+                       for m in ("m", "n")], ignore_index=True)
+    mask = (table["dataset"] == "e") & (table["model"] == "n")
+    pd.testing.assert_frame_equal(_select_pair(table, "e", "n"), table[mask])
+    one = table[table["dataset"] == "d"]
+    with pytest.raises(ValueError, match=r"^The board has several models \['m', 'n'\]: "
+                                         r"pass model=\.$"):
+        _select_pair(one, None, None)
+    pd.testing.assert_frame_equal(_select_pair(one, None, "m"),
+                                  one[one["model"] == "m"])
+    with pytest.raises(ValueError, match=r"^No rows for dataset='z'; available: "
+                                         r"\['d', 'e'\]\.$"):
+        _select_pair(table, "z", "m")
+    # Both public callers go through it, each naming its own table.
+    summary = decision_summary(table)
+    with pytest.raises(ValueError, match="^The summary has several datasets"):
+        plot_critical_difference(summary)
+    board = table.assign(std=0.0, tied_best=False)
+    with pytest.raises(ValueError, match="^The board has several datasets"):
+        plot_leaderboard(board)
+    with pytest.raises(ValueError, match=r"^No rows for model='z'"):
+        plot_critical_difference(summary, dataset="d", model="z")
+    ax = plot_critical_difference(summary, dataset="e", model="n")
+    labels = sorted(t.get_text() for t in ax.texts if t.get_text() in {"a", "b", "c"})
+    assert labels == ["a", "b", "c"]
+    plt.close(ax.figure)
 
 
 # ------------------------------------------- distrusted metrics do not vote

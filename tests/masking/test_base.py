@@ -90,6 +90,29 @@ def test_check_perturber_mirrors_check_masker():
         check_masker(GaussianNoisePerturber(), n_features=3)
 
 
+@pytest.mark.parametrize("check, kind, given, default", [
+    (check_masker, "masker", BaselineMasker("mean"), BaselineMasker("zero")),
+    (check_perturber, "perturber", GaussianNoisePerturber(0.1),
+     GaussianNoisePerturber(0.2, sigma_scale="absolute", binary_features=None)),
+])
+def test_check_masker_and_perturber_resolve_alike(check, kind, given, default):
+    # The same rules, each message naming its own parameter.
+    with pytest.raises(TypeError, match=rf"^{kind} must be a sklearn_xai {kind} "
+                                        r"such as .*; got NoneType\.$"):
+        check(None, n_features=3)  # no object and no default
+    with pytest.raises(TypeError, match=rf"^{kind} must be .*; got ndarray\.$"):
+        check(np.zeros(3), n_features=3)
+    out = check(None, X_TRAIN, default=default, n_features=3)  # default fitted on X
+    assert out is not default and out.n_features_in_ == 3
+    assert not hasattr(default, "n_features_in_")  # the default is copied, not fitted
+    fitted = check(given, X_TRAIN)
+    assert check(fitted, X, default=default) is fitted  # a given one wins over default
+    with pytest.raises(ValueError, match=rf"^{kind} was fitted on 3 features but X has 5"):
+        check(fitted, n_features=5)
+    with pytest.raises(ValueError, match=rf"call {kind}\.fit\(X_train\) first"):
+        check(given)
+
+
 # ------------------------------------------------------------ perturbers
 class ShiftPerturber(BasePerturber):
     """Adds ``shift`` times a standard normal to the free features."""
