@@ -1,10 +1,11 @@
-"""The names of the shipped presets, readable without importing anything.
+"""The shipped presets, declared once and readable without importing anything.
 
 ``sklearn-xai run NAME`` checks ``NAME`` against this index before it
 imports scikit-learn, torch and the preset modules, so that a mistyped name
-is answered at once.  A test checks that the index equals the registry
-(:data:`~sklearn_xai.benchmark.presets.PRESETS`) once every preset module is
-imported.
+is answered at once.  The registry
+(:data:`~sklearn_xai.benchmark.presets.PRESETS`) is built from it: a shipped
+preset is a function of the same name in the module named here, added to
+this index (and to ``WITH_QUICK_VARIANT`` when it takes ``quick``).
 """
 
 __all__ = ["SHIPPED_PRESETS", "WITH_QUICK_VARIANT"]

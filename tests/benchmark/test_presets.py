@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from sklearn_xai.benchmark import get_preset, list_presets, resolve_component, run_benchmark
+from sklearn_xai.benchmark._preset_names import SHIPPED_PRESETS, WITH_QUICK_VARIANT
 from sklearn_xai.benchmark.presets import PRESETS, is_preset, register_preset
 from sklearn_xai.datasets import (
     make_gaussian_linear,
@@ -81,6 +82,42 @@ def test_presets_live_in_one_module_per_system():
     assert list(list_presets()) == list(PRESET_MODULES)
     for name, module in PRESET_MODULES.items():
         assert PRESETS[name].__module__ == f"sklearn_xai.benchmark.presets.{module}"
+
+
+def test_every_name_the_cli_accepts_resolves_to_a_preset():
+    # The command line checks names against the index without importing the
+    # presets; each name it accepts is a registered preset, and the names
+    # are exactly the expected ones (PRESET_MODULES, REPRODUCTIONS above).
+    from sklearn_xai.benchmark._cli import _check_benchmark_name
+
+    quick = set(REPRODUCTIONS) | {"xaibench_figure_grid", "xaibench_linear100",
+                                  "xaibench_wine", "xaibench_wine_code",
+                                  "xaibench_roar_curve", "openxai_compas",
+                                  "openxai_heloc", "openxai_german", "unit_tests"}
+    assert set(SHIPPED_PRESETS) == set(PRESET_MODULES) and WITH_QUICK_VARIANT == quick
+    for name in PRESET_MODULES:
+        _check_benchmark_name(name, imports=[])
+        assert is_preset(name)
+        if name in quick:
+            _check_benchmark_name(f"{name}_quick", imports=[])
+            assert is_preset(f"{name}_quick")
+        else:
+            with pytest.raises(ValueError, match="neither a preset"):
+                _check_benchmark_name(f"{name}_quick", imports=[])
+            assert not is_preset(f"{name}_quick")
+
+
+def test_registry_is_built_from_the_index():
+    from sklearn_xai.benchmark.presets._registry import _register_shipped
+
+    with pytest.raises(ImportError, match=r"presets\.openxai defines no function "
+                                          r"xaibench_small\(\)"):
+        _register_shipped({"xaibench_small": "openxai"}, set())
+    with pytest.raises(ImportError, match=r"default\.default lacks quick=.*lists 'default'"):
+        _register_shipped({"default": "default"}, {"default"})
+    with pytest.raises(ImportError, match=r"unit_tests takes quick=.*lacks 'unit_tests'"):
+        _register_shipped({"unit_tests": "units"}, set())
+    assert list(PRESETS)[:len(SHIPPED_PRESETS)] == list(SHIPPED_PRESETS)
 
 
 def test_register_preset_checks_its_function():

@@ -1,8 +1,11 @@
 """Named benchmarks shipped with the toolkit, one module per source system.
 
-Each preset is a function returning a :class:`~sklearn_xai.benchmark.BenchmarkSpec`,
-registered with :func:`register_preset`; its docstring says what it
-reproduces, how long it runs and which paper it follows.  A reproduction
+Each preset is a function returning a :class:`~sklearn_xai.benchmark.BenchmarkSpec`;
+its docstring says what it reproduces, how long it runs and which paper it
+follows.  The shipped ones are declared in the index
+``sklearn_xai.benchmark._preset_names`` (name -> module, which the command
+line reads without importing anything), and the registry is built from it;
+other code registers its own with :func:`register_preset`.  A reproduction
 preset takes ``quick=False``; ``NAME_quick`` is its quick variant.
 
 Modules:
@@ -29,20 +32,14 @@ out, never faked.
 
 from sklearn_xai.benchmark.presets._registry import (
     PRESETS,
+    _register_shipped,
     get_preset,
     is_preset,
     list_presets,
     register_preset,
 )
 
-# Importing a module registers its presets, in the order of list_presets().
-# isort: off
-from sklearn_xai.benchmark.presets import default  # noqa: F401, E402
-from sklearn_xai.benchmark.presets import xaibench  # noqa: F401, E402
-from sklearn_xai.benchmark.presets import openxai  # noqa: F401, E402
-from sklearn_xai.benchmark.presets import xaitris  # noqa: F401, E402
-from sklearn_xai.benchmark.presets import beexai  # noqa: F401, E402
-from sklearn_xai.benchmark.presets import units  # noqa: F401, E402
-# isort: on
+# The shipped presets, in the order of the index (that of list_presets()).
+_register_shipped()
 
 __all__ = ["PRESETS", "get_preset", "is_preset", "list_presets", "register_preset"]

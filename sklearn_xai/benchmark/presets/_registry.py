@@ -1,6 +1,15 @@
-"""The preset registry: preset names and the functions building their specs."""
+"""The preset registry: preset names and the functions building their specs.
+
+The shipped presets are declared once, in the index
+:mod:`sklearn_xai.benchmark._preset_names` (which the command line reads
+without importing anything); :func:`_register_shipped` builds the registry
+from it.
+"""
 
 import inspect
+from importlib import import_module
+
+from sklearn_xai.benchmark._preset_names import SHIPPED_PRESETS, WITH_QUICK_VARIANT
 
 __all__ = ["PRESETS", "get_preset", "is_preset", "list_presets", "register_preset"]
 
@@ -110,11 +119,48 @@ def is_preset(name):
     """
     name = str(name)
     base = name[:-len(_QUICK)] if name.endswith(_QUICK) else name
-    return base in PRESETS and (base == name or _takes_quick(base))
+    return base in PRESETS and (base == name or _takes_quick(PRESETS[base]))
 
 
-def _takes_quick(name):
-    return "quick" in inspect.signature(PRESETS[name]).parameters
+def _register_shipped(index=SHIPPED_PRESETS, with_quick=WITH_QUICK_VARIANT):
+    """Register the presets of the index, in its order.
+
+    Parameters
+    ----------
+    index : dict, default=SHIPPED_PRESETS
+        Preset name -> module of :mod:`sklearn_xai.benchmark.presets` whose
+        function of that name builds the preset.
+    with_quick : set, default=WITH_QUICK_VARIANT
+        The names whose function takes ``quick`` (a ``NAME_quick`` variant).
+
+    Raises
+    ------
+    ImportError
+        When a module has no function of a declared name, or a function's
+        ``quick`` parameter disagrees with ``with_quick``: the index, which
+        the command line reads, would be wrong.
+    """
+    for name, module in index.items():
+        path = f"{__package__}.{module}"
+        func = getattr(import_module(path), name, None)
+        if not callable(func):
+            raise ImportError(
+                f"Preset {name!r} is declared in sklearn_xai/benchmark/_preset_names.py "
+                f"but {path} defines no function {name}(); define it or remove the "
+                "declaration.")
+        takes_quick = _takes_quick(func)
+        if takes_quick != (name in with_quick):
+            raise ImportError(
+                f"Preset function {path}.{name} {'takes' if takes_quick else 'lacks'} "
+                f"quick=, but WITH_QUICK_VARIANT in sklearn_xai/benchmark/"
+                f"_preset_names.py {'lacks' if takes_quick else 'lists'} {name!r}; "
+                "make them agree.")
+        register_preset(func, name=name)
+
+
+def _takes_quick(func):
+    """Whether a preset function has a quick variant (a ``quick`` parameter)."""
+    return "quick" in inspect.signature(func).parameters
 
 
 def get_preset(name, *, quick=False):
@@ -145,7 +191,7 @@ def get_preset(name, *, quick=False):
         raise ValueError(f"Unknown preset {name!r}; presets: {sorted(PRESETS)} "
                          "(and NAME_quick for the reproduction presets).")
     if quick:
-        if not _takes_quick(name):
+        if not _takes_quick(PRESETS[name]):
             raise ValueError(f"Preset {name!r} has no quick variant.")
         return PRESETS[name](quick=True)
     return PRESETS[name]()

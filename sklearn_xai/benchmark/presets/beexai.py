@@ -2,7 +2,6 @@
 and the BEExAI MLP."""
 
 from sklearn_xai.benchmark._spec import BenchmarkSpec
-from sklearn_xai.benchmark.presets._registry import register_preset
 
 __all__ = ["beexai_real", "beexai_table5"]
 
@@ -11,7 +10,6 @@ __all__ = ["beexai_real", "beexai_table5"]
 _LOADER_PARAMS = {"load_diamonds": {"loader_params": {"log_target": True}}}
 
 
-@register_preset
 def beexai_real(quick=False):
     """BEExAI on real data (Sithakoul et al., 2024, Table 5 for Diamonds).
 
@@ -117,7 +115,6 @@ def beexai_real(quick=False):
     )
 
 
-@register_preset
 def beexai_table5(quick=False):
     """BEExAI Table 5: Diamonds regression with XGBoost and the BEExAI MLP
     (Sithakoul et al., 2024).

@@ -7,12 +7,10 @@ from sklearn_xai.benchmark.presets._available import (
     available_metrics,
     pick,
 )
-from sklearn_xai.benchmark.presets._registry import register_preset
 
 __all__ = ["default"]
 
 
-@register_preset
 def default():
     """Quick benchmark (about a minute on two cores): attribution methods on a
     linear Gaussian problem with known Shapley values.

@@ -6,7 +6,6 @@ released files."""
 import os
 
 from sklearn_xai.benchmark._spec import BenchmarkSpec
-from sklearn_xai.benchmark.presets._registry import register_preset
 
 __all__ = ["OPENXAI_DATA_VARIABLE", "openxai_adult", "openxai_compas", "openxai_german",
            "openxai_heloc", "openxai_stability", "openxai_synthetic"]
@@ -29,7 +28,6 @@ _OX_AGREEMENT = ("feature_agreement", "rank_agreement", "sign_agreement",
                  "signed_rank_agreement", "rank_correlation", "pairwise_rank_agreement")
 
 
-@register_preset
 def openxai_synthetic(quick=False):
     """OpenXAI on its synthetic data (Agarwal et al., NeurIPS D&B 2022,
     Tables 2, 3 and 16, "Synthetic" rows), with the settings OpenXAI's code
@@ -172,7 +170,6 @@ def _ox_stability_metrics(binary_features=None, quick=False):
     return metrics
 
 
-@register_preset
 def openxai_stability(quick=False):
     """OpenXAI's stability metrics RIS, RRS and ROS on its synthetic data
     (Agarwal et al., NeurIPS D&B 2022, Tables 4 and 30, "Synthetic").
@@ -250,7 +247,6 @@ def openxai_stability(quick=False):
     )
 
 
-@register_preset
 def openxai_adult(quick=False, path=None):
     """OpenXAI on Adult Income (Agarwal et al., NeurIPS D&B 2022, Table 3,
     LR, and Table 27, ANN), with the settings OpenXAI's code records.
@@ -495,6 +491,3 @@ openxai_german.__doc__ = _RELEASED_DOC.format(
          "LR 0.645, ANN 0.600 (published 0.640, 0.615)",
     extra_reference='.. [2] H. Hofmann, "Statlog (German Credit Data)", UCI Machine\n'
                     '       Learning Repository, 1994, doi:10.24432/C5NC77.')
-register_preset(openxai_compas)
-register_preset(openxai_heloc)
-register_preset(openxai_german)

@@ -4,7 +4,6 @@ Belaid et al. 2022)."""
 
 from sklearn_xai.benchmark._spec import BenchmarkSpec
 from sklearn_xai.benchmark.presets._available import available_explainers, pick
-from sklearn_xai.benchmark.presets._registry import register_preset
 
 __all__ = ["UNIT_TEST_EXPLAINERS", "unit_tests"]
 
@@ -36,7 +35,6 @@ UNIT_TEST_EXPLAINERS = {
 _QUICK = ("random", "saliency", "integrated_gradients", "occlusion", "exact_shapley")
 
 
-@register_preset
 def unit_tests(quick=False):
     """Known-behaviour unit tests: explainers x hand-weighted units, pass/fail
     against attributions known by construction.

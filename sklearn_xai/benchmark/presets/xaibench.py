@@ -24,7 +24,6 @@ from sklearn_xai.benchmark.presets._available import (
     available_metrics,
     pick,
 )
-from sklearn_xai.benchmark.presets._registry import register_preset
 
 __all__ = ["ROAR_CURVE_CUTOFFS", "WINE_PATH_VARIABLE", "xaibench_figure_grid",
            "xaibench_linear100", "xaibench_rho_sweep", "xaibench_roar_curve",
@@ -32,7 +31,6 @@ __all__ = ["ROAR_CURVE_CUTOFFS", "WINE_PATH_VARIABLE", "xaibench_figure_grid",
            "xaibench_wine", "xaibench_wine_code"]
 
 
-@register_preset
 def xaibench_small():
     """A small version of XAI-Bench's figure grid (Liu et al., NeurIPS D&B
     2021).
@@ -164,7 +162,6 @@ def _xaibench_table(name, code, quick, rhos=(0.0,)):
     )
 
 
-@register_preset
 def xaibench_table_metrics(quick=False):
     """XAI-Bench Table 1 (Liu et al., NeurIPS D&B 2021; Table 1 of the
     revised paper, Table 2 of its first version), with the paper's
@@ -208,7 +205,6 @@ def xaibench_table_metrics(quick=False):
     return _xaibench_table("xaibench_table_metrics", code=False, quick=quick)
 
 
-@register_preset
 def xaibench_table_metrics_code(quick=False):
     """XAI-Bench Table 1 with the switches of XAI-Bench's code.
 
@@ -251,7 +247,6 @@ def xaibench_table_metrics_code(quick=False):
     return _xaibench_table("xaibench_table_metrics_code", code=True, quick=quick)
 
 
-@register_preset
 def xaibench_rho_sweep(quick=False):
     """XAI-Bench's correlation sweep (its figures' piecewise-constant / MLP
     panel): :func:`xaibench_table_metrics` at
@@ -298,7 +293,6 @@ def _grid_datasets(generators, rhos, n_train, n_test, **params):
         for label, generator in generators.items() for rho in rhos}
 
 
-@register_preset
 def xaibench_figure_grid(quick=False):
     """XAI-Bench's figure grid (Liu et al., NeurIPS D&B 2021, Figures 2, 3
     and 8-11, 16, 17): rho x label function x model.
@@ -357,7 +351,6 @@ def xaibench_figure_grid(quick=False):
     )
 
 
-@register_preset
 def xaibench_linear100(quick=False):
     """XAI-Bench's 100-feature linear case (Liu et al., NeurIPS D&B 2021,
     Appendix G, Figures 6 and 7): faith- and mono- across rho and models.
@@ -480,7 +473,6 @@ _WINE_METRICS = ("faith_minus", "faith_plus", "mono_minus", "mono_plus", "shaple
                  "neg_shapley_mse", "neg_infidelity")
 
 
-@register_preset
 def xaibench_wine(quick=False, path=None):
     """XAI-Bench Table 2 (Liu et al., NeurIPS D&B 2021; Table 3 of its first
     version): explainers of a decision tree on simulated white wine.
@@ -550,7 +542,6 @@ def xaibench_wine(quick=False, path=None):
     )
 
 
-@register_preset
 def xaibench_wine_code(quick=False, path=None):
     """XAI-Bench Table 2 with the script and the code switches that produced
     it: simulated white wine with a linear label, a decision tree.
@@ -624,7 +615,6 @@ def xaibench_wine_code(quick=False, path=None):
 ROAR_CURVE_CUTOFFS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9)
 
 
-@register_preset
 def xaibench_roar_curve(quick=False):
     """XAI-Bench's plain ROAR metric (``roar``): the retrained model's error
     as the top-ranked features are removed, in the Table 1 setting.

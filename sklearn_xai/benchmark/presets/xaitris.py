@@ -8,7 +8,6 @@ same through the runner's ``explain_rows`` option.
 """
 
 from sklearn_xai.benchmark._spec import BenchmarkSpec
-from sklearn_xai.benchmark.presets._registry import register_preset
 
 __all__ = ["xaitris_64x64", "xaitris_8x8"]
 
@@ -81,7 +80,6 @@ def _spec(name, *, size, scenarios, backgrounds, n_samples, models, net, explain
     )
 
 
-@register_preset
 def xaitris_8x8(quick=False):
     """XAI-TRIS at 8 x 8 (Clark et al., Machine Learning 2024).
 
@@ -143,7 +141,6 @@ def xaitris_8x8(quick=False):
         metrics=_metrics(), n_explain=_XT_N_EXPLAIN)
 
 
-@register_preset
 def xaitris_64x64(quick=False):
     """XAI-TRIS at 64 x 64 (Clark et al., Machine Learning 2024).
 
