@@ -51,6 +51,7 @@ from sklearn_xai.benchmark._spec import (
     _lookup,
     _normalise_component,
     _resolve_value,
+    _seed_params,
     bind_registered,
     load_config,
     resolve_component,
@@ -132,8 +133,7 @@ def _load_dataset(dataset_spec, seed):
     name = dataset_spec["name"]
     func = _lookup(name, "dataset")
     params = dict(dataset_spec["params"])
-    if "random_state" not in params and _accepts(func, "random_state"):
-        params["random_state"] = seed
+    params.update(_seed_params(func, params, seed))
     bunch = func(**params)
     if isinstance(bunch, tuple):
         bunch = {"data": bunch[0], "target": bunch[1]}
@@ -448,8 +448,6 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
         elif need == "image_shape":
             if context.get("image_shape") is not None:
                 params.setdefault("image_shape", tuple(context["image_shape"]))
-        elif need == "random_state":
-            params.setdefault("random_state", seed)
         elif need == "classifier":
             if getattr(prepared["model"], "classes_", None) is None:
                 return None, "the metric compares classes and the model is a regressor"
@@ -462,6 +460,7 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
             if reference is not None:
                 params["reference"] = reference
         # "masker": given in the params (fitted above) or the metric's default.
+    params.update(_seed_params(registry_spec, params, seed))
     if prepared.get("explain_target") is not None and "target" not in params \
             and registry_spec.kind == "model" and _accepts(registry_spec.func, "target"):
         # explain_rows target "true": the metric scores the class explained.

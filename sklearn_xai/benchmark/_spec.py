@@ -403,6 +403,55 @@ def _accepts(obj, param):
     return param in params
 
 
+def _seed_params(obj, params, seed):
+    """``{"random_state": seed}`` where ``obj`` takes the cell's seed, else ``{}``.
+
+    The one rule by which the runner seeds its components: a component gets
+    ``random_state=seed`` when it takes a ``random_state`` and ``params``
+    (its spec) does not set one.
+
+    Parameters
+    ----------
+    obj : estimator, class, function or MetricSpec
+        An estimator instance takes the seed when its ``get_params()`` has
+        ``random_state`` set to None (a value set on the instance is kept);
+        a registered metric when it declares ``"random_state"`` among its
+        ``requires`` (metrics are bound by their registry entry); a class or
+        function when its signature has a ``random_state`` parameter (its
+        default is replaced).
+    params : dict
+        The parameters the spec gives ``obj``.
+    seed : int or None
+        The cell's seed; None seeds nothing.
+
+    Returns
+    -------
+    extra : dict
+        The parameters to add to ``params``.
+    """
+    from sklearn_xai.metrics import MetricSpec
+
+    if seed is None or "random_state" in params:
+        return {}
+    if isinstance(obj, MetricSpec):
+        takes = "random_state" in obj.requires
+    elif hasattr(obj, "get_params") and not inspect.isclass(obj):
+        takes = obj.get_params(deep=False).get("random_state", 0) is None
+    else:
+        takes = _accepts(obj, "random_state")
+    return {"random_state": seed} if takes else {}
+
+
+def _clone_with(estimator, params, seed):
+    """A clone of an (unfitted) estimator instance with ``params`` set on top
+    and the seed where it takes one, so that cells never share an object."""
+    from sklearn.base import clone
+
+    component = clone(estimator)
+    params = {**params, **_seed_params(component, params, seed)}
+    return component.set_params(**params) if params else component
+
+
 def _is_component(value):
     return isinstance(value, dict) and "name" in value and set(value) <= _COMPONENT_KEYS
 
@@ -460,27 +509,15 @@ def resolve_component(spec, kind, *, seed=None, task=None, context=None):
     ...                   "explainer")
     FeatureAblation(masker=BaselineMasker(value='mean'))
     """
-    from sklearn.base import clone
-
     if hasattr(spec, "get_params") and not inspect.isclass(spec):
-        component = clone(spec)
-        if seed is not None and "random_state" in component.get_params(deep=False) \
-                and component.get_params(deep=False)["random_state"] is None:
-            component.set_params(random_state=seed)
-        return component
+        return _clone_with(spec, {}, seed)
     spec = _normalise_component(spec, kind)
     obj = _lookup(spec["name"], kind, task=task)
     params = {k: _resolve_value(v, kind, seed, context) for k, v in spec["params"].items()}
     if hasattr(obj, "get_params") and not inspect.isclass(obj):
-        # An (unfitted) estimator instance in a spec: a clone of it, with the
-        # spec's params set on top, so cells never share a fitted object.
-        component = clone(obj)
-        if seed is not None and "random_state" not in params and \
-                component.get_params(deep=False).get("random_state", 0) is None:
-            params["random_state"] = seed
-        return component.set_params(**params) if params else component
-    if seed is not None and "random_state" not in params and _accepts(obj, "random_state"):
-        params["random_state"] = seed
+        # An (unfitted) estimator instance in a spec: the spec's params on a clone.
+        return _clone_with(obj, params, seed)
+    params.update(_seed_params(obj, params, seed))
     try:
         component = obj(**params)
     except TypeError as exc:
@@ -488,13 +525,10 @@ def resolve_component(spec, kind, *, seed=None, task=None, context=None):
             f"Cannot build {kind} {spec['name']!r} with parameters "
             f"{sorted(params)}: {exc}."
         ) from None
-    if seed is not None and "random_state" not in params and hasattr(component, "get_params"):
-        # Estimators that take random_state through **kwargs (skorch nets)
-        # do not show it in their signature: read it from get_params.
-        current = component.get_params(deep=False)
-        if "random_state" in current and current["random_state"] is None:
-            component.set_params(random_state=seed)
-    return component
+    # Estimators that take random_state through **kwargs (skorch nets) do
+    # not show it in their signature: the built instance says.
+    late = _seed_params(component, params, seed)
+    return component.set_params(**late) if late else component
 
 
 def _normalise_component(spec, what, keys=_COMPONENT_KEYS):
