@@ -4,6 +4,8 @@ import numpy as np
 import pandas as pd
 
 from sklearn_xai.benchmark._decisions import _select_pair
+from sklearn_xai.benchmark._docstring import DEMSAR_REFERENCE
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import HasMethods, validate_params
 
 __all__ = ["plot_critical_difference"]
@@ -36,6 +38,7 @@ def _cliques(ranks, cd):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(demsar_reference=DEMSAR_REFERENCE)
 def plot_critical_difference(summary, *, dataset=None, model=None, ax=None):
     """Critical-difference diagram of the explainers' mean ranks.
 
@@ -61,8 +64,7 @@ def plot_critical_difference(summary, *, dataset=None, model=None, ax=None):
 
     References
     ----------
-    .. [1] Demšar, J. "Statistical Comparisons of Classifiers over Multiple
-       Data Sets", Journal of Machine Learning Research 7, 1-30, 2006.
+    {demsar_reference}
 
     Examples
     --------

@@ -15,6 +15,8 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 
+from sklearn_xai.benchmark._docstring import DEMSAR_REFERENCE
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import Interval, validate_params
 
 __all__ = ["decision_summary", "significance_note"]
@@ -331,6 +333,7 @@ def _board_control(board, control):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(demsar_reference=DEMSAR_REFERENCE)
 def decision_summary(board, *, alpha=0.05, control=None, exclude=None):
     """Mean ranks over metrics, Friedman test and Nemenyi critical difference.
 
@@ -390,8 +393,7 @@ def decision_summary(board, *, alpha=0.05, control=None, exclude=None):
 
     References
     ----------
-    .. [1] Demšar, J. "Statistical Comparisons of Classifiers over Multiple
-       Data Sets", Journal of Machine Learning Research 7, 1-30, 2006.
+    {demsar_reference}
 
     Examples
     --------

@@ -22,12 +22,14 @@ from sklearn_xai.benchmark._decisions import (
     distrusted_metrics,
     significance_note,
 )
+from sklearn_xai.benchmark._docstring import DEMSAR_REFERENCE
 from sklearn_xai.benchmark._results import (
     _DEPRECATED,
     BenchmarkResults,
     _renamed_control,
     metric_display_name,
 )
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._files import (
     markdown_code,
     markdown_text,
@@ -1558,6 +1560,7 @@ def _check_explanations(explanations):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(demsar_reference=DEMSAR_REFERENCE)
 def write_report(results, directory, *, alpha=0.05, figures=True, reliability=True,
                  explanations=None, verbose=0):
     """Save results and write ``report.html``, ``report.md`` and figures.
@@ -1615,8 +1618,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
 
     References
     ----------
-    .. [1] Demšar, J. "Statistical Comparisons of Classifiers over Multiple
-       Data Sets", Journal of Machine Learning Research 7, 1-30, 2006.
+    {demsar_reference}
 
     Examples
     --------

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 
@@ -118,6 +120,26 @@ def test_registry_is_built_from_the_index():
     with pytest.raises(ImportError, match=r"unit_tests takes quick=.*lacks 'unit_tests'"):
         _register_shipped({"unit_tests": "units"}, set())
     assert list(PRESETS)[:len(SHIPPED_PRESETS)] == list(SHIPPED_PRESETS)
+
+
+def test_shared_docstring_blocks_are_filled_in():
+    # The blocks the preset and decision docstrings share are written once
+    # (sklearn_xai.benchmark._docstring) and read as if written out.
+    from sklearn_xai.benchmark import decision_summary, plot_critical_difference, write_report
+
+    for name in WITH_QUICK_VARIANT:
+        doc = PRESETS[name].__doc__
+        assert ("\n    Parameters\n    ----------\n    quick : bool, default=False\n"
+                "        The quick variant.\n") in doc, name
+        assert "\n    Returns\n    -------\n    spec : BenchmarkSpec\n" in doc, name
+        assert "\n    References\n    ----------\n    .. [1] " in doc, name
+        assert not re.search(r"\{[a-z_]+\}", doc), name  # no placeholder left
+    assert "path : str or path-like" in PRESETS["openxai_heloc"].__doc__
+    demsar = ("    References\n    ----------\n    .. [1] Demšar, J. \"Statistical "
+              "Comparisons of Classifiers over Multiple\n       Data Sets\", Journal of "
+              "Machine Learning Research 7, 1-30, 2006.\n")
+    for func in (decision_summary, plot_critical_difference, write_report):
+        assert demsar in func.__doc__, func.__name__
 
 
 def test_register_preset_checks_its_function():

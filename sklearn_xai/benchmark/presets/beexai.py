@@ -1,15 +1,23 @@
 """BEExAI presets (Sithakoul et al., 2024): real tabular data with XGBoost
 and the BEExAI MLP."""
 
+from sklearn_xai.benchmark._docstring import preset_fragments
 from sklearn_xai.benchmark._spec import BenchmarkSpec
+from sklearn_xai.utils._docstring import Substitution
 
 __all__ = ["beexai_real", "beexai_table5"]
+
+# Docstring blocks of this module's presets (filled by Substitution).
+_DOC = preset_fragments("""
+.. [1] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
+   Evaluate Explainable AI", 2024.""")
 
 # BEExAI reads the curated tabular benchmark (Grinsztajn et al. 2022), whose
 # Diamonds target is log(1 + price).
 _LOADER_PARAMS = {"load_diamonds": {"loader_params": {"log_target": True}}}
 
 
+@Substitution(**_DOC)
 def beexai_real(quick=False):
     """BEExAI on real data (Sithakoul et al., 2024, Table 5 for Diamonds).
 
@@ -46,19 +54,11 @@ def beexai_real(quick=False):
     Diamonds train the MLP on tens of thousands of rows).  ``quick=True``:
     German credit only, 200 rows, 2 epochs, 5 explained rows, one seed.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {preset_references}
     """
     zero = {"name": "BaselineMasker", "params": {"value": "zero"}}
     loaders = {"german": ("load_german_credit", None)} if quick else {
@@ -115,6 +115,7 @@ def beexai_real(quick=False):
     )
 
 
+@Substitution(**_DOC)
 def beexai_table5(quick=False):
     """BEExAI Table 5: Diamonds regression with XGBoost and the BEExAI MLP
     (Sithakoul et al., 2024).
@@ -146,19 +147,11 @@ def beexai_table5(quick=False):
     limit).  ``quick=True``: 300 rows, 2 epochs, 5 explained rows, one
     seed.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {preset_references}
     """
     base = beexai_real(quick=True)  # for its explainers and metrics only
     zero = {"name": "BaselineMasker", "params": {"value": "zero"}}

@@ -5,10 +5,17 @@ released files."""
 
 import os
 
+from sklearn_xai.benchmark._docstring import preset_fragments
 from sklearn_xai.benchmark._spec import BenchmarkSpec
+from sklearn_xai.utils._docstring import Substitution
 
 __all__ = ["OPENXAI_DATA_VARIABLE", "openxai_adult", "openxai_compas", "openxai_german",
            "openxai_heloc", "openxai_stability", "openxai_synthetic"]
+
+# Docstring blocks of this module's presets (filled by Substitution).
+_DOC = preset_fragments("""
+.. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+   Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.""")
 
 # OpenXAI's synthetic data: the parameters of its data loader (every
 # version that generated the data in code, up to commit deafb6f,
@@ -28,6 +35,7 @@ _OX_AGREEMENT = ("feature_agreement", "rank_agreement", "sign_agreement",
                  "signed_rank_agreement", "rank_correlation", "pairwise_rank_agreement")
 
 
+@Substitution(**_DOC)
 def openxai_synthetic(quick=False):
     """OpenXAI on its synthetic data (Agarwal et al., NeurIPS D&B 2022,
     Tables 2, 3 and 16, "Synthetic" rows), with the settings OpenXAI's code
@@ -72,19 +80,11 @@ def openxai_synthetic(quick=False):
     ``quick=True``: 50 rows per cluster, 5 explained rows, 8 epochs, fewer
     KernelSHAP / LIME samples.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {preset_references}
     """
     epochs = 8 if quick else 100
     explainers = {
@@ -170,6 +170,7 @@ def _ox_stability_metrics(binary_features=None, quick=False):
     return metrics
 
 
+@Substitution(**_DOC)
 def openxai_stability(quick=False):
     """OpenXAI's stability metrics RIS, RRS and ROS on its synthetic data
     (Agarwal et al., NeurIPS D&B 2022, Tables 4 and 30, "Synthetic").
@@ -214,19 +215,11 @@ def openxai_stability(quick=False):
     of :func:`openxai_synthetic`, 100 neighbours of which 10 are
     re-explained, 5 rows.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {preset_references}
     .. [2] C. Agarwal et al., "Rethinking Stability for Attribution-based
        Explanations", ICLR 2022 Workshop PAIR^2Struct, arXiv:2203.06877.
 
@@ -247,6 +240,7 @@ def openxai_stability(quick=False):
     )
 
 
+@Substitution(**_DOC)
 def openxai_adult(quick=False, path=None):
     """OpenXAI on Adult Income (Agarwal et al., NeurIPS D&B 2022, Table 3,
     LR, and Table 27, ANN), with the settings OpenXAI's code records.
@@ -287,24 +281,16 @@ def openxai_adult(quick=False, path=None):
     stratified subsample of 2000 rows, 8 epochs, 5 explained rows, fewer
     KernelSHAP / LIME samples.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
     path : str or path-like, default=None
         A folder holding OpenXAI's released ``adult-train.csv`` and
         ``adult-test.csv``; default: the environment variable
         ``SKLEARN_XAI_OPENXAI_DATA``, and without it the shipped UCI file
         cleaned as OpenXAI with a seeded split.
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {preset_references}
     .. [2] B. Becker and R. Kohavi, "Adult", UCI Machine Learning
        Repository, 1996, doi:10.24432/C5XW20.
 
@@ -403,22 +389,14 @@ _RELEASED_DOC = """OpenXAI on {title} (Agarwal et al., NeurIPS D&B 2022, Table {
     ``quick=True``: 500 training rows, 8 epochs, 5 explained rows, fewer
     KernelSHAP / LIME samples.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {{preset_parameters}}
     path : str or path-like, default=None
         The folder holding ``{name}-train.csv`` and ``{name}-test.csv``;
         default: the environment variable ``SKLEARN_XAI_OPENXAI_DATA``.
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {{preset_returns}}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {{preset_references}}
     {extra_reference}
     """
 
@@ -491,3 +469,6 @@ openxai_german.__doc__ = _RELEASED_DOC.format(
          "LR 0.645, ANN 0.600 (published 0.640, 0.615)",
     extra_reference='.. [2] H. Hofmann, "Statlog (German Credit Data)", UCI Machine\n'
                     '       Learning Repository, 1994, doi:10.24432/C5NC77.')
+for _preset in (openxai_compas, openxai_heloc, openxai_german):
+    Substitution(**_DOC)(_preset)
+del _preset

@@ -2,10 +2,20 @@
 are known by construction (after XAI-Units, Lee et al. 2025, and Compare-xAI,
 Belaid et al. 2022)."""
 
+from sklearn_xai.benchmark._docstring import preset_fragments
 from sklearn_xai.benchmark._spec import BenchmarkSpec
 from sklearn_xai.benchmark.presets._available import available_explainers, pick
+from sklearn_xai.utils._docstring import Substitution
 
 __all__ = ["UNIT_TEST_EXPLAINERS", "unit_tests"]
+
+# Docstring blocks of this module's presets (filled by Substitution).
+_DOC = preset_fragments("""
+.. [1] J. Lee et al., "XAI-Units: Benchmarking Explainability Methods
+   with Unit Tests", FAccT 2025.
+.. [2] M. R. Belaid et al., "Do We Need Another Explainable AI Method?
+   Toward Unifying Post-hoc XAI Evaluation Methods into an Interactive
+   and Multi-dimensional Benchmark", arXiv:2207.14160, 2022.""")
 
 _ZERO = {"name": "BaselineMasker", "params": {"value": "zero"}}
 
@@ -35,6 +45,7 @@ UNIT_TEST_EXPLAINERS = {
 _QUICK = ("random", "saliency", "integrated_gradients", "occlusion", "exact_shapley")
 
 
+@Substitution(**_DOC)
 def unit_tests(quick=False):
     """Known-behaviour unit tests: explainers x hand-weighted units, pass/fail
     against attributions known by construction.
@@ -59,22 +70,11 @@ def unit_tests(quick=False):
     ``quick=True``: 40 rows, 10 explained, five explainers (random, saliency, integrated gradients,
     occlusion, exact Shapley); seconds.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] J. Lee et al., "XAI-Units: Benchmarking Explainability Methods
-       with Unit Tests", FAccT 2025.
-    .. [2] M. R. Belaid et al., "Do We Need Another Explainable AI Method?
-       Toward Unifying Post-hoc XAI Evaluation Methods into an Interactive
-       and Multi-dimensional Benchmark", arXiv:2207.14160, 2022.
+    {preset_references}
     """
     from sklearn_xai.datasets import UNIT_DESCRIPTIONS
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from sklearn_xai.benchmark._docstring import preset_fragments
 from sklearn_xai.benchmark._spec import BenchmarkSpec
 from sklearn_xai.benchmark.presets._available import (
     MEAN_MASKER,
@@ -24,11 +25,28 @@ from sklearn_xai.benchmark.presets._available import (
     available_metrics,
     pick,
 )
+from sklearn_xai.utils._docstring import Substitution
 
 __all__ = ["ROAR_CURVE_CUTOFFS", "WINE_PATH_VARIABLE", "xaibench_figure_grid",
            "xaibench_linear100", "xaibench_rho_sweep", "xaibench_roar_curve",
            "xaibench_small", "xaibench_table_metrics", "xaibench_table_metrics_code",
            "xaibench_wine", "xaibench_wine_code"]
+
+# Docstring blocks of this module's presets (filled by Substitution).
+_DOC = preset_fragments("""
+.. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
+   Benchmarks for Scientific Research in Explainable Machine Learning",
+   NeurIPS Datasets and Benchmarks 2021.""")
+_WINE_DOC = {
+    "wine_reference": """
+.. [2] P. Cortez, A. Cerdeira, F. Almeida, T. Matos and J. Reis,
+   "Modeling wine preferences by data mining from physicochemical
+   properties", Decision Support Systems 47(4), 2009.""",
+    "wine_path": """
+path : str or path-like, default=None
+    ``winequality-white.csv`` or its folder; default: the environment
+    variable ``SKLEARN_XAI_WINE_QUALITY``.""",
+}
 
 
 def xaibench_small():
@@ -162,6 +180,7 @@ def _xaibench_table(name, code, quick, rhos=(0.0,)):
     )
 
 
+@Substitution(**_DOC)
 def xaibench_table_metrics(quick=False):
     """XAI-Bench Table 1 (Liu et al., NeurIPS D&B 2021; Table 1 of the
     revised paper, Table 2 of its first version), with the paper's
@@ -187,24 +206,16 @@ def xaibench_table_metrics(quick=False):
     10 minutes for 3 seeds, ``n_jobs=1``).  ``quick=True``: 100/5 rows,
     one seed (seconds to a minute).
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {preset_references}
     """
     return _xaibench_table("xaibench_table_metrics", code=False, quick=quick)
 
 
+@Substitution(**_DOC)
 def xaibench_table_metrics_code(quick=False):
     """XAI-Bench Table 1 with the switches of XAI-Bench's code.
 
@@ -229,24 +240,16 @@ def xaibench_table_metrics_code(quick=False):
     ground truth per seed: measured 261 s for 3 seeds without the ROAR
     metrics).
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {preset_references}
     """
     return _xaibench_table("xaibench_table_metrics_code", code=True, quick=quick)
 
 
+@Substitution(**_DOC)
 def xaibench_rho_sweep(quick=False):
     """XAI-Bench's correlation sweep (its figures' piecewise-constant / MLP
     panel): :func:`xaibench_table_metrics` at
@@ -255,20 +258,11 @@ def xaibench_rho_sweep(quick=False):
     Run time: very heavy (five times :func:`xaibench_table_metrics`).
     ``quick=True``: rho in {0, 0.99}, 100/5 rows, one seed.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {preset_references}
     """
     rhos = (0.0, 0.99) if quick else (0.0, 0.25, 0.5, 0.75, 0.99)
     return _xaibench_table("xaibench_rho_sweep", code=False, quick=quick, rhos=rhos)
@@ -293,6 +287,7 @@ def _grid_datasets(generators, rhos, n_train, n_test, **params):
         for label, generator in generators.items() for rho in rhos}
 
 
+@Substitution(**_DOC)
 def xaibench_figure_grid(quick=False):
     """XAI-Bench's figure grid (Liu et al., NeurIPS D&B 2021, Figures 2, 3
     and 8-11, 16, 17): rho x label function x model.
@@ -318,20 +313,11 @@ def xaibench_figure_grid(quick=False):
     on two cores.  ``quick=True``: rho in {0, 0.99}, 100 / 5 rows, RANDOM
     and SHAP, 100 draws per coalition, one seed (seconds).
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {preset_references}
     """
     n_train, n_test = (100, 5) if quick else (1000, 100)
     rhos = (0.0, 0.99) if quick else _XB_RHOS
@@ -351,6 +337,7 @@ def xaibench_figure_grid(quick=False):
     )
 
 
+@Substitution(**_DOC)
 def xaibench_linear100(quick=False):
     """XAI-Bench's 100-feature linear case (Liu et al., NeurIPS D&B 2021,
     Appendix G, Figures 6 and 7): faith- and mono- across rho and models.
@@ -372,20 +359,11 @@ def xaibench_linear100(quick=False):
     ``quick=True``: rho in {0, 0.99}, 100 / 5 rows, linear regression,
     RANDOM and SHAP (10 background rows), one seed (seconds).
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {preset_references}
     """
     n_train, n_test = (100, 5) if quick else (1000, 100)
     rhos = (0.0, 0.99) if quick else _XB_RHOS
@@ -473,6 +451,7 @@ _WINE_METRICS = ("faith_minus", "faith_plus", "mono_minus", "mono_plus", "shaple
                  "neg_shapley_mse", "neg_infidelity")
 
 
+@Substitution(**_DOC, **_WINE_DOC)
 def xaibench_wine(quick=False, path=None):
     """XAI-Bench Table 2 (Liu et al., NeurIPS D&B 2021; Table 3 of its first
     version): explainers of a decision tree on simulated white wine.
@@ -497,26 +476,13 @@ def xaibench_wine(quick=False, path=None):
     ``quick=True``: 100 / 5 rows, RANDOM and SHAP, 100 draws per coalition,
     one seed (seconds on a 200-row file).
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
-    path : str or path-like, default=None
-        ``winequality-white.csv`` or its folder; default: the environment
-        variable ``SKLEARN_XAI_WINE_QUALITY``.
+    {preset_parameters}
+    {wine_path}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] P. Cortez, A. Cerdeira, F. Almeida, T. Matos and J. Reis,
-       "Modeling wine preferences by data mining from physicochemical
-       properties", Decision Support Systems 47(4), 2009.
+    {preset_references}
+    {wine_reference}
     """
     if path is None:
         path = os.environ.get(WINE_PATH_VARIABLE) or None
@@ -542,6 +508,7 @@ def xaibench_wine(quick=False, path=None):
     )
 
 
+@Substitution(**_DOC, **_WINE_DOC)
 def xaibench_wine_code(quick=False, path=None):
     """XAI-Bench Table 2 with the script and the code switches that produced
     it: simulated white wine with a linear label, a decision tree.
@@ -570,26 +537,13 @@ def xaibench_wine_code(quick=False, path=None):
     33 of the 42 published cells within two published stds.  ``quick=True``: 100 / 5 rows,
     RANDOM and SHAP, 100 draws per coalition, one seed.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
-    path : str or path-like, default=None
-        ``winequality-white.csv`` or its folder; default: the environment
-        variable ``SKLEARN_XAI_WINE_QUALITY``.
+    {preset_parameters}
+    {wine_path}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] P. Cortez, A. Cerdeira, F. Almeida, T. Matos and J. Reis,
-       "Modeling wine preferences by data mining from physicochemical
-       properties", Decision Support Systems 47(4), 2009.
+    {preset_references}
+    {wine_reference}
     """
     base = xaibench_wine(quick=quick, path=path)
     n_train, n_test = (100, 5) if quick else (1000, 100)
@@ -615,6 +569,7 @@ def xaibench_wine_code(quick=False, path=None):
 ROAR_CURVE_CUTOFFS = (0.0, 0.1, 0.3, 0.5, 0.7, 0.9)
 
 
+@Substitution(**_DOC)
 def xaibench_roar_curve(quick=False):
     """XAI-Bench's plain ROAR metric (``roar``): the retrained model's error
     as the top-ranked features are removed, in the Table 1 setting.
@@ -636,20 +591,11 @@ def xaibench_roar_curve(quick=False):
     ``quick=True``: 100 / 5 rows, RANDOM and SHAP, the area and the 50 %
     point, one seed (seconds).
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {preset_references}
     .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
        for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
     """

@@ -7,9 +7,17 @@ linear model (LLR) counts only in the linear scenario.  Both presets do the
 same through the runner's ``explain_rows`` option.
 """
 
+from sklearn_xai.benchmark._docstring import preset_fragments
 from sklearn_xai.benchmark._spec import BenchmarkSpec
+from sklearn_xai.utils._docstring import Substitution
 
 __all__ = ["xaitris_64x64", "xaitris_8x8"]
+
+# Docstring blocks of this module's presets (filled by Substitution).
+_DOC = preset_fragments("""
+.. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
+   benchmarks to quantify false positive post-hoc attribution of feature
+   importance", Machine Learning 113, 2024.""")
 
 _XT_SCENARIOS = ("linear", "multiplicative", "xor", "rigid")
 # XAI-TRIS's test_size: the first 2000 test images are explained.
@@ -80,6 +88,7 @@ def _spec(name, *, size, scenarios, backgrounds, n_samples, models, net, explain
     )
 
 
+@Substitution(**_DOC)
 def xaitris_8x8(quick=False):
     """XAI-TRIS at 8 x 8 (Clark et al., Machine Learning 2024).
 
@@ -112,20 +121,11 @@ def xaitris_8x8(quick=False):
     ``quick=True``: the XOR scenario on the white background, 200 images,
     the MLP, 2 epochs, its 20 test images (those it classifies correctly).
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {preset_references}
     """
     # XAI-TRIS trains 500 epochs; its early stopping rarely fires, and a
     # patience of 10 epochs stops the CNN and the RIGID / correlated runs on
@@ -141,6 +141,7 @@ def xaitris_8x8(quick=False):
         metrics=_metrics(), n_explain=_XT_N_EXPLAIN)
 
 
+@Substitution(**_DOC)
 def xaitris_64x64(quick=False):
     """XAI-TRIS at 64 x 64 (Clark et al., Machine Learning 2024).
 
@@ -168,20 +169,11 @@ def xaitris_64x64(quick=False):
     200 images, the MLP, 2 epochs, its 10 test images (those it classifies
     correctly), four explainers, the EMD on 8 x 8 blocks.
 
-    Parameters
-    ----------
-    quick : bool, default=False
-        The quick variant.
+    {preset_parameters}
 
-    Returns
-    -------
-    spec : BenchmarkSpec
+    {preset_returns}
 
-    References
-    ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {preset_references}
     """
     # One permutation at 4096 pixels (Captum's 25 would cost 100 000 model
     # evaluations per image).
