@@ -5,13 +5,19 @@ import numpy as np
 from sklearn_xai.plotting._common import (
     attributions_of,
     check_max_display,
+    display_doc,
     feature_names_of,
+    from_tail,
     get_ax,
     plain_text,
     pyplot,
     set_plain_ticklabels,
 )
 from sklearn_xai.utils import check_attributions
+
+
+# The end of the from_* methods' docstrings.
+_FROM_TAIL = from_tail("MeanAbsAttributionDisplay", "bars_max_display")
 
 
 def _room_for(ax, texts):
@@ -43,6 +49,7 @@ def _room_for(ax, texts):
         previous = width
 
 
+@display_doc("lundberg_reference")
 class MeanAbsAttributionDisplay:
     """Bar chart of the mean absolute attribution of each feature.
 
@@ -85,8 +92,7 @@ class MeanAbsAttributionDisplay:
 
     References
     ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
+    {lundberg_reference}
 
     Examples
     --------
@@ -105,13 +111,13 @@ class MeanAbsAttributionDisplay:
         self.group_names = group_names
         self.overall = overall
 
+    @display_doc("plot_axes")
     def plot(self, ax=None, *, max_display=10, color=None, show_values=True):
         """Draw the bar chart.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; ``None`` creates a figure.
+        {plot_axes}
         max_display : int, default=10
             Number of features drawn as their own bar; the others are summed
             into one bar.
@@ -177,14 +183,14 @@ class MeanAbsAttributionDisplay:
         return self
 
     @classmethod
+    @display_doc("attributions_matrix", from_tail=_FROM_TAIL)
     def from_attributions(cls, attributions, X=None, *, feature_names=None,
                           groups=None, ax=None, max_display=10, **plot_kw):
         """Plot the mean absolute attributions of a matrix.
 
         Parameters
         ----------
-        attributions : array-like of shape (n_samples, n_features)
-            Attributions.
+        {attributions_matrix}
         X : DataFrame or array-like, default=None
             The explained rows, only read for their column names.
         feature_names : list of str, default=None
@@ -193,16 +199,7 @@ class MeanAbsAttributionDisplay:
         groups : array-like of shape (n_samples,), default=None
             A group label per row (e.g. the predicted class): one bar per
             group and feature.
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        max_display : int, default=10
-            Number of features drawn as their own bar.
-        **plot_kw : dict
-            Further arguments of :meth:`plot`.
-
-        Returns
-        -------
-        display : MeanAbsAttributionDisplay
+        {from_tail}
         """
         source = X if X is not None else attributions
         A = check_attributions(attributions)
@@ -226,6 +223,7 @@ class MeanAbsAttributionDisplay:
         return display.plot(ax=ax, max_display=max_display, **plot_kw)
 
     @classmethod
+    @display_doc("explainer_param", "names_from_explainer", from_tail=_FROM_TAIL)
     def from_explainer(cls, explainer, X, *, feature_names=None, groups=None, ax=None,
                        max_display=10, **plot_kw):
         """Explain the rows ``X`` with a fitted explainer and plot the mean
@@ -233,25 +231,13 @@ class MeanAbsAttributionDisplay:
 
         Parameters
         ----------
-        explainer : fitted sklearn_xai explainer
-            Computes the attributions (``explainer.transform(X)``).
+        {explainer_param}
         X : array-like or DataFrame of shape (n_samples, n_features)
             Rows to explain.
-        feature_names : list of str, default=None
-            Feature names; by default the DataFrame columns of ``X``, else the
-            explainer's ``feature_names_in_``, else ``x0, x1, ...``.
+        {names_from_explainer}
         groups : array-like of shape (n_samples,), default=None
             A group label per row: one bar per group and feature.
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        max_display : int, default=10
-            Number of features drawn as their own bar.
-        **plot_kw : dict
-            Further arguments of :meth:`plot`.
-
-        Returns
-        -------
-        display : MeanAbsAttributionDisplay
+        {from_tail}
         """
         A, X = attributions_of(explainer, X)
         names = feature_names_of(feature_names, X, A.shape[1], explainer)

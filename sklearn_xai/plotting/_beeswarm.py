@@ -6,7 +6,9 @@ from sklearn.utils import check_random_state
 from sklearn_xai.plotting._common import (
     attributions_of,
     check_max_display,
+    display_doc,
     feature_names_of,
+    from_tail,
     feature_values,
     get_ax,
     numeric_values,
@@ -14,6 +16,10 @@ from sklearn_xai.plotting._common import (
     set_plain_ticklabels,
 )
 from sklearn_xai.utils import check_attributions
+
+
+# The end of the from_* methods' docstrings.
+_FROM_TAIL = from_tail("BeeswarmDisplay", "lines_max_display", "jitter_seed")
 
 
 def density_jitter(x, rng, *, n_bins=50, width=0.4):
@@ -36,6 +42,7 @@ def density_jitter(x, rng, *, n_bins=50, width=0.4):
     return width * rng.uniform(-1.0, 1.0, size=x.size) * density
 
 
+@display_doc("lundberg_reference")
 class BeeswarmDisplay:
     """Beeswarm plot: every row's attribution of each feature.
 
@@ -81,8 +88,7 @@ class BeeswarmDisplay:
 
     References
     ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
+    {lundberg_reference}
     .. [2] S. M. Lundberg et al., "From local explanations to global
        understanding with explainable AI for trees", Nature Machine
        Intelligence 2, 56-67, 2020.
@@ -104,14 +110,14 @@ class BeeswarmDisplay:
         self.feature_names = feature_names
         self.feature_values = feature_values
 
+    @display_doc("plot_axes")
     def plot(self, ax=None, *, max_display=10, cmap="coolwarm", random_state=0,
              point_size=12, alpha=0.8, colorbar=True):
         """Draw the beeswarm.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; ``None`` creates a figure.
+        {plot_axes}
         max_display : int, default=10
             Number of features drawn (the largest mean ``|attribution|``).
         cmap : str or Colormap, default="coolwarm"
@@ -187,32 +193,19 @@ class BeeswarmDisplay:
         return self
 
     @classmethod
+    @display_doc("names_from_rows", "attributions_matrix", from_tail=_FROM_TAIL)
     def from_attributions(cls, attributions, X=None, *, feature_names=None, ax=None,
                           max_display=10, random_state=0, **plot_kw):
         """Plot the beeswarm of an attribution matrix.
 
         Parameters
         ----------
-        attributions : array-like of shape (n_samples, n_features)
-            Attributions.
+        {attributions_matrix}
         X : array-like or DataFrame of the same shape, default=None
             The explained rows, which colour the points; a DataFrame's
             columns name the features.
-        feature_names : list of str, default=None
-            Feature names; by default the DataFrame columns of ``X``, else
-            ``x0, x1, ...``.
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        max_display : int, default=10
-            Number of features drawn.
-        random_state : int, RandomState instance or None, default=0
-            Seed of the vertical jitter.
-        **plot_kw : dict
-            Further arguments of :meth:`plot`.
-
-        Returns
-        -------
-        display : BeeswarmDisplay
+        {names_from_rows}
+        {from_tail}
         """
         A = check_attributions(attributions)
         values = feature_values(X, A.shape)
@@ -222,31 +215,18 @@ class BeeswarmDisplay:
                             **plot_kw)
 
     @classmethod
+    @display_doc("explainer_param", "names_from_explainer", from_tail=_FROM_TAIL)
     def from_explainer(cls, explainer, X, *, feature_names=None, ax=None,
                        max_display=10, random_state=0, **plot_kw):
         """Explain the rows ``X`` with a fitted explainer and plot the beeswarm.
 
         Parameters
         ----------
-        explainer : fitted sklearn_xai explainer
-            Computes the attributions (``explainer.transform(X)``).
+        {explainer_param}
         X : array-like or DataFrame of shape (n_samples, n_features)
             Rows to explain; their values colour the points.
-        feature_names : list of str, default=None
-            Feature names; by default the DataFrame columns of ``X``, else the
-            explainer's ``feature_names_in_``, else ``x0, x1, ...``.
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        max_display : int, default=10
-            Number of features drawn.
-        random_state : int, RandomState instance or None, default=0
-            Seed of the vertical jitter.
-        **plot_kw : dict
-            Further arguments of :meth:`plot`.
-
-        Returns
-        -------
-        display : BeeswarmDisplay
+        {names_from_explainer}
+        {from_tail}
         """
         A, X = attributions_of(explainer, X)
         names = feature_names_of(feature_names, X, A.shape[1], explainer)

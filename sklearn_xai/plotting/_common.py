@@ -1,4 +1,4 @@
-"""Shared validation and text helpers of the displays.
+"""Shared validation, text helpers and docstring blocks of the displays.
 
 matplotlib is imported inside the functions that draw, never at module
 level, so importing :mod:`sklearn_xai.plotting` (or running a cached
@@ -6,6 +6,7 @@ benchmark) does not import it.
 """
 
 import numbers
+from textwrap import dedent
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,65 @@ from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import validate_X
 from sklearn_xai.utils import check_attributions
+from sklearn_xai.utils._docstring import Substitution
+
+# Docstring blocks the displays share, by placeholder name (filled by
+# :func:`display_doc`).
+_DOCS = {
+    "attributions_matrix": """
+        attributions : array-like of shape (n_samples, n_features)
+            Attributions.""",
+    "explainer_param": """
+        explainer : fitted sklearn_xai explainer
+            Computes the attributions (``explainer.transform``).""",
+    "names_from_rows": """
+        feature_names : list of str, default=None
+            Feature names; by default the DataFrame columns of ``X``, else
+            ``x0, x1, ...``.""",
+    "names_from_explainer": """
+        feature_names : list of str, default=None
+            Feature names; by default the DataFrame columns of ``X``, else the
+            explainer's ``feature_names_in_``, else ``x0, x1, ...``.""",
+    "plot_axes": """
+        ax : matplotlib Axes, default=None
+            Axes to draw on; ``None`` creates a figure.""",
+    "bars_max_display": """
+        max_display : int, default=10
+            Number of features drawn as their own bar.""",
+    "lines_max_display": """
+        max_display : int, default=10
+            Number of features drawn.""",
+    "jitter_seed": """
+        random_state : int, RandomState instance or None, default=0
+            Seed of the vertical jitter.""",
+    "lundberg_reference": """
+        .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
+           Model Predictions", NeurIPS 2017.""",
+}
+
+
+def display_doc(*names, **fragments):
+    """Decorator filling the ``{name}`` placeholders of a display's
+    docstring with the shared blocks ``names`` (keys of ``_DOCS``) and the
+    further ``fragments``."""
+    return Substitution(**{name: _DOCS[name] for name in names}, **fragments)
+
+
+def from_tail(display, *names):
+    """The end of the docstring of a display's ``from_*`` methods (the
+    ``{from_tail}`` placeholder): ``ax``, the parameters ``names`` (keys of
+    ``_DOCS``), ``**plot_kw`` and the Returns section."""
+    return "\n".join([
+        "ax : matplotlib Axes, default=None",
+        "    Axes to draw on.",
+        *(dedent(_DOCS[name]).strip("\n") for name in names),
+        "**plot_kw : dict",
+        "    Further arguments of :meth:`plot`.",
+        "",
+        "Returns",
+        "-------",
+        f"display : {display}",
+    ])
 
 
 def pyplot():

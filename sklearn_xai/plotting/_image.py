@@ -6,6 +6,7 @@ import numpy as np
 
 from sklearn_xai.plotting._common import (
     attributions_of,
+    display_doc,
     plain_text,
     pyplot,
 )
@@ -273,14 +274,14 @@ class ImageOverlayDisplay:
         return display.plot(ax=ax, **plot_kw)
 
     @classmethod
+    @display_doc("explainer_param")
     def from_explainer(cls, explainer, X, *, image_shape, masks=None, titles=None,
                        ax=None, **plot_kw):
         """Explain images with a fitted explainer and plot the maps over them.
 
         Parameters
         ----------
-        explainer : fitted sklearn_xai explainer
-            Computes the attributions (``explainer.transform(X)``).
+        {explainer_param}
         X : array-like of shape (n_images, n_features)
             Flattened images to explain.
         image_shape : tuple of int

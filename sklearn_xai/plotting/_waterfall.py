@@ -7,8 +7,10 @@ import numpy as np
 from sklearn_xai.plotting._common import (
     attributions_of,
     check_max_display,
+    display_doc,
     explained_values,
     feature_names_of,
+    from_tail,
     feature_values,
     format_value,
     get_ax,
@@ -28,6 +30,10 @@ _EFFICIENT_EXPLAINERS = (
     "ShapleyValueSampling",
     "TreeContributions",
 )
+
+
+# The end of the from_* methods' docstrings.
+_FROM_TAIL = from_tail("WaterfallDisplay", "bars_max_display")
 
 
 def _is_efficient(explainer):
@@ -58,6 +64,7 @@ def _check_base_value(base_value):
     return float(base_value)
 
 
+@display_doc("lundberg_reference")
 class WaterfallDisplay:
     """Waterfall plot of the attributions of one row.
 
@@ -113,8 +120,7 @@ class WaterfallDisplay:
 
     References
     ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
+    {lundberg_reference}
 
     Examples
     --------
@@ -135,14 +141,14 @@ class WaterfallDisplay:
         self.base_value = base_value
         self.feature_values = feature_values
 
+    @display_doc("plot_axes")
     def plot(self, ax=None, *, max_display=10, positive_color="tab:red",
              negative_color="tab:blue", show_values=True):
         """Draw the waterfall.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; ``None`` creates a figure.
+        {plot_axes}
         max_display : int, default=10
             Number of features drawn as their own bar; the others are summed
             into one bar.
@@ -216,6 +222,7 @@ class WaterfallDisplay:
         return self
 
     @classmethod
+    @display_doc("names_from_rows", from_tail=_FROM_TAIL)
     def from_attributions(cls, attributions, X=None, *, row=0, feature_names=None,
                           base_value=None, ax=None, max_display=10, **plot_kw):
         """Plot the waterfall of one row of an attribution matrix.
@@ -229,22 +236,11 @@ class WaterfallDisplay:
             DataFrame's columns name the features.
         row : int, default=0
             Which row of a matrix to plot.
-        feature_names : list of str, default=None
-            Feature names; by default the DataFrame columns of ``X``, else
-            ``x0, x1, ...``.
+        {names_from_rows}
         base_value : float or None, default=None
             Where the first bar starts (e.g. the model's expected output);
             ``None`` starts at 0.
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        max_display : int, default=10
-            Number of features drawn as their own bar.
-        **plot_kw : dict
-            Further arguments of :meth:`plot`.
-
-        Returns
-        -------
-        display : WaterfallDisplay
+        {from_tail}
         """
         A = np.asarray(attributions.to_numpy() if hasattr(attributions, "to_numpy")
                        else attributions)
@@ -261,21 +257,19 @@ class WaterfallDisplay:
         return display.plot(ax=ax, max_display=max_display, **plot_kw)
 
     @classmethod
+    @display_doc("explainer_param", "names_from_explainer", from_tail=_FROM_TAIL)
     def from_explainer(cls, explainer, X, *, row=0, feature_names=None,
                        base_value="auto", ax=None, max_display=10, **plot_kw):
         """Explain one row with a fitted explainer and plot its waterfall.
 
         Parameters
         ----------
-        explainer : fitted sklearn_xai explainer
-            Computes the attributions (``explainer.transform``).
+        {explainer_param}
         X : array-like or DataFrame of shape (n_samples, n_features)
             Rows; only ``X[row]`` is explained.
         row : int, default=0
             Which row of ``X`` to explain.
-        feature_names : list of str, default=None
-            Feature names; by default the DataFrame columns of ``X``, else the
-            explainer's ``feature_names_in_``, else ``x0, x1, ...``.
+        {names_from_explainer}
         base_value : float, "auto" or None, default="auto"
             Where the first bar starts.  ``"auto"``: for explainers whose
             attributions add up to ``f(x) - v(empty)`` (Shapley values:
@@ -284,16 +278,7 @@ class WaterfallDisplay:
             ``TreeContributions``, ``BreakDown``), the value of the empty
             coalition ``f(x) - sum(a)``, so that the last bar ends at the
             explained output ``f(x)``; ``None`` (start at 0) for the others.
-        ax : matplotlib Axes, default=None
-            Axes to draw on.
-        max_display : int, default=10
-            Number of features drawn as their own bar.
-        **plot_kw : dict
-            Further arguments of :meth:`plot`.
-
-        Returns
-        -------
-        display : WaterfallDisplay
+        {from_tail}
         """
         n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
         X_row = rows_of(X, [_check_row(row, n_rows)])

@@ -320,3 +320,28 @@ def test_modules_import_matplotlib_only_inside_functions():
                           if n.split(".")[0] == "matplotlib"]
     assert len(list(package.glob("*.py"))) >= 5
     assert top_level == []
+
+
+@pytest.mark.parametrize("display, max_display", [
+    (MeanAbsAttributionDisplay, "Number of features drawn as their own bar."),
+    (WaterfallDisplay, "Number of features drawn as their own bar."),
+    (BeeswarmDisplay, "Number of features drawn."),
+])
+def test_shared_docstring_blocks_read_as_written_out(display, max_display):
+    # The blocks the displays share are written once (plotting/_common.py).
+    tail = ("        ax : matplotlib Axes, default=None\n            Axes to draw on.\n"
+            f"        max_display : int, default=10\n            {max_display}\n")
+    for method in (display.from_attributions, display.from_explainer):
+        doc = method.__doc__
+        assert tail in doc
+        assert ("        **plot_kw : dict\n            Further arguments of :meth:`plot`.\n"
+                f"\n        Returns\n        -------\n        display : {display.__name__}\n"
+                ) in doc
+        assert "{" not in doc
+    assert ("explainer : fitted sklearn_xai explainer\n            Computes the "
+            "attributions (``explainer.transform``).") in display.from_explainer.__doc__
+    assert ("    References\n    ----------\n    .. [1] S. M. Lundberg and S.-I. Lee, "
+            "\"A Unified Approach to Interpreting\n       Model Predictions\", NeurIPS "
+            "2017.\n") in display.__doc__
+    assert ("        ax : matplotlib Axes, default=None\n            Axes to draw on; "
+            "``None`` creates a figure.\n") in display.plot.__doc__
