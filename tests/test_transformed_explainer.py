@@ -115,3 +115,32 @@ def test_stochastic_inner_gets_row_streams(data):
     a, b, c = explain(0), explain(0), explain(1)
     np.testing.assert_array_equal(a, b)
     assert not np.allclose(a, c)
+
+
+@pytest.mark.parametrize("columns", [None, ["a", "b", "c"]])
+def test_both_meta_explainers_take_the_inner_input_attributes(columns):
+    # ExplainedModel and TransformedExplainer fit their inner explainer the
+    # same way: its n_features_in_ and, from a DataFrame, its column names.
+    import pandas as pd
+
+    from sklearn_xai.compose import ExplainedModel
+    from sklearn_xai.masking import BaselineMasker
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 3))
+    y = X @ [1.0, -2.0, 0.5]
+    X = X if columns is None else pd.DataFrame(X, columns=columns)
+    model = LinearRegression().fit(X, y)
+    ablation = FeatureAblation(masker=BaselineMasker("zero"))
+    for meta in (ExplainedModel(LinearRegression(), ablation).fit(X, y),
+                 TransformedExplainer(clone(ablation), func="abs",
+                                      estimator=FrozenEstimator(model)).fit(X, y)):
+        assert meta.explainer_.n_features_in_ == meta.n_features_in_ == 3
+        if columns is None:
+            assert not hasattr(meta, "feature_names_in_")
+        else:
+            assert list(meta.feature_names_in_) == columns
+        doc = type(meta).transform.__doc__
+        assert ("        Parameters\n        ----------\n        X : array-like of shape "
+                "(n_samples, n_features)\n\n        Returns\n        -------\n        "
+                "attributions : ndarray of shape (n_samples, n_features)\n") in doc

@@ -21,7 +21,9 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer, fit_model, mark_fitted
+from sklearn_xai.compose._common import TRANSFORM_DOC, fit_inner_explainer
 from sklearn_xai.metrics import ROW_METADATA, get_scorer
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import is_frozen
 from sklearn_xai.utils._sklearn import HasMethods, validate_estimator_params
 
@@ -136,10 +138,7 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
         self.model_ = fit_model(self.model, X, y, **model_params)
         frozen = self.model_ if is_frozen(self.model_) else FrozenEstimator(self.model_)
         explainer = clone(self.explainer).set_params(estimator=frozen)
-        self.explainer_ = explainer.fit(X, y, **explainer_params)
-        self.n_features_in_ = self.explainer_.n_features_in_
-        if hasattr(self.explainer_, "feature_names_in_"):
-            self.feature_names_in_ = self.explainer_.feature_names_in_
+        fit_inner_explainer(self, explainer, X, y, **explainer_params)
         mark_fitted(self)
         return self
 
@@ -185,16 +184,11 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
         return self.model_
 
     # ------------------------------------------------------------ explain
+    @Substitution(transform_sections=TRANSFORM_DOC)
     def transform(self, X):
         """Attribution matrix of ``X`` (see the explainer's ``transform``).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        attributions : ndarray of shape (n_samples, n_features)
+        {transform_sections}
         """
         check_is_fitted(self)
         return self.explainer_.explain(X)

@@ -19,6 +19,8 @@ from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import Tags, clone_with_estimator
+from sklearn_xai.compose._common import TRANSFORM_DOC, fit_inner_explainer
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fit_context
 
 __all__ = ["TransformedExplainer"]
@@ -111,10 +113,7 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
         self : object
         """
         explainer = clone_with_estimator(self.explainer, self.estimator)
-        self.explainer_ = explainer.fit(X, y, **fit_params)
-        self.n_features_in_ = self.explainer_.n_features_in_
-        if hasattr(self.explainer_, "feature_names_in_"):
-            self.feature_names_in_ = self.explainer_.feature_names_in_
+        fit_inner_explainer(self, explainer, X, y, **fit_params)
         return self
 
     @property
@@ -156,16 +155,11 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
         A = self._apply(A)
         return (A, n_eval) if return_n_evaluations else A
 
+    @Substitution(transform_sections=TRANSFORM_DOC)
     def transform(self, X):
         """Transformed attribution matrix of ``X``.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        attributions : ndarray of shape (n_samples, n_features)
+        {transform_sections}
         """
         return self.explain(X)
 
