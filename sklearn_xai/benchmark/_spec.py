@@ -8,18 +8,13 @@ normalises such declarations (:class:`BenchmarkSpec`) and turns the names into
 objects (:func:`resolve_component`).
 """
 
-import dataclasses
 import difflib
 import importlib
 import inspect
 import json
 import numbers
 import os
-import sys
-import warnings
-from dataclasses import InitVar, asdict, dataclass, field
-
-from sklearn.base import BaseEstimator
+from dataclasses import asdict, dataclass, field
 
 __all__ = [
     "MODEL_ALIASES",
@@ -347,14 +342,6 @@ def _lookup(name, kind, task=None):
             found = _REGISTERED[k].get(name)
         if found is not None:
             return found
-    if kind == "explainer":
-        # Renamed explainers keep resolving (with their FutureWarning on
-        # construction) for one release.
-        from sklearn_xai import explainers
-
-        found = getattr(explainers, name, None)
-        if inspect.isclass(found) and issubclass(found, BaseEstimator):
-            return found
     raise ValueError(_unknown_name_message(name, kind))
 
 
@@ -554,16 +541,6 @@ def _normalise_group(value, what, keys=_COMPONENT_KEYS):
     return out
 
 
-class _Deprecated:
-    """Default of BenchmarkSpec's deprecated ``baseline`` (None is a valid value)."""
-
-    def __repr__(self):
-        return "<deprecated>"
-
-
-_DEPRECATED = _Deprecated()
-
-
 @dataclass
 class BenchmarkSpec:
     """A benchmark: datasets x models x explainers x metrics x seeds.
@@ -627,12 +604,6 @@ class BenchmarkSpec:
 
         A dataset entry's ``explain_rows`` replaces this one (e.g. a model
         that counts only for some datasets).
-    baseline : str or None
-        Deprecated alias of ``control`` (also as a config file key).
-
-        .. deprecated:: 0.1
-           ``baseline`` was renamed ``control``; it will be removed in the
-           next release.
 
     References
     ----------
@@ -664,19 +635,8 @@ class BenchmarkSpec:
     name: str = "benchmark"
     description: str = ""
     explain_rows: object = None
-    baseline: InitVar[object] = _DEPRECATED
 
-    def __post_init__(self, baseline):
-        if baseline is not _DEPRECATED:
-            warnings.warn(
-                "BenchmarkSpec's 'baseline' was renamed 'control' (the random control "
-                "every explainer is tested against) and will be removed in the next "
-                "release; use control=... (or 'control:' in a config file).",
-                FutureWarning, stacklevel=3,
-            )
-            if self.control != "auto":
-                raise ValueError("Give 'control' only: 'baseline' is its deprecated name.")
-            self.control = baseline
+    def __post_init__(self):
         _check_spec_name(self.name)
         self.datasets = _normalise_group(self.datasets, "dataset", _DATASET_KEYS)
         self.models = _normalise_group(self.models, "model")
@@ -795,20 +755,6 @@ class BenchmarkSpec:
         randoms = [label for label, e in self.explainers.items()
                    if _label_of(e) == "RandomExplainer"]
         return randoms[0] if len(randoms) == 1 else None
-
-    def baseline_label(self):
-        """Label of the control explainer, or None.
-
-        .. deprecated:: 0.1
-           Renamed :meth:`control_label`; removed in the next release.
-
-        Returns
-        -------
-        label : str or None
-        """
-        warnings.warn("BenchmarkSpec.baseline_label() was renamed control_label() and "
-                      "will be removed in the next release.", FutureWarning, stacklevel=2)
-        return self.control_label()
 
     def cells(self):
         """All (dataset, model, explainer, seed) label tuples, explainer-major
@@ -937,8 +883,7 @@ def _extend_preset(name, config):
     if not isinstance(name, str):
         raise ValueError(f"preset must be a preset name, got {name!r}.")
     base = get_preset(name)
-    merged = {f: getattr(base, f) for f in BenchmarkSpec.__dataclass_fields__
-              if f != "baseline"}
+    merged = {f: getattr(base, f) for f in BenchmarkSpec.__dataclass_fields__}
     for group, (what, keys) in _GROUPS.items():
         if group not in config:
             continue
@@ -980,22 +925,6 @@ def _without_models(entry, removed):
         return entry
     by = [m for m in option["correct_by"] if m not in removed]
     return {**entry, "explain_rows": {**option, "correct_by": by or None}}
-
-def _spec_baseline(self):
-    """Deprecated alias of :attr:`control`."""
-    caller = sys._getframe(1).f_code
-    if caller.co_filename == dataclasses.__file__:
-        # dataclasses.replace copies every init argument, this deprecated
-        # one included: give it the "not given" default, without a warning.
-        return _DEPRECATED
-    warnings.warn("BenchmarkSpec.baseline was renamed control and will be removed in "
-                  "the next release.", FutureWarning, stacklevel=2)
-    return self.control
-
-
-# Set after the dataclass is built: ``baseline`` is also its deprecated
-# init-only argument.
-BenchmarkSpec.baseline = property(_spec_baseline)
 
 
 # Positional arguments of each metric family (filled by the scorer).
