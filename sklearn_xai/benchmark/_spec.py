@@ -16,6 +16,11 @@ import numbers
 import os
 from dataclasses import asdict, dataclass, field
 
+from sklearn_xai.benchmark._renamed import (
+    renamed_component_message,
+    renamed_parameter_message,
+)
+
 __all__ = [
     "MODEL_ALIASES",
     "BenchmarkSpec",
@@ -367,6 +372,7 @@ def _unknown_name_message(name, kind):
         known += list(MODEL_ALIASES)
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+    hint = renamed_component_message(name) or hint
     what = "function" if kind == "dataset" else "Class"
     return (
         f"Unknown {kind} {name!r}.{hint} Use a name from {listed}; for your own "
@@ -466,6 +472,10 @@ def resolve_component(spec, kind, *, seed=None, task=None, context=None):
                 component.get_params(deep=False).get("random_state", 0) is None:
             params["random_state"] = seed
         return component.set_params(**params) if params else component
+    for key, value in params.items():
+        renamed = _renamed_problem(obj, key, value)
+        if renamed is not None:
+            raise ValueError(f"Cannot build {kind} {spec['name']!r}: {renamed}.")
     if seed is not None and "random_state" not in params and _accepts(obj, "random_state"):
         params["random_state"] = seed
     try:
@@ -710,6 +720,10 @@ class BenchmarkSpec:
             config = _extend_preset(config.pop("preset"), config)
         valid = {f for f in cls.__dataclass_fields__}
         unknown = set(config) - valid
+        for key in sorted(unknown):
+            renamed = renamed_parameter_message("BenchmarkSpec", key, config[key])
+            if renamed is not None:
+                raise ValueError(f"{renamed} (a config file key).")
         if unknown:
             raise ValueError(
                 f"Unknown benchmark config keys {sorted(unknown)}; valid keys: {sorted(valid)}."
@@ -954,6 +968,17 @@ def _nested_problems(params, kind, where):
     return problems
 
 
+def _renamed_problem(obj, key, value):
+    """The error for parameter ``key`` of ``obj`` when it is a name that
+    parameter had before 0.1 (:mod:`sklearn_xai.benchmark._renamed`), else
+    None.  Only sklearn_xai's own components had such names."""
+    if not getattr(obj, "__module__", "").startswith("sklearn_xai."):
+        return None
+    name = obj.__name__ if inspect.isclass(obj) or inspect.isfunction(obj) \
+        else type(obj).__name__
+    return renamed_parameter_message(name, key, value)
+
+
 def _params_problems(candidates, params, where, *, supplied=(), positional=0,
                      check_missing=True):
     """Unknown (with close matches) and missing required parameters of a
@@ -982,9 +1007,13 @@ def _params_problems(candidates, params, where, *, supplied=(), positional=0,
     if not candidates:
         return []
     problems = []
+    for key in params:
+        renamed = _renamed_problem(candidates[0], key, params[key])
+        if renamed is not None:
+            problems.append(f"{where}: {renamed}")
     if not open_ended:
         for key in params:
-            if key in names:
+            if key in names or _renamed_problem(candidates[0], key, None) is not None:
                 continue
             close = difflib.get_close_matches(key, sorted(names), n=3, cutoff=0.6)
             hint = (f"did you mean {' or '.join(map(repr, close))}?" if close
