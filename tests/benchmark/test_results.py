@@ -165,10 +165,6 @@ def test_save_load_and_report(tmp_path):
         results.leaderboard().drop(columns="beats_control"), check_dtype=False)
     assert (loaded.leaderboard()["beats_control"].fillna(False).to_numpy()
             == results.leaderboard()["beats_control"].fillna(False).to_numpy()).all()
-    # Results saved before the rename name the control "baseline".
-    meta["baseline"] = meta.pop("control")
-    (tmp_path / "benchmark.json").write_text(json.dumps(meta))
-    assert BenchmarkResults.load(tmp_path).control == "random"
     with pytest.raises(FileNotFoundError, match="No results.csv"):
         BenchmarkResults.load(tmp_path / "missing")
 
