@@ -287,7 +287,7 @@ def _instances():
     yield HandWeightedModel(unit="product"), {}
     # Preprocessing.
     yield CorrelationFilter(), {}
-    yield CorrelationFilter(0.3, strategy="beexai"), {}
+    yield CorrelationFilter(0.3, convention="beexai_code"), {}
     yield DatetimeFeatures(), {}
     yield openxai_preprocessor(), {}
     yield beexai_preprocessor(random_state=0), _PIPELINE
