@@ -17,7 +17,6 @@ import dataclasses
 import inspect
 import itertools
 import numbers
-import warnings
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
@@ -204,15 +203,6 @@ def get_explainer_tags(explainer):
     return tags
 
 
-# Class attributes that declared the tags before ExplainerTags: still read
-# (with a FutureWarning for classes outside sklearn_xai) for one release.
-_LEGACY_TAG_ATTRIBUTES = {
-    "_requires_estimator": "requires_estimator",
-    "_stochastic": "stochastic",
-    "_shares_row_keys": "shares_row_keys",
-}
-
-
 _FIT_IDS = itertools.count()
 
 
@@ -363,9 +353,7 @@ class BaseExplainer(
     :meth:`_fit_estimator`).  ``batch_size`` always means the maximum
     number of model rows per call, ``None`` calls of about 2**17 input
     entries (:func:`~sklearn_xai.utils._output.block_slices`); the
-    attributions never depend on it.  A renamed parameter keeps its old
-    name with the default ``"deprecated"`` and is resolved in ``fit``
-    (:mod:`sklearn_xai.utils._deprecation`).  What the explainer needs and
+    attributions never depend on it.  What the explainer needs and
     does (a model, a differentiable model, random numbers) is declared in
     ``__sklearn_tags__`` through :class:`ExplainerTags`.
     """
@@ -377,19 +365,6 @@ class BaseExplainer(
         "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
     }
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        legacy = sorted(set(_LEGACY_TAG_ATTRIBUTES) & set(vars(cls)))
-        if legacy and not cls.__module__.startswith("sklearn_xai."):
-            warnings.warn(
-                f"{cls.__name__} declares {legacy}: these class attributes are "
-                "deprecated and will be ignored in a future release. Set "
-                "tags.explainer_tags.<field> in __sklearn_tags__ instead (see "
-                "sklearn_xai.base.ExplainerTags).",
-                FutureWarning,
-                stacklevel=2,
-            )
 
     @property
     def explained_estimator_(self):
@@ -616,11 +591,6 @@ class BaseExplainer(
         tags.input_tags.allow_nan = False
         tags.transformer_tags.preserves_dtype = ["float64"]
         tags.target_tags.required = False
-        # Tags declared by the deprecated class attributes (one release).
-        for attribute, field in _LEGACY_TAG_ATTRIBUTES.items():
-            value = getattr(self, attribute, None)
-            if value is not None:
-                setattr(tags.explainer_tags, field, bool(value))
         tags.non_deterministic = tags.explainer_tags.stochastic and getattr(
             self, "random_state", None
         ) is None

@@ -287,7 +287,7 @@ def _instances():
     yield HandWeightedModel(unit="product"), {}
     # Preprocessing.
     yield CorrelationFilter(), {}
-    yield CorrelationFilter(0.3, strategy="beexai"), {}
+    yield CorrelationFilter(0.3, convention="beexai_code"), {}
     yield DatetimeFeatures(), {}
     yield openxai_preprocessor(), {}
     yield beexai_preprocessor(random_state=0), _PIPELINE
@@ -320,9 +320,6 @@ NOT_CHECKED_HERE = {
     "LaplaceFilter": "tests/explainers/test_image.py",
     "SobelFilter": "tests/explainers/test_image.py",
 }
-# The deprecated names (InputBaseline, LaplaceBaseline, SobelBaseline) are not
-# in sklearn_xai.explainers.__all__, so neither all_explainers() nor the
-# checks see them; tests/explainers/test_image.py checks their FutureWarning.
 
 
 def test_every_explainer_is_checked():

@@ -23,12 +23,7 @@ from sklearn_xai.benchmark._decisions import (
     significance_note,
 )
 from sklearn_xai.benchmark._docstring import DEMSAR_REFERENCE
-from sklearn_xai.benchmark._results import (
-    _DEPRECATED,
-    BenchmarkResults,
-    _renamed_control,
-    metric_display_name,
-)
+from sklearn_xai.benchmark._results import BenchmarkResults, metric_display_name
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._files import (
     markdown_code,
@@ -112,9 +107,8 @@ def _family_groups(sub):
 
 # ------------------------------------------------------------------ cells
 def _beats(row):
-    """The row's test outcome (``beats_baseline`` in boards saved before the
-    control was renamed)."""
-    return row.get("beats_control", row.get("beats_baseline", pd.NA))
+    """The row's test outcome."""
+    return row.get("beats_control", pd.NA)
 
 
 def _is_best(row):
@@ -360,12 +354,11 @@ def _select_metrics(board, metrics):
         "digits": [Interval(Integral, 0, None, closed="left")],
         "max_width": [Interval(Integral, 20, None, closed="left"), None],
         "metrics": [str, list, tuple, None],
-        "baseline": "no_validation",
     },
     prefer_skip_nested_validation=True,
 )
 def format_leaderboard(board, *, fmt="markdown", control=None, alpha=0.05, digits=3,
-                       max_width=TERMINAL_WIDTH, metrics=None, baseline=_DEPRECATED):
+                       max_width=TERMINAL_WIDTH, metrics=None):
     """Leaderboard tables as text: one table per (dataset, model), explainers
     as rows and metrics (natural orientation, with an arrow) as columns.
 
@@ -398,11 +391,6 @@ def format_leaderboard(board, *, fmt="markdown", control=None, alpha=0.05, digit
     metrics : str or list of str, default=None
         Metrics to show (labels, comma-separated or a list; a loss may be
         named without its ``neg_`` prefix).  ``None`` shows all.
-    baseline : str or None
-        Deprecated alias of ``control``.
-
-        .. deprecated:: 0.1
-           Renamed ``control``; removed in the next release.
 
     Returns
     -------
@@ -426,7 +414,6 @@ def format_leaderboard(board, *, fmt="markdown", control=None, alpha=0.05, digit
     <BLANKLINE>
     Mean ± std over seeds. No random control: no significance test.
     """
-    control = _renamed_control(control, baseline, "format_leaderboard")
     board = _select_metrics(board, metrics)
     return _format(board, fmt=fmt, control=control, alpha=alpha, digits=digits,
                    max_width=None if fmt == "html" else max_width, by_family=fmt == "html")
@@ -614,12 +601,11 @@ def _legend(fig, shown, control, error, n_panel_columns):
         "control": [str, None],
         "error": [StrOptions({"std", "se", "row_se"})],
         "metrics": [str, list, tuple, None],
-        "baseline": "no_validation",
     },
     prefer_skip_nested_validation=True,
 )
 def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="std",
-                     metrics=None, baseline=_DEPRECATED):
+                     metrics=None):
     """Bar chart of a leaderboard: one panel per metric, one bar per explainer,
     error bars over seeds; explainers not significantly better than the
     control are hatched, the best (or tied best) bars outlined, and a legend
@@ -638,11 +624,6 @@ def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="st
     metrics : str or list of str, default=None
         Metrics to draw (e.g. those of one family, as :func:`write_report`
         does); ``None`` draws all.
-    baseline : str or None
-        Deprecated alias of ``control``.
-
-        .. deprecated:: 0.1
-           Renamed ``control``; removed in the next release.
 
     Returns
     -------
@@ -665,7 +646,6 @@ def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="st
     """
     import matplotlib.pyplot as plt
 
-    control = _renamed_control(control, baseline, "plot_leaderboard")
     sub = _select_pair(_select_metrics(board, metrics), dataset, model)
     metric_list = list(dict.fromkeys(sub["metric"]))
     explainers = list(dict.fromkeys(board["explainer"]))

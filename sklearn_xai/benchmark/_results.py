@@ -28,31 +28,9 @@ __all__ = [
     "leaderboard",
     "metric_display_name",
     "rank_frequencies",
-    "significance_vs_baseline",
     "significance_vs_control",
 ]
 
-
-class _Deprecated:
-    """Default of a deprecated ``baseline=`` argument (None is a valid value)."""
-
-    def __repr__(self):
-        return "<deprecated>"
-
-
-_DEPRECATED = _Deprecated()
-
-
-def _renamed_control(control, baseline, where):
-    """``control``, or the value given under its deprecated name ``baseline``."""
-    if baseline is _DEPRECATED:
-        return control
-    warnings.warn(f"{where}: 'baseline' was renamed 'control' (the random control every "
-                  "explainer is tested against) and will be removed in the next release.",
-                  FutureWarning, stacklevel=3)
-    if control is not None:
-        raise ValueError(f"{where}: give 'control' only; 'baseline' is its deprecated name.")
-    return baseline
 
 TABLE_COLUMNS = [
     "dataset", "model", "explainer", "explainer_class", "metric", "metric_name", "seed",
@@ -236,35 +214,6 @@ def significance_vs_control(table, per_row=None, *, control, test="wilcoxon"):
     return pd.DataFrame.from_records(records, columns=columns)
 
 
-def significance_vs_baseline(table, per_row=None, *, baseline, test="wilcoxon"):
-    """Paired one-sided test of each explainer against the control explainer.
-
-    .. deprecated:: 0.1
-       Renamed :func:`significance_vs_control` (``baseline=`` is its
-       ``control=``); removed in the next release.
-
-    Parameters
-    ----------
-    table : DataFrame
-        The tidy results table.
-    per_row : DataFrame, default=None
-        Per-row scores.
-    baseline : str
-        Label of the control explainer.
-    test : {"wilcoxon", "ttest"}, default="wilcoxon"
-        Wilcoxon signed-rank test (default) or paired t-test.
-
-    Returns
-    -------
-    significance : DataFrame
-        As :func:`significance_vs_control`.
-    """
-    warnings.warn("significance_vs_baseline(baseline=...) was renamed "
-                  "significance_vs_control(control=...) and will be removed in the next "
-                  "release.", FutureWarning, stacklevel=2)
-    return significance_vs_control(table, per_row, control=baseline, test=test)
-
-
 # ------------------------------------------------------------ bootstrap
 def _bootstrap_interval(samples, n_bootstrap, confidence, rng):
     """Percentile interval of the mean over strata of within-stratum means.
@@ -307,8 +256,7 @@ def _bootstrap_columns(ok, per_row, keys, n_bootstrap, confidence, random_state)
 
 # ------------------------------------------------------------ leaderboard
 def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
-                test="wilcoxon", n_bootstrap=1000, confidence=0.95, random_state=0,
-                baseline=_DEPRECATED):
+                test="wilcoxon", n_bootstrap=1000, confidence=0.95, random_state=0):
     """Aggregate a results table into a leaderboard.
 
     One row per (dataset, model, metric, explainer): the mean over seeds of
@@ -364,11 +312,6 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
         Coverage of the percentile bootstrap interval.
     random_state : int, default=0
         Seed of the bootstrap.
-    baseline : str or None
-        Deprecated alias of ``control``.
-
-        .. deprecated:: 0.1
-           Renamed ``control``; removed in the next release.
 
     Returns
     -------
@@ -423,7 +366,6 @@ def leaderboard(table, per_row=None, *, control=None, alpha=0.05, ddof=0,
     >>> bool(board["can_reach_significance"].iloc[0])
     False
     """
-    control = _renamed_control(control, baseline, "leaderboard")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}.")
     _check_test(test)
@@ -580,11 +522,6 @@ class BenchmarkResults:
         tested against.
     wall_time : float, default=None
         Wall-clock seconds of the run.
-    baseline : str or None
-        Deprecated alias of ``control``.
-
-        .. deprecated:: 0.1
-           Renamed ``control``; removed in the next release.
 
     Attributes
     ----------
@@ -594,24 +531,12 @@ class BenchmarkResults:
         Cells computed by this run (not loaded from the cache).
     """
 
-    def __init__(self, table, per_row=None, *, spec=None, control=None, wall_time=None,
-                 baseline=_DEPRECATED):
+    def __init__(self, table, per_row=None, *, spec=None, control=None, wall_time=None):
         self.table = table
         self.per_row = per_row if per_row is not None else pd.DataFrame(columns=PER_ROW_COLUMNS)
         self.spec = spec
-        self.control = _renamed_control(control, baseline, "BenchmarkResults")
+        self.control = control
         self.wall_time = wall_time
-
-    @property
-    def baseline(self):
-        """Deprecated alias of :attr:`control`.
-
-        .. deprecated:: 0.1
-           Renamed ``control``; removed in the next release.
-        """
-        warnings.warn("BenchmarkResults.baseline was renamed control and will be removed "
-                      "in the next release.", FutureWarning, stacklevel=2)
-        return self.control
 
     @classmethod
     def from_cells(cls, spec, outputs, wall_time=None):
@@ -732,9 +657,6 @@ class BenchmarkResults:
     def load(cls, directory):
         """Read results written by :meth:`save`.
 
-        Results saved before the control was renamed (a ``"baseline"`` key
-        in ``benchmark.json``) are read too.
-
         Parameters
         ----------
         directory : str or path-like
@@ -758,8 +680,7 @@ class BenchmarkResults:
                 table[col] = table[col].astype(object).fillna("").astype(str)
         per_path = os.path.join(directory, "per_row.csv")
         per_row = pd.read_csv(per_path) if os.path.exists(per_path) else None
-        control = meta["control"] if "control" in meta else meta.get("baseline")
-        return cls(table, per_row, spec=meta.get("spec"), control=control,
+        return cls(table, per_row, spec=meta.get("spec"), control=meta.get("control"),
                    wall_time=meta.get("wall_time"))
 
     def __repr__(self):

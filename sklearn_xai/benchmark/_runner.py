@@ -885,8 +885,7 @@ def _row_wise(metric_spec):
     randomisation), a benchmark code's convention unless known to be per-row
     (``_ROW_WISE_CONVENTIONS``; OpenXAI's code seeds rows by position, BEExAI's
     pools rows), XAI-Bench's ``empty_value="explained_mean"`` (the mean
-    prediction of the explained rows) and deprecated switches (which map to
-    conventions)."""
+    prediction of the explained rows)."""
     try:
         registry_spec = get_metric_spec(metric_spec["name"])
     except ValueError:
@@ -904,9 +903,6 @@ def _row_wise(metric_spec):
             return params[name]
         return signature[name].default if name in signature else None
 
-    # A deprecated switch has the sentinel string "deprecated" as its default.
-    if any(p.default == "deprecated" for name, p in signature.items() if name in params):
-        return False
     convention = value("convention")
     if convention not in (None, "paper") and convention not in _ROW_WISE_CONVENTIONS.get(
             registry_spec.name, ()):

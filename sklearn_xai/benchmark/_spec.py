@@ -8,18 +8,18 @@ normalises such declarations (:class:`BenchmarkSpec`) and turns the names into
 objects (:func:`resolve_component`).
 """
 
-import dataclasses
 import difflib
 import importlib
 import inspect
 import json
 import numbers
 import os
-import sys
-import warnings
-from dataclasses import InitVar, asdict, dataclass, field
+from dataclasses import asdict, dataclass, field
 
-from sklearn.base import BaseEstimator
+from sklearn_xai.benchmark._renamed import (
+    renamed_component_message,
+    renamed_parameter_message,
+)
 
 __all__ = [
     "MODEL_ALIASES",
@@ -347,14 +347,6 @@ def _lookup(name, kind, task=None):
             found = _REGISTERED[k].get(name)
         if found is not None:
             return found
-    if kind == "explainer":
-        # Renamed explainers keep resolving (with their FutureWarning on
-        # construction) for one release.
-        from sklearn_xai import explainers
-
-        found = getattr(explainers, name, None)
-        if inspect.isclass(found) and issubclass(found, BaseEstimator):
-            return found
     raise ValueError(_unknown_name_message(name, kind))
 
 
@@ -380,6 +372,7 @@ def _unknown_name_message(name, kind):
         known += list(MODEL_ALIASES)
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+    hint = renamed_component_message(name) or hint
     what = "function" if kind == "dataset" else "Class"
     return (
         f"Unknown {kind} {name!r}.{hint} Use a name from {listed}; for your own "
@@ -517,6 +510,10 @@ def resolve_component(spec, kind, *, seed=None, task=None, context=None):
     if hasattr(obj, "get_params") and not inspect.isclass(obj):
         # An (unfitted) estimator instance in a spec: the spec's params on a clone.
         return _clone_with(obj, params, seed)
+    for key, value in params.items():
+        renamed = _renamed_problem(obj, key, value)
+        if renamed is not None:
+            raise ValueError(f"Cannot build {kind} {spec['name']!r}: {renamed}.")
     params.update(_seed_params(obj, params, seed))
     try:
         component = obj(**params)
@@ -588,16 +585,6 @@ def _normalise_group(value, what, keys=_COMPONENT_KEYS):
     return out
 
 
-class _Deprecated:
-    """Default of BenchmarkSpec's deprecated ``baseline`` (None is a valid value)."""
-
-    def __repr__(self):
-        return "<deprecated>"
-
-
-_DEPRECATED = _Deprecated()
-
-
 @dataclass
 class BenchmarkSpec:
     """A benchmark: datasets x models x explainers x metrics x seeds.
@@ -661,12 +648,6 @@ class BenchmarkSpec:
 
         A dataset entry's ``explain_rows`` replaces this one (e.g. a model
         that counts only for some datasets).
-    baseline : str or None
-        Deprecated alias of ``control`` (also as a config file key).
-
-        .. deprecated:: 0.1
-           ``baseline`` was renamed ``control``; it will be removed in the
-           next release.
 
     References
     ----------
@@ -698,19 +679,8 @@ class BenchmarkSpec:
     name: str = "benchmark"
     description: str = ""
     explain_rows: object = None
-    baseline: InitVar[object] = _DEPRECATED
 
-    def __post_init__(self, baseline):
-        if baseline is not _DEPRECATED:
-            warnings.warn(
-                "BenchmarkSpec's 'baseline' was renamed 'control' (the random control "
-                "every explainer is tested against) and will be removed in the next "
-                "release; use control=... (or 'control:' in a config file).",
-                FutureWarning, stacklevel=3,
-            )
-            if self.control != "auto":
-                raise ValueError("Give 'control' only: 'baseline' is its deprecated name.")
-            self.control = baseline
+    def __post_init__(self):
         _check_spec_name(self.name)
         self.datasets = _normalise_group(self.datasets, "dataset", _DATASET_KEYS)
         self.models = _normalise_group(self.models, "model")
@@ -784,6 +754,10 @@ class BenchmarkSpec:
             config = _extend_preset(config.pop("preset"), config)
         valid = {f for f in cls.__dataclass_fields__}
         unknown = set(config) - valid
+        for key in sorted(unknown):
+            renamed = renamed_parameter_message("BenchmarkSpec", key, config[key])
+            if renamed is not None:
+                raise ValueError(f"{renamed} (a config file key).")
         if unknown:
             raise ValueError(
                 f"Unknown benchmark config keys {sorted(unknown)}; valid keys: {sorted(valid)}."
@@ -829,20 +803,6 @@ class BenchmarkSpec:
         randoms = [label for label, e in self.explainers.items()
                    if _label_of(e) == "RandomExplainer"]
         return randoms[0] if len(randoms) == 1 else None
-
-    def baseline_label(self):
-        """Label of the control explainer, or None.
-
-        .. deprecated:: 0.1
-           Renamed :meth:`control_label`; removed in the next release.
-
-        Returns
-        -------
-        label : str or None
-        """
-        warnings.warn("BenchmarkSpec.baseline_label() was renamed control_label() and "
-                      "will be removed in the next release.", FutureWarning, stacklevel=2)
-        return self.control_label()
 
     def cells(self):
         """All (dataset, model, explainer, seed) label tuples, explainer-major
@@ -971,8 +931,7 @@ def _extend_preset(name, config):
     if not isinstance(name, str):
         raise ValueError(f"preset must be a preset name, got {name!r}.")
     base = get_preset(name)
-    merged = {f: getattr(base, f) for f in BenchmarkSpec.__dataclass_fields__
-              if f != "baseline"}
+    merged = {f: getattr(base, f) for f in BenchmarkSpec.__dataclass_fields__}
     for group, (what, keys) in _GROUPS.items():
         if group not in config:
             continue
@@ -1015,22 +974,6 @@ def _without_models(entry, removed):
     by = [m for m in option["correct_by"] if m not in removed]
     return {**entry, "explain_rows": {**option, "correct_by": by or None}}
 
-def _spec_baseline(self):
-    """Deprecated alias of :attr:`control`."""
-    caller = sys._getframe(1).f_code
-    if caller.co_filename == dataclasses.__file__:
-        # dataclasses.replace copies every init argument, this deprecated
-        # one included: give it the "not given" default, without a warning.
-        return _DEPRECATED
-    warnings.warn("BenchmarkSpec.baseline was renamed control and will be removed in "
-                  "the next release.", FutureWarning, stacklevel=2)
-    return self.control
-
-
-# Set after the dataclass is built: ``baseline`` is also its deprecated
-# init-only argument.
-BenchmarkSpec.baseline = property(_spec_baseline)
-
 
 # Positional arguments of each metric family (filled by the scorer).
 _POSITIONAL = {"reference": 2, "model": 3, "attributions": 1}
@@ -1057,6 +1000,17 @@ def _nested_problems(params, kind, where):
                                              supplied=("random_state",))
                 problems += _nested_problems(nested["params"], kind, sub)
     return problems
+
+
+def _renamed_problem(obj, key, value):
+    """The error for parameter ``key`` of ``obj`` when it is a name that
+    parameter had before 0.1 (:mod:`sklearn_xai.benchmark._renamed`), else
+    None.  Only sklearn_xai's own components had such names."""
+    if not getattr(obj, "__module__", "").startswith("sklearn_xai."):
+        return None
+    name = obj.__name__ if inspect.isclass(obj) or inspect.isfunction(obj) \
+        else type(obj).__name__
+    return renamed_parameter_message(name, key, value)
 
 
 def _params_problems(candidates, params, where, *, supplied=(), positional=0,
@@ -1087,9 +1041,13 @@ def _params_problems(candidates, params, where, *, supplied=(), positional=0,
     if not candidates:
         return []
     problems = []
+    for key in params:
+        renamed = _renamed_problem(candidates[0], key, params[key])
+        if renamed is not None:
+            problems.append(f"{where}: {renamed}")
     if not open_ended:
         for key in params:
-            if key in names:
+            if key in names or _renamed_problem(candidates[0], key, None) is not None:
                 continue
             close = difflib.get_close_matches(key, sorted(names), n=3, cutoff=0.6)
             hint = (f"did you mean {' or '.join(map(repr, close))}?" if close

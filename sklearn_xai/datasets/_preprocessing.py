@@ -29,18 +29,12 @@ from sklearn.preprocessing import (
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._sklearn import (
     Interval,
     StrOptions,
     validate_estimator_params,
     validate_params,
 )
-
-from sklearn_xai.utils._sklearn import Hidden
-
-# The deprecated correlation-filter switch and the convention it means.
-_STRATEGY_CONVENTION = {"greedy": "paper", "beexai": "beexai_code"}
 
 __all__ = [
     "CorrelationFilter",
@@ -174,12 +168,6 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
         BEExAI's default.
     convention : {"paper", "beexai_code"}, default="paper"
         Which features a chain of correlated features keeps (see above).
-    strategy : {"greedy", "beexai"}
-        Former switch: ``"greedy"`` is ``convention="paper"``, ``"beexai"``
-        is ``convention="beexai_code"``.
-
-        .. deprecated:: 0.1
-           Use ``convention``; ``strategy`` will be removed in 0.2.
 
     Attributes
     ----------
@@ -203,14 +191,11 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
     _parameter_constraints = {
         "threshold": [Interval(numbers.Real, 0, 1, closed="both")],
         "convention": [StrOptions({"paper", "beexai_code"})],
-        "strategy": [StrOptions(set(_STRATEGY_CONVENTION)),
-                     Hidden(StrOptions({DEPRECATED}))],
     }
 
-    def __init__(self, threshold=0.7, *, convention="paper", strategy=DEPRECATED):
+    def __init__(self, threshold=0.7, *, convention="paper"):
         self.threshold = threshold
         self.convention = convention
-        self.strategy = strategy
 
     def fit(self, X, y=None):
         """Compute the correlations and the kept features.
@@ -227,9 +212,7 @@ class CorrelationFilter(SelectorMixin, BaseEstimator):
         self : CorrelationFilter
         """
         validate_estimator_params(self)
-        convention = switch_to_convention(
-            self.convention, {"strategy": (self.strategy, _STRATEGY_CONVENTION)},
-            owner="CorrelationFilter", stacklevel=3)
+        convention = self.convention
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         with np.errstate(invalid="ignore", divide="ignore"):
             corr = np.array(pd.DataFrame(X).corr().abs(), dtype=np.float64)
@@ -600,15 +583,13 @@ def _beexai_scaler(scaler, random_state):
         "correlation_threshold": [Interval(numbers.Real, 0, 1, closed="both"), None],
         "convention": [StrOptions({"paper", "beexai_code"})],
         "random_state": ["random_state"],
-        "correlation_strategy": [StrOptions(set(_STRATEGY_CONVENTION)),
-                                 Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
 def beexai_preprocessor(*, scaler="quantile_normal", categorical_encoder="ordinal",
                         categorical_features="auto", datetime_features="auto",
                         correlation_threshold=None, convention="paper",
-                        random_state=None, correlation_strategy=DEPRECATED):
+                        random_state=None):
     """BEExAI's preprocessing as a scikit-learn pipeline.
 
     Steps, as BEExAI's ``Preprocessor``, ``DataCleaner`` and ``Scaler``:
@@ -667,13 +648,6 @@ def beexai_preprocessor(*, scaler="quantile_normal", categorical_encoder="ordina
         rule or BEExAI's code (see :class:`CorrelationFilter`).
     random_state : int, RandomState or None, default=None
         For the quantile transformer's subsampling.
-    correlation_strategy : {"greedy", "beexai"}
-        Former switch: ``"greedy"`` is ``convention="paper"``, ``"beexai"``
-        is ``convention="beexai_code"``.
-
-        .. deprecated:: 0.1
-           Use ``convention``; ``correlation_strategy`` will be removed in
-           0.2.
 
     Returns
     -------
@@ -702,10 +676,6 @@ def beexai_preprocessor(*, scaler="quantile_normal", categorical_encoder="ordina
     >>> out["cut"].tolist()
     [0.0, 0.5, 1.0, 0.0]
     """
-    convention = switch_to_convention(
-        convention, {"correlation_strategy": (correlation_strategy,
-                                              _STRATEGY_CONVENTION)},
-        owner="beexai_preprocessor", stacklevel=4)
     scale = _beexai_scaler(scaler, random_state)
     numeric = scale
     if correlation_threshold is not None:

@@ -19,14 +19,11 @@ from sklearn_xai.masking import (
     MarginalMasker,
     check_masker,
 )
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import keyed_generators
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._validation import affine_params, check_feature_vector
-
-from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = ["exact_shapley_values"]
 
@@ -111,9 +108,6 @@ def _value_masker(value, distribution, background, baseline, n_draws, n_features
         "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "convention": [StrOptions({"paper", "xai_bench_code"})],
         "random_state": "no_validation",
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
-        "xai_bench_efficiency": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -133,8 +127,6 @@ def exact_shapley_values(
     batch_size=None,
     convention="paper",
     random_state=None,
-    n_samples=DEPRECATED,
-    xai_bench_efficiency=DEPRECATED,
 ):
     """Exact Shapley values of a vectorised model by enumerating all coalitions.
 
@@ -209,18 +201,6 @@ def exact_shapley_values(
         value so that they sum to ``f(x)``.
     random_state : int, RandomState, Generator or None, default=None
         Seed of the Monte-Carlo draws of a stochastic masker.
-    n_samples : int
-        Former name of ``n_draws``.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows
-           in scikit-learn); it will be removed in 0.2.
-    xai_bench_efficiency : bool
-        ``True`` is ``convention="xai_bench_code"``.
-
-        .. deprecated:: 0.1
-           Use ``convention``; ``xai_bench_efficiency`` will be removed in
-           0.2.
 
     Returns
     -------
@@ -266,11 +246,6 @@ def exact_shapley_values(
     >>> res.attributions.tolist(), res.n_model_rows
     ([[1.0, 2.0, 3.0]], 0)
     """
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws",
-                      default=1000, owner="exact_shapley_values", stacklevel=4)
-    convention = switch_to_convention(
-        convention, {"xai_bench_efficiency": (xai_bench_efficiency, "xai_bench_code")},
-        owner="exact_shapley_values", stacklevel=4)
     X = check_array(X, dtype=np.float64, input_name="X", copy=True)
     n, d = X.shape
     if d > max_features:

@@ -14,11 +14,8 @@ from sklearn.utils.validation import check_array, check_X_y, column_or_1d
 
 from sklearn_xai.datasets._common import _feature_names, _finish, _generator
 from sklearn_xai.distributions import MultivariateGaussian
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import HasMethods, Interval, StrOptions, validate_params
-
-from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = [
     "explanation_transfer_error",
@@ -260,12 +257,10 @@ def _jensen_shannon(P, Q, base):
         "bins": [Interval(numbers.Integral, 1, None, closed="left"), str, "array-like"],
         "base": [Interval(numbers.Real, 1, None, closed="neither")],
         "convention": [StrOptions({"paper", "xai_bench_code"})],
-        "xai_bench_compat": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper",
-                        xai_bench_compat=DEPRECATED):
+def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper"):
     """Per-feature Jensen-Shannon divergence between real and simulated data.
 
     Histograms of each feature on common bins (computed from both samples
@@ -288,11 +283,6 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper
         *distance* (square root of the divergence, natural logarithm, at
         most ``sqrt(ln 2) ~ 0.83``); ``bins`` and ``base`` are then ignored.
         XAI-Bench reports a mean of 0.20.
-    xai_bench_compat : bool
-        ``True`` is ``convention="xai_bench_code"``.
-
-        .. deprecated:: 0.1
-           Use ``convention``; ``xai_bench_compat`` will be removed in 0.2.
 
     Returns
     -------
@@ -317,9 +307,6 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper
     >>> float(marginal_divergence([[0.0]], [[5.0]], bins=2)[0])
     1.0
     """
-    convention = switch_to_convention(
-        convention, {"xai_bench_compat": (xai_bench_compat, "xai_bench_code")},
-        owner="marginal_divergence", stacklevel=4)
     X_real = check_array(X_real, dtype=np.float64, input_name="X_real")
     X_sim = check_array(X_sim, dtype=np.float64, input_name="X_sim")
     if X_real.shape[1] != X_sim.shape[1]:

@@ -8,10 +8,7 @@ from sklearn.utils import check_random_state
 
 from sklearn_xai.datasets._common import _feature_names, _finish
 from sklearn_xai.distributions import GaussianMixture
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
-
-from sklearn_xai.utils._sklearn import Hidden
 from sklearn_xai.utils._validation import check_rows as _check_rows
 
 __all__ = ["make_synthgauss"]
@@ -113,8 +110,6 @@ class _SynthGaussLabelFunction:
         "random_state": ["random_state"],
         "return_X_y": ["boolean"],
         "as_frame": ["boolean"],
-        "variant": [StrOptions({"openxai_code", "paper"}),
-                    Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -122,7 +117,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
                     cluster_distance=6.0, weight_range=(-1.0, 1.0), sparsity=0.25,
                     cov=None, test_size=0.25, convention="openxai_code",
                     min_active_features=0, shuffle=True, random_state=None,
-                    return_X_y=False, as_frame=False, variant=DEPRECATED):
+                    return_X_y=False, as_frame=False):
     """OpenXAI's synthetic Gaussian-cluster classification data.
 
     ``convention="openxai_code"`` (default) follows the code that produced
@@ -174,11 +169,6 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
         Return ``(X, y)``.
     as_frame : bool, default=False
         Return pandas objects.
-    variant : {"openxai_code", "paper"}
-        Former name of ``convention``.
-
-        .. deprecated:: 0.1
-           Use ``convention``; ``variant`` will be removed in 0.2.
 
     Returns
     -------
@@ -208,19 +198,6 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
     >>> bool((data.ground_truth[data.ground_truth_mask == 0] == 0).all())
     True
     """
-    if not (isinstance(variant, str) and variant == DEPRECATED):
-        # The default convention here is the code's, which
-        # switch_to_convention (written for a "paper" default) would read
-        # as a contradiction: only an explicit "paper" can contradict.
-        if convention not in ("openxai_code", variant):
-            raise TypeError(
-                f"make_synthgauss: variant={variant!r} contradicts "
-                f"convention={convention!r}; pass only convention."
-            )
-        convention = switch_to_convention(
-            "paper", {"variant": (variant, {"openxai_code": "openxai_code",
-                                            "paper": "paper"})},
-            owner="make_synthgauss", stacklevel=4)
     if len(weight_range) != 2 or not float(weight_range[0]) < float(weight_range[1]):
         raise ValueError(
             f"weight_range must be a pair (low, high) with low < high; got "

@@ -20,14 +20,11 @@ from sklearn_xai.datasets._common import (
     _generator,
 )
 from sklearn_xai.distributions import GaussianMixture
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._validation import check_feature_vector
 from sklearn_xai.utils._validation import check_rows as _check_rows
-
-from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = [
     "make_gaussian_linear",
@@ -184,9 +181,9 @@ class _CosineSteps(_Psi):
         return 1.0 - 2.0 * p_neg
 
 
-def _psi_functions(kind, n_features, weights, psi_variant, task):
+def _psi_functions(kind, n_features, weights, convention, task):
     """The components ``psi_j`` of a label function and its constant offset."""
-    code = psi_variant == "xai_bench_code"
+    code = convention == "xai_bench_code"
     offset = 0.0
     if kind == "linear":
         psis = [_Linear(w) for w in weights]
@@ -194,7 +191,7 @@ def _psi_functions(kind, n_features, weights, psi_variant, task):
         psis = [
             _Step([0.0], [-1.0, 1.0]),
             _Step([-0.5, 0.0, 0.5], [-2.0, 0.0 if code else -1.0, 1.0, 2.0]),
-            _CosineSteps(psi_variant),
+            _CosineSteps(convention),
         ]
     elif task == "classification":  # XAI-Bench code's non-linear classifier
         psis = [_Sine(-100.0, 2.0), _Abs(2.0), _Linear(1.0), _Exp(1.0, -1.0)]
@@ -405,17 +402,18 @@ def _descr(kind, mixture, params):
 
 
 def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, task,
-                   gt_value, convention, batch_norm, shuffle, random_state,
-                   return_X_y, as_frame, weights=None, psi_variant="paper", mean=0.0,
-                   component_weights=None, component_means=None):
+                   gt_value, convention, shuffle, random_state, return_X_y, as_frame,
+                   weights=None, mean=0.0, component_weights=None,
+                   component_means=None):
     """Shared core of the six XAI-Bench generators.
 
-    ``kind`` is the label function (``"linear"`` uses ``weights``, the others
-    ``psi_variant``) and ``features`` the feature distribution
-    (``"gaussian"`` uses ``mean``, ``"mixture"`` ``component_weights`` and
-    ``component_means``).  ``psi_variant`` and ``batch_norm`` come from
-    :func:`_resolve_convention`; ``convention`` is recorded.
+    ``kind`` is the label function (``"linear"`` uses ``weights``) and
+    ``features`` the feature distribution (``"gaussian"`` uses ``mean``,
+    ``"mixture"`` ``component_weights`` and ``component_means``).
+    ``convention="xai_bench_code"`` selects XAI-Bench's label functions and
+    its per-batch label normalisation; ``convention`` is recorded.
     """
+    code = convention == "xai_bench_code"
     parameters = dict(n_samples=n_samples)
     if kind == "linear":
         weights = parameters["weights"] = _default_weights(weights, n_features)
@@ -431,7 +429,7 @@ def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, ta
     parameters["random_state"] = random_state
     rng = _generator(random_state)
     d = distribution.n_features
-    psis, offset = _psi_functions(kind, d, weights, psi_variant, task)
+    psis, offset = _psi_functions(kind, d, weights, convention, task)
     X = distribution.sample(n_samples, rng)
     raw = sum(psi(X[:, j]) for j, psi in enumerate(psis)) + offset
     raw = raw + noise * rng.standard_normal(n_samples)
@@ -449,7 +447,7 @@ def _make_additive(kind, features, *, n_samples, n_features, rho, cov, noise, ta
         y = (raw >= 0).astype(np.int64)
     label_function = _AdditiveLabelFunction(
         psis, offset=offset, loc=loc, scale=scale, task=task,
-        distribution=distribution, batch_norm=batch_norm,
+        distribution=distribution, batch_norm=code,
     )
     if gt_value == "observational" and d > _MAX_OBSERVATIONAL_FEATURES:
         raise ValueError(
@@ -517,7 +515,6 @@ _COMMON_CONSTRAINTS = {
     "random_state": ["random_state"],
     "return_X_y": ["boolean"],
     "as_frame": ["boolean"],
-    "xai_bench_batch_norm": ["boolean", Hidden(StrOptions({DEPRECATED}))],
 }
 _GAUSSIAN_CONSTRAINTS = dict(_COMMON_CONSTRAINTS, mean=[numbers.Real, "array-like"])
 _MIXTURE_CONSTRAINTS = dict(
@@ -525,34 +522,7 @@ _MIXTURE_CONSTRAINTS = dict(
     component_weights=["array-like", None],
     component_means=["array-like", None],
 )
-_PSI_CONSTRAINT = {"psi_variant": [StrOptions({"paper", "xai_bench_code"}),
-                                   Hidden(StrOptions({DEPRECATED}))]}
 _WEIGHTS_CONSTRAINT = {"weights": ["array-like", None]}
-
-
-def _resolve_convention(convention, psi_variant, xai_bench_batch_norm, owner):
-    """``(convention, psi_variant, batch_norm)`` of a generator call.
-
-    ``convention="xai_bench_code"`` means XAI-Bench's label functions and its
-    per-batch label normalisation.  The deprecated switches
-    ``psi_variant`` and ``xai_bench_batch_norm`` map onto ``convention``
-    (with a ``FutureWarning``); each keeps exactly its former effect, so an
-    old call gives the same data as before.
-    """
-    switches = {"xai_bench_batch_norm": (xai_bench_batch_norm, "xai_bench_code")}
-    if psi_variant is not None:
-        switches = {"psi_variant": (psi_variant, {"paper": "paper",
-                                                  "xai_bench_code": "xai_bench_code"}),
-                    **switches}
-    code = convention == "xai_bench_code"
-    resolved = switch_to_convention(convention, switches, owner=owner, stacklevel=5)
-    if psi_variant is None or psi_variant == DEPRECATED:
-        psi_variant = "xai_bench_code" if code else "paper"
-    if isinstance(xai_bench_batch_norm, str) and xai_bench_batch_norm == DEPRECATED:
-        batch_norm = code
-    else:
-        batch_norm = bool(xai_bench_batch_norm)
-    return resolved, psi_variant, batch_norm
 
 
 # Docstring fragments of the six XAI-Bench generators (inserted by
@@ -615,19 +585,6 @@ _DOCS = {
         as_frame : bool, default=False
             Return ``data`` (and the ground truth) as DataFrames and
             ``target`` as a Series.""",
-    "deprecated_psi": """
-        psi_variant : {"paper", "xai_bench_code"}
-            The label functions alone.
-
-            .. deprecated:: 0.1
-               Use ``convention``; ``psi_variant`` will be removed in 0.2.""",
-    "deprecated_batch_norm": """
-        xai_bench_batch_norm : bool
-            The per-batch normalisation of ``label_function`` alone.
-
-            .. deprecated:: 0.1
-               Use ``convention="xai_bench_code"``; ``xai_bench_batch_norm``
-               will be removed in 0.2.""",
     "returns": """
         Returns
         -------
@@ -651,13 +608,12 @@ def _doc(*names):
 @validate_params(dict(_GAUSSIAN_CONSTRAINTS, **_WEIGHTS_CONSTRAINT),
                  prefer_skip_nested_validation=True)
 @Substitution(**_doc("weights", "features_gaussian", "noise_task",
-                     "convention_linear", "options", "deprecated_batch_norm",
+                     "convention_linear", "options",
                      "returns"))
 def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0,
                          rho=0.0, cov=None, noise=0.01, task="regression",
                          convention="paper", gt_value="interventional", shuffle=True,
-                         random_state=None, return_X_y=False, as_frame=False,
-                         xai_bench_batch_norm=DEPRECATED):
+                         random_state=None, return_X_y=False, as_frame=False):
     """Gaussian features with a linear label (XAI-Bench).
 
     ``y = (w'x + eps - m) / s`` with ``m``, ``s`` frozen on this draw.
@@ -673,7 +629,6 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
     {noise_task}
     {convention_linear}
     {options}
-    {deprecated_batch_norm}
 
     {returns}
 
@@ -692,28 +647,24 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
     >>> data.ground_truth_mask[0].tolist()
     [True, True, True, True, False]
     """
-    convention, _, batch_norm = _resolve_convention(
-        convention, None, xai_bench_batch_norm, "make_gaussian_linear")
     return _make_additive(
         "linear", "gaussian", n_samples=n_samples, n_features=n_features,
         weights=weights, mean=mean, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
+        task=task, gt_value=gt_value, convention=convention,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
 
 
-@validate_params(dict(_GAUSSIAN_CONSTRAINTS, **_PSI_CONSTRAINT),
+@validate_params(_GAUSSIAN_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
 @Substitution(**_doc("features_gaussian", "noise_task", "convention", "options",
-                     "deprecated_psi", "deprecated_batch_norm", "returns"))
+                     "returns"))
 def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
                                      rho=0.0, cov=None, noise=0.01, task="regression",
                                      convention="paper", gt_value="interventional",
                                      shuffle=True, random_state=None,
-                                     return_X_y=False, as_frame=False,
-                                     psi_variant=DEPRECATED,
-                                     xai_bench_batch_norm=DEPRECATED):
+                                     return_X_y=False, as_frame=False):
     """Gaussian features with a piecewise-constant label (XAI-Bench).
 
     Only the first three features matter: ``psi_1`` = +-1 step at 0,
@@ -730,8 +681,6 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
     {noise_task}
     {convention}
     {options}
-    {deprecated_psi}
-    {deprecated_batch_norm}
 
     {returns}
 
@@ -749,29 +698,24 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
     >>> X.shape, abs(round(float(y.mean()), 10)), round(float(y.std()), 10)
     ((100, 5), 0.0, 1.0)
     """
-    convention, psi_variant, batch_norm = _resolve_convention(
-        convention, psi_variant, xai_bench_batch_norm,
-        "make_gaussian_piecewise_constant")
     return _make_additive(
         "piecewise_constant", "gaussian", n_samples=n_samples, n_features=n_features,
-        psi_variant=psi_variant, mean=mean, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
+        mean=mean, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, convention=convention,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
 
 
-@validate_params(dict(_GAUSSIAN_CONSTRAINTS, **_PSI_CONSTRAINT),
+@validate_params(_GAUSSIAN_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
 @Substitution(**_doc("features_gaussian", "noise_task", "convention", "options",
-                     "deprecated_psi", "deprecated_batch_norm", "returns"))
+                     "returns"))
 def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
                                      rho=0.0, cov=None, noise=0.01, task="regression",
                                      convention="paper", gt_value="interventional",
                                      shuffle=True, random_state=None,
-                                     return_X_y=False, as_frame=False,
-                                     psi_variant=DEPRECATED,
-                                     xai_bench_batch_norm=DEPRECATED):
+                                     return_X_y=False, as_frame=False):
     """Gaussian features with a non-linear additive label (XAI-Bench).
 
     ``psi_1 = sin``, ``psi_2 = |.|``, ``psi_3 = (.)^2``, ``psi_4 = exp``
@@ -788,8 +732,6 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
     {noise_task}
     {convention}
     {options}
-    {deprecated_psi}
-    {deprecated_batch_norm}
 
     {returns}
 
@@ -808,13 +750,10 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
     >>> bool(abs(data.label_function(data.data[:1])[0] - data.label_function(data.data)[0]) < 1e-12)
     True
     """
-    convention, psi_variant, batch_norm = _resolve_convention(
-        convention, psi_variant, xai_bench_batch_norm,
-        "make_gaussian_nonlinear_additive")
     return _make_additive(
         "nonlinear_additive", "gaussian", n_samples=n_samples, n_features=n_features,
-        psi_variant=psi_variant, mean=mean, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
+        mean=mean, rho=rho, cov=cov, noise=noise,
+        task=task, gt_value=gt_value, convention=convention,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
@@ -823,13 +762,12 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
 @validate_params(dict(_MIXTURE_CONSTRAINTS, **_WEIGHTS_CONSTRAINT),
                  prefer_skip_nested_validation=True)
 @Substitution(**_doc("weights", "features_mixture", "noise_task", "convention_linear",
-                     "options", "deprecated_batch_norm", "returns"))
+                     "options", "returns"))
 def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
                         component_weights=None, component_means=None, rho=0.0,
                         cov=None, noise=0.01, task="regression", convention="paper",
                         gt_value="interventional", shuffle=True, random_state=None,
-                        return_X_y=False, as_frame=False,
-                        xai_bench_batch_norm=DEPRECATED):
+                        return_X_y=False, as_frame=False):
     """Gaussian-mixture features with a linear label (XAI-Bench).
 
     Each row draws its own component (XAI-Bench's code drew one component
@@ -846,7 +784,6 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
     {noise_task}
     {convention_linear}
     {options}
-    {deprecated_batch_norm}
 
     {returns}
 
@@ -865,29 +802,26 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
     >>> bool(abs((data.data.mean(axis=1) > 0).mean() - 0.5) < 0.05)
     True
     """
-    convention, _, batch_norm = _resolve_convention(
-        convention, None, xai_bench_batch_norm, "make_mixture_linear")
     return _make_additive(
         "linear", "mixture", n_samples=n_samples, n_features=n_features,
         weights=weights, component_weights=component_weights,
         component_means=component_means, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
+        task=task, gt_value=gt_value, convention=convention,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
 
 
-@validate_params(dict(_MIXTURE_CONSTRAINTS, **_PSI_CONSTRAINT),
+@validate_params(_MIXTURE_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
 @Substitution(**_doc("features_mixture", "noise_task", "convention", "options",
-                     "deprecated_psi", "deprecated_batch_norm", "returns"))
+                     "returns"))
 def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
                                     component_weights=None, component_means=None,
                                     rho=0.0, cov=None, noise=0.01, task="regression",
                                     convention="paper", gt_value="interventional",
                                     shuffle=True, random_state=None, return_X_y=False,
-                                    as_frame=False, psi_variant=DEPRECATED,
-                                    xai_bench_batch_norm=DEPRECATED):
+                                    as_frame=False):
     """Gaussian-mixture features with the piecewise-constant label (XAI-Bench).
 
     Parameters
@@ -900,8 +834,6 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
     {noise_task}
     {convention}
     {options}
-    {deprecated_psi}
-    {deprecated_batch_norm}
 
     {returns}
 
@@ -918,30 +850,26 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
     >>> data.data.shape, data.distribution.n_components
     ((100, 5), 2)
     """
-    convention, psi_variant, batch_norm = _resolve_convention(
-        convention, psi_variant, xai_bench_batch_norm,
-        "make_mixture_piecewise_constant")
     return _make_additive(
         "piecewise_constant", "mixture", n_samples=n_samples, n_features=n_features,
-        psi_variant=psi_variant, component_weights=component_weights,
+        component_weights=component_weights,
         component_means=component_means, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
+        task=task, gt_value=gt_value, convention=convention,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )
 
 
-@validate_params(dict(_MIXTURE_CONSTRAINTS, **_PSI_CONSTRAINT),
+@validate_params(_MIXTURE_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
 @Substitution(**_doc("features_mixture", "noise_task", "convention", "options",
-                     "deprecated_psi", "deprecated_batch_norm", "returns"))
+                     "returns"))
 def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
                                     component_weights=None, component_means=None,
                                     rho=0.0, cov=None, noise=0.01, task="regression",
                                     convention="paper", gt_value="interventional",
                                     shuffle=True, random_state=None, return_X_y=False,
-                                    as_frame=False, psi_variant=DEPRECATED,
-                                    xai_bench_batch_norm=DEPRECATED):
+                                    as_frame=False):
     """Gaussian-mixture features with the non-linear additive label (XAI-Bench).
 
     Parameters
@@ -954,8 +882,6 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
     {noise_task}
     {convention}
     {options}
-    {deprecated_psi}
-    {deprecated_batch_norm}
 
     {returns}
 
@@ -975,14 +901,11 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
     >>> bool(np.ptp(resid) < 1e-8)  # efficiency: sum = h(x) - E[h(X)]
     True
     """
-    convention, psi_variant, batch_norm = _resolve_convention(
-        convention, psi_variant, xai_bench_batch_norm,
-        "make_mixture_nonlinear_additive")
     return _make_additive(
         "nonlinear_additive", "mixture", n_samples=n_samples, n_features=n_features,
-        psi_variant=psi_variant, component_weights=component_weights,
+        component_weights=component_weights,
         component_means=component_means, rho=rho, cov=cov, noise=noise,
-        task=task, gt_value=gt_value, convention=convention, batch_norm=batch_norm,
+        task=task, gt_value=gt_value, convention=convention,
         shuffle=shuffle, random_state=random_state, return_X_y=return_X_y,
         as_frame=as_frame,
     )

@@ -23,7 +23,6 @@ from collections import OrderedDict
 
 import numpy as np
 
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
 from sklearn_xai.utils._validation import affine_params, check_rows
@@ -93,16 +92,6 @@ def _evaluate(f, Z, batch_size):
             f"{len(Z)} rows."
         )
     return values
-
-
-def _n_draws(n_samples, n_draws, default, dist, method):
-    """``n_draws``, or the deprecated ``n_samples`` passed instead of it."""
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws",
-                      default=default, owner=f"{type(dist).__name__}.{method}",
-                      stacklevel=4)
-    if n_draws is None:
-        raise TypeError(f"{type(dist).__name__}.{method} needs n_draws.")
-    return n_draws
 
 
 class _BlockCache:
@@ -231,7 +220,7 @@ class BaseDistribution(metaclass=ABCMeta):
         return self.standard_draws(rngs, n_draws)
 
     # -------------------------------------------------- masker protocol
-    def standard_draws(self, rngs, n_draws=None, *, n_samples=DEPRECATED):
+    def standard_draws(self, rngs, n_draws):
         """One block of standard random numbers per row generator.
 
         The normals are drawn first, so a row's normals do not depend on the
@@ -244,12 +233,6 @@ class BaseDistribution(metaclass=ABCMeta):
             :func:`sklearn_xai.utils.row_generators`).
         n_draws : int
             Monte-Carlo draws per row.
-        n_samples : int
-            Former name of ``n_draws``.
-
-            .. deprecated:: 0.1
-               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts
-               rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
@@ -259,7 +242,6 @@ class BaseDistribution(metaclass=ABCMeta):
             Uniforms on ``[0, 1)`` selecting mixture components (zeros when
             ``n_components == 1``).
         """
-        n_draws = _n_draws(n_samples, n_draws, None, self, "standard_draws")
         n, d = len(rngs), self.n_features
         Z = np.empty((n, n_draws, d))
         u = np.zeros((n, n_draws))
@@ -438,7 +420,7 @@ class BaseDistribution(metaclass=ABCMeta):
         return self._expected_rows(X, _check_given(given, self.n_features), False)
 
     def conditional_sample(self, X, given, n_draws=100, random_state=None, *,
-                           row_keys=None, n_samples=DEPRECATED):
+                           row_keys=None):
         """Draws from the observational conditional, as full rows.
 
         Parameters
@@ -450,12 +432,6 @@ class BaseDistribution(metaclass=ABCMeta):
         random_state : int, RandomState, Generator or None, default=None
         row_keys : array-like of int of shape (n_rows,), default=None
             Keys of the rows' random streams (default: a hash of each row).
-        n_samples : int
-            Former name of ``n_draws``.
-
-            .. deprecated:: 0.1
-               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts
-               rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
@@ -463,19 +439,16 @@ class BaseDistribution(metaclass=ABCMeta):
             ``Z[i, b]`` equals ``X[i]`` on ``given`` and is drawn from
             ``X_U | X_S = X[i, S]`` on the free features.
         """
-        n_draws = _n_draws(n_samples, n_draws, 100, self, "conditional_sample")
         return self._sample_rows(X, given, n_draws, random_state, row_keys, False)
 
     def marginal_sample(self, X, given, n_draws=100, random_state=None, *,
-                        row_keys=None, n_samples=DEPRECATED):
+                        row_keys=None):
         """Interventional counterpart of :meth:`conditional_sample`.
 
         The free features are drawn from their marginal law, independently of
-        the fixed ones (``x_S`` is kept as is).  Same parameters (including
-        the deprecated ``n_samples``, the former name of ``n_draws``) and
-        return value as :meth:`conditional_sample`.
+        the fixed ones (``x_S`` is kept as is).  Same parameters and return
+        value as :meth:`conditional_sample`.
         """
-        n_draws = _n_draws(n_samples, n_draws, 100, self, "marginal_sample")
         return self._sample_rows(X, given, n_draws, random_state, row_keys, True)
 
     def _sample_rows(self, X, given, n_draws, random_state, keys, interventional):
@@ -486,7 +459,7 @@ class BaseDistribution(metaclass=ABCMeta):
 
     def conditional_expectation(self, f, X, given, n_draws=100, random_state=None,
                                 interventional=False, *, affine=None,
-                                batch_size=None, row_keys=None, n_samples=DEPRECATED):
+                                batch_size=None, row_keys=None):
         """Expected model output when only the features ``S`` are known.
 
         Observational ``E[f(X) | X_S = x_S]`` (default) or interventional
@@ -517,18 +490,11 @@ class BaseDistribution(metaclass=ABCMeta):
             call when they fit.  Values do not depend on it.
         row_keys : array-like of int of shape (n_rows,), default=None
             Keys of the rows' random streams (default: a hash of each row).
-        n_samples : int
-            Former name of ``n_draws``.
-
-            .. deprecated:: 0.1
-               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts
-               rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
         values : ndarray of shape (n_rows,) or (n_rows, n_masks)
         """
-        n_draws = _n_draws(n_samples, n_draws, 100, self, "conditional_expectation")
         X = self._check_rows(X)
         masks = _check_given(given, self.n_features, allow_2d=True)
         single = masks.ndim == 1

@@ -1,10 +1,5 @@
 """Explainers: fit/transform estimators returning attribution matrices.
 
-The deprecated names ``InputBaseline``, ``LaplaceBaseline`` and
-``SobelBaseline`` (renamed :class:`InputAttribution`, :class:`LaplaceFilter`
-and :class:`SobelFilter`) are still importable from here for one release;
-they are not in ``__all__``.
-
 Names are imported on first access (PEP 562), so that ``import
 sklearn_xai.explainers`` and the model-agnostic explainers do not import
 torch and captum: the gradient explainers import them when first used.
@@ -12,7 +7,7 @@ torch and captum: the gradient explainers import them when first used.
 
 import importlib
 
-#: Public (and deprecated) name -> the private module defining it.
+#: Public name -> the private module defining it.
 _SUBMODULE = {
     "FeatureAblation": "_ablation",
     "LeaveOneCovariateIn": "_ablation",
@@ -29,10 +24,7 @@ _SUBMODULE = {
     "Saliency": "_gradients",
     "SmoothGrad": "_gradients",
     "InputAttribution": "_image",
-    "InputBaseline": "_image",  # deprecated names, importable until 0.2
-    "LaplaceBaseline": "_image",
     "LaplaceFilter": "_image",
-    "SobelBaseline": "_image",
     "SobelFilter": "_image",
     "L2X": "_l2x",
     "CaptumKernelSHAP": "_lime",

@@ -52,7 +52,7 @@ from torch.nn import functional as F
 from sklearn_xai.explainers._torch import Affine, explained_module
 from sklearn_xai.utils import NotApplicableError
 
-__all__ = ["LayerChain", "DenseChain", "dense_chain", "layer_chain"]
+__all__ = ["LayerChain", "layer_chain"]
 
 _SUPPORTED = ("torch.nn.Linear", "torch.nn.Conv2d (zero padding, groups=1)",
               "torch.nn.MaxPool2d", "torch.nn.AvgPool2d", "torch.nn.ReLU",
@@ -285,10 +285,6 @@ class LayerChain:
             pre.append(z)
             a = np.maximum(z, 0.0) if layer.relu else z
         return inputs, pre
-
-
-#: The former name of :class:`LayerChain`.
-DenseChain = LayerChain
 
 
 def _unsupported(explainer, layer, reason=""):
@@ -560,7 +556,3 @@ def layer_chain(estimator, output, X, *, explainer="This explainer"):
             "such models."
         )
     return chain
-
-
-#: The former name of :func:`layer_chain`.
-dense_chain = layer_chain

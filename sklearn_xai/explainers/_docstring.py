@@ -9,7 +9,7 @@ its line, indented like the parameter entries around it.
 
 from sklearn_xai.utils._docstring import DOC_FRAGMENTS, Substitution
 
-__all__ = ["EXPLAINER_FRAGMENTS", "deprecated_doc", "explainer_doc"]
+__all__ = ["EXPLAINER_FRAGMENTS", "explainer_doc"]
 
 EXPLAINER_FRAGMENTS = {
     "explainer_target": """
@@ -52,28 +52,3 @@ def explainer_doc(*names, **fragments):
            if name not in DOC_FRAGMENTS}
     return Substitution(*shared, **own, **fragments)
 
-
-def deprecated_doc(old, kind, replacement):
-    """The docstring entry of a deprecated parameter.
-
-    Parameters
-    ----------
-    old : str
-        The deprecated parameter name.
-    kind : str
-        Its type, as in the entry's first line (``"int"``, ``"bool"``).
-    replacement : str
-        What to pass instead, e.g. ``"``n_perturbations``"`` or
-        ``"``convention="xai_bench_code"```"``.
-
-    Returns
-    -------
-    fragment : str
-        For the ``Substitution`` of the class, placeholder ``{old}``.
-    """
-    return (
-        f"{old} : {kind}\n"
-        f"    Deprecated; pass {replacement} instead.\n\n"
-        f"    .. deprecated:: 0.1\n"
-        f"       ``{old}`` will be removed in 0.2."
-    )

@@ -45,8 +45,7 @@ from captum.attr._utils.lrp_rules import EpsilonRule
 from torch import nn
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
-from sklearn_xai.explainers._params import Hidden, resolved
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._torch import (
     Affine,
     differentiable_model,
@@ -55,7 +54,6 @@ from sklearn_xai.explainers._torch import (
 )
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._deprecation import DEPRECATED
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
@@ -210,7 +208,6 @@ _GRADIENT_DOC = {
 default="zero"
             Reference input ``b``: zeros (XAI-TRIS, BEExAI), the training mean
             (OpenXAI), a constant, or a given row.""",
-    "n_samples": deprecated_doc("n_samples", "int", "``n_perturbations``"),
 }
 
 
@@ -730,8 +727,7 @@ def _repeat(tensor, k):
 
 class _NoisyGradientExplainer(_GradientExplainer):
     """Gradient methods that average over random points around the input;
-    ``n_perturbations`` (formerly ``n_samples``) is resolved in :meth:`fit`
-    as ``n_perturbations_``."""
+    :meth:`fit` stores ``n_perturbations`` as ``n_perturbations_``."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -742,14 +738,14 @@ class _NoisyGradientExplainer(_GradientExplainer):
     _count_parameter = "n_perturbations"
 
     def _fit_explainer(self, X, y):
-        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        self.n_perturbations_ = self.n_perturbations
         super()._fit_explainer(X, y)
 
     def _model_rows_per_row(self):
         return self.n_perturbations_
 
 
-@_gradient_doc("gradient_example", "n_samples", "explainer_random_state")
+@_gradient_doc("gradient_example", "explainer_random_state")
 class SmoothGrad(_NoisyGradientExplainer):
     """SmoothGrad: mean gradient under Gaussian input noise.
 
@@ -777,7 +773,6 @@ class SmoothGrad(_NoisyGradientExplainer):
     {explainer_output}
     {gradient_batch_size}
     {explainer_random_state}
-    {n_samples}
 
     Attributes
     ----------
@@ -805,13 +800,11 @@ class SmoothGrad(_NoisyGradientExplainer):
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
         "std": [Interval(numbers.Real, 0, None, closed="left")],
         "abs": ["boolean"],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, n_perturbations=100, std=0.1, abs=False,
                  target="predicted", output="auto", batch_size=None,
-                 random_state=None, n_samples=DEPRECATED):
+                 random_state=None):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.std = std
@@ -820,7 +813,6 @@ class SmoothGrad(_NoisyGradientExplainer):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.n_samples = n_samples
 
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape
@@ -834,7 +826,7 @@ class SmoothGrad(_NoisyGradientExplainer):
         return G.reshape(m, N, d).mean(dim=1), m * N
 
 
-@_gradient_doc("gradient_example", "n_samples", "explainer_random_state")
+@_gradient_doc("gradient_example", "explainer_random_state")
 class GradientShap(_NoisyGradientExplainer):
     """GradientSHAP: expected gradients between baselines and noisy inputs.
 
@@ -860,7 +852,6 @@ class GradientShap(_NoisyGradientExplainer):
     {explainer_output}
     {gradient_batch_size}
     {explainer_random_state}
-    {n_samples}
 
     Attributes
     ----------
@@ -888,14 +879,12 @@ class GradientShap(_NoisyGradientExplainer):
         "baseline": [StrOptions({"zero", "mean"}), numbers.Real, "array-like"],
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
         "std": [Interval(numbers.Real, 0, None, closed="left")],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
     }
     _baseline_many = True
 
     def __init__(self, estimator=None, *, baseline="zero", n_perturbations=5, std=0.0,
                  target="predicted", output="auto", batch_size=None,
-                 random_state=None, n_samples=DEPRECATED):
+                 random_state=None):
         self.estimator = estimator
         self.baseline = baseline
         self.n_perturbations = n_perturbations
@@ -904,7 +893,6 @@ class GradientShap(_NoisyGradientExplainer):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.n_samples = n_samples
 
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape

@@ -2,12 +2,8 @@
 
 XAI-TRIS calls them "baselines"; here they are :class:`SobelFilter`,
 :class:`LaplaceFilter` and :class:`InputAttribution`, since "baseline" names
-the reference input of gradient and removal methods.  The old names
-(``SobelBaseline``, ``LaplaceBaseline``, ``InputBaseline``) still work for
-one release and warn.
+the reference input of gradient and removal methods.
 """
-
-import warnings
 
 import numpy as np
 from scipy import ndimage
@@ -239,55 +235,3 @@ class InputAttribution(_ImageControl):
         total = flat.sum(axis=1, keepdims=True)
         safe = np.where(total == 0.0, 1.0, total)
         return np.where(total == 0.0, 0.0, flat / safe)
-
-
-# ---------------------------------------------------------------------------
-# Deprecated names (renamed in 0.1, removed in 0.2)
-# ---------------------------------------------------------------------------
-class _RenamedExplainer:
-    """Mixin of a deprecated name: constructing it warns with a FutureWarning.
-
-    The subclass behaves exactly as the class it was renamed to (the first
-    other base).  It is importable from :mod:`sklearn_xai.explainers` but
-    not listed in its ``__all__``, so discovery and benchmarks see each
-    explainer once, under its new name.
-    """
-
-    def __new__(cls, *args, **kwargs):
-        new_name = next(c.__name__ for c in cls.__mro__
-                        if issubclass(c, BaseExplainer)
-                        and not issubclass(c, _RenamedExplainer))
-        warnings.warn(
-            f"{cls.__name__} was renamed {new_name} in sklearn_xai 0.1 and will be "
-            f"removed in 0.2; use sklearn_xai.explainers.{new_name} (same "
-            "parameters, same attributions).",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return super().__new__(cls)
-
-
-class SobelBaseline(_RenamedExplainer, SobelFilter):
-    """Deprecated name of :class:`SobelFilter`.
-
-    .. deprecated:: 0.1
-       Renamed :class:`SobelFilter`; ``SobelBaseline`` will be removed in 0.2.
-    """
-
-
-class LaplaceBaseline(_RenamedExplainer, LaplaceFilter):
-    """Deprecated name of :class:`LaplaceFilter`.
-
-    .. deprecated:: 0.1
-       Renamed :class:`LaplaceFilter`; ``LaplaceBaseline`` will be removed in
-       0.2.
-    """
-
-
-class InputBaseline(_RenamedExplainer, InputAttribution):
-    """Deprecated name of :class:`InputAttribution`.
-
-    .. deprecated:: 0.1
-       Renamed :class:`InputAttribution`; ``InputBaseline`` will be removed in
-       0.2.
-    """

@@ -22,8 +22,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
-from sklearn_xai.explainers._params import Hidden, resolved
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._surrogate import (
     evaluate_block,
     exponential_kernel,
@@ -31,16 +30,11 @@ from sklearn_xai.explainers._surrogate import (
     weighted_ridge,
 )
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._deprecation import DEPRECATED
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = ["CaptumKernelSHAP", "CaptumLime", "LimeTabular", "LocalLinearSurrogate"]
-
-
-# The deprecated name of ``n_perturbations`` (renamed in 0.1).
-_N_SAMPLES_DOC = deprecated_doc("n_samples", "int", "``n_perturbations``")
 
 
 def _check_perturbations(n_perturbations, n_features):
@@ -53,8 +47,8 @@ def _check_perturbations(n_perturbations, n_features):
 
 class _SampledSurrogate(BaseExplainer):
     """LIME-style explainers: the neighbourhood of a row is drawn from the
-    row's random stream.  ``n_perturbations`` (formerly ``n_samples``) is
-    resolved in :meth:`fit` as ``n_perturbations_``."""
+    row's random stream; :meth:`fit` stores the neighbourhood size as
+    ``n_perturbations_``."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -72,8 +66,7 @@ _LIME_PRESETS = {
 }
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               n_samples=_N_SAMPLES_DOC)
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
 class LimeTabular(_SampledSurrogate):
     """Stock LIME (``lime.lime_tabular.LimeTabularExplainer``) in regression
     mode on the explained output (XAI-Bench's "LIME"), re-implemented
@@ -154,7 +147,6 @@ class LimeTabular(_SampledSurrogate):
         Seeds the per-row random streams, so results are reproducible and a
         row's attributions do not depend on the batch, its size or the row
         order.
-    {n_samples}
 
     Attributes
     ----------
@@ -210,15 +202,12 @@ class LimeTabular(_SampledSurrogate):
             )
         ],
         "preset": [StrOptions(set(_LIME_PRESETS)), None],
-        "n_samples": [Interval(numbers.Integral, 2, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, n_perturbations=5000, kernel_width=0.75,
                  discretize_continuous=True, discretizer="quartile",
                  feature_selection="auto", preset=None, target="predicted",
-                 output="auto", batch_size=None, random_state=None,
-                 n_samples=DEPRECATED):
+                 output="auto", batch_size=None, random_state=None):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.kernel_width = kernel_width
@@ -230,11 +219,10 @@ class LimeTabular(_SampledSurrogate):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.n_samples = n_samples
 
     def _fit_explainer(self, X, y):
         settings = {"kernel_width": self.kernel_width,
-                    "n_perturbations": resolved(self, "n_samples", "n_perturbations")}
+                    "n_perturbations": self.n_perturbations}
         if self.preset is not None:
             settings.update(_LIME_PRESETS[self.preset])
         self.kernel_width_ = settings["kernel_width"]
@@ -528,8 +516,7 @@ def _lime_surrogates(design, y, width, dist2=None):
 # ---------------------------------------------------------------------------
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               n_samples=_N_SAMPLES_DOC)
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
 class LocalLinearSurrogate(_SampledSurrogate):
     """OpenXAI's LIME: a ridge surrogate fitted on a Gaussian neighbourhood
     (after Ribeiro et al. 2016), re-implemented exactly and vectorised
@@ -577,7 +564,6 @@ class LocalLinearSurrogate(_SampledSurrogate):
     {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams (OpenXAI: 0).
-    {n_samples}
 
     Attributes
     ----------
@@ -618,13 +604,11 @@ class LocalLinearSurrogate(_SampledSurrogate):
         "n_perturbations": [Interval(numbers.Integral, 2, None, closed="left")],
         "kernel_width": [Interval(numbers.Real, 0, None, closed="neither")],
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
-        "n_samples": [Interval(numbers.Integral, 2, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, std=0.1, n_perturbations=1000,
                  kernel_width=0.75, alpha=1.0, target="predicted", output="auto",
-                 batch_size=None, random_state=None, n_samples=DEPRECATED):
+                 batch_size=None, random_state=None):
         self.estimator = estimator
         self.std = std
         self.n_perturbations = n_perturbations
@@ -634,10 +618,9 @@ class LocalLinearSurrogate(_SampledSurrogate):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.n_samples = n_samples
 
     def _fit_explainer(self, X, y):
-        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        self.n_perturbations_ = self.n_perturbations
         _check_perturbations(self.n_perturbations_, X.shape[1])
 
     def _explain(self, X, f, target_index, rngs):
@@ -687,7 +670,7 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
 
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               "explainer_random_state", n_samples=_N_SAMPLES_DOC)
+               "explainer_random_state")
 class CaptumLime(_CaptumMaskSurrogate):
     """Captum's LIME (``captum.attr.Lime`` defaults): binary feature-presence
     masks, cosine-distance exponential kernel and a Lasso surrogate
@@ -729,7 +712,6 @@ class CaptumLime(_CaptumMaskSurrogate):
     {explainer_output}
     {explainer_batch_size}
     {explainer_random_state}
-    {n_samples}
 
     Attributes
     ----------
@@ -769,14 +751,12 @@ class CaptumLime(_CaptumMaskSurrogate):
         "kernel_width": [Interval(numbers.Real, 0, None, closed="neither")],
         "distance": [StrOptions({"cosine", "euclidean"})],
         "baseline": [numbers.Real, "array-like"],
-        "n_samples": [Interval(numbers.Integral, 2, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, n_perturbations=25, alpha=0.01,
                  kernel_width=1.0, distance="cosine", baseline=0.0,
                  target="predicted", output="auto", batch_size=None,
-                 random_state=None, n_samples=DEPRECATED):
+                 random_state=None):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.alpha = alpha
@@ -787,10 +767,9 @@ class CaptumLime(_CaptumMaskSurrogate):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.n_samples = n_samples
 
     def _fit_explainer(self, X, y):
-        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        self.n_perturbations_ = self.n_perturbations
         _check_perturbations(self.n_perturbations_, X.shape[1])
         self.baseline_ = check_feature_vector(self.baseline, X.shape[1], "baseline")
 

@@ -25,17 +25,15 @@ import numbers
 import numpy as np
 from scipy.special import comb
 
-from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._masker_based import (
     GROUPS_ATTRIBUTE_DOC,
     GROUPS_DOC,
     _MaskerExplainer,
 )
-from sklearn_xai.explainers._params import Hidden, resolved
 from sklearn_xai.masking import MarginalMasker
 from sklearn_xai.utils import RowStreams
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._shapley import (
     all_coalitions,
     shapley_from_values,
@@ -406,10 +404,7 @@ class _SampledShapley(_MaskerExplainer):
 
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
-               xai_bench_efficiency=deprecated_doc(
-                   "xai_bench_efficiency", "bool",
-                   '``convention="xai_bench_code"`` (for ``True``)'))
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
 class ExactShapley(_MaskerExplainer):
     """Exact Shapley values by enumeration of all ``2^d`` coalitions.
 
@@ -446,7 +441,6 @@ class ExactShapley(_MaskerExplainer):
     {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the default background subsample and stochastic maskers.
-    {xai_bench_efficiency}
 
     Attributes
     ----------
@@ -456,8 +450,7 @@ class ExactShapley(_MaskerExplainer):
         The fitted masker.
     {explainer_groups_attribute}
     convention_ : str
-        The convention used (``convention``, or the one a deprecated switch
-        names).
+        The convention used.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -494,13 +487,11 @@ class ExactShapley(_MaskerExplainer):
         **_MaskerExplainer._parameter_constraints,
         "convention": [StrOptions({"paper", "xai_bench_code"})],
         "max_features": [Interval(numbers.Integral, 1, 30, closed="both")],
-        "xai_bench_efficiency": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, masker=None, groups=None, convention="paper",
                  max_features=16, target="predicted", output="auto",
-                 batch_size=None, random_state=None,
-                 xai_bench_efficiency=DEPRECATED):
+                 batch_size=None, random_state=None):
         self.estimator = estimator
         self.masker = masker
         self.groups = groups
@@ -510,17 +501,12 @@ class ExactShapley(_MaskerExplainer):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.xai_bench_efficiency = xai_bench_efficiency
 
     def _default_masker(self):
         return MarginalMasker(100, random_state=self.random_state)
 
     def _fit_explainer(self, X, y):
-        self.convention_ = switch_to_convention(
-            self.convention,
-            {"xai_bench_efficiency": (self.xai_bench_efficiency, "xai_bench_code")},
-            owner=type(self).__name__, stacklevel=4,
-        )
+        self.convention_ = self.convention
         self._fit_groups(X.shape[1])
         _check_n_features(self, self._n_players(X.shape[1]))
         super()._fit_explainer(X, y)
@@ -537,9 +523,7 @@ class ExactShapley(_MaskerExplainer):
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
                "explainer_random_state",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
-               n_samples=deprecated_doc("n_samples", 'int or "auto"',
-                                        "``n_perturbations``"))
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
 class KernelSHAP(_SampledShapley):
     """KernelSHAP: Shapley values by weighted regression on sampled coalitions.
 
@@ -601,7 +585,6 @@ class KernelSHAP(_SampledShapley):
     {explainer_batch_size}
     {explainer_random_state}
         It also seeds the default background subsample.
-    {n_samples}
 
     Attributes
     ----------
@@ -646,13 +629,11 @@ class KernelSHAP(_SampledShapley):
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"),
                             StrOptions({"auto"})],
         "paired": ["boolean"],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                      StrOptions({"auto"}), Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, n_perturbations="auto", masker=None,
                  paired=True, groups=None, target="predicted", output="auto",
-                 batch_size=None, random_state=None, n_samples=DEPRECATED):
+                 batch_size=None, random_state=None):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.masker = masker
@@ -662,13 +643,12 @@ class KernelSHAP(_SampledShapley):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.n_samples = n_samples
 
     def _default_masker(self):
         return MarginalMasker(100, random_state=self.random_state)
 
     def _fit_explainer(self, X, y):
-        self.n_perturbations_ = resolved(self, "n_samples", "n_perturbations")
+        self.n_perturbations_ = self.n_perturbations
         super()._fit_explainer(X, y)
 
     def _budget(self, d):
@@ -771,8 +751,7 @@ class KernelSHAP(_SampledShapley):
 
 @explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
                "explainer_random_state",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
-               n_samples=deprecated_doc("n_samples", "int", "``n_permutations``"))
+               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
 class ShapleyValueSampling(_SampledShapley):
     """Shapley values by permutation sampling (Castro et al., 2009).
 
@@ -808,7 +787,6 @@ class ShapleyValueSampling(_SampledShapley):
     {explainer_output}
     {explainer_batch_size}
     {explainer_random_state}
-    {n_samples}
 
     Attributes
     ----------
@@ -849,13 +827,11 @@ class ShapleyValueSampling(_SampledShapley):
         **_MaskerExplainer._parameter_constraints,
         "n_permutations": [Interval(numbers.Integral, 1, None, closed="left")],
         "antithetic": ["boolean"],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, n_permutations=25, masker=None,
                  antithetic=True, groups=None, target="predicted", output="auto",
-                 batch_size=None, random_state=None, n_samples=DEPRECATED):
+                 batch_size=None, random_state=None):
         self.estimator = estimator
         self.n_permutations = n_permutations
         self.masker = masker
@@ -865,10 +841,9 @@ class ShapleyValueSampling(_SampledShapley):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.n_samples = n_samples
 
     def _fit_explainer(self, X, y):
-        self.n_permutations_ = resolved(self, "n_samples", "n_permutations")
+        self.n_permutations_ = self.n_permutations
         super()._fit_explainer(X, y)
 
     def _permutations(self, rngs, d):

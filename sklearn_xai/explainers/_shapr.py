@@ -16,11 +16,9 @@ import numbers
 import numpy as np
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._docstring import deprecated_doc, explainer_doc
-from sklearn_xai.explainers._params import Hidden, resolved
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._shapley import _check_n_features
 from sklearn_xai.masking import EmpiricalConditionalMasker, GaussianConditionalMasker
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._shapley import all_coalitions, shapley_kernel
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 
@@ -49,10 +47,6 @@ def _shapr_projection(coalitions, end_weight=_END_WEIGHT):
 
 @explainer_doc(
     "explainer_target", "explainer_output", "explainer_batch_size",
-    uniform_small_coalitions=deprecated_doc(
-        "uniform_small_coalitions", "bool",
-        '``convention="xai_bench_code"`` (for ``True``)'),
-    n_samples=deprecated_doc("n_samples", "int", "``n_draws``"),
 )
 class EmpiricalConditionalSHAP(BaseExplainer):
     """Conditional Shapley values with empirical (kernel-weighted) conditionals.
@@ -105,8 +99,6 @@ class EmpiricalConditionalSHAP(BaseExplainer):
     {explainer_batch_size}
     random_state : int, RandomState instance or None, default=None
         Seeds the background subsample and the Gaussian draws.
-    {uniform_small_coalitions}
-    {n_samples}
 
     Attributes
     ----------
@@ -161,16 +153,12 @@ class EmpiricalConditionalSHAP(BaseExplainer):
         "max_background": [Interval(numbers.Integral, 2, None, closed="left"), None],
         "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
         "max_features": [Interval(numbers.Integral, 1, 20, closed="both")],
-        "uniform_small_coalitions": ["boolean", Hidden(StrOptions({DEPRECATED}))],
-        "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                      Hidden(StrOptions({DEPRECATED}))],
     }
 
     def __init__(self, estimator=None, *, method="empirical", sigma=0.4,
                  convention="paper", max_background=None, n_draws=1000,
                  max_features=12, target="predicted", output="auto", batch_size=None,
-                 random_state=None, uniform_small_coalitions=DEPRECATED,
-                 n_samples=DEPRECATED):
+                 random_state=None):
         self.estimator = estimator
         self.method = method
         self.sigma = sigma
@@ -182,21 +170,16 @@ class EmpiricalConditionalSHAP(BaseExplainer):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
-        self.uniform_small_coalitions = uniform_small_coalitions
-        self.n_samples = n_samples
 
-    @property
-    def _stochastic(self):
-        return getattr(self, "method", "empirical") == "gaussian"
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.explainer_tags.stochastic = self.method == "gaussian"
+        tags.non_deterministic = tags.explainer_tags.stochastic and self.random_state is None
+        return tags
 
     def _fit_explainer(self, X, y):
-        self.convention_ = switch_to_convention(
-            self.convention,
-            {"uniform_small_coalitions": (self.uniform_small_coalitions,
-                                          "xai_bench_code")},
-            owner=type(self).__name__, stacklevel=4,
-        )
-        self.n_draws_ = resolved(self, "n_samples", "n_draws")
+        self.convention_ = self.convention
+        self.n_draws_ = self.n_draws
         n, d = X.shape
         _check_n_features(self, d)
         if n < 2:

@@ -28,7 +28,6 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._output import ExplainedOutput, affine_output, block_slices
 from sklearn_xai.utils._sklearn import validate_estimator_params
@@ -446,8 +445,7 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
     def _perturb(self, X, fixed, n_perturbations, rngs):
         """Perturbed rows (n, m, n_perturbations, d) for fixed masks (n, m, d)."""
 
-    def perturb(self, X, keep_fixed_mask, n_perturbations=None, rngs=None, *,
-                n_samples=DEPRECATED):
+    def perturb(self, X, keep_fixed_mask, n_perturbations=None, rngs=None):
         """Draw ``n_perturbations`` noisy copies of each row.
 
         Parameters
@@ -464,12 +462,6 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
             (vectorised) or one generator per row
             (:func:`sklearn_xai.utils.row_generators`); row ``i``'s copies
             depend only on ``X[i]`` and its stream.
-        n_samples : int
-            Former name of ``n_perturbations``.
-
-            .. deprecated:: 0.1
-               ``n_samples`` was renamed ``n_perturbations`` (``n_samples``
-               counts rows in scikit-learn); it will be removed in 0.2.
 
         Returns
         -------
@@ -477,9 +469,6 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
             Or ``(n_rows, n_masks, n_perturbations, n_features)`` for 3-D
             masks.
         """
-        n_perturbations = renamed(
-            n_samples, n_perturbations, old="n_samples", new="n_perturbations",
-            default=None, owner=f"{type(self).__name__}.perturb")
         X = self._check_rows(X)
         n, d = X.shape
         if isinstance(n_perturbations, bool) \

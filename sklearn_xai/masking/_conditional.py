@@ -9,11 +9,8 @@ from sklearn.utils import check_random_state
 
 from sklearn_xai.distributions import BaseDistribution, MultivariateGaussian
 from sklearn_xai.masking._base import BaseMasker
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import Interval, StrOptions
-
-from sklearn_xai.utils._sklearn import Hidden
 
 __all__ = ["ConditionalMasker", "EmpiricalConditionalMasker", "GaussianConditionalMasker"]
 
@@ -29,8 +26,6 @@ def _unique_masks(keep):
 _N_DRAWS_CONSTRAINTS = {
     "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
     "draws": [StrOptions({"shared", "per_coalition"})],
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                  Hidden(StrOptions({DEPRECATED}))],
 }
 
 _DOC_DRAWS = """\
@@ -47,15 +42,6 @@ _DOC_DRAWS = """\
         rows of a batch; with ``"per_coalition"`` they depend on the order
         of its coalitions."""
 
-_DOC_N_SAMPLES = """\
-    n_samples : int
-        Former name of ``n_draws``.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows
-           in scikit-learn); it will be removed in 0.2."""
-
-
 class _DistributionMasker(BaseMasker):
     """Impute removed features by exact draws from ``self.distribution_``.
 
@@ -71,8 +57,8 @@ class _DistributionMasker(BaseMasker):
     (:meth:`BaseMasker.expected_rows`).
 
     ``n_draws`` is a parameter of these maskers (a plain attribute replacing
-    the :class:`BaseMasker` property); the count in use, ``n_draws_``, is
-    resolved at fit time from it or from the deprecated ``n_samples``.
+    the :class:`BaseMasker` property); :meth:`fit` stores the count in use
+    as ``n_draws_``.
     """
 
     _interventional = False
@@ -80,9 +66,7 @@ class _DistributionMasker(BaseMasker):
     draws = "shared"
 
     def _resolve_n_draws(self):
-        self.n_draws_ = int(renamed(
-            self.n_samples, self.n_draws, old="n_samples", new="n_draws",
-            default=100, owner=type(self).__name__, stacklevel=5))
+        self.n_draws_ = int(self.n_draws)
 
     def _draw_count(self):
         return self.n_draws_
@@ -117,7 +101,7 @@ class _DistributionMasker(BaseMasker):
         return out
 
 
-@Substitution(draws=_DOC_DRAWS, n_samples=_DOC_N_SAMPLES)
+@Substitution(draws=_DOC_DRAWS)
 class ConditionalMasker(_DistributionMasker):
     """Observational masker for a known distribution.
 
@@ -148,7 +132,6 @@ class ConditionalMasker(_DistributionMasker):
         independent of ``x_S`` (``v_x(S) = E_Z[f(x_S ⊕ Z_U)]``, the exact
         counterpart of :class:`MarginalMasker`).
     {draws}
-    {n_samples}
 
     Attributes
     ----------
@@ -194,12 +177,11 @@ class ConditionalMasker(_DistributionMasker):
     }
 
     def __init__(self, distribution, n_draws=100, *, value="observational",
-                 draws="shared", n_samples=DEPRECATED):
+                 draws="shared"):
         self.distribution = distribution
         self.n_draws = n_draws
         self.value = value
         self.draws = draws
-        self.n_samples = n_samples
 
     @property
     def _interventional(self):
@@ -221,7 +203,7 @@ class ConditionalMasker(_DistributionMasker):
         self.distribution_ = self.distribution
 
 
-@Substitution(draws=_DOC_DRAWS, n_samples=_DOC_N_SAMPLES)
+@Substitution(draws=_DOC_DRAWS)
 class GaussianConditionalMasker(_DistributionMasker):
     """Observational masker for real data: a Gaussian fitted to the training rows.
 
@@ -234,7 +216,6 @@ class GaussianConditionalMasker(_DistributionMasker):
     n_draws : int, default=100
         Conditional draws per row and coalition.
     {draws}
-    {n_samples}
 
     Attributes
     ----------
@@ -265,10 +246,9 @@ class GaussianConditionalMasker(_DistributionMasker):
 
     _parameter_constraints = dict(_N_DRAWS_CONSTRAINTS)
 
-    def __init__(self, n_draws=100, *, draws="shared", n_samples=DEPRECATED):
+    def __init__(self, n_draws=100, *, draws="shared"):
         self.n_draws = n_draws
         self.draws = draws
-        self.n_samples = n_samples
 
     def _fit(self, X):
         self._resolve_n_draws()

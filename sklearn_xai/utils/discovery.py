@@ -32,7 +32,6 @@ def all_explainers(**tags):
     Returns
     -------
     explainers : list of (name, class) tuples, sorted by name
-        Deprecated names (kept importable for one release) are not listed.
 
     Examples
     --------

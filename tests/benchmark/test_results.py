@@ -13,7 +13,6 @@ from sklearn_xai.benchmark import (
     metric_display_name,
     plot_leaderboard,
     rank_frequencies,
-    significance_vs_baseline,
     significance_vs_control,
     write_report,
 )
@@ -127,33 +126,6 @@ def test_significance_over_seeds_without_per_row():
         significance_vs_control(_table(), None, control="nobody")
 
 
-def test_baseline_is_a_deprecated_name_of_the_control(tmp_path):
-    """``baseline=`` still works for one release, with a FutureWarning, and
-    gives the same numbers as ``control=``."""
-    per_row = _per_row(np.random.default_rng(0))
-    with pytest.warns(FutureWarning, match="significance_vs_control"):
-        old = significance_vs_baseline(_table(), per_row, baseline="random")
-    pd.testing.assert_frame_equal(old, significance_vs_control(_table(), per_row,
-                                                               control="random"))
-    board = leaderboard(_table(), per_row, control="random")
-    with pytest.warns(FutureWarning, match="'baseline' was renamed 'control'"):
-        pd.testing.assert_frame_equal(leaderboard(_table(), per_row, baseline="random"), board)
-    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="control' only"):
-        leaderboard(_table(), per_row, control="random", baseline="random")
-    with pytest.warns(FutureWarning):
-        assert format_leaderboard(board, baseline="random") == format_leaderboard(
-            board, control="random")
-    with pytest.warns(FutureWarning):
-        results = BenchmarkResults(_table(), per_row, baseline="random")
-    assert results.control == "random"
-    with pytest.warns(FutureWarning, match="BenchmarkResults.baseline"):
-        assert results.baseline == "random"
-    # A board saved before the rename (beats_baseline) still gets its marks.
-    old_board = board.rename(columns={"beats_control": "beats_baseline"})
-    assert format_leaderboard(old_board, control="random") == format_leaderboard(
-        board, control="random")
-
-
 def test_rank_frequencies_by_hand():
     board = pd.DataFrame({
         "dataset": ["d1"] * 3 + ["d2"] * 3 + ["d3"] * 3, "model": "m", "metric": "x",
@@ -193,10 +165,6 @@ def test_save_load_and_report(tmp_path):
         results.leaderboard().drop(columns="beats_control"), check_dtype=False)
     assert (loaded.leaderboard()["beats_control"].fillna(False).to_numpy()
             == results.leaderboard()["beats_control"].fillna(False).to_numpy()).all()
-    # Results saved before the rename name the control "baseline".
-    meta["baseline"] = meta.pop("control")
-    (tmp_path / "benchmark.json").write_text(json.dumps(meta))
-    assert BenchmarkResults.load(tmp_path).control == "random"
     with pytest.raises(FileNotFoundError, match="No results.csv"):
         BenchmarkResults.load(tmp_path / "missing")
 
@@ -256,23 +224,10 @@ def test_spec_names_its_control(tmp_path):
     assert "control" in BenchmarkSpec(**grid).to_dict()
     with pytest.raises(ValueError, match="control 'nobody' is not an explainer label"):
         BenchmarkSpec(**grid, control="nobody").control_label()
-    # The deprecated name, in Python and in a config file.
-    with pytest.warns(FutureWarning, match="renamed 'control'"):
-        spec = BenchmarkSpec(**grid, baseline="ablation")
-    assert spec.control == "ablation" and "baseline" not in spec.to_dict()
-    with pytest.warns(FutureWarning, match="control_label"):
-        assert spec.baseline_label() == "ablation"
-    with pytest.warns(FutureWarning):
-        assert spec.baseline == "ablation"
-    with pytest.warns(FutureWarning), pytest.raises(ValueError, match="control' only"):
-        BenchmarkSpec(**grid, control="random", baseline="ablation")
-    path = tmp_path / "old.yaml"
+    path = tmp_path / "grid.yaml"
     path.write_text("datasets: make_linear_attribution\nmodels: linear_regression\n"
                     "explainers: {random: RandomExplainer, ablation: FeatureAblation}\n"
-                    "metrics: feature_agreement\nbaseline: null\n")
-    with pytest.warns(FutureWarning):
-        assert load_config(path).control_label() is None
-    path.write_text(path.read_text().replace("baseline:", "control:"))
+                    "metrics: feature_agreement\ncontrol: null\n")
     assert load_config(path).control_label() is None
 
 

@@ -386,9 +386,9 @@ def test_exact_shapley_reference_is_computed_once_per_model_and_seed(monkeypatch
                        "shap": {"name": "ExactShapley", "params": {"masker": {
                            "name": "MarginalMasker", "params": {"background": 20}}}},
                        "ablation": {"name": "FeatureAblation", "params": {"masker": MEAN}}},
-        "metrics": {"corr": {"name": "shapley_corr", "params": {"n_samples": 50}},
-                    "mse": {"name": "neg_shapley_mse", "params": {"n_samples": 50}},
-                    "corr_200": {"name": "shapley_corr", "params": {"n_samples": 200}}},
+        "metrics": {"corr": {"name": "shapley_corr", "params": {"n_draws": 50}},
+                    "mse": {"name": "neg_shapley_mse", "params": {"n_draws": 50}},
+                    "corr_200": {"name": "shapley_corr", "params": {"n_draws": 200}}},
         "seeds": [0, 1], "n_explain": 8,
     }
     table = run_benchmark(config, n_jobs=1).table
@@ -407,18 +407,10 @@ def test_exact_shapley_reference_is_computed_once_per_model_and_seed(monkeypatch
     X = bunch.data[test[:8]]
     A = FeatureAblation(FrozenEstimator(model), masker=BaselineMasker("mean")).fit(
         bunch.data[train]).explain(X)
-    want = shapley_corr(model, X, A, distribution=bunch.distribution, n_samples=50,
+    want = shapley_corr(model, X, A, distribution=bunch.distribution, n_draws=50,
                         random_state=1)
     got = table.set_index(["explainer", "metric", "seed"]).loc[("ablation", "corr", 1)]
     assert got["value"] == pytest.approx(np.nanmean(want))
-
-
-def test_renamed_explainers_keep_resolving_by_their_old_name():
-    from sklearn_xai.explainers import SobelFilter
-
-    with pytest.warns(FutureWarning, match="SobelFilter"):
-        explainer = resolve_component("SobelBaseline", "explainer")
-    assert isinstance(explainer, SobelFilter)
 
 
 def test_nets_taking_random_state_through_kwargs_get_the_seed():

@@ -285,6 +285,10 @@ def test_table1_code_preset_takes_the_codes_maple_and_tie_order():
                                                   "xaibench_table_metrics"))
     assert code.explainers["maple"]["params"]["convention"] == "xai_bench_code"
     assert "convention" not in paper.explainers["maple"]["params"]
+    # the code's label functions and per-batch normalisation of the data
+    for spec, want in ((code, "xai_bench_code"), (paper, None)):
+        for dataset in spec.datasets.values():
+            assert dataset["params"].get("convention") == want
     for name in ("mono_plus", "roar_faith_plus", "roar_faith_minus", "roar_mono_plus"):
         assert code.metrics[name]["params"]["convention"] == "xai_bench_code"
         assert "convention" not in paper.metrics[name]["params"]

@@ -314,17 +314,3 @@ def test_preprocessors_reject_sparse_empty_and_1d_input_clearly(make):
         make().fit(np.where(X > 0.9, np.inf, X))
 
 
-@pytest.mark.parametrize("strategy, convention",
-                         [("greedy", "paper"), ("beexai", "beexai_code")])
-def test_strategy_is_the_deprecated_switch_of_convention(strategy, convention):
-    new = CorrelationFilter(0.7, convention=convention).fit(CHAIN)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = CorrelationFilter(0.7, strategy=strategy).fit(CHAIN)
-    np.testing.assert_array_equal(old.get_support(), new.get_support())
-    frame = pd.DataFrame(CHAIN[:, :4], columns=list("abcd"))
-    expected = beexai_preprocessor(scaler="minmax", correlation_threshold=0.7,
-                                   convention=convention).fit_transform(frame)
-    with pytest.warns(FutureWarning, match="correlation_strategy"):
-        got = beexai_preprocessor(scaler="minmax", correlation_threshold=0.7,
-                                  correlation_strategy=strategy).fit_transform(frame)
-    np.testing.assert_array_equal(got, expected)

@@ -136,10 +136,6 @@ def test_efficiency_and_shift_invariance_for_nonlinear_model():
     biased = exact_shapley_values(f, X, dist, n_draws=500, random_state=0,
                                   convention="xai_bench_code")
     np.testing.assert_allclose(biased.attributions.sum(1), res.predictions, atol=1e-10)
-    with pytest.warns(FutureWarning, match="xai_bench_efficiency"):
-        old = exact_shapley_values(f, X, dist, n_draws=500, random_state=0,
-                                   xai_bench_efficiency=True)
-    np.testing.assert_array_equal(old.attributions, biased.attributions)
 
 
 def test_observational_equals_interventional_for_independent_features():
@@ -290,7 +286,7 @@ def test_masker_errors():
     np.testing.assert_allclose(res.attributions, [[1.0, 2.0]])
 
 
-def test_deprecated_n_samples_and_batch_size_bound():
+def test_batch_size_bounds_the_rows_of_one_call():
     dist = MultivariateGaussian.equicorrelated(3, 0.5)
     X = dist.sample(4, random_state=3)
 
@@ -298,11 +294,6 @@ def test_deprecated_n_samples_and_batch_size_bound():
         return np.tanh(Z).sum(1) + Z[:, 0] * Z[:, 2]
 
     new = exact_shapley_values(f, X, dist, n_draws=40, random_state=5)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
-        old = exact_shapley_values(f, X, dist, n_samples=40, random_state=5)
-    np.testing.assert_array_equal(old.attributions, new.attributions)
-    with pytest.raises(TypeError, match="pass only n_draws"):
-        exact_shapley_values(f, X, dist, n_samples=40, n_draws=30)
     # batch_size is the maximum number of rows of one call of f
     sizes = []
 

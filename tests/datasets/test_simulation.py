@@ -101,12 +101,6 @@ def test_marginal_divergence_xai_bench_code():
     rng = np.random.default_rng(1)
     A, B = rng.normal(size=(3000, 2)), rng.normal(0.5, 1.2, size=(2500, 2))
     got = marginal_divergence(A, B, convention="xai_bench_code")
-    with pytest.warns(FutureWarning, match="xai_bench_compat"):
-        np.testing.assert_array_equal(marginal_divergence(A, B, xai_bench_compat=True),
-                                      got)
-    with pytest.warns(FutureWarning, match="xai_bench_compat"):
-        np.testing.assert_array_equal(marginal_divergence(A, B, xai_bench_compat=False),
-                                      marginal_divergence(A, B))
     edges = np.round(np.arange(-6.0, 5.95, 0.1), 1)
     assert len(edges) == 120
     for j in range(2):

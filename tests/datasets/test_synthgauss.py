@@ -132,22 +132,7 @@ def test_parameter_errors():
         make_synthgauss(10, 3, n_clusters=2, min_active_features=4)
     with pytest.raises(InvalidParameterError, match="convention"):
         make_synthgauss(10, 3, convention="code")
-    with pytest.raises(InvalidParameterError, match="variant"):
-        make_synthgauss(10, 3, variant="code")
     with pytest.raises(InvalidParameterError, match="sparsity"):
         make_synthgauss(10, 3, sparsity=1.5)
     with pytest.raises(ValueError, match="cov must have shape"):
         make_synthgauss(10, 3, n_clusters=2, cov=np.eye(2))
-
-
-def test_variant_is_the_deprecated_name_of_convention():
-    kw = dict(n_samples=40, n_features=4, n_clusters=3, random_state=2)
-    for variant in ("paper", "openxai_code"):
-        new = make_synthgauss(convention=variant, **kw)
-        with pytest.warns(FutureWarning, match=f"convention='{variant}'"):
-            old = make_synthgauss(variant=variant, **kw)
-        for key in ("data", "target", "ground_truth", "probs", "test_indices"):
-            np.testing.assert_array_equal(old[key], new[key])
-        assert old.parameters["convention"] == variant
-    with pytest.raises(TypeError, match="contradicts"):
-        make_synthgauss(convention="paper", variant="openxai_code", **kw)

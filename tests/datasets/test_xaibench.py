@@ -242,59 +242,15 @@ def test_mixture_parameter_errors():
         make_mixture_linear(20, component_means=np.zeros((2, 3)))
     with pytest.raises(ValueError, match="sum to 1"):
         make_mixture_linear(20, component_weights=[0.5, 0.6])
-    with pytest.raises(InvalidParameterError, match="psi_variant"):
-        make_mixture_piecewise_constant(20, psi_variant="code")
-
-
-def _same_data(a, b):
-    for key in ("data", "target", "ground_truth", "ground_truth_mask"):
-        np.testing.assert_array_equal(a[key], b[key])
-    new = a.distribution.sample(20, random_state=5)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        np.testing.assert_array_equal(a.label_function(new), b.label_function(new))
-        np.testing.assert_array_equal(a.label_function(new[:1]),
-                                      b.label_function(new[:1]))
 
 
 @pytest.mark.parametrize("make", [make_gaussian_piecewise_constant,
-                                  make_mixture_nonlinear_additive])
-def test_deprecated_switches_map_onto_convention(make):
+                                  make_mixture_nonlinear_additive,
+                                  make_gaussian_linear, make_mixture_linear])
+def test_code_convention_is_recorded_and_normalises_per_batch(make):
     kw = dict(n_samples=60, n_features=4, random_state=0)
     code = make(convention="xai_bench_code", **kw)
     paper = make(**kw)
     assert code.parameters["convention"] == "xai_bench_code"
     assert paper.parameters["convention"] == "paper"
-    # the two old switches together are the code's convention
-    with pytest.warns(FutureWarning) as record:
-        old = make(psi_variant="xai_bench_code", xai_bench_batch_norm=True, **kw)
-    assert {str(w.message).split("'")[1] for w in record} == {
-        "psi_variant", "xai_bench_batch_norm"}
-    assert "convention='xai_bench_code'" in str(record[0].message)
-    _same_data(old, code)
-    # each old switch alone keeps exactly its former effect
-    with pytest.warns(FutureWarning, match="psi_variant"):
-        psi_only = make(psi_variant="xai_bench_code", **kw)
-    np.testing.assert_array_equal(psi_only.target, code.target)
-    np.testing.assert_array_equal(psi_only.ground_truth, code.ground_truth)
-    assert not psi_only.label_function.batch_norm
-    with pytest.warns(FutureWarning, match="xai_bench_batch_norm"):
-        norm_only = make(xai_bench_batch_norm=True, **kw)
-    np.testing.assert_array_equal(norm_only.target, paper.target)
-    assert norm_only.label_function.batch_norm
     assert code.label_function.batch_norm and not paper.label_function.batch_norm
-    with pytest.warns(FutureWarning, match="psi_variant"):
-        _same_data(make(psi_variant="paper", **kw), paper)
-    with pytest.raises(TypeError, match="contradicts"), \
-            pytest.warns(FutureWarning):
-        make(psi_variant="paper", convention="xai_bench_code", **kw)
-
-
-def test_deprecated_batch_norm_of_linear_generators():
-    for make in (make_gaussian_linear, make_mixture_linear):
-        code = make(50, random_state=1, convention="xai_bench_code")
-        with pytest.warns(FutureWarning, match="xai_bench_batch_norm"):
-            old = make(50, random_state=1, xai_bench_batch_norm=True)
-        _same_data(old, code)
-        with pytest.warns(FutureWarning, match="xai_bench_batch_norm"):
-            _same_data(make(50, random_state=1, xai_bench_batch_norm=False),
-                       make(50, random_state=1))

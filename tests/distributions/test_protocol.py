@@ -119,35 +119,3 @@ def test_conditional_expectation_batches_subsets_into_few_model_calls():
     calls.clear()
     dist.conditional_expectation(f, X, masks, n_draws=50, random_state=0, batch_size=300)
     assert max(calls) <= 300
-
-
-@pytest.mark.parametrize("method", ["conditional_sample", "marginal_sample"])
-def test_n_samples_is_the_deprecated_name_of_n_draws(method):
-    dist = GaussianMixture([0.3, 0.7], [[0.0, 1.0], [2.0, -1.0]], np.eye(2))
-    X = np.array([[0.5, 0.2], [1.0, -2.0]])
-    new = getattr(dist, method)(X, [0], n_draws=7, random_state=0)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
-        old = getattr(dist, method)(X, [0], n_samples=7, random_state=0)
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="pass only n_draws"):
-        getattr(dist, method)(X, [0], n_draws=5, n_samples=7)
-
-
-def test_deprecated_n_samples_of_conditional_expectation_and_standard_draws():
-    dist = MultivariateGaussian.equicorrelated(3, 0.4)
-    X = dist.sample(4, random_state=1)
-
-    def f(Z):
-        return np.tanh(Z).sum(1)
-
-    new = dist.conditional_expectation(f, X, [0, 2], n_draws=9, random_state=3)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
-        old = dist.conditional_expectation(f, X, [0, 2], n_samples=9, random_state=3)
-    np.testing.assert_array_equal(old, new)
-    Z, u = dist.standard_draws(row_generators(0, [1, 2]), 5)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
-        Z_old, u_old = dist.standard_draws(row_generators(0, [1, 2]), n_samples=5)
-    np.testing.assert_array_equal(Z_old, Z)
-    np.testing.assert_array_equal(u_old, u)
-    with pytest.raises(TypeError, match="needs n_draws"):
-        dist.standard_draws(row_generators(0, [1, 2]))

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 from scipy import ndimage
-from sklearn.base import clone
 from sklearn.linear_model import LinearRegression
 
 from sklearn_xai.explainers._image import InputAttribution, LaplaceFilter, SobelFilter
@@ -75,27 +74,3 @@ def test_image_shape_errors():
     ex = SobelFilter().fit(np.zeros((2, 9)))
     with pytest.raises(ValueError, match="features"):
         ex.transform(np.zeros((2, 16)))
-
-
-@pytest.mark.parametrize(
-    "old, new, params",
-    [("SobelBaseline", SobelFilter, {"magnitude": True}),
-     ("LaplaceBaseline", LaplaceFilter, {}),
-     ("InputBaseline", InputAttribution, {})],
-)
-def test_deprecated_names_warn_and_match_the_new_ones(images, old, new, params):
-    """The old names still import from sklearn_xai.explainers for one release:
-    constructing (or cloning) one emits a FutureWarning naming the new class,
-    and it explains exactly as the new class does."""
-    import sklearn_xai.explainers as explainers
-
-    assert old not in explainers.__all__
-    cls = getattr(explainers, old)
-    X = images.reshape(5, -1)
-    with pytest.warns(FutureWarning, match=rf"{old} was renamed {new.__name__}"):
-        ex = cls(**params)
-    assert isinstance(ex, new)
-    with pytest.warns(FutureWarning, match=old):
-        ex = clone(ex)
-    np.testing.assert_array_equal(ex.fit(X).transform(X),
-                                  new(**params).fit(X).transform(X))

@@ -140,7 +140,6 @@ def test_lime_preset_and_kernel_width(gaussian_data):
     [
         ({"preset": "openxai"}, "preset"),
         ({"n_perturbations": 1}, "n_perturbations"),
-        ({"n_samples": 1}, "n_samples"),
         ({"discretizer": "entropy"}, "discretizer"),
         ({"kernel_width": 0.0}, "kernel_width"),
     ],
@@ -215,7 +214,7 @@ def test_surrogate_one_call_batch_and_order_independent(gaussian_data):
 @pytest.mark.parametrize(
     "params, match",
     [({"std": 0.0}, "std"), ({"n_perturbations": 1}, "n_perturbations"),
-     ({"n_samples": 1}, "n_samples"), ({"alpha": -1.0}, "alpha")],
+     ({"alpha": -1.0}, "alpha")],
 )
 def test_surrogate_bad_parameters(gaussian_data, params, match):
     X, w = gaussian_data

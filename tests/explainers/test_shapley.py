@@ -536,9 +536,7 @@ def test_reproducible_with_random_state(cls):
 @pytest.mark.parametrize("cls, params, match", [
     (KernelSHAP, {"n_perturbations": 0}, "n_perturbations"),
     (KernelSHAP, {"n_perturbations": "all"}, "n_perturbations"),
-    (KernelSHAP, {"n_samples": 0}, "n_samples"),
     (ShapleyValueSampling, {"n_permutations": 0}, "n_permutations"),
-    (ShapleyValueSampling, {"n_samples": 0}, "n_samples"),
     (ExactShapley, {"convention": "xai_bench"}, "convention"),
     (ExactShapley, {"masker": "zero"}, "masker"),
     (ExactShapley, {"max_features": 0}, "max_features"),

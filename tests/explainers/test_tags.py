@@ -140,40 +140,13 @@ def test_get_explainer_tags_rejects_other_estimators():
         get_explainer_tags(BaseExplainer)
 
 
-def test_legacy_class_attributes_still_declare_tags():
-    """A third-party explainer declaring the pre-tags class attributes keeps
-    working for one release, with a FutureWarning when the class is made."""
-    with pytest.warns(FutureWarning, match="_stochastic.*__sklearn_tags__"):
-        class Legacy(BaseExplainer):
-            _stochastic = True
-            _requires_estimator = False
-
-            def __init__(self, estimator=None, *, random_state=None):
-                self.estimator = estimator
-                self.random_state = random_state
-
-            def _explain(self, X, f, target_index, rngs):
-                return np.stack([rng.normal(size=X.shape[1]) for rng in rngs])
-
-    tags = get_explainer_tags(Legacy())
-    assert tags.stochastic and not tags.requires_estimator
-    X = np.zeros((3, 2))
-    np.testing.assert_array_equal(Legacy(random_state=0).fit(X).transform(X),
-                                  Legacy(random_state=0).fit(X).transform(X))
-
-
-# Still declares stochastic=(method == "gaussian") as a `_stochastic` property;
-# moves to __sklearn_tags__ when it moves onto a masker.
-LEGACY_DECLARATIONS = {"EmpiricalConditionalSHAP"}
-
-
-def test_the_package_declares_no_legacy_attributes():
-    legacy = {"_stochastic", "_requires_estimator", "_shares_row_keys"}
+def test_the_package_declares_tags_in_sklearn_tags_only():
+    """The class attributes that declared tags before ExplainerTags are read
+    no more: no explainer may rely on them."""
+    old = {"_stochastic", "_requires_estimator", "_shares_row_keys"}
     for name, cls in all_explainers():
         for klass in cls.__mro__:
-            if klass.__name__ in LEGACY_DECLARATIONS:
-                continue
-            own = legacy & set(vars(klass))
+            own = old & set(vars(klass))
             assert not own, f"{klass.__name__} declares {own}: use __sklearn_tags__"
 
 

@@ -197,18 +197,6 @@ def test_evaluate_affine_closed_form_for_every_masker():
         np.testing.assert_allclose(m.evaluate(ExplainedOutput(model), X, keep), values)
 
 
-def test_perturb_n_samples_is_the_deprecated_name_of_n_perturbations():
-    p = check_perturber(ShiftPerturber(2.0), n_features=3)
-    new = p.perturb(X, [True, False, True], n_perturbations=4,
-                    rngs=RowStreams(0, row_keys(X)))
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_perturbations'"):
-        old = p.perturb(X, [True, False, True], n_samples=4,
-                        rngs=RowStreams(0, row_keys(X)))
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="pass only n_perturbations"):
-        p.perturb(X, [True, False, True], 5, RowStreams(0, row_keys(X)), n_samples=4)
-
-
 def test_huge_draw_count_is_refused_before_any_work():
     """A masker's n_draws multiplies the rows of one model call: a count
     beyond the allocation limit is refused by name, not by numpy."""

@@ -210,30 +210,6 @@ def test_empirical_masker_subsample_and_errors():
         EmpiricalConditionalMasker(sigma=0).fit(X)
 
 
-@pytest.mark.parametrize("make", [
-    lambda **kw: ConditionalMasker(_dist(), **kw),
-    lambda **kw: GaussianConditionalMasker(**kw),
-])
-def test_n_samples_is_the_deprecated_name_of_n_draws(make):
+def test_second_positional_argument_of_conditional_masker_is_n_draws():
     X = _dist().sample(20, random_state=0)
-    keep = np.array([[True, False, False], [False, True, True]])
-    new = make(n_draws=6).fit(X)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
-        old = make(n_samples=6).fit(X)
-    assert old.n_draws_ == 6 and old.get_params()["n_samples"] == 6
-    np.testing.assert_array_equal(
-        old.impute(X[:3], keep, rngs=row_generators(0, row_keys(X[:3]))),
-        new.impute(X[:3], keep, rngs=row_generators(0, row_keys(X[:3]))))
-
-    def f(Z, t):
-        return np.tanh(Z).sum(1)
-
-    np.testing.assert_array_equal(
-        old.evaluate(f, X[:3], keep, rngs=row_generators(1, row_keys(X[:3]))),
-        new.evaluate(f, X[:3], keep, rngs=row_generators(1, row_keys(X[:3]))))
-    # the second positional argument of ConditionalMasker is n_draws
     assert ConditionalMasker(_dist(), 9).fit(X).n_draws_ == 9
-    with pytest.raises(InvalidParameterError, match="n_samples"):
-        make(n_samples=0).fit(X)
-    with pytest.raises(TypeError, match="pass only n_draws"):
-        make(n_samples=5, n_draws=6).fit(X)

@@ -162,7 +162,7 @@ def _xaibench_table(name, code, quick, rhos=(0.0,)):
     n_train, n_test = (100, 5) if quick else (1000, 100)
     data = {"n_features": 5, "noise": 0.01}
     if code:
-        data.update(psi_variant="xai_bench_code", xai_bench_batch_norm=True)
+        data.update(convention="xai_bench_code")
     datasets = {
         (f"piecewise_constant_rho{rho:g}" if len(rhos) > 1 else "piecewise_constant"): {
             "name": "two_draws",
@@ -221,9 +221,9 @@ def xaibench_table_metrics_code(quick=False):
 
     The switches are listed in the user guide (:ref:`def-switches-xaibench`).
 
-    As :func:`xaibench_table_metrics`, plus: the code's label function
-    (``psi_variant="xai_bench_code"``) and per-batch label standardisation
-    (``xai_bench_batch_norm=True``), BF-SHAP's efficiency bias
+    As :func:`xaibench_table_metrics`, plus: the code's label function and
+    per-batch label standardisation (``convention="xai_bench_code"`` of the
+    generator), BF-SHAP's efficiency bias
     (``convention="xai_bench_code"``), ground-truth Shapley values with 20 000
     Monte-Carlo draws and the same bias, ``empty_value="explained_mean"``,
     ``nan_policy="zero"``, the monotonicity index bug, an independent
