@@ -28,10 +28,9 @@ from sklearn_xai.masking import (
     check_masker,
 )
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._deprecation import DEPRECATED
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
 from sklearn_xai.utils._random import keyed_generators, purpose_generator
-from sklearn_xai.utils._sklearn import Hidden, Interval, StrOptions
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_attributions, check_rows
 
 # Parameters every model-based metric takes, with their constraints.
@@ -44,11 +43,7 @@ _BASE_PARAMS = {
     "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
 }
 
-# Constraints shared by several families.  Deprecated parameters accept
-# their old values, or "deprecated" (not passed).
-_DEPRECATED_SWITCH = ["boolean", Hidden(StrOptions({DEPRECATED}))]
-_DEPRECATED_N_SAMPLES = [Interval(numbers.Integral, 1, None, closed="left"),
-                         Hidden(StrOptions({DEPRECATED}))]
+# Constraints shared by several families.
 _EMPTY_VALUE = {"empty_value": [StrOptions({"expected", "explained_mean"})]}
 _NAN_POLICY = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
 _CONVENTION_XAI_BENCH = {"convention": [StrOptions({"paper", "xai_bench_code"})]}

@@ -6,9 +6,7 @@ import numbers
 
 import numpy as np
 
-from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._sklearn import (
     Interval,
     StrOptions,
@@ -26,14 +24,10 @@ __all__ = ["complexity", "effective_complexity", "sparseness"]
         "attributions": ["array-like"],
         "normalize": [StrOptions({"log_d", "none"})],
         "convention": [StrOptions({"paper", "beexai_code"})],
-        # Deprecated in 0.1.
-        "normalization": [StrOptions({"log_d", "none", "beexai"}),
-                          Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def complexity(attributions, *, normalize="log_d", convention="paper",
-               normalization=DEPRECATED):
+def complexity(attributions, *, normalize="log_d", convention="paper"):
     """Entropy complexity of each explanation (Bhatt et al. 2020).
 
     With ``P_j = |a_j| / sum_l |a_l|`` and ``H = -sum_j P_j ln P_j``
@@ -59,12 +53,6 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
         ``"beexai_code"``: BEExAI's code, ``H / d`` with its ``1e-8``
         offsets (the paper promises a score in ``[0, 1]``; ``normalize`` is
         then ignored).
-    normalization : {"log_d", "none", "beexai"}
-        The normalisation.
-
-        .. deprecated:: 0.1
-           ``normalization`` was renamed ``normalize`` and will be removed
-           in 0.2; ``"beexai"`` is ``convention="beexai_code"``.
 
     Returns
     -------
@@ -84,14 +72,6 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
     >>> complexity([[1.0, 0.0, 0.0], [2.0, -2.0, 2.0]])
     array([0., 1.])
     """
-    if isinstance(normalization, str) and normalization == "beexai":
-        convention = switch_to_convention(
-            convention, {"normalization": (normalization, {"beexai": "beexai_code"})},
-            owner="complexity", stacklevel=4)
-    else:
-        normalize = renamed(normalization, normalize, old="normalization",
-                            new="normalize", default="log_d", owner="complexity",
-                            stacklevel=4)
     A = np.abs(check_attributions(attributions))
     d = A.shape[1]
     total = A.sum(axis=1, keepdims=True)

@@ -38,8 +38,6 @@ from sklearn_xai.masking import ConditionalMasker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
-    _DEPRECATED_N_SAMPLES,
-    _DEPRECATED_SWITCH,
     _EMPTY_VALUE,
     _NAN_POLICY,
     _check_distribution,
@@ -50,11 +48,9 @@ from sklearn_xai.metrics._common import (
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
 from sklearn_xai.utils._sklearn import (
-    Hidden,
     Interval,
     StrOptions,
     fast_validate_params,
@@ -274,12 +270,6 @@ _MODEL_PARAMS = {
 }
 
 
-def _beexai_convention(convention, variant, options, owner):
-    """``convention`` with the deprecated ``variant`` of a BEExAI metric
-    mapped onto it (``options``: old value -> convention)."""
-    return switch_to_convention(convention, {"variant": (variant, options)},
-                                owner=owner, stacklevel=5)
-
 
 @fast_validate_params(
     {
@@ -289,7 +279,6 @@ def _beexai_convention(convention, variant, options, owner):
         "subset_size": [Interval(numbers.Integral, 1, None, closed="left"),
                         Interval(numbers.Real, 0, 1, closed="neither"), None],
         "random_state": ["random_state"],
-        "variant": [StrOptions({"bhatt", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -298,8 +287,7 @@ def _beexai_convention(convention, variant, options, owner):
 def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
                              subset_size=None, masker=None, X_train=None,
                              convention="paper", absolute=None, random_state=None,
-                             target="predicted", output="auto", batch_size=None,
-                             variant=DEPRECATED):
+                             target="predicted", output="auto", batch_size=None):
     """Faithfulness correlation (Bhatt et al. 2020; BEExAI).
 
     For each row, draw ``n_subsets`` feature subsets ``S_r`` of size ``s``
@@ -337,12 +325,6 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
     {target}
     {output}
     {batch_size}
-    variant : {"bhatt", "beexai"}
-        Former switch: ``"bhatt"`` is ``convention="paper"``, ``"beexai"``
-        is ``convention="beexai_code"``.
-
-        .. deprecated:: 0.1
-           Pass ``convention`` instead; ``variant`` will be removed in 0.2.
 
     Returns
     -------
@@ -371,9 +353,6 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
     >>> s.round(6)
     array([1., 1., 1.])
     """
-    convention = _beexai_convention(
-        convention, variant, {"bhatt": "paper", "beexai": "beexai_code"},
-        "faithfulness_correlation")
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size, X_train)
     n, d = X.shape
@@ -467,8 +446,6 @@ def _beexai_regression_curve(mse):
         **_CONVENTION_BEEXAI,
         "metric": [StrOptions({"accuracy", "flip_rate"})],
         "random_state": ["random_state"],
-        "variant": [StrOptions({"atanasova", "beexai_regression"}),
-                    Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -476,7 +453,7 @@ def _beexai_regression_curve(mse):
               removal_masker=_DOC_REMOVAL_MASKER)
 def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="abs",
            metric="accuracy", convention="paper", random_state=None,
-           target="predicted", output="auto", batch_size=None, variant=DEPRECATED):
+           target="predicted", output="auto", batch_size=None):
     """Area under the threshold-performance curve (Atanasova et al. 2020;
     BEExAI).  Dataset-level; see :ref:`def-auc-tp` in the user guide.
 
@@ -523,12 +500,6 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
         Explained class (only used by the masker's value function).
     {output}
     {batch_size}
-    variant : {"atanasova", "beexai_regression"}
-        Former switch: ``"atanasova"`` is ``convention="paper"``,
-        ``"beexai_regression"`` is ``convention="beexai_code"``.
-
-        .. deprecated:: 0.1
-           Pass ``convention`` instead; ``variant`` will be removed in 0.2.
 
     Returns
     -------
@@ -555,9 +526,6 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
     >>> bool(auc_tp(clf, X, exact) < auc_tp(clf, X, exact[:, ::-1]))
     True
     """
-    convention = _beexai_convention(
-        convention, variant, {"atanasova": "paper", "beexai_regression": "beexai_code"},
-        "auc_tp")
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size, X_train)
     d = X.shape[1]
@@ -577,7 +545,6 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
         **_MODEL_PARAMS,
         **_CONVENTION_BEEXAI,
         "random_state": ["random_state"],
-        "variant": [StrOptions({"insertion", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -585,8 +552,7 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
               "batch_size", order_by=_DOC_ORDER_BY)
 def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
                  order_by="abs", convention="paper", absolute=None, random_state=None,
-                 target="predicted", output="auto", batch_size=None,
-                 variant=DEPRECATED):
+                 target="predicted", output="auto", batch_size=None):
     """Insertion monotonicity (BEExAI); see :ref:`def-monotonicity` in the
     user guide.
 
@@ -628,12 +594,6 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
     {target}
     {output}
     {batch_size}
-    variant : {"insertion", "beexai"}
-        Former switch: ``"insertion"`` is ``convention="paper"``,
-        ``"beexai"`` is ``convention="beexai_code"``.
-
-        .. deprecated:: 0.1
-           Pass ``convention`` instead; ``variant`` will be removed in 0.2.
 
     Returns
     -------
@@ -658,9 +618,6 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
     >>> monotonicity(model, X[:1], [[1.0, 2.0, 3.0]]).round(6)  # gains 1, 2, 3
     array([0.])
     """
-    convention = _beexai_convention(
-        convention, variant, {"insertion": "paper", "beexai": "beexai_code"},
-        "monotonicity")
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size, X_train)
     n, d = X.shape
@@ -807,12 +764,11 @@ _VALUE_PARAMS = {
     "value": [StrOptions({"observational", "interventional"})],
     "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
     "random_state": ["random_state"],
-    "n_samples": _DEPRECATED_N_SAMPLES,
 }
 _FAITH_PARAMS = {**_VALUE_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
                  **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"]}
 _MONO_PARAMS = {**_VALUE_PARAMS, **_EMPTY_VALUE, **_CONVENTION_XAI_BENCH,
-                "avg": ["boolean"], "xai_bench_index_bug": _DEPRECATED_SWITCH}
+                "avg": ["boolean"]}
 
 _VALUE_DOCS = dict(
     value="""
@@ -833,7 +789,7 @@ empty_value : {"expected", "explained_mean"}, default="expected"
 )
 _VALUE_SHARED = ("estimator", "X", "attributions", "X_train", "random_state",
                  "target", "output", "batch_size", "value_distribution",
-                 "value_masker", "n_samples")
+                 "value_masker")
 _FAITH_DOCS = dict(
     _VALUE_DOCS,
     use_abs="""
@@ -866,13 +822,6 @@ convention : {"paper", "xai_bench_code"}, default="paper"
     rows (``ConditionalMasker(draws="per_coalition")``; the default
     shares one block of draws between a row's coalitions); only for
     reproducing its tables (:ref:`def-switches-xaibench`).""",
-    xai_bench_index_bug="""
-xai_bench_index_bug : bool
-    Former switch of ``convention="xai_bench_code"``.
-
-    .. deprecated:: 0.1
-       Pass ``convention="xai_bench_code"`` instead; ``xai_bench_index_bug``
-       will be removed in 0.2.""",
 )
 
 
@@ -881,8 +830,7 @@ xai_bench_index_bug : bool
 def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=100, use_abs=True,
                 empty_value="expected", nan_policy="omit", convention="paper",
-                random_state=None, target="predicted", output="auto", batch_size=None,
-                n_samples=DEPRECATED):
+                random_state=None, target="predicted", output="auto", batch_size=None):
     """Faithfulness by removal (XAI-Bench faith−): does removing a feature
     change the output in proportion to its attribution?
 
@@ -908,7 +856,6 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
     {target}
     {output}
     {batch_size}
-    {n_samples}
 
     Returns
     -------
@@ -934,8 +881,6 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
     >>> faith_minus(model, X[:2], shap, distribution=dist).round(6)
     array([1., 1.])
     """
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
-                      owner="faith_minus", stacklevel=4)
     return _faith(estimator, X, attributions, add=False, distribution=distribution,
                   masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
                   empty_value=empty_value, nan_policy=nan_policy,
@@ -948,8 +893,7 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100, use_abs=True,
                empty_value="expected", nan_policy="omit", convention="paper",
-               random_state=None, target="predicted", output="auto", batch_size=None,
-               n_samples=DEPRECATED):
+               random_state=None, target="predicted", output="auto", batch_size=None):
     """Faithfulness by addition (XAI-Bench faith+): does knowing only one
     feature move the output in proportion to its attribution?
 
@@ -975,7 +919,6 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
     {target}
     {output}
     {batch_size}
-    {n_samples}
 
     Returns
     -------
@@ -1001,8 +944,6 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
     >>> faith_plus(model, X[:2], shap, distribution=dist).round(6)
     array([1., 1.])
     """
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
-                      owner="faith_plus", stacklevel=4)
     return _faith(estimator, X, attributions, add=True, distribution=distribution,
                   masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
                   empty_value=empty_value, nan_policy=nan_policy,
@@ -1015,8 +956,7 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
 def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100,
                empty_value="expected", avg=True, convention="paper",
-               random_state=None, target="predicted", output="auto", batch_size=None,
-               n_samples=DEPRECATED, xai_bench_index_bug=DEPRECATED):
+               random_state=None, target="predicted", output="auto", batch_size=None):
     """Monotonicity, least important first (XAI-Bench mono−).
 
     Features are added in *ascending* order of ``|a|``; with ``v_t`` the
@@ -1043,8 +983,6 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
     {target}
     {output}
     {batch_size}
-    {n_samples}
-    {xai_bench_index_bug}
 
     Returns
     -------
@@ -1071,11 +1009,6 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
     >>> mono_minus(model, X[:3], shap, distribution=dist)
     array([1., 1., 1.])
     """
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
-                      owner="mono_minus", stacklevel=4)
-    convention = switch_to_convention(
-        convention, {"xai_bench_index_bug": (xai_bench_index_bug, "xai_bench_code")},
-        owner="mono_minus", stacklevel=4)
     return _mono(estimator, X, attributions, ascending=True, distribution=distribution,
                  masker=masker, value=value, n_draws=n_draws,
                  empty_value=empty_value, avg=avg, convention=convention,
@@ -1088,8 +1021,7 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
 def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
               X_train=None, value="observational", n_draws=100,
               empty_value="expected", avg=True, convention="paper",
-              random_state=None, target="predicted", output="auto", batch_size=None,
-              n_samples=DEPRECATED, xai_bench_index_bug=DEPRECATED):
+              random_state=None, target="predicted", output="auto", batch_size=None):
     """Monotonicity, most important first (XAI-Bench mono+).
 
     Features are added in *descending* order of ``|a|``; the score is the
@@ -1116,8 +1048,6 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
     {target}
     {output}
     {batch_size}
-    {n_samples}
-    {xai_bench_index_bug}
 
     Returns
     -------
@@ -1143,11 +1073,6 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
     >>> mono_plus(model, X[:3], shap, distribution=dist)
     array([1., 1., 1.])
     """
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=100,
-                      owner="mono_plus", stacklevel=4)
-    convention = switch_to_convention(
-        convention, {"xai_bench_index_bug": (xai_bench_index_bug, "xai_bench_code")},
-        owner="mono_plus", stacklevel=4)
     return _mono(estimator, X, attributions, ascending=False, distribution=distribution,
                  masker=masker, value=value, n_draws=n_draws,
                  empty_value=empty_value, avg=avg, convention=convention,

@@ -25,9 +25,7 @@ import numpy as np
 from scipy.stats import rankdata
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import (
@@ -432,14 +430,12 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
         "attributions": ["array-like"],
         "convention": [StrOptions({"openxai_code", "paper"})],
         "nan_policy": [StrOptions({"omit", "zero", "raise"})],
-        # Deprecated in 0.1.
-        "ties": [StrOptions({"openxai", "skip"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
 @Substitution("ground_truth", "scores_greater")
 def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_code",
-                            nan_policy="omit", ties=DEPRECATED):
+                            nan_policy="omit"):
     """Pairwise rank agreement: fraction of feature pairs ordered alike (OpenXAI PRA).
 
     ``PRA = C(d, 2)^-1 sum_{j<l} 1[(r_j(a) < r_l(a)) = (r_j(g) < r_l(g))]``
@@ -462,13 +458,6 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
     nan_policy : {"omit", "zero", "raise"}, default="omit"
         With ``convention="paper"``, a reference whose entries are all tied
         leaves no pair: NaN with a warning (``"omit"``), 0 or an error.
-    ties : {"openxai", "skip"}
-        The tie handling.
-
-        .. deprecated:: 0.1
-           ``ties`` will be removed in 0.2: ``"openxai"`` is
-           ``convention="openxai_code"`` and ``"skip"`` is
-           ``convention="paper"``.
 
     Returns
     -------
@@ -491,18 +480,6 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
     >>> pairwise_rank_agreement(g, [[3.0, 2.0, 1.0]], convention="paper")
     array([1.])
     """
-    if not (isinstance(ties, str) and ties == DEPRECATED):
-        # The default convention is the code's: read the switch on its own,
-        # then check it against a convention given besides.
-        implied = switch_to_convention(
-            "paper", {"ties": (ties, {"openxai": "openxai_code", "skip": "paper"})},
-            owner="pairwise_rank_agreement", stacklevel=4)
-        if convention not in ("openxai_code", implied):
-            raise TypeError(
-                f"pairwise_rank_agreement: ties={ties!r} contradicts "
-                f"convention={convention!r}; pass only convention."
-            )
-        convention = implied
     A = check_attributions(attributions)
     G = check_reference(ground_truth, A)
     n, d = A.shape

@@ -8,12 +8,10 @@ import numpy as np
 from sklearn_xai.masking import GaussianNoisePerturber, check_perturber
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
-    Hidden,
     _check_inputs,
     _check_training_rows,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, block_slices
 from sklearn_xai.utils._random import keyed_streams
@@ -28,9 +26,6 @@ _DEFAULT_N = {"paper": 100, "xai_bench_code": 1000, "beexai_code": 5}
 # standard deviation of each feature (get_results.py, ``inf_std``).
 # (XAI-Bench's perturbation has no scale.)
 _DEFAULT_SIGMA = {"paper": 0.1, "beexai_code": 1.0}
-# The deprecated perturbation= option each convention replaces.
-_PERTURBATIONS = {"gaussian": "paper", "xai_bench": "xai_bench_code",
-                  "beexai": "beexai_code"}
 
 
 def _noise_scale(X, X_train, perturber, sigma, sigma_scale):
@@ -86,9 +81,6 @@ def _perturbation(convention, X, z, scale, out, work):
         "normalize": ["boolean", None],
         "absolute": ["boolean", None],
         "random_state": ["random_state"],
-        # Deprecated in 0.1.
-        "perturbation": [StrOptions(set(_PERTURBATIONS)),
-                         Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -96,8 +88,7 @@ def _perturbation(convention, X, z, scale, out, work):
 def infidelity(estimator, X, attributions, *, convention="paper",
                n_perturbations=None, sigma=None, sigma_scale="auto", X_train=None,
                perturber=None, normalize=None, absolute=None, random_state=None,
-               target="predicted", output="auto", batch_size=None,
-               perturbation=DEPRECATED):
+               target="predicted", output="auto", batch_size=None):
     """Infidelity (Yeh et al. 2019).
 
     ``INFD(x) = E_I[(I·a - (f(x) - f(x - I)))^2]``: how well the
@@ -177,14 +168,6 @@ def infidelity(estimator, X, attributions, *, convention="paper",
     {target}
     {output}
     {batch_size}
-    perturbation : {"gaussian", "xai_bench", "beexai"}
-        The perturbation.
-
-        .. deprecated:: 0.1
-           ``perturbation`` will be removed in 0.2: ``"gaussian"`` is
-           ``convention="paper"``, ``"xai_bench"`` is
-           ``convention="xai_bench_code"`` and ``"beexai"`` is
-           ``convention="beexai_code"``.
 
     Returns
     -------
@@ -214,9 +197,6 @@ def infidelity(estimator, X, attributions, *, convention="paper",
     >>> infidelity(model, X[:2], grad, random_state=0).round(12)
     array([0., 0.])
     """
-    convention = switch_to_convention(
-        convention, {"perturbation": (perturbation, _PERTURBATIONS)},
-        owner="infidelity", stacklevel=4)
     X, A = _check_inputs(X, attributions)
     n, d = X.shape
     N = _DEFAULT_N[convention] if n_perturbations is None else int(n_perturbations)

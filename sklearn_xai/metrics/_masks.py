@@ -25,9 +25,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from scipy.spatial.distance import cdist
 from scipy.stats import rankdata
 
-from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import (
@@ -372,14 +370,12 @@ def mask_roc_auc(ground_truth, attributions, *, nan_policy="omit"):
         "net_mass": ["boolean"],
         "n_jobs": [numbers.Integral, None],
         "nan_policy": [StrOptions({"omit", "zero", "raise"})],
-        # Deprecated in 0.1.
-        "d_max": [StrOptions({"code", "true"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
 def emd_score(ground_truth, attributions, *, image_shape=None,
               convention="xai_tris_code", coarsen=1, net_mass=True, n_jobs=None,
-              nan_policy="omit", d_max=DEPRECATED):
+              nan_policy="omit"):
     """Earth mover's distance score of attribution maps against masks (XAI-TRIS).
 
     ``p = 1_G / |G|`` (uniform mass on the mask), ``q = |a| / sum |a|``; ``W``
@@ -421,13 +417,6 @@ def emd_score(ground_truth, attributions, *, image_shape=None,
         An all-zero map (no distribution ``q``) or an empty mask leaves the
         score undefined: NaN with a warning (XAI-TRIS silently drops such
         samples), 0, or an error.
-    d_max : {"code", "true"}
-        The normaliser.
-
-        .. deprecated:: 0.1
-           ``d_max`` will be removed in 0.2: ``"code"`` is
-           ``convention="xai_tris_code"`` and ``"true"`` is
-           ``convention="paper"``.
 
     Returns
     -------
@@ -452,18 +441,6 @@ def emd_score(ground_truth, attributions, *, image_shape=None,
     >>> emd_score(mask, mask)
     array([1.])
     """
-    if not (isinstance(d_max, str) and d_max == DEPRECATED):
-        # The default convention is the code's: read the switch on its own,
-        # then check it against a convention given besides.
-        implied = switch_to_convention(
-            "paper", {"d_max": (d_max, {"code": "xai_tris_code", "true": "paper"})},
-            owner="emd_score", stacklevel=4)
-        if convention not in ("xai_tris_code", implied):
-            raise TypeError(
-                f"emd_score: d_max={d_max!r} contradicts convention={convention!r}; "
-                "pass only convention."
-            )
-        convention = implied
     A, M = _check_mask_inputs(ground_truth, attributions)
     shape = _resolve_image_shape(image_shape, A.shape[1])
     h, w = shape

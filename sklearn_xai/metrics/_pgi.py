@@ -6,9 +6,8 @@ import numbers
 import numpy as np
 
 from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
-from sklearn_xai.metrics._common import _BASE_PARAMS, Hidden, _check_inputs
+from sklearn_xai.metrics._common import _BASE_PARAMS, _check_inputs
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import keyed_streams
@@ -38,16 +37,9 @@ def _default_perturber(X_train):
 
 
 def _prediction_gap(estimator, X, attributions, *, owner, perturb_top, k, auc,
-                    perturber, X_train, n_perturbations, convention, n_samples,
-                    seed_policy, random_state, order_by, target, output,
+                    perturber, X_train, n_perturbations, convention,
+                    random_state, order_by, target, output,
                     batch_size):
-    n_perturbations = renamed(n_samples, n_perturbations, old="n_samples",
-                              new="n_perturbations", default=100, owner=owner,
-                              stacklevel=5)
-    convention = switch_to_convention(
-        convention, {"seed_policy": (seed_policy, {"row": "paper",
-                                                   "openxai": "openxai_code"})},
-        owner=owner, stacklevel=5)
     X, A = _check_inputs(X, attributions)
     n, d = X.shape
     # Never fitted on X: the noise scales would depend on the other rows.
@@ -89,10 +81,6 @@ _PARAMS = {
     "convention": [StrOptions({"paper", "openxai_code"})],
     "random_state": ["random_state"],
     "order_by": [StrOptions({"abs", "signed"})],
-    # Deprecated in 0.1.
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                  Hidden(StrOptions({DEPRECATED}))],
-    "seed_policy": [StrOptions({"row", "openxai"}), Hidden(StrOptions({DEPRECATED}))],
 }
 
 
@@ -101,8 +89,7 @@ _PARAMS = {
               "batch_size", "scores_greater")
 def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
         X_train=None, n_perturbations=100, convention="paper", random_state=None,
-        order_by="abs", target="predicted", output="auto", batch_size=None,
-        n_samples=DEPRECATED, seed_policy=DEPRECATED):
+        order_by="abs", target="predicted", output="auto", batch_size=None):
     """Prediction gap on important features (PGI, OpenXAI).
 
     ``PGI_k(x) = mean_i |f(x) - f(x'_i)|`` where ``x'_i`` perturbs the top-k
@@ -159,19 +146,6 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     {target}
     {output}
     {batch_size}
-    n_samples : int
-        Perturbed copies per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.
-    seed_policy : {"row", "openxai"}
-        How the noise is keyed.
-
-        .. deprecated:: 0.1
-           ``seed_policy`` will be removed in 0.2: ``"row"`` is
-           ``convention="paper"``, ``"openxai"`` is
-           ``convention="openxai_code"``.
 
     Returns
     -------
@@ -210,7 +184,7 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     return _prediction_gap(
         estimator, X, attributions, owner="pgi", perturb_top=True, k=k, auc=auc,
         perturber=perturber, X_train=X_train, n_perturbations=n_perturbations,
-        convention=convention, n_samples=n_samples, seed_policy=seed_policy,
+        convention=convention,
         random_state=random_state, order_by=order_by, target=target, output=output,
         batch_size=batch_size,
     )
@@ -221,8 +195,7 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
               "batch_size", "scores_lower")
 def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
         X_train=None, n_perturbations=100, convention="paper", random_state=None,
-        order_by="abs", target="predicted", output="auto", batch_size=None,
-        n_samples=DEPRECATED, seed_policy=DEPRECATED):
+        order_by="abs", target="predicted", output="auto", batch_size=None):
     """Prediction gap on unimportant features (PGU, OpenXAI).
 
     ``PGU_k(x) = mean_i |f(x) - f(x'_i)|`` where ``x'_i`` perturbs every
@@ -276,19 +249,6 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     {target}
     {output}
     {batch_size}
-    n_samples : int
-        Perturbed copies per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.
-    seed_policy : {"row", "openxai"}
-        How the noise is keyed.
-
-        .. deprecated:: 0.1
-           ``seed_policy`` will be removed in 0.2: ``"row"`` is
-           ``convention="paper"``, ``"openxai"`` is
-           ``convention="openxai_code"``.
 
     Returns
     -------
@@ -320,7 +280,7 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     return _prediction_gap(
         estimator, X, attributions, owner="pgu", perturb_top=False, k=k, auc=auc,
         perturber=perturber, X_train=X_train, n_perturbations=n_perturbations,
-        convention=convention, n_samples=n_samples, seed_policy=seed_policy,
+        convention=convention,
         random_state=random_state, order_by=order_by, target=target, output=output,
         batch_size=batch_size,
     )

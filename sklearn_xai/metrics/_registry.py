@@ -11,7 +11,6 @@ caller must supply besides the rows and their attributions (its
 arguments from its spec, never from its signature.
 """
 
-import warnings
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -124,11 +123,6 @@ class MetricSpec:
         takes the family of the module defining ``func``
         (``metrics/_faithfulness.py`` holds the faithfulness family, ...),
         else "other".
-    seed : str, default=None
-        Deprecated alias of ``source`` (it clashed with random seeds).
-
-        .. deprecated:: 0.1
-           ``seed`` will be removed in 0.2; use ``source``.
 
     Attributes
     ----------
@@ -158,15 +152,7 @@ class MetricSpec:
 
     def __init__(self, name, func, kind, greater_is_better, per_instance=True,
                  requires=(), source="", description="", default_kwargs=None, *,
-                 family=None, seed=None):
-        if seed is not None:
-            warnings.warn(
-                "MetricSpec(seed=...) is deprecated and will be removed in 0.2: "
-                "use source=... (the system the metric comes from).",
-                FutureWarning,
-                stacklevel=2,
-            )
-            source = source or seed
+                 family=None):
         if isinstance(requires, str):
             requires = (requires,)
         values = {
@@ -206,21 +192,6 @@ class MetricSpec:
     def metadata(self):
         """Per-row metadata this metric needs routed (subset of requires)."""
         return tuple(r for r in self.requires if r in ROW_METADATA)
-
-    @property
-    def seed(self):
-        """Deprecated alias of :attr:`source`.
-
-        .. deprecated:: 0.1
-           Will be removed in 0.2; use ``source``.
-        """
-        warnings.warn(
-            "MetricSpec.seed is deprecated and will be removed in 0.2: use "
-            "MetricSpec.source (the system the metric comes from).",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.source
 
 
 def _family_of(func):
@@ -279,7 +250,7 @@ def _add(name, entry, replace, message):
 
 def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
                     requires=(), source="", description="", default_kwargs=None,
-                    family=None, replace=False, seed=None):
+                    family=None, replace=False):
     """Add a metric to the registry, which makes it a scorer name.
 
     Parameters
@@ -310,11 +281,6 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
         the family of the module defining ``func``, else "other".
     replace : bool, default=False
         Allow overwriting an existing name.
-    seed : str, default=None
-        Deprecated alias of ``source``.
-
-        .. deprecated:: 0.1
-           ``seed`` will be removed in 0.2; use ``source``.
 
     Returns
     -------
@@ -333,14 +299,6 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
     ...     None, [[0.0, 0.0]], [[1.0, -3.0]])
     array([2.])
     """
-    if seed is not None:
-        warnings.warn(
-            "register_metric(seed=...) is deprecated and will be removed in 0.2: "
-            "use source=... (the system the metric comes from).",
-            FutureWarning,
-            stacklevel=2,
-        )
-        source = source or seed
     spec = MetricSpec(
         name=name, func=func, kind=kind, greater_is_better=greater_is_better,
         per_instance=per_instance, requires=requires, source=source,

@@ -24,7 +24,6 @@ from sklearn_xai.masking import check_masker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
-    _DEPRECATED_SWITCH,
     _EMPTY_VALUE,
     _NAN_POLICY,
     _check_distribution,
@@ -35,7 +34,6 @@ from sklearn_xai.metrics._faithfulness import (
     _monotone_fraction,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput
@@ -291,8 +289,7 @@ _ROAR_PARAMS = {
     "random_state": ["random_state"],
 }
 _ROAR_FAITH_PARAMS = {**_ROAR_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
-                      **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"],
-                      "xai_bench_roar_bugs": _DEPRECATED_SWITCH}
+                      **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"]}
 _ROAR_MONO_PARAMS = {**_ROAR_PARAMS, "avg": ["boolean"]}
 
 # Entries of every ROAR metric, then of roar-faith± only.
@@ -352,13 +349,6 @@ convention : {"paper", "xai_bench_code"}, default="paper"
     ``len(X)`` *training* rows in *feature* order, and orders features of
     equal importance as its ``np.argsort(|a|)[::-1]`` does (the higher
     column first).  Only for its tables (:ref:`def-switches-xaibench`).""",
-    xai_bench_roar_bugs="""
-xai_bench_roar_bugs : bool
-    Former switch of ``convention="xai_bench_code"``.
-
-    .. deprecated:: 0.1
-       Pass ``convention="xai_bench_code"`` instead; ``xai_bench_roar_bugs``
-       will be removed in 0.2.""",
 )
 _DOC_ROAR_MONO_CONVENTION = """
 convention : {"paper", "xai_bench_code"}, default="paper"
@@ -384,7 +374,7 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                      masker=None, value="observational", use_abs=True,
                      empty_value="expected", convention="paper", nan_policy="omit",
                      random_state=None, target="predicted", output="auto",
-                     batch_size=None, xai_bench_roar_bugs=DEPRECATED):
+                     batch_size=None):
     """ROAR faithfulness by removal (XAI-Bench roar-faith−).
 
     For ``r = 1..d``: replace the ``r``-th most important feature of every
@@ -415,7 +405,6 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     {roar_target}
     {output}
     {batch_size}
-    {xai_bench_roar_bugs}
 
     Returns
     -------
@@ -446,9 +435,6 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     >>> round(float(scores.mean()), 2)
     0.97
     """
-    convention = switch_to_convention(
-        convention, {"xai_bench_roar_bugs": (xai_bench_roar_bugs, "xai_bench_code")},
-        owner="roar_faith_minus", stacklevel=4)
     return _roar_faith(estimator, X, attributions, add=False, X_train=X_train,
                        y_train=y_train, attributions_train=attributions_train,
                        explainer=explainer, distribution=distribution, masker=masker,
@@ -466,7 +452,7 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                     masker=None, value="observational", use_abs=True,
                     empty_value="expected", convention="paper", nan_policy="omit",
                     random_state=None, target="predicted", output="auto",
-                    batch_size=None, xai_bench_roar_bugs=DEPRECATED):
+                    batch_size=None):
     """ROAR faithfulness by addition (XAI-Bench roar-faith+).
 
     For ``r = 1..d``: keep only the ``r``-th most important feature of every
@@ -497,7 +483,6 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     {roar_target}
     {output}
     {batch_size}
-    {xai_bench_roar_bugs}
 
     Returns
     -------
@@ -528,9 +513,6 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     >>> round(float(scores.mean()), 2)
     0.97
     """
-    convention = switch_to_convention(
-        convention, {"xai_bench_roar_bugs": (xai_bench_roar_bugs, "xai_bench_code")},
-        owner="roar_faith_plus", stacklevel=4)
     return _roar_faith(estimator, X, attributions, add=True, X_train=X_train,
                        y_train=y_train, attributions_train=attributions_train,
                        explainer=explainer, distribution=distribution, masker=masker,

@@ -180,7 +180,7 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     return _sensitivity(
         estimator, X, attributions, reduction=np.mean, explainer=explainer,
         n_perturbations=n_perturbations, radius=radius, radius_scale=radius_scale,
-        X_train=X_train, normalize=normalize, convention="paper", batch_bug=False,
+        X_train=X_train, normalize=normalize, convention="paper",
         explainer_rng=explainer_rng, random_state=random_state, target=target,
         output=output, batch_size=batch_size, discrete_features=discrete_features,
     )

@@ -19,20 +19,13 @@ from sklearn_xai.datasets import exact_shapley_values
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
-    _DEPRECATED_SWITCH,
     _NAN_POLICY,
     _value_masker,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import (
-    DEPRECATED,
-    renamed,
-    switch_to_convention,
-)
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
 from sklearn_xai.utils._sklearn import (
-    Hidden,
     Interval,
     StrOptions,
     fast_validate_params,
@@ -69,16 +62,6 @@ def _with_reference(estimator, X, attributions, *, reference, **kwargs):
     return A, _shapley_values(estimator, X, **kwargs)
 
 
-def _resolve(n_samples, n_draws, xai_bench_efficiency, convention, owner):
-    """``n_draws`` and ``convention`` from the deprecated names, if passed."""
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=1000,
-                      owner=owner, stacklevel=5)
-    convention = switch_to_convention(
-        convention, {"xai_bench_efficiency": (xai_bench_efficiency, "xai_bench_code")},
-        owner=owner, stacklevel=5)
-    return n_draws, convention
-
-
 _REFERENCE_PARAMS = {
     **_BASE_PARAMS,
     "distribution": [None, object],
@@ -88,9 +71,6 @@ _REFERENCE_PARAMS = {
     "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
     "random_state": ["random_state"],
     **_CONVENTION_XAI_BENCH,
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                  Hidden(StrOptions({DEPRECATED}))],
-    "xai_bench_efficiency": _DEPRECATED_SWITCH,
 }
 _METRIC_PARAMS = {**_REFERENCE_PARAMS, "reference": ["array-like", None]}
 
@@ -112,13 +92,6 @@ convention : {"paper", "xai_bench_code"}, default="paper"
     ``"xai_bench_code"`` reproduces XAI-Bench's reference, which adds
     ``v_x(∅) / d`` to every value (its least-squares solve has no
     intercept; :ref:`def-switches-xaibench`).""",
-    xai_bench_efficiency="""
-xai_bench_efficiency : bool
-    Former switch of ``convention="xai_bench_code"``.
-
-    .. deprecated:: 0.1
-       Pass ``convention="xai_bench_code"`` instead; ``xai_bench_efficiency``
-       will be removed in 0.2.""",
 )
 _DOC_REFERENCE = """
 reference : array-like of shape (n_samples, n_features), default=None
@@ -126,7 +99,7 @@ reference : array-like of shape (n_samples, n_features), default=None
     :func:`exact_shapley_reference`); skips their computation, and then
     neither ``distribution`` nor ``masker`` is needed."""
 _SHAPLEY_SHARED = ("estimator", "X", "X_train", "random_state", "target", "output",
-                   "batch_size", "value_distribution", "value_masker", "n_samples")
+                   "batch_size", "value_distribution", "value_masker")
 
 
 @fast_validate_params(_REFERENCE_PARAMS, prefer_skip_nested_validation=True)
@@ -134,8 +107,7 @@ _SHAPLEY_SHARED = ("estimator", "X", "X_train", "random_state", "target", "outpu
 def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
                             X_train=None, value="observational", n_draws=1000,
                             convention="paper", random_state=None,
-                            target="predicted", output="auto", batch_size=None,
-                            n_samples=DEPRECATED, xai_bench_efficiency=DEPRECATED):
+                            target="predicted", output="auto", batch_size=None):
     """Exact Shapley values of a trained model: the reference of
     :func:`shapley_corr` and :func:`shapley_mse`.
 
@@ -160,8 +132,6 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     {target}
     {output}
     {batch_size}
-    {n_samples}
-    {xai_bench_efficiency}
 
     Returns
     -------
@@ -188,8 +158,6 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     >>> exact_shapley_reference(model, [[2.0, 1.0]], distribution=dist).round(6)
     array([[ 2., -1.]])
     """
-    n_draws, convention = _resolve(n_samples, n_draws, xai_bench_efficiency,
-                                   convention, "exact_shapley_reference")
     return _shapley_values(estimator, check_rows(X, allow_1d=False), distribution=distribution,
                            masker=masker, value=value, n_draws=n_draws,
                            convention=convention, random_state=random_state,
@@ -204,8 +172,7 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
 def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
                  X_train=None, value="observational", n_draws=1000, reference=None,
                  convention="paper", nan_policy="omit", random_state=None,
-                 target="predicted", output="auto", batch_size=None,
-                 n_samples=DEPRECATED, xai_bench_efficiency=DEPRECATED):
+                 target="predicted", output="auto", batch_size=None):
     """Correlation with the exact Shapley values of the model (XAI-Bench shapley-corr).
 
     ``Pearson(a, φ(x))`` per row, signed, with ``φ`` from
@@ -231,8 +198,6 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
     {target}
     {output}
     {batch_size}
-    {n_samples}
-    {xai_bench_efficiency}
 
     Returns
     -------
@@ -260,8 +225,6 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
     >>> shapley_corr(model, X[:2], -shap, distribution=dist).round(6)
     array([-1., -1.])
     """
-    n_draws, convention = _resolve(n_samples, n_draws, xai_bench_efficiency,
-                                   convention, "shapley_corr")
     A, R = _with_reference(estimator, X, attributions, reference=reference,
                            distribution=distribution, masker=masker, value=value,
                            n_draws=n_draws, convention=convention,
@@ -277,8 +240,7 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
 def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=1000, reference=None,
                 reduction="mean", convention="paper", random_state=None,
-                target="predicted", output="auto", batch_size=None,
-                n_samples=DEPRECATED, xai_bench_efficiency=DEPRECATED):
+                target="predicted", output="auto", batch_size=None):
     """Squared error to the exact Shapley values of the model (XAI-Bench shapley-mse).
 
     ``(1/d) sum_j (a_j - φ_j(x))**2`` per row with ``reduction="mean"``
@@ -305,8 +267,6 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
     {target}
     {output}
     {batch_size}
-    {n_samples}
-    {xai_bench_efficiency}
 
     Returns
     -------
@@ -331,8 +291,6 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
     >>> shapley_mse(model, [[1.0, 1.0]], [[1.0, 0.0]], distribution=dist).round(6)
     array([1.])
     """
-    n_draws, convention = _resolve(n_samples, n_draws, xai_bench_efficiency,
-                                   convention, "shapley_mse")
     A, R = _with_reference(estimator, X, attributions, reference=reference,
                            distribution=distribution, masker=masker, value=value,
                            n_draws=n_draws, convention=convention,

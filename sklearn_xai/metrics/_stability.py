@@ -23,14 +23,12 @@ from sklearn.utils import Bunch
 from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
-    Hidden,
     _check_inputs,
     _check_training_rows,
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import transform_steps, unwrap
 from sklearn_xai.utils._output import ExplainedOutput, block_slices
@@ -175,37 +173,12 @@ def _stability_ratios(EA, EN, RA, RN, p, form, eps_min):
     return np.where(valid, ratio, np.nan), valid
 
 
-def _neighbour_counts(n_samples, n_perturbations, max_neighbours, owner):
-    """``(n_perturbations, max_neighbours)`` from the current and the
-    deprecated names.
-
-    Before 0.1 ``n_samples`` counted the neighbours drawn and
-    ``n_perturbations`` those explained: a call that still passes
-    ``n_samples`` is read with the old meanings.
-    """
-    if isinstance(n_samples, str) and n_samples == DEPRECATED:
-        return n_perturbations, max_neighbours
-    if n_perturbations != _N_PERTURBATIONS:
-        max_neighbours = renamed(n_perturbations, max_neighbours,
-                                 old="n_perturbations (with n_samples)",
-                                 new="max_neighbours", default=_MAX_NEIGHBOURS,
-                                 owner=owner, stacklevel=6)
-    n_perturbations = renamed(n_samples, _N_PERTURBATIONS, old="n_samples",
-                              new="n_perturbations", default=_N_PERTURBATIONS,
-                              owner=owner, stacklevel=6)
-    return n_perturbations, max_neighbours
-
-
 def _relative_stability(estimator, X, attributions, *, kind, explainer,
-                        n_perturbations, max_neighbours, n_samples, perturber, p,
+                        n_perturbations, max_neighbours, perturber, p,
                         form, eps_min, explainer_rng, nan_policy, return_details,
                         random_state, target, output, batch_size, representation,
                         discrete_features=None):
-    owner_name = {"input": "relative_input_stability",
-                  "representation": "relative_representation_stability",
-                  "output": "relative_output_stability"}[kind]
-    N, max_neighbours = _neighbour_counts(n_samples, n_perturbations,
-                                          max_neighbours, owner_name)
+    N = n_perturbations
     X, A = _check_inputs(X, attributions)
     explainer = _check_explainer(explainer)
     n, d = X.shape
@@ -295,9 +268,6 @@ _STAB_PARAMS = {
     "return_details": ["boolean"],
     "random_state": ["random_state"],
     "discrete_features": ["array-like", None],
-    # Deprecated in 0.1.
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                  Hidden(StrOptions({DEPRECATED}))],
 }
 
 
@@ -310,7 +280,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
                              form="norm", eps_min=None, explainer_rng="common",
                              nan_policy="omit", return_details=False,
                              random_state=None, target="predicted", output="auto",
-                             batch_size=None, n_samples=DEPRECATED, discrete_features=None):
+                             batch_size=None, discrete_features=None):
     """Relative input stability RIS (OpenXAI).
 
     ``RIS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖x - x'‖/‖x‖)`` over the
@@ -372,14 +342,6 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
     {discrete_features}
-    n_samples : int
-        Neighbours drawn per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.  A call that still passes ``n_samples`` reads
-           ``n_perturbations`` with its former meaning, the number of
-           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
@@ -420,7 +382,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         estimator, X, attributions, kind="input", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
         discrete_features=discrete_features,
-        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
         output=output, batch_size=batch_size, representation=None,
@@ -441,7 +403,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
                                       nan_policy="omit", return_details=False,
                                       random_state=None, representation=None,
                                       target="predicted", output="auto",
-                                      batch_size=None, n_samples=DEPRECATED, discrete_features=None):
+                                      batch_size=None, discrete_features=None):
     """Relative representation stability RRS (OpenXAI).
 
     ``RRS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``
@@ -510,14 +472,6 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
     {discrete_features}
-    n_samples : int
-        Neighbours drawn per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.  A call that still passes ``n_samples`` reads
-           ``n_perturbations`` with its former meaning, the number of
-           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
@@ -559,7 +513,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         estimator, X, attributions, kind="representation", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
         discrete_features=discrete_features,
-        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
         output=output, batch_size=batch_size, representation=representation,
@@ -579,7 +533,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
                               form="norm", eps_min=None, explainer_rng="common",
                               nan_policy="omit", return_details=False,
                               random_state=None, target="predicted", output="auto",
-                              batch_size=None, n_samples=DEPRECATED, discrete_features=None):
+                              batch_size=None, discrete_features=None):
     """Relative output stability ROS (OpenXAI).
 
     ``ROS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖h(x) - h(x')‖/‖h(x)‖)``
@@ -646,14 +600,6 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
     {discrete_features}
-    n_samples : int
-        Neighbours drawn per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.  A call that still passes ``n_samples`` reads
-           ``n_perturbations`` with its former meaning, the number of
-           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
@@ -694,7 +640,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         estimator, X, attributions, kind="output", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
         discrete_features=discrete_features,
-        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
         output=output, batch_size=batch_size, representation=None,
@@ -728,9 +674,6 @@ def _mean_pairwise_distance(X):
         "explainer_rng": [StrOptions({"common", "independent"})],
         "random_state": ["random_state"],
         "discrete_features": ["array-like", None],
-        # Deprecated in 0.1.
-        "variant": [StrOptions({"yeh", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
-        "beexai_batch_bug": ["boolean", Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
@@ -739,7 +682,6 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     convention="paper", explainer_rng="common", random_state=None,
                     target="predicted", output="auto", batch_size=None,
-                    variant=DEPRECATED, beexai_batch_bug=DEPRECATED,
                     discrete_features=None):
     """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus).
 
@@ -798,22 +740,6 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     batch_size : int or None, default=None
         Bounds the block of rows whose neighbours are explained together.
     {discrete_features}
-    variant : {"yeh", "beexai"}
-        The definition.
-
-        .. deprecated:: 0.1
-           ``variant`` will be removed in 0.2: ``"yeh"`` is
-           ``convention="paper"`` and ``"beexai"`` is
-           ``convention="beexai_code"``.
-    beexai_batch_bug : bool
-        With BEExAI's code, divide by the Frobenius norm of draw ``j``'s
-        noise over *all* rows of ``X``, as BEExAI does: the score then grows
-        like ``sqrt(n)`` and depends on the other rows.
-
-        .. deprecated:: 0.1
-           ``beexai_batch_bug`` will be removed in 0.2 with the batch
-           division (a row's score must not depend on the other rows);
-           ``True`` implies ``convention="beexai_code"``.
 
     Returns
     -------
@@ -845,20 +771,11 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     >>> bool(np.all(s <= 0.02 * np.linalg.norm([1.0, 2.0, 3.0])))
     True
     """
-    convention = switch_to_convention(
-        convention, {"variant": (variant, {"yeh": "paper", "beexai": "beexai_code"})},
-        owner="max_sensitivity", stacklevel=4)
-    batch_bug = not isinstance(beexai_batch_bug, str) and bool(beexai_batch_bug)
-    convention = switch_to_convention(
-        convention,
-        {"beexai_batch_bug": (beexai_batch_bug, {True: "beexai_code",
-                                                 False: convention})},
-        owner="max_sensitivity", stacklevel=4)
     return _sensitivity(
         estimator, X, attributions, reduction=np.max, explainer=explainer,
         n_perturbations=n_perturbations, radius=radius, radius_scale=radius_scale,
         X_train=X_train, normalize=normalize, convention=convention,
-        batch_bug=batch_bug, explainer_rng=explainer_rng, random_state=random_state,
+        explainer_rng=explainer_rng, random_state=random_state,
         target=target, output=output, batch_size=batch_size,
         discrete_features=discrete_features,
     )
@@ -900,7 +817,7 @@ def _explained_neighbours(estimator, X, *, explainer, n_neighbours, neighbours,
 
 def _sensitivity(estimator, X, attributions, *, reduction, explainer,
                  n_perturbations, radius, radius_scale, X_train, normalize,
-                 convention, batch_bug, explainer_rng, random_state, target, output,
+                 convention, explainer_rng, random_state, target, output,
                  batch_size, discrete_features=None):
     """Max- or average sensitivity: ``reduction`` (``np.max`` or ``np.mean``)
     over the uniform neighbours of each row of the explanation distances."""
@@ -955,9 +872,7 @@ def _sensitivity(estimator, X, attributions, *, reduction, explainer,
         diff[sl] = np.linalg.norm(A[sl, None, :] - EN, axis=2)
     with np.errstate(divide="ignore", invalid="ignore"):
         if beexai:
-            den = np.sqrt(noise_sq.sum(axis=0))[None, :] if batch_bug \
-                else np.sqrt(noise_sq)
-            return 100.0 * reduction(diff / den, axis=1)
+            return 100.0 * reduction(diff / np.sqrt(noise_sq), axis=1)
         if normalize == "per_noise":
             return reduction(diff / np.sqrt(noise_sq), axis=1)
         scores = reduction(diff, axis=1)

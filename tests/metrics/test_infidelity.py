@@ -140,27 +140,6 @@ def test_default_number_of_draws_per_convention(linear):
         assert Counting.rows == 3 + 3 * n
 
 
-@pytest.mark.parametrize("perturbation, convention",
-                         [("gaussian", "paper"), ("xai_bench", "xai_bench_code"),
-                          ("beexai", "beexai_code")])
-def test_perturbation_is_a_deprecated_switch_of_convention(perturbation, convention,
-                                                           linear):
-    X, model = linear
-    A = X[:4] * W
-    kw = dict(n_perturbations=20, sigma_scale="absolute", random_state=0)
-    new = infidelity(model, X[:4], A, convention=convention, **kw)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = infidelity(model, X[:4], A, perturbation=perturbation, **kw)
-    np.testing.assert_array_equal(old, new)
-
-
-def test_perturbation_contradicting_convention_is_an_error(linear):
-    X, model = linear
-    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
-        infidelity(model, X[:2], X[:2], perturbation="beexai",
-                   convention="xai_bench_code")
-
-
 def test_normalised_is_scale_invariant_unnormalised_is_not(linear):
     X, model = linear
     rng = np.random.default_rng(0)

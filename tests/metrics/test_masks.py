@@ -51,18 +51,6 @@ def test_emd_matches_plain_pot_on_random_8x8_maps():
                                expected_true, rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("d_max, convention",
-                         [("code", "xai_tris_code"), ("true", "paper")])
-def test_d_max_is_a_deprecated_switch_of_convention(d_max, convention):
-    masks, maps = _random_masks_and_maps(3, 4, 0)
-    new = emd_score(masks, maps, convention=convention)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = emd_score(masks, maps, d_max=d_max)
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
-        emd_score(masks, maps, d_max="code", convention="paper")
-
-
 def test_net_mass_reduction_is_exact():
     masks, maps = _random_masks_and_maps(10, 8, 1)
     np.testing.assert_allclose(emd_score(masks, maps, net_mass=True),

@@ -1,5 +1,5 @@
 """The registry of scorer names: one table of metrics, user scorers and
-scorer factories; the ``seed`` -> ``source`` deprecation."""
+scorer factories."""
 
 import numpy as np
 import pytest
@@ -93,16 +93,3 @@ def test_requires_are_checked_and_kept_in_one_order():
         MetricSpec("m", _mean_magnitude, "attributions", False)
 
 
-def test_seed_is_a_deprecated_alias_of_source(registered):
-    with pytest.warns(FutureWarning, match="use source"):
-        spec = register_metric("old_style_metric", _mean_magnitude,
-                               kind="attributions", greater_is_better=True,
-                               seed="Somewhere")
-    registered.append(spec.name)
-    assert spec.source == "Somewhere"
-    with pytest.warns(FutureWarning, match="MetricSpec.source"):
-        assert spec.seed == "Somewhere"
-    with pytest.warns(FutureWarning, match="use source"):
-        assert MetricSpec("m", _mean_magnitude, "attributions", True,
-                          seed="X").source == "X"
-    assert get_metric_spec("pgi").source == "OpenXAI"
