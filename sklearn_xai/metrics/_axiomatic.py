@@ -21,13 +21,14 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_xai.masking import BaseMasker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
+    _check_explainer,
     _check_inputs,
     _check_training_rows,
+    _class_labels,
     _prepare,
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._stability import _check_explainer, _class_labels
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import keyed_generators, row_keys

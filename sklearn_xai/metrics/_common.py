@@ -20,6 +20,9 @@ entries are in ``utils/_docstring.py``.
 
 import numbers
 
+import numpy as np
+from sklearn.base import clone
+
 from sklearn_xai.distributions import BaseDistribution
 from sklearn_xai.masking import (
     BaselineMasker,
@@ -28,10 +31,12 @@ from sklearn_xai.masking import (
     check_masker,
 )
 from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
 from sklearn_xai.utils._random import keyed_generators, purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_attributions, check_rows
+
 
 # Parameters every model-based metric takes, with their constraints.
 _BASE_PARAMS = {
@@ -45,7 +50,9 @@ _BASE_PARAMS = {
 
 # Constraints shared by several families.
 _EMPTY_VALUE = {"empty_value": [StrOptions({"expected", "explained_mean"})]}
+
 _NAN_POLICY = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
+
 _CONVENTION_XAI_BENCH = {"convention": [StrOptions({"paper", "xai_bench_code"})]}
 
 
@@ -173,3 +180,44 @@ def _values_with_x(f, X, keep, masker, random_state, batch_size):
     one random stream per row (keyed by the row)."""
     rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
     return _with_x(f, masker, X, keep, batch_size, rngs)
+
+
+# ----------------------------------------------------------------- helpers
+def _check_explainer(explainer):
+    if explainer is None or not hasattr(explainer, "explain"):
+        raise TypeError(
+            "This stability metric re-explains perturbed rows: pass explainer=<a "
+            "fitted sklearn_xai explainer> (it needs an explain(X, target=..., "
+            f"row_keys=...) method); got {type(explainer).__name__}."
+        )
+    return explainer
+
+
+def _class_labels(f, t):
+    """Class labels of the explained classes (None for regression)."""
+    if t is None:
+        return None
+    return np.asarray(f.estimator.classes_)[t]
+
+
+def _explained_at(f, X):
+    """The explained class of each row and ``f(x)``, from one model pass."""
+    scores = f.scores(X)
+    t = f.fixed_target_index(X)
+    if t is None and f.output != "predict":
+        t = scores.argmax(axis=1).astype(np.intp)
+    return t, f.select(scores, t)
+
+
+def _refit(estimator, X_train, y_train, random_state):
+    """``clone(estimator)`` refitted (a FrozenEstimator's inner model is cloned).
+
+    An estimator whose ``random_state`` is None is seeded from the metric's
+    ``random_state`` so that refits are reproducible.
+    """
+    model = clone(unfreeze(estimator))
+    params = model.get_params(deep=False)
+    if "random_state" in params and params["random_state"] is None \
+            and random_state is not None:
+        model.set_params(random_state=int(purpose_generator(random_state, 2).integers(2**31)))
+    return model.fit(X_train, y_train)

@@ -18,9 +18,14 @@ from sklearn.base import clone
 from sklearn.frozen import FrozenEstimator
 from sklearn.utils import Bunch
 
-from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _check_inputs
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    _NAN_POLICY,
+    _check_inputs,
+    _explained_at,
+    _refit,
+)
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._roar import _explained_at, _refit
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import is_frozen

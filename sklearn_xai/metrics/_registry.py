@@ -32,13 +32,11 @@ FAMILIES = (
     "randomisation", "ground_truth", "fairness", "other",
 )
 _MODULE_FAMILY = {
-    "_faithfulness": "faithfulness", "_roar": "faithfulness",
-    "_pgi": "faithfulness", "_infidelity": "faithfulness",
-    "_removal": "faithfulness", "_curves": "faithfulness",
-    "_stability": "robustness", "_robustness": "robustness",
-    "_masks": "localisation", "_localisation": "localisation",
-    "_complexity": "complexity", "_axiomatic": "axiomatic",
-    "_randomisation": "randomisation",
+    "_removal_paths": "faithfulness", "_removal_correlations": "faithfulness",
+    "_retraining": "faithfulness", "_perturbation_gaps": "faithfulness",
+    "_sensitivity": "robustness", "_stability": "robustness",
+    "_localisation": "localisation", "_complexity": "complexity",
+    "_axiomatic": "axiomatic", "_randomisation": "randomisation",
     "_ground_truth": "ground_truth", "_shapley_reference": "ground_truth",
     "_fairness": "fairness",
 }
@@ -121,7 +119,7 @@ class MetricSpec:
         "robustness", "localisation", "complexity", "axiomatic",
         "randomisation", "ground_truth", "fairness", "other").  ``None``
         takes the family of the module defining ``func``
-        (``metrics/_faithfulness.py`` holds the faithfulness family, ...),
+        (``metrics/_removal_paths.py`` is in the faithfulness family, ...),
         else "other".
 
     Attributes

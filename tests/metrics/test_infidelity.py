@@ -5,7 +5,7 @@ from sklearn.linear_model import LinearRegression
 from sklearn.neural_network import MLPRegressor
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._infidelity import infidelity
+from sklearn_xai.metrics._perturbation_gaps import infidelity
 from sklearn_xai.metrics._registry import get_metric_spec
 from sklearn_xai.utils import row_keys
 from sklearn_xai.utils._random import row_normal

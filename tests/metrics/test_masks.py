@@ -8,7 +8,7 @@ import pytest
 from joblib import parallel_config
 from sklearn.metrics import roc_auc_score
 
-from sklearn_xai.metrics._masks import (
+from sklearn_xai.metrics._localisation import (
     emd_score,
     mask_precision,
     mask_roc_auc,

@@ -6,7 +6,7 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 
 from sklearn_xai.explainers import FeatureAblation, RandomExplainer
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._pgi import pgi, pgu
+from sklearn_xai.metrics._perturbation_gaps import pgi, pgu
 from sklearn_xai.metrics._registry import get_metric_spec
 
 W = np.array([8.0, -7.0, 6.0, 5.0, -4.0, 3.0, 2.0, 1.0])

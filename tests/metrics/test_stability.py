@@ -13,9 +13,8 @@ from sklearn_xai.explainers import (
 )
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.metrics._registry import get_metric_spec
+from sklearn_xai.metrics._sensitivity import _mean_pairwise_distance, max_sensitivity
 from sklearn_xai.metrics._stability import (
-    _mean_pairwise_distance,
-    max_sensitivity,
     relative_input_stability,
     relative_output_stability,
     relative_representation_stability,

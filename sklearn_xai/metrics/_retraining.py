@@ -6,7 +6,9 @@ are replaced by their conditional mean in every training and explained row,
 each row in its own order, and a clone of the model is refitted on the
 imputed training rows at every step, so that the model cannot exploit the
 imputed values.  The scores are XAI-Bench's faithfulness and monotonicity
-(``_faithfulness.py``) of the refitted models' outputs.
+(faith± in ``_removal_correlations.py``, mono± in ``_removal_paths.py``) of
+the refitted models' outputs; the helpers they share live in
+``_shared_removal.py``.
 
 The metrics need the attributions of the training rows.  Called directly
 they take ``attributions_train`` or explain ``X_train`` with ``explainer``;
@@ -18,7 +20,6 @@ so several ROAR scorers of one search explain the training rows once.
 import numbers
 
 import numpy as np
-from sklearn.base import clone
 
 from sklearn_xai.masking import check_masker
 from sklearn_xai.metrics._common import (
@@ -27,17 +28,18 @@ from sklearn_xai.metrics._common import (
     _EMPTY_VALUE,
     _NAN_POLICY,
     _check_distribution,
+    _explained_at,
+    _refit,
 )
-from sklearn_xai.metrics._faithfulness import (
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_removal import (
     _code_ties,
     _importance_order,
     _monotone_fraction,
 )
-from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._random import keyed_generators, purpose_generator
+from sklearn_xai.utils._random import keyed_generators
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import row_pearson
 from sklearn_xai.utils._validation import (
@@ -48,9 +50,9 @@ from sklearn_xai.utils._validation import (
 )
 
 __all__ = [
-    "ROAR_CUTOFFS",
     "roar",
     "roar_curve",
+    "ROAR_CUTOFFS",
     "roar_faith_minus",
     "roar_faith_plus",
     "roar_mono_minus",
@@ -110,15 +112,6 @@ def _check_roar_inputs(X, X_train, y_train, attributions_train, distribution, ma
     return X_train, y_train, A_train, masker
 
 
-def _explained_at(f, X):
-    """The explained class of each row and ``f(x)``, from one model pass."""
-    scores = f.scores(X)
-    t = f.fixed_target_index(X)
-    if t is None and f.output != "predict":
-        t = scores.argmax(axis=1).astype(np.intp)
-    return t, f.select(scores, t)
-
-
 # ---------------------------------------------------------- the retraining
 def _conditional_mean_imputer(distribution, masker, value, random_state):
     """``impute(Z, keep) -> rows``: kept features as is, the others replaced by
@@ -149,20 +142,6 @@ def _conditional_mean_imputer(distribution, masker, value, random_state):
         return masker.impute(Z, keep[:, None, :], rngs=rngs)[:, 0].mean(axis=1)
 
     return impute_with_masker
-
-
-def _refit(estimator, X_train, y_train, random_state):
-    """``clone(estimator)`` refitted (a FrozenEstimator's inner model is cloned).
-
-    An estimator whose ``random_state`` is None is seeded from the metric's
-    ``random_state`` so that refits are reproducible.
-    """
-    model = clone(unfreeze(estimator))
-    params = model.get_params(deep=False)
-    if "random_state" in params and params["random_state"] is None \
-            and random_state is not None:
-        model.set_params(random_state=int(purpose_generator(random_state, 2).integers(2**31)))
-    return model.fit(X_train, y_train)
 
 
 def _roar_curves(estimator, X, attributions, *, X_train, y_train, attributions_train,
@@ -288,8 +267,10 @@ _ROAR_PARAMS = {
     "value": [StrOptions({"observational", "interventional"})],
     "random_state": ["random_state"],
 }
+
 _ROAR_FAITH_PARAMS = {**_ROAR_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
                       **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"]}
+
 _ROAR_MONO_PARAMS = {**_ROAR_PARAMS, "avg": ["boolean"]}
 
 # Entries of every ROAR metric, then of roar-faith± only.
@@ -337,6 +318,7 @@ target : "predicted", int, label or array-like, default="predicted"
     :class:`sklearn_xai.utils.ExplainedOutput`).  Ignored for
     regressors.""",
 )
+
 _ROAR_FAITH_DOCS = dict(
     use_abs="""
 use_abs : bool, default=True
@@ -350,20 +332,24 @@ convention : {"paper", "xai_bench_code"}, default="paper"
     equal importance as its ``np.argsort(|a|)[::-1]`` does (the higher
     column first).  Only for its tables (:ref:`def-switches-xaibench`).""",
 )
+
 _DOC_ROAR_MONO_CONVENTION = """
 convention : {"paper", "xai_bench_code"}, default="paper"
     Order of features of equal importance: the lower column first, or, with
     ``"xai_bench_code"``, the higher first, as XAI-Bench's code (the
     reverse of ``np.argsort(|a|)``) orders them.  Only for its tables
     (:ref:`def-switches-xaibench`)."""
+
 _DOC_ROAR_EMPTY_VALUE = """
 empty_value : {"expected", "explained_mean"}, default="expected"
     The second term: the refitted model at the fully imputed row, or
     XAI-Bench's mean prediction of the original model over the explained
     rows (its code)."""
+
 _DOC_AVG = """
 avg : bool, default=True
     Fraction of steps satisfying the condition, or 1 only if all do."""
+
 _ROAR_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
 
 
@@ -662,6 +648,8 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 # ROAR retrains on explained training rows, with a value function (the
 # distribution, or a masker) for the imputation.
 _NEEDS_ROAR = ("masker", "distribution", "explainer", "training_data", "random_state")
+
+
 for _name, _func, _desc in [
     ("roar_faith_minus", roar_faith_minus,
      "faith- with the model retrained after removing each ranked feature."),
@@ -675,18 +663,6 @@ for _name, _func, _desc in [
     register_metric(_name, _func, kind="model", greater_is_better=True,
                     requires=_NEEDS_ROAR, source="XAI-Bench", description=_desc)
 
-
-# ------------------------------------------------- the plain ROAR curve
-# The plain remove-and-retrain curve (ROAR, Hooker et al.), as XAI-Bench's
-# ``roar`` metric scores it.
-#
-# At each cut-off ``c`` the ``floor(c * d)`` features an explanation ranks
-# highest are removed from every training and explained row (each row in its
-# own order), a clone of the model is refitted on the imputed training rows,
-# and its error on the imputed explained rows is recorded.  The curve is the
-# error against the cut-off; the score is the area under it (greater: the
-# removed features mattered more).  Unlike roar-faith± and roar-mono± it is
-# one number per data set, not per row.
 
 #: XAI-Bench's cut-offs (``custom_metrics/roar.py``), those of the ROAR
 #: paper's figures: the fraction of features removed.
@@ -735,6 +711,7 @@ def _curve(estimator, X, attributions, *, y, X_train, y_train, attributions_trai
 
 
 _ROAR_CURVE_PARAMS = {**_ROAR_PARAMS, "y": ["array-like", None], "cutoffs": ["array-like"]}
+
 _ROAR_CURVE_DOCS = dict(
     y="""
 y : array-like of shape (n_samples,), default=None
@@ -753,7 +730,9 @@ ones (``distribution``), or by the mean of a masker's imputations.
 XAI-Bench's code replaces them by *one* conditional draw: pass
 ``masker=ConditionalMasker(distribution, n_draws=1)``.""",
 )
+
 _ROAR_CURVE_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
+
 _REFERENCES = """
 References
 ----------
