@@ -1,44 +1,42 @@
 """Explanation metrics as plain functions, scorers and the scorer registry.
 
-Where a metric lives
---------------------
-A metric lives with the quantity it computes; where it came from is
-:attr:`MetricSpec.source` and a ``convention=`` value, never a module.  The
-private modules, one family of quantities each:
+**Where a metric lives.**  A metric lives with the quantity it computes;
+where it came from is :attr:`MetricSpec.source` and a ``convention=`` value,
+never a module.  The private modules, one family of quantities each:
 
-=========================== ==================================================
-``_removal_paths.py``       the output along a removal or insertion path: the
-                            curve, its area, one top-k step, its monotonicity
-                            (removal curve/AUC, pixel flipping, region
-                            perturbation, selectivity, IROF, ROAD, AUC-TP,
-                            comprehensiveness, sufficiency, monotonicity,
-                            mono±)
+============================ =================================================
+``_removal_paths.py``        the output along a removal or insertion path:
+                             the curve, its area, one top-k step, its
+                             monotonicity (removal curve/AUC, pixel flipping,
+                             region perturbation, selectivity, IROF, ROAD,
+                             AUC-TP, comprehensiveness, sufficiency,
+                             monotonicity, mono±)
 ``_removal_correlations.py`` correlations of attributions with output changes
-                            under removal (faithfulness correlation and
-                            estimate, faith±, sensitivity-n, monotonicity
-                            correlation)
-``_retraining.py``          the same quantities with the model retrained
-                            (ROAR: roar, roar_curve, roar-faith±, roar-mono±)
-``_perturbation_gaps.py``   output gaps under perturbation (PGI, PGU,
-                            infidelity)
-``_sensitivity.py``         explanation change under small input changes
-                            (max/avg sensitivity, local Lipschitz estimate,
-                            continuity, consistency)
-``_stability.py``           explanation change relative to input,
-                            representation or output change (relative
-                            stability)
-``_localisation.py``        attributions against a ground-truth mask (mask
-                            precision, EMD, mass/rank accuracy, ROC AUC,
-                            pointing game, attribution localisation, top-k
-                            intersection)
-``_complexity.py``          the attributions alone (complexity, sparseness)
-``_ground_truth.py``        agreement with a reference explanation
-``_shapley_reference.py``   agreement with exact Shapley values
-``_randomisation.py``       explanations of randomised models or labels
-``_axiomatic.py``           axioms (completeness, non-sensitivity, input
-                            invariance)
-``_fairness.py``            gaps of a score between groups
-=========================== ==================================================
+                             under removal (faithfulness correlation and
+                             estimate, faith±, sensitivity-n, monotonicity
+                             correlation)
+``_retraining.py``           the same quantities with the model retrained
+                             (ROAR: roar, roar_curve, roar-faith±, roar-mono±)
+``_perturbation_gaps.py``    output gaps under perturbation (PGI, PGU,
+                             infidelity)
+``_sensitivity.py``          explanation change under small input changes
+                             (max/avg sensitivity, local Lipschitz estimate,
+                             continuity, consistency)
+``_stability.py``            explanation change relative to input,
+                             representation or output change (relative
+                             stability)
+``_localisation.py``         attributions against a ground-truth mask (mask
+                             precision, EMD, mass/rank accuracy, ROC AUC,
+                             pointing game, attribution localisation, top-k
+                             intersection)
+``_complexity.py``           the attributions alone (complexity, sparseness)
+``_ground_truth.py``         agreement with a reference explanation
+``_shapley_reference.py``    agreement with exact Shapley values
+``_randomisation.py``        explanations of randomised models or labels
+``_axiomatic.py``            axioms (completeness, non-sensitivity, input
+                             invariance)
+``_fairness.py``             gaps of a score between groups
+============================ =================================================
 
 Shared helpers live in one private module per family, the only private
 names a metric module imports from another: ``_common.py`` (every

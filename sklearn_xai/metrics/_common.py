@@ -8,7 +8,12 @@ Every metric that removes, keeps or replaces features goes through
 fitted masker) and :func:`_with_x` (``f(x)`` and the value function
 ``v_x(S)`` of :meth:`~sklearn_xai.masking.BaseMasker.evaluate`, in one
 model call per block of rows).  Metrics defined from a data distribution
-(XAI-Bench) resolve their masker with :func:`_value_masker`.
+(XAI-Bench) resolve their masker with :func:`_value_masker`.  The metrics
+that re-explain rows check the explainer with :func:`_check_explainer`; those
+that refit the model do so with :func:`_refit`.
+
+A helper only one family needs lives in that family's shared module
+(``_shared_removal.py``, ``_shared_neighbours.py``), never here.
 
 The rest of the metrics' infrastructure is not metric-specific and lives in
 ``sklearn_xai.utils``: the explained output and its blocks of model calls
@@ -182,11 +187,14 @@ def _values_with_x(f, X, keep, masker, random_state, batch_size):
     return _with_x(f, masker, X, keep, batch_size, rngs)
 
 
-# ----------------------------------------------------------------- helpers
+# ------------------------------------------- explainers and refitted models
+# Shared by families that re-explain rows (sensitivity, stability,
+# axiomatic) or refit the model (retraining, randomisation).
 def _check_explainer(explainer):
+    """``explainer`` if it can re-explain rows, else a TypeError."""
     if explainer is None or not hasattr(explainer, "explain"):
         raise TypeError(
-            "This stability metric re-explains perturbed rows: pass explainer=<a "
+            "This metric re-explains rows: pass explainer=<a "
             "fitted sklearn_xai explainer> (it needs an explain(X, target=..., "
             f"row_keys=...) method); got {type(explainer).__name__}."
         )

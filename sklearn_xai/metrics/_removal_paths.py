@@ -1391,6 +1391,9 @@ register_metric(
 )
 
 
+# ======================================================================
+# XAI-Bench's mono±: is the path of a value function monotone?
+# ======================================================================
 def _mono(estimator, X, attributions, *, ascending, distribution, masker, value,
           n_draws, empty_value, avg, convention, random_state, target, output,
           batch_size, X_train=None):

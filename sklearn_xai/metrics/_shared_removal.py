@@ -30,7 +30,7 @@ _CONVENTION_BEEXAI = {
     "convention": [StrOptions({"paper", "beexai_code"})],
 }
 
-# Entries shared by the functions of this section.
+# Docstring entries of the maskers of the removal metrics.
 _DOC_REMOVAL_MASKER = """
 masker : masker, default=None
     How features are removed; ``None`` is ``BaselineMasker("zero")``
