@@ -94,6 +94,7 @@ from sklearn_xai.metrics._registry import (
     get_metric_spec,
     metric_specs,
     register_metric,
+    unregister_metric,
 )
 from sklearn_xai.metrics._removal_correlations import (
     faith_minus,
@@ -242,4 +243,5 @@ __all__ = [
     "sufficiency",
     "top_k_intersection",
     "UndefinedScoreWarning",
+    "unregister_metric",
 ]

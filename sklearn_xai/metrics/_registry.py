@@ -20,6 +20,7 @@ __all__ = [
     "get_metric_spec",
     "metric_specs",
     "register_metric",
+    "unregister_metric",
 ]
 
 _KINDS = ("reference", "model", "attributions")
@@ -305,6 +306,58 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
     return _add(name, spec, replace,
                 "A metric named {name!r} is already registered; pass replace=True "
                 "to overwrite it.")
+
+
+def unregister_metric(name):
+    """Remove a scorer name from the registry.
+
+    The name, registered with :func:`register_metric` or
+    :func:`~sklearn_xai.metrics.register_scorer`, is unknown to
+    :func:`~sklearn_xai.metrics.get_scorer` again and may be registered anew.
+    Built-in names can be removed too; importing :mod:`sklearn_xai.metrics`
+    in a new process restores them.
+
+    Parameters
+    ----------
+    name : str
+        A registered scorer name (see
+        :func:`~sklearn_xai.metrics.get_scorer_names`).
+
+    Returns
+    -------
+    entry : MetricSpec or object
+        What was registered: the metric's :class:`MetricSpec`, else the
+        scorer (or scorer factory) registered under ``name``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not registered.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.metrics import (get_scorer_names, register_metric,
+    ...                                  unregister_metric)
+    >>> def mean_magnitude(attributions):
+    ...     return np.abs(np.asarray(attributions, dtype=float)).mean(axis=1)
+    >>> _ = register_metric("neg_mean_magnitude", mean_magnitude,
+    ...                     kind="attributions", greater_is_better=False)
+    >>> unregister_metric("neg_mean_magnitude").func is mean_magnitude
+    True
+    >>> "neg_mean_magnitude" in get_scorer_names()
+    False
+    """
+    entry = _NAMES.get(name) if isinstance(name, str) else None
+    if entry is None:
+        raise ValueError(
+            f"unregister_metric: {name!r} is not a registered scorer name; pass "
+            "one of sklearn_xai.metrics.get_scorer_names()."
+        )
+    del _NAMES[name]
+    if isinstance(entry, MetricSpec):
+        return entry
+    return entry.factory if entry.factory is not None else entry.scorer
 
 
 def _register_scorer(name, *, scorer=None, factory=None, description="",
