@@ -93,6 +93,7 @@ SKLEARN_PRIVATE_GATEWAY = "sklearn_xai.utils._sklearn"
 # The only metrics modules whose private names other metrics modules import.
 METRICS_SHARED_MODULES = {
     "sklearn_xai.metrics._common",
+    "sklearn_xai.metrics._shared_docs",
     "sklearn_xai.metrics._shared_removal",
     "sklearn_xai.metrics._shared_neighbours",
     "sklearn_xai.metrics._registry",  # registry internals, for the scorers

@@ -29,6 +29,7 @@ from sklearn_xai.metrics._common import (
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import keyed_generators, row_keys
@@ -63,7 +64,8 @@ def _masked_values(f, masker, X, keep, random_state, batch_size):
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "attributions", "masker", "X_train", "random_state",
-              "target", "output", "batch_size", "scores_lower")
+              "target", "output", "batch_size", "scores_lower",
+              metric_references=_references("sundararajan2017", "hedstrom2023"))
 def completeness(estimator, X, attributions, *, masker=None, X_train=None,
                  relative=False, nan_policy="omit", random_state=None,
                  target="predicted", output="auto", batch_size=None):
@@ -115,11 +117,7 @@ def completeness(estimator, X, attributions, *, masker=None, X_train=None,
 
     References
     ----------
-    .. [1] M. Sundararajan, A. Taly and Q. Yan, "Axiomatic Attribution for
-       Deep Networks", ICML 2017.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------
@@ -169,7 +167,8 @@ def completeness(estimator, X, attributions, *, masker=None, X_train=None,
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "attributions", "masker", "X_train", "random_state",
-              "target", "output", "batch_size", "scores_lower")
+              "target", "output", "batch_size", "scores_lower",
+              metric_references=_references("nguyen2020", "hedstrom2023"))
 def non_sensitivity(estimator, X, attributions, *, masker=None, X_train=None,
                     eps=1e-5, attribution_eps=None, normalize=False,
                     convention="paper", random_state=None, target="predicted",
@@ -231,11 +230,7 @@ def non_sensitivity(estimator, X, attributions, *, masker=None, X_train=None,
 
     References
     ----------
-    .. [1] A. Nguyen and M. R. Martínez, "On quantitative aspects of model
-       interpretability", arXiv:2007.07584, 2020.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------
@@ -349,7 +344,8 @@ def _shifted_explainer(explainer, model, X_train, c):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "scores_lower")
+@Substitution("estimator", "X", "target", "output", "scores_lower",
+              metric_references=_references("kindermans2019", "hedstrom2023"))
 def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
                      X_train=None, target="predicted", output="auto", batch_size=None):
     """Input invariance (Kindermans et al. 2019; Quantus ``InputInvariance``).
@@ -404,13 +400,7 @@ def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
 
     References
     ----------
-    .. [1] P.-J. Kindermans, S. Hooker, J. Adebayo, M. Alber, K. T. Schütt,
-       S. Dähne, D. Erhan and B. Kim, "The (Un)reliability of Saliency
-       Methods", in Explainable AI: Interpreting, Explaining and Visualizing
-       Deep Learning, Springer 2019.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------

@@ -7,6 +7,8 @@ import numbers
 import numpy as np
 
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import (
     Interval,
     StrOptions,
@@ -27,6 +29,7 @@ __all__ = ["complexity", "effective_complexity", "sparseness"]
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("bhatt2020", "sithakoul2024"))
 def complexity(attributions, *, normalize="log_d", convention="paper"):
     """Entropy complexity of each explanation (Bhatt et al. 2020).
 
@@ -61,10 +64,7 @@ def complexity(attributions, *, normalize="log_d", convention="paper"):
 
     References
     ----------
-    .. [1] U. Bhatt, A. Weller and J. M. F. Moura, "Evaluating and
-       Aggregating Feature-based Model Explanations", IJCAI 2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -97,6 +97,7 @@ def complexity(attributions, *, normalize="log_d", convention="paper"):
      "convention": [StrOptions({"paper", "beexai_code"})]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("chalasani2020", "sithakoul2024"))
 def sparseness(attributions, *, normalize=False, convention="paper"):
     """Gini sparseness of each explanation (Chalasani et al. 2020).
 
@@ -136,11 +137,7 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
 
     References
     ----------
-    .. [1] P. Chalasani, J. Chen, A. R. Chowdhury, X. Wu and S. Jha, "Concise
-       Explanations of Neural Networks using Adversarial Training", ICML
-       2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -180,6 +177,7 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("nguyen2020", "hedstrom2023"))
 def effective_complexity(attributions, *, eps=1e-5, normalize=True, fraction=False):
     """Effective complexity: the number of features with a non-negligible attribution.
 
@@ -217,11 +215,7 @@ def effective_complexity(attributions, *, eps=1e-5, normalize=True, fraction=Fal
 
     References
     ----------
-    .. [1] A. Nguyen and M. R. Martínez, "On quantitative aspects of model
-       interpretability", arXiv:2007.07584, 2020.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------

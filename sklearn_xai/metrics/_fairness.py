@@ -15,6 +15,8 @@ from sklearn.utils.metadata_routing import MetadataRequest
 
 from sklearn_xai.metrics._registry import _register_scorer
 from sklearn_xai.metrics._scorer import ExplanationScorer, get_scorer
+from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import StrOptions, validate_params
 
 __all__ = ["GroupGapScorer", "group_gap"]
@@ -29,6 +31,7 @@ __all__ = ["GroupGapScorer", "group_gap"]
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("agarwal2022"))
 def group_gap(scores, sensitive, *, groups=None, statistic="abs_diff"):
     """Gap between group means of a per-instance explanation metric.
 
@@ -68,8 +71,7 @@ def group_gap(scores, sensitive, *, groups=None, statistic="abs_diff"):
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -125,6 +127,7 @@ def group_gap(scores, sensitive, *, groups=None, statistic="abs_diff"):
                  counts=counts, p_value=p_value, statistic=statistic)
 
 
+@Substitution(metric_references=_references("agarwal2022"))
 class GroupGapScorer:
     """Scorer of the gap of a metric between groups (greater is better: the
     negated gap, 0 = no disparity).
@@ -153,8 +156,7 @@ class GroupGapScorer:
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------

@@ -26,6 +26,7 @@ from scipy.stats import rankdata
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import (
@@ -134,7 +135,8 @@ _TOPK_PARAMS = {
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"))
 def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Feature agreement: fraction of shared top-k features (OpenXAI FA).
 
@@ -176,11 +178,7 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -195,7 +193,8 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"))
 def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Rank agreement: same feature at the same position of the top k (OpenXAI RA).
 
@@ -233,11 +232,7 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -250,7 +245,8 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"))
 def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Sign agreement: shared top-k features that also share their sign (OpenXAI SA).
 
@@ -286,11 +282,7 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -303,7 +295,8 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"))
 def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
                           k_max=0.25):
     """Signed rank agreement: rank agreement that also requires equal signs (OpenXAI SRA).
@@ -340,11 +333,7 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -366,7 +355,8 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"))
 def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="omit"):
     """Rank correlation: Pearson correlation of the magnitude ranks (OpenXAI RC).
 
@@ -396,11 +386,7 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -433,7 +419,8 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("ground_truth", "scores_greater")
+@Substitution("ground_truth", "scores_greater",
+              metric_references=_references("agarwal2022", "krishna2022"))
 def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_code",
                             nan_policy="omit"):
     """Pairwise rank agreement: fraction of feature pairs ordered alike (OpenXAI PRA).
@@ -465,11 +452,7 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -518,7 +501,7 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("ground_truth")
+@Substitution("ground_truth", metric_references=_references("antonanzas2023"))
 def cosine_similarity(ground_truth, attributions, *, bounding="none",
                       nan_policy="omit"):
     """Cosine similarity of each explanation with its reference (teex).
@@ -550,9 +533,7 @@ def cosine_similarity(ground_truth, attributions, *, bounding="none",
 
     References
     ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -643,6 +624,7 @@ def _threshold_doc(func):
 
 @fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
 @_threshold_doc
+@Substitution(metric_references=_references("antonanzas2023"))
 def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
                  normalize=True, nan_policy="omit"):
     """Precision of the thresholded explanation against the ground truth (teex).
@@ -671,9 +653,7 @@ def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="a
 
     References
     ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -692,6 +672,7 @@ def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="a
 
 @fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
 @_threshold_doc
+@Substitution(metric_references=_references("antonanzas2023"))
 def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
               normalize=True, nan_policy="omit"):
     """Recall of the thresholded explanation against the ground truth (teex).
@@ -719,9 +700,7 @@ def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs"
 
     References
     ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -740,6 +719,7 @@ def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs"
 
 @fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
 @_threshold_doc
+@Substitution(metric_references=_references("antonanzas2023"))
 def gt_f1(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
           normalize=True, nan_policy="omit"):
     """F1 score of the thresholded explanation against the ground truth (teex).
@@ -766,9 +746,7 @@ def gt_f1(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
 
     References
     ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -828,6 +806,7 @@ def _linear_weights(estimator, X, target):
     {"estimator": [object], "X": ["array-like"], "target": [object]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("agarwal2022"))
 def linear_model_reference(estimator, X, *, target="predicted"):
     """OpenXAI's model reference: the explained class's coefficient vector, per row.
 
@@ -856,8 +835,7 @@ def linear_model_reference(estimator, X, *, target="predicted"):
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -879,6 +857,7 @@ def linear_model_reference(estimator, X, *, target="predicted"):
      "target": [object]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("lundberg2017"))
 def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
     """Exact Shapley values of a linear model under independent features.
 
@@ -910,8 +889,7 @@ def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
 
     References
     ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
+    {metric_references}
 
     Examples
     --------

@@ -34,6 +34,8 @@ from scipy.spatial.distance import cdist
 from scipy.stats import rankdata
 
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._images import resolve_image_shape
 from sklearn_xai.utils._sklearn import (
     Interval,
@@ -175,6 +177,7 @@ def _wasserstein_rows(P, Q, shape, *, coarsen=1, net_mass=True, n_jobs=None):
      "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("clark2024"))
 def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
     """Mask precision (XAI-TRIS): share of the mask among the top-K pixels (K = mask size).
 
@@ -202,9 +205,7 @@ def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
 
     References
     ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {metric_references}
 
     Examples
     --------
@@ -225,6 +226,7 @@ def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
      "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("arras2022"))
 def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
     """Relevance rank accuracy: share of the mask among the top-K pixels (K = mask size).
 
@@ -250,9 +252,7 @@ def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
 
     References
     ----------
-    .. [1] L. Arras, A. Osman and W. Samek, "CLEVR-XAI: A benchmark dataset
-       for the ground truth evaluation of neural network explanations",
-       Information Fusion 81, 2022.
+    {metric_references}
 
     Examples
     --------
@@ -273,6 +273,7 @@ def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
      "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("arras2022"))
 def relevance_mass_accuracy(ground_truth, attributions, *, nan_policy="omit"):
     """Relevance mass accuracy: share of the attribution mass inside the mask.
 
@@ -296,9 +297,7 @@ def relevance_mass_accuracy(ground_truth, attributions, *, nan_policy="omit"):
 
     References
     ----------
-    .. [1] L. Arras, A. Osman and W. Samek, "CLEVR-XAI: A benchmark dataset
-       for the ground truth evaluation of neural network explanations",
-       Information Fusion 81, 2022.
+    {metric_references}
 
     Examples
     --------
@@ -375,6 +374,7 @@ def mask_roc_auc(ground_truth, attributions, *, nan_policy="omit"):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("clark2024"))
 def emd_score(ground_truth, attributions, *, image_shape=None,
               convention="xai_tris_code", coarsen=1, net_mass=True, n_jobs=None,
               nan_policy="omit"):
@@ -428,9 +428,7 @@ def emd_score(ground_truth, attributions, *, image_shape=None,
 
     References
     ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {metric_references}
 
     Examples
     --------
@@ -528,6 +526,7 @@ def _dilate(M, image_shape, tolerance):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("zhang2018", "hedstrom2023"))
 def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
                   order_by="signed", ties="any", weighted=False, nan_policy="omit"):
     """Pointing game: whether the maximal attribution falls inside the mask.
@@ -584,12 +583,7 @@ def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
 
     References
     ----------
-    .. [1] J. Zhang, S. A. Bargal, Z. Lin, J. Brandt, X. Shen and S. Sclaroff,
-       "Top-Down Neural Attention by Excitation Backprop", International
-       Journal of Computer Vision 126, 2018.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------
@@ -630,6 +624,7 @@ def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("kohlbrenner2020", "hedstrom2023"))
 def attribution_localisation(ground_truth, attributions, *, weighted=False,
                              convention="paper", nan_policy="omit"):
     """Attribution localisation: share of the positive attribution inside the mask.
@@ -677,12 +672,7 @@ def attribution_localisation(ground_truth, attributions, *, weighted=False,
 
     References
     ----------
-    .. [1] M. Kohlbrenner, A. Bauer, S. Nakajima, A. Binder, W. Samek and
-       S. Lapuschkin, "Towards Best Practice in Explaining Neural Network
-       Decisions with LRP", IJCNN 2020.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------
@@ -725,6 +715,7 @@ def attribution_localisation(ground_truth, attributions, *, weighted=False,
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("theiner2022", "hedstrom2023"))
 def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
     """Top-k intersection: share of the top-k features inside the reference.
 
@@ -765,11 +756,7 @@ def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
 
     References
     ----------
-    .. [1] J. Theiner, E. Müller-Budack and R. Ewerth, "Interpretable
-       Semantic Photo Geolocation", WACV 2022.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------

@@ -18,6 +18,7 @@ from sklearn_xai.metrics._common import (
     _check_training_rows,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, block_slices
 from sklearn_xai.utils._random import keyed_streams
@@ -100,7 +101,8 @@ _PARAMS = {
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("estimator", "X", "attributions", "random_state", "target", "output",
-              "batch_size", "scores_greater")
+              "batch_size", "scores_greater",
+              metric_references=_references("agarwal2022"))
 def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
         X_train=None, n_perturbations=100, convention="paper", random_state=None,
         order_by="abs", target="predicted", output="auto", batch_size=None):
@@ -171,8 +173,7 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -206,7 +207,8 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("estimator", "X", "attributions", "random_state", "target", "output",
-              "batch_size", "scores_lower")
+              "batch_size", "scores_lower",
+              metric_references=_references("agarwal2022"))
 def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
         X_train=None, n_perturbations=100, convention="paper", random_state=None,
         order_by="abs", target="predicted", output="auto", batch_size=None):
@@ -274,8 +276,7 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
 
     References
     ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -378,7 +379,8 @@ def _perturbation(convention, X, z, scale, out, work):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
+              metric_references=_references("yeh2019", "liu2021", "sithakoul2024"))
 def infidelity(estimator, X, attributions, *, convention="paper",
                n_perturbations=None, sigma=None, sigma_scale="auto", X_train=None,
                perturber=None, normalize=None, absolute=None, random_state=None,
@@ -470,14 +472,7 @@ def infidelity(estimator, X, attributions, *, convention="paper",
 
     References
     ----------
-    .. [1] C.-K. Yeh, C.-Y. Hsieh, A. S. Suggala, D. I. Inouye and
-       P. Ravikumar, "On the (In)fidelity and Sensitivity of Explanations",
-       NeurIPS 2019.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [3] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------

@@ -26,6 +26,7 @@ from sklearn_xai.metrics._common import (
     _refit,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import is_frozen
@@ -351,7 +352,7 @@ def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarit
 # ----------------------------------------------------------------- metrics
 @fast_validate_params(_MPRT_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
-              common=_COMMON_DOC)
+              common=_COMMON_DOC, metric_references=_references("adebayo2018"))
 def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None,
          similarity="spearman", absolute=True, image_shape=None, X_train=None,
          y_train=None, aggregate="mean", nan_policy="omit", return_layers=False,
@@ -393,8 +394,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
 
     References
     ----------
-    .. [1] J. Adebayo, J. Gilmer, M. Muelly, I. Goodfellow, M. Hardt and
-       B. Kim, "Sanity Checks for Saliency Maps", NeurIPS 2018.
+    {metric_references}
 
     Examples
     --------
@@ -426,7 +426,8 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
     "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
     "noise_magnitude": [Interval(numbers.Real, 0, None, closed="left")],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "target", "output", "batch_size", common=_COMMON_DOC)
+@Substitution("estimator", "X", "target", "output", "batch_size", common=_COMMON_DOC,
+              metric_references=_references("hedstrom2023_sanity"))
 def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
                 noise_magnitude=0.1, mode="cascading", layers=None,
                 similarity="spearman", absolute=True, image_shape=None, X_train=None,
@@ -471,9 +472,7 @@ def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
 
     References
     ----------
-    .. [1] A. Hedström, L. Weber, S. Lapuschkin and M. M.-C. Höhne, "Sanity
-       Checks Revisited: An Exploration to Repair the Model Parameter
-       Randomisation Test", XAI in Action workshop, NeurIPS 2023.
+    {metric_references}
 
     Examples
     --------
@@ -525,7 +524,8 @@ def _histogram_entropy(A, n_bins):
     "y_train": ["array-like", None],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
+              metric_references=_references("hedstrom2023_sanity"))
 def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins=100,
                    absolute=False, X_train=None, y_train=None, nan_policy="omit",
                    random_state=None,
@@ -576,9 +576,7 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
 
     References
     ----------
-    .. [1] A. Hedström, L. Weber, S. Lapuschkin and M. M.-C. Höhne, "Sanity
-       Checks Revisited: An Exploration to Repair the Model Parameter
-       Randomisation Test", XAI in Action workshop, NeurIPS 2023.
+    {metric_references}
 
     Examples
     --------
@@ -621,7 +619,8 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     "explainer": [HasMethods(["explain"])],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
+              metric_references=_references("sixt2020"))
 def random_logit(estimator, X, attributions, *, explainer, similarity="spearman",
                  absolute=False, image_shape=None, nan_policy="omit",
                  random_state=None, target="predicted", output="auto",
@@ -668,8 +667,7 @@ def random_logit(estimator, X, attributions, *, explainer, similarity="spearman"
 
     References
     ----------
-    .. [1] L. Sixt, M. Granz and T. Landgraf, "When Explanations Lie: Why
-       Many Modified BP Attributions Fail", ICML 2020.
+    {metric_references}
 
     Examples
     --------
@@ -718,7 +716,8 @@ def random_logit(estimator, X, attributions, *, explainer, similarity="spearman"
     "attributions_train": ["array-like", None],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
+              metric_references=_references("adebayo2018"))
 def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
                        y_train=None, attributions_train=None, similarity="spearman",
                        absolute=True, image_shape=None, nan_policy="omit",
@@ -774,8 +773,7 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
 
     References
     ----------
-    .. [1] J. Adebayo, J. Gilmer, M. Muelly, I. Goodfellow, M. Hardt and
-       B. Kim, "Sanity Checks for Saliency Maps", NeurIPS 2018.
+    {metric_references}
 
     Examples
     --------

@@ -39,6 +39,7 @@ from sklearn_xai.metrics._common import (
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.metrics._shared_removal import (
     _CONVENTION_BEEXAI,
     _DOC_REMOVAL_MASKER,
@@ -126,7 +127,8 @@ def _resolve_sizes(subset_sizes, d):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", masker=_DOC_ZERO_MASKER)
+@Substitution(*_SHARED, "random_state", masker=_DOC_ZERO_MASKER,
+              metric_references=_references("ancona2018"))
 def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=100,
                   masker=None, X_train=None, convention="paper", nan_policy="omit",
                   random_state=None, target="predicted", output="auto",
@@ -182,9 +184,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
 
     References
     ----------
-    .. [1] M. Ancona, E. Ceolini, C. Öztireli and M. Gross, "Towards better
-       understanding of gradient-based attribution methods for deep neural
-       networks", ICLR 2018.
+    {metric_references}
 
     Examples
     --------
@@ -251,7 +251,8 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
     prefer_skip_nested_validation=True,
 )
 @Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater",
-              masker=_DOC_ZERO_MASKER)
+              masker=_DOC_ZERO_MASKER,
+              metric_references=_references("alvarezmelis2018"))
 def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
                           masker=None, X_train=None, nan_policy="omit",
                           random_state=None, target="predicted", output="auto",
@@ -289,8 +290,7 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
 
     References
     ----------
-    .. [1] D. Alvarez-Melis and T. S. Jaakkola, "Towards Robust
-       Interpretability with Self-Explaining Neural Networks", NeurIPS 2018.
+    {metric_references}
 
     Examples
     --------
@@ -336,7 +336,8 @@ def _default_redraw_masker(X_train, n_draws, random_state):
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater")
+@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater",
+              metric_references=_references("nguyen2020"))
 def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train=None,
                              n_draws=100, features_per_step=1, eps=1e-5,
                              nan_policy="omit", random_state=None, target="predicted",
@@ -386,8 +387,7 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
 
     References
     ----------
-    .. [1] A. Nguyen and M. R. Martínez, "On quantitative aspects of model
-       interpretability", arXiv:2007.07584, 2020.
+    {metric_references}
 
     Examples
     --------
@@ -476,7 +476,8 @@ register_metric(
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "attributions", "X_train", "random_state", "target",
-              "output", "batch_size", removal_masker=_DOC_REMOVAL_MASKER)
+              "output", "batch_size", removal_masker=_DOC_REMOVAL_MASKER,
+              metric_references=_references("bhatt2020", "sithakoul2024"))
 def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
                              subset_size=None, masker=None, X_train=None,
                              convention="paper", absolute=None, random_state=None,
@@ -528,10 +529,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
 
     References
     ----------
-    .. [1] U. Bhatt, A. Weller and J. M. F. Moura, "Evaluating and
-       Aggregating Feature-based Model Explanations", IJCAI 2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -647,7 +645,8 @@ convention : {"paper", "xai_bench_code"}, default="paper"
 
 
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS)
+@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
+              metric_references=_references("liu2021"))
 def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=100, use_abs=True,
                 empty_value="expected", nan_policy="omit", convention="paper",
@@ -685,9 +684,7 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -710,7 +707,8 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
 
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS)
+@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
+              metric_references=_references("liu2021"))
 def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100, use_abs=True,
                empty_value="expected", nan_policy="omit", convention="paper",
@@ -748,9 +746,7 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------

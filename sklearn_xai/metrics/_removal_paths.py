@@ -42,6 +42,7 @@ from sklearn_xai.metrics._common import (
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.metrics._shared_removal import (
     _COMMON_PARAMS,
     _CONVENTION_BEEXAI,
@@ -373,7 +374,8 @@ def _units_kw(groups, image_shape, patch_size):
      "aggregate": [StrOptions({"sum", "mean"})]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, **_pick("groups", "curve_masker"))
+@Substitution(*_SHARED, **_pick("groups", "curve_masker"),
+              metric_references=_references("bach2015"))
 def removal_curve(estimator, X, attributions, *, mode="remove", order="positive",
                   features_per_step=1, groups=None, image_shape=None, patch_size=None,
                   aggregate="sum", masker=None, X_train=None, random_state=None,
@@ -435,9 +437,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
 
     References
     ----------
-    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
-       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
-       Decisions by Layer-Wise Relevance Propagation", PLoS ONE 2015.
+    {metric_references}
 
     Examples
     --------
@@ -473,7 +473,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
     "features).",
     "Quantus' ``PixelFlipping(return_auc_per_sample=True)``: the trapezoid "
     "with unit spacing over steps ``1..K`` (``f(x)`` left out, growing with "
-    "the number of steps)."))
+    "the number of steps)."), metric_references=_references("bach2015", "hedstrom2023"))
 def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=None,
                    X_train=None, convention="paper", random_state=None,
                    target="predicted", output="auto", batch_size=None):
@@ -513,12 +513,7 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
 
     References
     ----------
-    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
-       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
-       Decisions by Layer-Wise Relevance Propagation", PLoS ONE 2015.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------
@@ -557,7 +552,8 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
     "Quantus' ``RegionPerturbation`` curve ``f(x) - c_k``, ``k = 1..L``, "
     "reduced by its ``get_auc_score`` (trapezoid with unit spacing); regions "
     "with equal summed attributions are ordered as Quantus' unstable "
-    "``np.argsort`` of its patch sums orders them."))
+    "``np.argsort`` of its patch sums orders them."),
+              metric_references=_references("samek2017"))
 def region_perturbation(estimator, X, attributions, *, order="morf", groups=None,
                         image_shape=None, patch_size=8, n_regions=None, masker=None,
                         X_train=None, convention="paper", random_state=None,
@@ -610,9 +606,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
 
     References
     ----------
-    .. [1] W. Samek, A. Binder, G. Montavon, S. Lapuschkin and K.-R. Müller,
-       "Evaluating the Visualization of What a Deep Neural Network Has
-       Learned", IEEE TNNLS 2017.
+    {metric_references}
 
     Examples
     --------
@@ -648,7 +642,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
     "Quantus' ``Selectivity`` reduced by its ``get_auc_score``: the "
     "trapezoid with unit spacing over steps ``1..U``; regions with equal "
     "summed attributions are ordered as Quantus' unstable ``np.argsort`` of "
-    "its patch sums orders them."))
+    "its patch sums orders them."), metric_references=_references("montavon2018"))
 def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
                 patch_size=8, masker=None, X_train=None, convention="paper",
                 random_state=None, target="predicted", output="auto",
@@ -684,9 +678,7 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
 
     References
     ----------
-    .. [1] G. Montavon, W. Samek and K.-R. Müller, "Methods for Interpreting
-       and Understanding Deep Neural Networks", Digital Signal Processing
-       2018.
+    {metric_references}
 
     Examples
     --------
@@ -730,7 +722,8 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
     "``[0, f(x)]``; comparable across rows with different numbers of "
     "segments).",
     "Quantus' ``IROF``: ``S - trapz(c_1 / f(x), ..., c_S / f(x))`` with unit "
-    "spacing (in units of segments), each row computed as if scored alone."))
+    "spacing (in units of segments), each row computed as if scored alone."),
+              metric_references=_references("rieger2020", "achanta2012"))
 def irof(estimator, X, attributions, *, groups=None, image_shape=None,
          n_segments=100, compactness=10.0, sigma=0.0, masker=None, X_train=None,
          convention="paper", nan_policy="omit", random_state=None,
@@ -780,12 +773,7 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
 
     References
     ----------
-    .. [1] L. Rieger and L. K. Hansen, "IROF: a low resource evaluation
-       metric for explanation methods", ICLR workshop AI for Affordable
-       Healthcare 2020.
-    .. [2] R. Achanta, A. Shaji, K. Smith, A. Lucchi, P. Fua and S.
-       Süsstrunk, "SLIC Superpixels Compared to State-of-the-Art Superpixel
-       Methods", IEEE TPAMI 2012.
+    {metric_references}
 
     Examples
     --------
@@ -830,7 +818,8 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
      "features_per_step": _STEP},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, **_pick("curve_masker"))
+@Substitution(*_SHARED, **_pick("curve_masker"),
+              metric_references=_references("lundberg2020"))
 def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
                 features_per_step=1, masker=None, X_train=None, random_state=None,
                 target="predicted", output="auto", batch_size=None):
@@ -883,9 +872,7 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
 
     References
     ----------
-    .. [1] S. M. Lundberg et al., "From local explanations to global
-       understanding with explainable AI for trees", Nature Machine
-       Intelligence 2020.
+    {metric_references}
 
     Examples
     --------
@@ -1020,7 +1007,8 @@ _REMOVAL_SHARED = ("estimator", "X", "attributions", "X_train", "target", "outpu
 
 
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS)
+@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
+              metric_references=_references("deyoung2020", "sithakoul2024"))
 def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
                       X_train=None, order_by="abs", rounding="floor", absolute=None,
                       target="predicted", output="auto", batch_size=None):
@@ -1052,10 +1040,7 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     References
     ----------
-    .. [1] J. DeYoung et al., "ERASER: A Benchmark to Evaluate Rationalized
-       NLP Models", ACL 2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -1074,7 +1059,8 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
 
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS)
+@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
+              metric_references=_references("deyoung2020", "sithakoul2024"))
 def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
                 X_train=None, order_by="abs", rounding="floor", absolute=None,
                 target="predicted", output="auto", batch_size=None):
@@ -1106,10 +1092,7 @@ def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     References
     ----------
-    .. [1] J. DeYoung et al., "ERASER: A Benchmark to Evaluate Rationalized
-       NLP Models", ACL 2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -1189,7 +1172,8 @@ def _beexai_regression_curve(mse):
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "attributions", "X_train", "output", "batch_size",
-              removal_masker=_DOC_REMOVAL_MASKER)
+              removal_masker=_DOC_REMOVAL_MASKER,
+              metric_references=_references("atanasova2020", "sithakoul2024"))
 def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="abs",
            metric="accuracy", convention="paper", random_state=None,
            target="predicted", output="auto", batch_size=None):
@@ -1247,11 +1231,7 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
 
     References
     ----------
-    .. [1] P. Atanasova, J. G. Simonsen, C. Lioma and I. Augenstein, "A
-       Diagnostic Study of Explainability Techniques for Text
-       Classification", EMNLP 2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -1288,7 +1268,8 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "attributions", "X_train", "target", "output",
-              "batch_size", order_by=_DOC_ORDER_BY)
+              "batch_size", order_by=_DOC_ORDER_BY,
+              metric_references=_references("sithakoul2024"))
 def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
                  order_by="abs", convention="paper", absolute=None, random_state=None,
                  target="predicted", output="auto", batch_size=None):
@@ -1342,8 +1323,7 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
 
     References
     ----------
-    .. [1] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -1440,7 +1420,7 @@ convention : {"paper", "xai_bench_code"}, default="paper"
 
 
 @fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, **_MONO_DOCS)
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"))
 def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100,
                empty_value="expected", avg=True, convention="paper",
@@ -1480,9 +1460,7 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -1505,7 +1483,7 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
 
 @fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, **_MONO_DOCS)
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"))
 def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
               X_train=None, value="observational", n_draws=100,
               empty_value="expected", avg=True, convention="paper",
@@ -1544,9 +1522,7 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -1593,7 +1569,7 @@ _DEFAULT_PERCENTAGES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED)
+@Substitution(*_SHARED, metric_references=_references("rong2022"))
 def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order="morf",
          masker=None, X_train=None, noise=0.01, order_by="signed", random_state=None,
          target="predicted", output="auto", batch_size=None):
@@ -1650,9 +1626,7 @@ def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order=
 
     References
     ----------
-    .. [1] Y. Rong, T. Leemann, V. Borisov, G. Kasneci and E. Kasneci, "A
-       Consistent and Efficient Evaluation Strategy for Attribution
-       Methods", ICML 2022.
+    {metric_references}
 
     Examples
     --------

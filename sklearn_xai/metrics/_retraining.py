@@ -32,6 +32,7 @@ from sklearn_xai.metrics._common import (
     _refit,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.metrics._shared_removal import (
     _code_ties,
     _importance_order,
@@ -354,7 +355,8 @@ _ROAR_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
 
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS)
+@Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
+              metric_references=_references("liu2021", "hooker2019"))
 def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                      attributions_train=None, explainer=None, distribution=None,
                      masker=None, value="observational", use_abs=True,
@@ -399,11 +401,7 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -432,7 +430,8 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
-              roar_empty_value=_DOC_ROAR_EMPTY_VALUE)
+              roar_empty_value=_DOC_ROAR_EMPTY_VALUE,
+              metric_references=_references("liu2021", "hooker2019"))
 def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", use_abs=True,
@@ -477,11 +476,7 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -509,7 +504,8 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 
 @fast_validate_params(_ROAR_MONO_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG)
+@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
+              metric_references=_references("liu2021", "hooker2019"))
 def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", avg=True, random_state=None,
@@ -547,11 +543,7 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -578,7 +570,8 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 @fast_validate_params({**_ROAR_MONO_PARAMS, **_CONVENTION_XAI_BENCH},
                       prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
-              roar_mono_convention=_DOC_ROAR_MONO_CONVENTION)
+              roar_mono_convention=_DOC_ROAR_MONO_CONVENTION,
+              metric_references=_references("liu2021", "hooker2019"))
 def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                    attributions_train=None, explainer=None, distribution=None,
                    masker=None, value="observational", avg=True, convention="paper",
@@ -617,11 +610,7 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------

@@ -28,6 +28,7 @@ from sklearn_xai.metrics._common import (
     _check_training_rows,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.metrics._shared_neighbours import (
     _DISCRETE_FEATURES_DOC,
     _discrete_mask,
@@ -93,7 +94,8 @@ def _max_ratio(num, den):
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC)
+              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("yeh2019"))
 def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10,
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     explainer_rng="common", random_state=None, target="predicted",
@@ -162,9 +164,7 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
 
     References
     ----------
-    .. [1] C.-K. Yeh, C.-Y. Hsieh, A. S. Suggala, D. I. Inouye and
-       P. Ravikumar, "On the (In)fidelity and Sensitivity of Explanations",
-       NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -205,7 +205,8 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC)
+              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("alvarezmelis2018_on"))
 def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
                              n_perturbations=200, std=0.1, explainer_rng="common",
                              random_state=None, target="predicted", output="auto",
@@ -260,9 +261,7 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
 
     References
     ----------
-    .. [1] D. Alvarez-Melis and T. S. Jaakkola, "On the Robustness of
-       Interpretability Methods", ICML Workshop on Human Interpretability in
-       Machine Learning, 2018.
+    {metric_references}
 
     Examples
     --------
@@ -349,7 +348,8 @@ def _translated(images, shifts):
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC)
+              explainer_rng=_EXPLAINER_RNG_DOC,
+              metric_references=_references("montavon2018"))
 def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.1,
                direction="random", image_shape=None, explainer_rng="common",
                nan_policy="omit", random_state=None, target="predicted",
@@ -429,9 +429,7 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
 
     References
     ----------
-    .. [1] G. Montavon, W. Samek and K.-R. Müller, "Methods for interpreting
-       and understanding deep neural networks", Digital Signal Processing
-       73, 2018.
+    {metric_references}
 
     Examples
     --------
@@ -532,7 +530,7 @@ def _patterns(A, k, discretize, convention):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("X", "batch_size")
+@Substitution("X", "batch_size", metric_references=_references("dasgupta2022"))
 def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
                 convention="paper", return_details=False, batch_size=None):
     """Consistency (Dasgupta et al. 2022; Quantus' Consistency).
@@ -595,8 +593,7 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
 
     References
     ----------
-    .. [1] S. Dasgupta, N. Frost and M. Moshkovitz, "Framework for Evaluating
-       Faithfulness of Local Explanations", ICML 2022.
+    {metric_references}
 
     Examples
     --------
@@ -713,7 +710,8 @@ def _mean_pairwise_distance(X):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("X", "target", "output", discrete_features=_DISCRETE_FEATURES_DOC)
+@Substitution("X", "target", "output", discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("yeh2019", "sithakoul2024"))
 def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=None,
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     convention="paper", explainer_rng="common", random_state=None,
@@ -784,11 +782,7 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
 
     References
     ----------
-    .. [1] C.-K. Yeh, C.-Y. Hsieh, A. S. Suggala, D. I. Inouye and
-       P. Ravikumar, "On the (In)fidelity and Sensitivity of Explanations",
-       NeurIPS 2019.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------

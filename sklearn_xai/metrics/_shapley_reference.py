@@ -23,6 +23,7 @@ from sklearn_xai.metrics._common import (
     _value_masker,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
 from sklearn_xai.utils._sklearn import (
@@ -103,7 +104,8 @@ _SHAPLEY_SHARED = ("estimator", "X", "X_train", "random_state", "target", "outpu
 
 
 @fast_validate_params(_REFERENCE_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_SHAPLEY_SHARED, **_SHAPLEY_DOCS)
+@Substitution(*_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
+              metric_references=_references("shapley1953", "liu2021"))
 def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
                             X_train=None, value="observational", n_draws=1000,
                             convention="paper", random_state=None,
@@ -140,11 +142,7 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
 
     References
     ----------
-    .. [1] L. S. Shapley, "A value for n-person games", in Contributions to
-       the Theory of Games II, Annals of Mathematics Studies 28, 1953.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -168,7 +166,7 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
 @fast_validate_params({**_METRIC_PARAMS, **_NAN_POLICY},
                       prefer_skip_nested_validation=True)
 @Substitution("attributions", "nan_policy", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              reference=_DOC_REFERENCE)
+              reference=_DOC_REFERENCE, metric_references=_references("liu2021"))
 def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
                  X_train=None, value="observational", n_draws=1000, reference=None,
                  convention="paper", nan_policy="omit", random_state=None,
@@ -206,9 +204,7 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -236,7 +232,7 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
 @fast_validate_params({**_METRIC_PARAMS, "reduction": [StrOptions({"mean", "sum"})]},
                       prefer_skip_nested_validation=True)
 @Substitution("attributions", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              reference=_DOC_REFERENCE)
+              reference=_DOC_REFERENCE, metric_references=_references("liu2021"))
 def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=1000, reference=None,
                 reduction="mean", convention="paper", random_state=None,
@@ -275,9 +271,7 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
 
     References
     ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------

@@ -23,6 +23,7 @@ from sklearn_xai.metrics._common import (
     _class_labels,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.metrics._shared_neighbours import (
     _DISCRETE_FEATURES_DOC,
     _discrete_mask,
@@ -207,7 +208,8 @@ _STAB_PARAMS = {
 
 @fast_validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("estimator", "X", "target", "output",
-              discrete_features=_DISCRETE_FEATURES_DOC)
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("agarwal2022_rethinking", "agarwal2022"))
 def relative_input_stability(estimator, X, attributions, *, explainer,
                              n_perturbations=_N_PERTURBATIONS,
                              max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
@@ -289,11 +291,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
 
     References
     ----------
-    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
-       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
-       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -328,7 +326,8 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target", "output",
-              discrete_features=_DISCRETE_FEATURES_DOC)
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("agarwal2022_rethinking", "agarwal2022"))
 def relative_representation_stability(estimator, X, attributions, *, explainer,
                                       n_perturbations=_N_PERTURBATIONS,
                                       max_neighbours=_MAX_NEIGHBOURS,
@@ -419,11 +418,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
 
     References
     ----------
-    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
-       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
-       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -460,7 +455,8 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target",
-              discrete_features=_DISCRETE_FEATURES_DOC)
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("agarwal2022_rethinking", "agarwal2022"))
 def relative_output_stability(estimator, X, attributions, *, explainer,
                               n_perturbations=_N_PERTURBATIONS,
                               max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
@@ -547,11 +543,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
 
     References
     ----------
-    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
-       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
-       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
