@@ -62,8 +62,6 @@ def complexity(attributions, *, normalize="log_d", convention="paper"):
     scores : ndarray of shape (n_samples,)
         Lower is better (simpler explanations).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -135,8 +133,6 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
     scores : ndarray of shape (n_samples,)
         Greater is better (sparser explanations).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -213,8 +209,6 @@ def effective_complexity(attributions, *, eps=1e-5, normalize=True, fraction=Fal
     sparseness : Gini index of the magnitudes (a continuous counterpart).
     complexity : Entropy of the normalised magnitudes.
 
-    References
-    ----------
     {metric_references}
 
     Examples

@@ -69,8 +69,6 @@ def group_gap(scores, sensitive, *, groups=None, statistic="abs_diff"):
         ``"abs_diff"``, between the groups with the largest and the smallest
         mean otherwise; NaN with fewer than two scores in either group).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -154,8 +152,6 @@ class GroupGapScorer:
     ``sensitive`` (one group label per row) is routed as metadata like
     ``ground_truth``; the wrapped metric's own metadata is routed too.
 
-    References
-    ----------
     {metric_references}
 
     Examples

@@ -26,7 +26,7 @@ from scipy.stats import rankdata
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import (
@@ -136,7 +136,8 @@ _TOPK_PARAMS = {
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("ground_truth",
-              metric_references=_references("agarwal2022", "krishna2022"))
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Feature agreement: fraction of shared top-k features (OpenXAI FA).
 
@@ -167,17 +168,12 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
     See Also
     --------
     rank_agreement, sign_agreement, signed_rank_agreement
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -194,7 +190,8 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("ground_truth",
-              metric_references=_references("agarwal2022", "krishna2022"))
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Rank agreement: same feature at the same position of the top k (OpenXAI RA).
 
@@ -225,13 +222,8 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -246,7 +238,8 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("ground_truth",
-              metric_references=_references("agarwal2022", "krishna2022"))
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Sign agreement: shared top-k features that also share their sign (OpenXAI SA).
 
@@ -275,13 +268,8 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -296,7 +284,8 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("ground_truth",
-              metric_references=_references("agarwal2022", "krishna2022"))
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
                           k_max=0.25):
     """Signed rank agreement: rank agreement that also requires equal signs (OpenXAI SRA).
@@ -326,13 +315,8 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -356,7 +340,8 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
     prefer_skip_nested_validation=True,
 )
 @Substitution("ground_truth",
-              metric_references=_references("agarwal2022", "krishna2022"))
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_correlation"))
 def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="omit"):
     """Rank correlation: Pearson correlation of the magnitude ranks (OpenXAI RC).
 
@@ -379,13 +364,8 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
         correlation: ``"omit"`` returns NaN with a warning, ``"zero"``
         scores it 0, ``"raise"`` raises.
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -419,8 +399,9 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("ground_truth", "scores_greater",
-              metric_references=_references("agarwal2022", "krishna2022"))
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_scores_greater"))
 def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_code",
                             nan_policy="omit"):
     """Pairwise rank agreement: fraction of feature pairs ordered alike (OpenXAI PRA).
@@ -446,12 +427,8 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
         With ``convention="paper"``, a reference whose entries are all tied
         leaves no pair: NaN with a warning (``"omit"``), 0 or an error.
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -531,8 +508,6 @@ def cosine_similarity(ground_truth, attributions, *, bounding="none",
     scores : ndarray of shape (n_samples,)
         Per-row cosine; greater is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -624,7 +599,8 @@ def _threshold_doc(func):
 
 @fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
 @_threshold_doc
-@Substitution(metric_references=_references("antonanzas2023"))
+@Substitution(metric_references=_references("antonanzas2023"),
+              **_shared_docs("returns_precision"))
 def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
                  normalize=True, nan_policy="omit"):
     """Precision of the thresholded explanation against the ground truth (teex).
@@ -642,17 +618,12 @@ def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="a
         A row that selects no feature (an all-zero explanation) has no
         precision: NaN with a warning, 0, or an error.
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row precision in ``[0, 1]``; greater is better.
+    {returns_precision}
 
     See Also
     --------
     gt_recall, gt_f1
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -698,8 +669,6 @@ def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs"
     --------
     gt_precision, gt_f1
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -744,8 +713,6 @@ def gt_f1(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
     --------
     gt_precision, gt_recall
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -833,8 +800,6 @@ def linear_model_reference(estimator, X, *, target="predicted"):
     -------
     reference : ndarray of shape (n_samples, n_features)
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -887,8 +852,6 @@ def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
     reference : ndarray of shape (n_samples, n_features)
         Satisfies ``reference.sum(axis=1) == f(X) - f(mean)``.
 
-    References
-    ----------
     {metric_references}
 
     Examples

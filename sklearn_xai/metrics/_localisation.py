@@ -34,7 +34,7 @@ from scipy.spatial.distance import cdist
 from scipy.stats import rankdata
 
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._images import resolve_image_shape
 from sklearn_xai.utils._sklearn import (
@@ -177,7 +177,8 @@ def _wasserstein_rows(P, Q, shape, *, coarsen=1, net_mass=True, n_jobs=None):
      "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(metric_references=_references("clark2024"))
+@Substitution(metric_references=_references("clark2024"),
+              **_shared_docs("returns_precision"))
 def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
     """Mask precision (XAI-TRIS): share of the mask among the top-K pixels (K = mask size).
 
@@ -198,13 +199,8 @@ def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
         An empty mask (``K = 0``) leaves the score undefined: NaN with a
         warning, 0, or an error.
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row precision in ``[0, 1]``; greater is better.
+    {returns_precision}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -226,7 +222,8 @@ def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
      "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(metric_references=_references("arras2022"))
+@Substitution(metric_references=_references("arras2022"),
+              **_shared_docs("returns_greater"))
 def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
     """Relevance rank accuracy: share of the mask among the top-K pixels (K = mask size).
 
@@ -245,13 +242,8 @@ def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
     nan_policy : {"omit", "zero", "raise"}, default="omit"
         Policy for empty masks.
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Greater is better.
+    {returns_greater}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -273,7 +265,8 @@ def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
      "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(metric_references=_references("arras2022"))
+@Substitution(metric_references=_references("arras2022"),
+              **_shared_docs("returns_greater"))
 def relevance_mass_accuracy(ground_truth, attributions, *, nan_policy="omit"):
     """Relevance mass accuracy: share of the attribution mass inside the mask.
 
@@ -290,13 +283,8 @@ def relevance_mass_accuracy(ground_truth, attributions, *, nan_policy="omit"):
     nan_policy : {"omit", "zero", "raise"}, default="omit"
         An all-zero map has no mass: NaN with a warning, 0, or an error.
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Greater is better.
+    {returns_greater}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -426,8 +414,6 @@ def emd_score(ground_truth, attributions, *, image_shape=None,
         Per-row score, 1 for a map with the mask's uniform distribution;
         greater is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -581,8 +567,6 @@ def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
         mask.
     top_k_intersection : The share of the top-k features on the mask.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -670,8 +654,6 @@ def attribution_localisation(ground_truth, attributions, *, weighted=False,
     relevance_mass_accuracy : The same ratio for the magnitudes ``|a|``.
     pointing_game : Whether the maximum is on the mask.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -754,8 +736,6 @@ def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
         the area over ``k``.
     mask_precision : The top-K share with ``K`` the size of each mask.
 
-    References
-    ----------
     {metric_references}
 
     Examples

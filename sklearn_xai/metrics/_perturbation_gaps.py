@@ -18,7 +18,7 @@ from sklearn_xai.metrics._common import (
     _check_training_rows,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, block_slices
 from sklearn_xai.utils._random import keyed_streams
@@ -100,9 +100,8 @@ _PARAMS = {
 
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "random_state", "target", "output",
-              "batch_size", "scores_greater",
-              metric_references=_references("agarwal2022"))
+@Substitution("random_state", metric_references=_references("agarwal2022"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
 def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
         X_train=None, n_perturbations=100, convention="paper", random_state=None,
         order_by="abs", target="predicted", output="auto", batch_size=None):
@@ -115,9 +114,7 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     k : int or float, default=0.25
         With ``auc=True`` the largest ``K`` of the area under the curve over
         ``k = 1..K``; otherwise the single ``k``.  ``-1`` is all features, an
@@ -159,20 +156,14 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     order_by : {"abs", "signed"}, default="abs"
         Top-k by magnitude (OpenXAI since 2024) or by signed value (its
         pre-2024 code).
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
 
     See Also
     --------
     pgu : The same gap when the unimportant features are perturbed.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -206,9 +197,8 @@ def pgi(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
 
 
 @validate_params(_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "random_state", "target", "output",
-              "batch_size", "scores_lower",
-              metric_references=_references("agarwal2022"))
+@Substitution("random_state", metric_references=_references("agarwal2022"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
 def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
         X_train=None, n_perturbations=100, convention="paper", random_state=None,
         order_by="abs", target="predicted", output="auto", batch_size=None):
@@ -223,9 +213,7 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     k : int or float, default=0.25
         With ``auc=True`` the largest ``K`` of the area under the curve over
         ``k = 1..K``; otherwise the single ``k``.  ``-1`` is all features, an
@@ -262,20 +250,14 @@ def pgu(estimator, X, attributions, *, k=0.25, auc=True, perturber=None,
     order_by : {"abs", "signed"}, default="abs"
         Top-k by magnitude (OpenXAI since 2024) or by signed value (its
         pre-2024 code).
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
 
     See Also
     --------
     pgi : The same gap when the important features are perturbed.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -379,8 +361,8 @@ def _perturbation(convention, X, z, scale, out, work):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
-              metric_references=_references("yeh2019", "liu2021", "sithakoul2024"))
+@Substitution(metric_references=_references("yeh2019", "liu2021", "sithakoul2024"),
+              **_shared_docs("model_inputs", "output_params"))
 def infidelity(estimator, X, attributions, *, convention="paper",
                n_perturbations=None, sigma=None, sigma_scale="auto", X_train=None,
                perturber=None, normalize=None, absolute=None, random_state=None,
@@ -395,9 +377,7 @@ def infidelity(estimator, X, attributions, *, convention="paper",
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     convention : {"paper", "xai_bench_code", "beexai_code"}, default="paper"
         The perturbation:
 
@@ -461,17 +441,13 @@ def infidelity(estimator, X, attributions, *, convention="paper",
         precision is ample for noise, and these draws are faster than
         numpy's ziggurat row by row), so scores do not depend on batch size
         or row order.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
         Non-negative; lower is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples

@@ -26,7 +26,7 @@ from sklearn_xai.metrics._common import (
     _refit,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import is_frozen
@@ -351,8 +351,8 @@ def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarit
 
 # ----------------------------------------------------------------- metrics
 @fast_validate_params(_MPRT_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
-              common=_COMMON_DOC, metric_references=_references("adebayo2018"))
+@Substitution(common=_COMMON_DOC, metric_references=_references("adebayo2018"),
+              **_shared_docs("model_inputs", "output_params"))
 def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None,
          similarity="spearman", absolute=True, image_shape=None, X_train=None,
          y_train=None, aggregate="mean", nan_policy="omit", return_layers=False,
@@ -368,9 +368,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {common}
     aggregate : {"mean", "last"}, default="mean"
         The score of a row: the mean similarity over the randomisation
@@ -379,9 +377,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
         cascading mode; Quantus' ``return_last_correlation``).
     return_layers : bool, default=False
         Also return the per-layer curve.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -392,8 +388,6 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
         (n_samples, n_steps), the similarity after each step, and
         ``layers``, the layer randomised at each step.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -426,8 +420,9 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
     "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
     "noise_magnitude": [Interval(numbers.Real, 0, None, closed="left")],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "target", "output", "batch_size", common=_COMMON_DOC,
-              metric_references=_references("hedstrom2023_sanity"))
+@Substitution("estimator", "X", common=_COMMON_DOC,
+              metric_references=_references("hedstrom2023_sanity"),
+              **_shared_docs("output_params", "returns_lower"))
 def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
                 noise_magnitude=0.1, mode="cascading", layers=None,
                 similarity="spearman", absolute=True, image_shape=None, X_train=None,
@@ -459,19 +454,12 @@ def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
         Mean similarity over the steps, or that of the last step.
     return_layers : bool, default=False
         Also return the per-layer curve (see :func:`mprt`).
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {returns_lower}
     details : Bunch
         Only with ``return_layers=True`` (see :func:`mprt`).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -524,8 +512,8 @@ def _histogram_entropy(A, n_bins):
     "y_train": ["array-like", None],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
-              metric_references=_references("hedstrom2023_sanity"))
+@Substitution(metric_references=_references("hedstrom2023_sanity"),
+              **_shared_docs("model_inputs", "output_params"))
 def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins=100,
                    absolute=False, X_train=None, y_train=None, nan_policy="omit",
                    random_state=None,
@@ -541,9 +529,7 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     explainer : fitted explainer
         A fresh clone of it explains the rows with the randomised model
         (see :func:`mprt`).
@@ -565,17 +551,13 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
         undefined: NaN with a warning, 0, or an error.
     random_state : int, RandomState instance or None, default=None
         Seeds the randomised parameters.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
         Relative rise of the entropy; higher is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -619,8 +601,9 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     "explainer": [HasMethods(["explain"])],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
-              metric_references=_references("sixt2020"))
+@Substitution("estimator", "X", "attributions",
+              metric_references=_references("sixt2020"),
+              **_shared_docs("output_params", "returns_lower"))
 def random_logit(estimator, X, attributions, *, explainer, similarity="spearman",
                  absolute=False, image_shape=None, nan_policy="omit",
                  random_state=None, target="predicted", output="auto",
@@ -656,17 +639,10 @@ def random_logit(estimator, X, attributions, *, explainer, similarity="spearman"
     random_state : int, RandomState instance or None, default=None
         Seeds the other classes: row ``i``'s is drawn from
         ``RowStreams(random_state, row_keys(X))``.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {returns_lower}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -716,8 +692,8 @@ def random_logit(estimator, X, attributions, *, explainer, similarity="spearman"
     "attributions_train": ["array-like", None],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
-              metric_references=_references("adebayo2018"))
+@Substitution(metric_references=_references("adebayo2018"),
+              **_shared_docs("model_inputs", "output_params", "returns_lower"))
 def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
                        y_train=None, attributions_train=None, similarity="spearman",
                        absolute=True, image_shape=None, nan_policy="omit",
@@ -736,9 +712,7 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     explainer : fitted explainer
         A fresh clone of it (or of an
         :class:`~sklearn_xai.compose.ExplainedModel`'s explainer),
@@ -762,17 +736,10 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
     random_state : int, RandomState instance or None, default=None
         Seeds the permutation, and the retrained model when its own
         ``random_state`` is None.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {returns_lower}
 
-    References
-    ----------
     {metric_references}
 
     Examples

@@ -39,7 +39,7 @@ from sklearn_xai.metrics._common import (
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.metrics._shared_removal import (
     _CONVENTION_BEEXAI,
     _DOC_REMOVAL_MASKER,
@@ -182,8 +182,6 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
         Mean correlations in [-1, 1]; greater is better.  A float for
         ``convention="quantus_code"``.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -250,9 +248,9 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater",
-              masker=_DOC_ZERO_MASKER,
-              metric_references=_references("alvarezmelis2018"))
+@Substitution(*_SHARED, "random_state", "nan_policy", masker=_DOC_ZERO_MASKER,
+              metric_references=_references("alvarezmelis2018"),
+              **_shared_docs("returns_scores_greater"))
 def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
                           masker=None, X_train=None, nan_policy="omit",
                           random_state=None, target="predicted", output="auto",
@@ -283,13 +281,9 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
         Correlations in [-1, 1].
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -336,8 +330,9 @@ def _default_redraw_masker(X_train, n_draws, random_state):
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater",
-              metric_references=_references("nguyen2020"))
+@Substitution(*_SHARED, "random_state", "nan_policy",
+              metric_references=_references("nguyen2020"),
+              **_shared_docs("returns_scores_greater"))
 def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train=None,
                              n_draws=100, features_per_step=1, eps=1e-5,
                              nan_policy="omit", random_state=None, target="predicted",
@@ -380,13 +375,9 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
     {output}
     {batch_size}
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
         Rank correlations in [-1, 1].
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -475,9 +466,9 @@ register_metric(
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "attributions", "X_train", "random_state", "target",
-              "output", "batch_size", removal_masker=_DOC_REMOVAL_MASKER,
-              metric_references=_references("bhatt2020", "sithakoul2024"))
+@Substitution("X_train", "random_state", removal_masker=_DOC_REMOVAL_MASKER,
+              metric_references=_references("bhatt2020", "sithakoul2024"),
+              **_shared_docs("model_inputs", "output_params"))
 def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
                              subset_size=None, masker=None, X_train=None,
                              convention="paper", absolute=None, random_state=None,
@@ -492,9 +483,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     n_subsets : int, default=20
         Number of random subsets ``R`` per row.
     subset_size : int, float in (0, 1) or None, default=None
@@ -516,9 +505,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
         Correlate with ``|f(x) - f(x')|``; ``None`` does so only for
         regression outputs under ``convention="beexai_code"``.
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -527,8 +514,6 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
         side is constant); a float for ``convention="beexai_code"``.
         Greater is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -646,7 +631,8 @@ convention : {"paper", "xai_bench_code"}, default="paper"
 
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
-              metric_references=_references("liu2021"))
+              metric_references=_references("liu2021"),
+              **_shared_docs("returns_correlation"))
 def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=100, use_abs=True,
                 empty_value="expected", nan_policy="omit", convention="paper",
@@ -677,13 +663,8 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -708,7 +689,8 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
-              metric_references=_references("liu2021"))
+              metric_references=_references("liu2021"),
+              **_shared_docs("returns_correlation"))
 def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100, use_abs=True,
                empty_value="expected", nan_policy="omit", convention="paper",
@@ -739,13 +721,8 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
     {metric_references}
 
     Examples

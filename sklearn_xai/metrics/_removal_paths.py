@@ -42,7 +42,7 @@ from sklearn_xai.metrics._common import (
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.metrics._shared_removal import (
     _COMMON_PARAMS,
     _CONVENTION_BEEXAI,
@@ -435,8 +435,6 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
     irof : The area over the normalised curve over superpixels.
     removal_auc : shap.benchmark's keep and remove areas.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -467,13 +465,16 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
 # ======================================================================
 @fast_validate_params({**_PARAMS, **_CONVENTION, "features_per_step": _STEP},
                       prefer_skip_nested_validation=True)
-@Substitution(*_SHARED, "scores_lower", **_pick("curve_masker"), convention=_convention_doc(
+@Substitution(*_SHARED, **_pick("curve_masker"),
+              convention=_convention_doc(
     "the area under the curve over the fraction of features removed, ``f(x)`` "
     "at 0 included (in the output's units, comparable across numbers of "
     "features).",
     "Quantus' ``PixelFlipping(return_auc_per_sample=True)``: the trapezoid "
     "with unit spacing over steps ``1..K`` (``f(x)`` left out, growing with "
-    "the number of steps)."), metric_references=_references("bach2015", "hedstrom2023"))
+    "the number of steps)."),
+              metric_references=_references("bach2015", "hedstrom2023"),
+              **_shared_docs("returns_scores_lower"))
 def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=None,
                    X_train=None, convention="paper", random_state=None,
                    target="predicted", output="auto", batch_size=None):
@@ -502,17 +503,13 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
     {output}
     {batch_size}
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
 
     See Also
     --------
     removal_curve : The curves themselves.
     selectivity : The same area with image patches or feature groups.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -604,8 +601,6 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
     --------
     selectivity : The area under the output curve, regions by relevance.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -634,15 +629,16 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
 
 
 @fast_validate_params(_REGION_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_SHARED, "scores_lower",
-              **_pick("groups", "image_shape", "patch_size", "curve_masker"),
+@Substitution(*_SHARED, **_pick("groups", "image_shape", "patch_size", "curve_masker"),
               convention=_convention_doc(
     "the area under the curve over the fraction of regions removed, "
     "``f(x)`` at 0 included.",
     "Quantus' ``Selectivity`` reduced by its ``get_auc_score``: the "
     "trapezoid with unit spacing over steps ``1..U``; regions with equal "
     "summed attributions are ordered as Quantus' unstable ``np.argsort`` of "
-    "its patch sums orders them."), metric_references=_references("montavon2018"))
+    "its patch sums orders them."),
+              metric_references=_references("montavon2018"),
+              **_shared_docs("returns_scores_lower"))
 def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
                 patch_size=8, masker=None, X_train=None, convention="paper",
                 random_state=None, target="predicted", output="auto",
@@ -672,12 +668,8 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -715,7 +707,7 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
      "sigma": [Interval(numbers.Real, 0, None, closed="left")]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "scores_greater", **_pick("groups", "curve_masker"),
+@Substitution(*_SHARED, **_pick("groups", "curve_masker"),
               convention=_convention_doc(
     "``1 - area`` of the normalised curve ``c_k / f(x)``, for ``k`` from 0 to ``S``, "
     "over the fraction of segments removed (in [0, 1] when the output stays in "
@@ -723,7 +715,8 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
     "segments).",
     "Quantus' ``IROF``: ``S - trapz(c_1 / f(x), ..., c_S / f(x))`` with unit "
     "spacing (in units of segments), each row computed as if scored alone."),
-              metric_references=_references("rieger2020", "achanta2012"))
+              metric_references=_references("rieger2020", "achanta2012"),
+              **_shared_docs("returns_scores_greater"))
 def irof(estimator, X, attributions, *, groups=None, image_shape=None,
          n_segments=100, compactness=10.0, sigma=0.0, masker=None, X_train=None,
          convention="paper", nan_policy="omit", random_state=None,
@@ -767,12 +760,8 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -870,8 +859,6 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
         ``neg_keep_negative``, ``neg_keep_absolute``,
         ``neg_remove_positive``, ``remove_negative``, ``remove_absolute``).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -1008,7 +995,8 @@ _REMOVAL_SHARED = ("estimator", "X", "attributions", "X_train", "target", "outpu
 
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
-              metric_references=_references("deyoung2020", "sithakoul2024"))
+              metric_references=_references("deyoung2020", "sithakoul2024"),
+              **_shared_docs("returns_greater"))
 def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
                       X_train=None, order_by="abs", rounding="floor", absolute=None,
                       target="predicted", output="auto", batch_size=None):
@@ -1033,13 +1021,8 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Greater is better.
+    {returns_greater}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -1060,7 +1043,8 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
-              metric_references=_references("deyoung2020", "sithakoul2024"))
+              metric_references=_references("deyoung2020", "sithakoul2024"),
+              **_shared_docs("returns_lower"))
 def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
                 X_train=None, order_by="abs", rounding="floor", absolute=None,
                 target="predicted", output="auto", batch_size=None):
@@ -1085,13 +1069,8 @@ def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {returns_lower}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -1229,8 +1208,6 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
     score : float
         Lower is better, except with ``metric="flip_rate"``.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -1267,9 +1244,9 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "attributions", "X_train", "target", "output",
-              "batch_size", order_by=_DOC_ORDER_BY,
-              metric_references=_references("sithakoul2024"))
+@Substitution("estimator", "attributions", "X_train", order_by=_DOC_ORDER_BY,
+              metric_references=_references("sithakoul2024"),
+              **_shared_docs("output_params"))
 def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
                  order_by="abs", convention="paper", absolute=None, random_state=None,
                  target="predicted", output="auto", batch_size=None):
@@ -1311,9 +1288,7 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
         ``None`` does so for regression outputs.
     random_state : int, RandomState instance or None, default=None
         Seeds stochastic maskers (one stream per row).
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -1321,8 +1296,6 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
         Fractions in [0, 1] (multiples of ``1/(d-1)``); a float for
         ``convention="beexai_code"``.  Greater is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -1458,8 +1431,6 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
         Per-row fraction in ``[0, 1]`` (about 0.5 for a random ranking);
         greater is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -1483,7 +1454,8 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
 
 @fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"))
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"),
+              **_shared_docs("returns_fraction"))
 def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
               X_train=None, value="observational", n_draws=100,
               empty_value="expected", avg=True, convention="paper",
@@ -1515,13 +1487,8 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row fraction in ``[0, 1]``; greater is better.
+    {returns_fraction}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -1624,8 +1591,6 @@ def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order=
     function's per-row mean over ``p`` of the change of the explained
     probability is a row-level, finer-grained version of the same curve.
 
-    References
-    ----------
     {metric_references}
 
     Examples

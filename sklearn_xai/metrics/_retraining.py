@@ -32,7 +32,7 @@ from sklearn_xai.metrics._common import (
     _refit,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.metrics._shared_removal import (
     _code_ties,
     _importance_order,
@@ -356,7 +356,8 @@ _ROAR_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
-              metric_references=_references("liu2021", "hooker2019"))
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("returns_correlation"))
 def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                      attributions_train=None, explainer=None, distribution=None,
                      masker=None, value="observational", use_abs=True,
@@ -394,13 +395,8 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -431,7 +427,8 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
               roar_empty_value=_DOC_ROAR_EMPTY_VALUE,
-              metric_references=_references("liu2021", "hooker2019"))
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("returns_correlation"))
 def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", use_abs=True,
@@ -469,13 +466,8 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -505,7 +497,8 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 @fast_validate_params(_ROAR_MONO_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
-              metric_references=_references("liu2021", "hooker2019"))
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("returns_fraction"))
 def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", avg=True, random_state=None,
@@ -536,13 +529,8 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row fraction in ``[0, 1]``; greater is better.
+    {returns_fraction}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -571,7 +559,8 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                       prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
               roar_mono_convention=_DOC_ROAR_MONO_CONVENTION,
-              metric_references=_references("liu2021", "hooker2019"))
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("returns_fraction"))
 def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                    attributions_train=None, explainer=None, distribution=None,
                    masker=None, value="observational", avg=True, convention="paper",
@@ -603,13 +592,8 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row fraction in ``[0, 1]``; greater is better.
+    {returns_fraction}
 
-    References
-    ----------
     {metric_references}
 
     Examples

@@ -28,7 +28,7 @@ from sklearn_xai.metrics._common import (
     _check_training_rows,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.metrics._shared_neighbours import (
     _DISCRETE_FEATURES_DOC,
     _discrete_mask,
@@ -93,9 +93,9 @@ def _max_ratio(num, den):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC,
-              metric_references=_references("yeh2019"))
+@Substitution("estimator", "X", explainer_rng=_EXPLAINER_RNG_DOC,
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("yeh2019"), **_shared_docs("output_params"))
 def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10,
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     explainer_rng="common", random_state=None, target="predicted",
@@ -139,9 +139,7 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
         ``u = row_uniform(random_state, row_keys(X), (N, d))``, as
         :func:`max_sensitivity` does; scores do not depend on the other
         rows, their order or the batch size.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
     {discrete_features}
 
     Returns
@@ -162,8 +160,6 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     offered (the neighbours are explained for the class explained at ``x``
     whatever their prediction, as in Yeh et al.).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -204,9 +200,10 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC,
-              metric_references=_references("alvarezmelis2018_on"))
+@Substitution("estimator", "X", explainer_rng=_EXPLAINER_RNG_DOC,
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("alvarezmelis2018_on"),
+              **_shared_docs("output_params"))
 def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
                              n_perturbations=200, std=0.1, explainer_rng="common",
                              random_state=None, target="predicted", output="auto",
@@ -234,9 +231,7 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
         Seeds the noise: ``ε = std × row_normal(random_state, row_keys(X),
         (N, d))``; scores do not depend on the other rows, their order or
         the batch size.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
     {discrete_features}
 
     Returns
@@ -259,8 +254,6 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
     ratio is exact and the attributions are used as given (the paper's
     definition).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -347,9 +340,9 @@ def _translated(images, shifts):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC,
-              metric_references=_references("montavon2018"))
+@Substitution("estimator", "X", explainer_rng=_EXPLAINER_RNG_DOC,
+              metric_references=_references("montavon2018"),
+              **_shared_docs("output_params"))
 def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.1,
                direction="random", image_shape=None, explainer_rng="common",
                nan_policy="omit", random_state=None, target="predicted",
@@ -400,9 +393,7 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
         stream (``RowStreams(random_state, row_keys(X))``), so scores do not
         depend on the other rows, their order or the batch size.  Unused
         with a given ``direction`` or ``image_shape``.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -427,8 +418,6 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
     meaningless for tabular features, whose order is arbitrary: the row
     version shifts along a direction instead.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -591,8 +580,6 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
     per-row scores on one batch holding every row equal
     ``local_consistency`` with ``convention="quantus_code"`` where defined.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -780,8 +767,6 @@ def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=No
     scores : ndarray of shape (n_samples,)
         Lower is better (NaN for ``normalize="relative"`` when ``a(x) = 0``).
 
-    References
-    ----------
     {metric_references}
 
     Examples

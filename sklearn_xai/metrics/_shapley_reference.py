@@ -23,7 +23,7 @@ from sklearn_xai.metrics._common import (
     _value_masker,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
 from sklearn_xai.utils._sklearn import (
@@ -140,8 +140,6 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     reference : ndarray of shape (n_samples, n_features)
         The Shapley values of the explained output at each row.
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -166,7 +164,8 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
 @fast_validate_params({**_METRIC_PARAMS, **_NAN_POLICY},
                       prefer_skip_nested_validation=True)
 @Substitution("attributions", "nan_policy", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              reference=_DOC_REFERENCE, metric_references=_references("liu2021"))
+              reference=_DOC_REFERENCE, metric_references=_references("liu2021"),
+              **_shared_docs("returns_correlation"))
 def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
                  X_train=None, value="observational", n_draws=1000, reference=None,
                  convention="paper", nan_policy="omit", random_state=None,
@@ -197,13 +196,8 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -269,8 +263,6 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
     scores : ndarray of shape (n_samples,)
         Per-row squared error; lower is better.
 
-    References
-    ----------
     {metric_references}
 
     Examples

@@ -1,13 +1,37 @@
 """Docstring fragments several metric families share.
 
-The works the metrics cite, once each (:data:`_CITATIONS`): a docstring
-lists its references as ``{metric_references}`` under its ``References``
-heading, filled by ``Substitution(metric_references=_references(key, ...))``
-with the works numbered in the order given.  Returns entries that several
-families share are in :data:`_RETURNS`.
+The works the metrics cite, once each (:data:`_CITATIONS`): a docstring's
+``References`` section is the placeholder ``{metric_references}``, filled by
+``Substitution(metric_references=_references(key, ...))`` with the works
+numbered in the order given.  :data:`_SHARED_DOCS` holds the blocks that
+metric docstrings of several families repeat (the explained inputs, the
+explained output, their Returns sections); ``Substitution(**_shared_docs(name, ...))``
+fills the ones a docstring names.
 """
 
 import textwrap
+
+from sklearn_xai.utils._docstring import DOC_FRAGMENTS
+
+
+def _returns(text):
+    return ("Returns\n-------\nscores : ndarray of shape (n_samples,)\n    "
+            + text)
+
+
+# Blocks that docstrings of several metric families repeat.
+_SHARED_DOCS = {
+    "model_inputs": "\n".join(DOC_FRAGMENTS[k] for k in ("estimator", "X", "attributions")),
+    "output_params": "\n".join(DOC_FRAGMENTS[k] for k in ("target", "output", "batch_size")),
+    "returns_scores_greater": "Returns\n-------\n" + DOC_FRAGMENTS["scores_greater"],
+    "returns_scores_lower": "Returns\n-------\n" + DOC_FRAGMENTS["scores_lower"],
+    "returns_correlation": _returns("Per-row correlation in ``[-1, 1]``; greater is better."),
+    "returns_agreement": _returns("Per-row agreement in ``[0, 1]``; greater is better."),
+    "returns_fraction": _returns("Per-row fraction in ``[0, 1]``; greater is better."),
+    "returns_precision": _returns("Per-row precision in ``[0, 1]``; greater is better."),
+    "returns_greater": _returns("Greater is better."),
+    "returns_lower": _returns("Lower is better."),
+}
 
 # key -> the reference as printed.
 _CITATIONS = {
@@ -172,7 +196,7 @@ _CITATIONS = {
 
 
 def _references(*keys):
-    """The numbered entries of a ``References`` section, flush left.
+    """A ``References`` section listing ``keys``, flush left.
 
     Parameters
     ----------
@@ -182,10 +206,17 @@ def _references(*keys):
     Returns
     -------
     text : str
-        ``.. [1] ...`` entries, continuation lines indented by three spaces.
+        The heading, then ``.. [1] ...`` entries with their continuation
+        lines indented by three spaces.
     """
-    return "\n".join(
+    return "References\n----------\n" + "\n".join(
         textwrap.fill(_CITATIONS[key], width=76, initial_indent=f".. [{i}] ",
                       subsequent_indent="   ")
         for i, key in enumerate(keys, start=1)
     )
+
+
+def _shared_docs(*names):
+    """The blocks of :data:`_SHARED_DOCS` called ``names``, as keyword
+    arguments of ``Substitution``."""
+    return {name: _SHARED_DOCS[name] for name in names}

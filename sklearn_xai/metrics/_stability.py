@@ -289,8 +289,6 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         neighbours per row), ``n_valid`` (valid ratios per row) and
         ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -416,8 +414,6 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         neighbours per row), ``n_valid`` (valid ratios per row) and
         ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
-    References
-    ----------
     {metric_references}
 
     Examples
@@ -541,8 +537,6 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         neighbours per row), ``n_valid`` (valid ratios per row) and
         ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
-    References
-    ----------
     {metric_references}
 
     Examples
