@@ -359,7 +359,8 @@ def test_checker_flags_private_imports_between_metric_modules():
             "from sklearn_xai.metrics._shared_removal import _code_ties\n"
             "from sklearn_xai.metrics._common import _BASE_PARAMS\n",
         "sklearn_xai.metrics._sensitivity":
-            "def f():\n    from sklearn_xai.metrics._stability import _stability_ratios\n",
+            "def f():\n"
+            "    from sklearn_xai.metrics._stability import _stability_ratios\n",
         "sklearn_xai.metrics._stability": "from sklearn_xai.metrics import pgi\n",
         "sklearn_xai.metrics._removal_paths": "",
         "sklearn_xai.metrics._shared_removal": "",

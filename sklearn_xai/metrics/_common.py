@@ -59,6 +59,17 @@ _EMPTY_VALUE = {"empty_value": [StrOptions({"expected", "explained_mean"})]}
 _NAN_POLICY = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
 
 _CONVENTION_XAI_BENCH = {"convention": [StrOptions({"paper", "xai_bench_code"})]}
+# Parameters of the metrics defined from a value function v_x(S): a data
+# distribution or a masker (see _value_masker).
+_VALUE_PARAMS = {
+    **_BASE_PARAMS,
+    "distribution": [None, object],
+    "masker": [None, object],
+    "X_train": ["array-like", None],
+    "value": [StrOptions({"observational", "interventional"})],
+    "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
+    "random_state": ["random_state"],
+}
 
 
 def _check_inputs(X, attributions):

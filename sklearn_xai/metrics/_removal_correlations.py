@@ -33,6 +33,7 @@ from sklearn_xai.metrics._common import (
     _CONVENTION_XAI_BENCH,
     _EMPTY_VALUE,
     _NAN_POLICY,
+    _VALUE_PARAMS,
     _prepare,
     _value_inputs,
     _values_with_x,
@@ -48,7 +49,6 @@ from sklearn_xai.metrics._shared_removal import (
     _MODEL_PARAMS,
     _NEEDS_VALUE,
     _VALUE_DOCS,
-    _VALUE_PARAMS,
     _VALUE_SHARED,
     _rngs,
     _xai_bench_value_masker,
@@ -69,8 +69,7 @@ __all__ = [
 ]
 
 
-_SHARED = ("estimator", "X", "attributions", "X_train", "target", "output",
-           "batch_size")
+_SHARED = ("X_train",)
 
 
 def _steps(A, features_per_step, ascending):
@@ -128,7 +127,8 @@ def _resolve_sizes(subset_sizes, d):
     prefer_skip_nested_validation=True,
 )
 @Substitution(*_SHARED, "random_state", masker=_DOC_ZERO_MASKER,
-              metric_references=_references("ancona2018"))
+              metric_references=_references("ancona2018"),
+              **_shared_docs("model_inputs", "output_params"))
 def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=100,
                   masker=None, X_train=None, convention="paper", nan_policy="omit",
                   random_state=None, target="predicted", output="auto",
@@ -145,9 +145,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     subset_sizes : int, array-like of int or float, or None, default=None
         Subset sizes ``n``: ints, or fractions in (0, 1) of the features
         (rounded down, at least 1), each in ``[1, n_features - 1]``.
@@ -172,9 +170,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
         size left is NaN with a warning (``"omit"``), 0 (``"zero"``) or
         raises (``"raise"``).
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -250,7 +246,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
 )
 @Substitution(*_SHARED, "random_state", "nan_policy", masker=_DOC_ZERO_MASKER,
               metric_references=_references("alvarezmelis2018"),
-              **_shared_docs("returns_scores_greater"))
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
 def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
                           masker=None, X_train=None, nan_policy="omit",
                           random_state=None, target="predicted", output="auto",
@@ -267,9 +263,7 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     features_per_step : int, default=1
         Features removed together (Quantus' ``features_in_step``).
     {masker}
@@ -277,9 +271,7 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
     {nan_policy}
     {random_state}
         Only used by a stochastic masker.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_scores_greater}
         Correlations in [-1, 1].
@@ -332,7 +324,7 @@ def _default_redraw_masker(X_train, n_draws, random_state):
 )
 @Substitution(*_SHARED, "random_state", "nan_policy",
               metric_references=_references("nguyen2020"),
-              **_shared_docs("returns_scores_greater"))
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
 def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train=None,
                              n_draws=100, features_per_step=1, eps=1e-5,
                              nan_policy="omit", random_state=None, target="predicted",
@@ -349,9 +341,7 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     masker : masker, default=None
         How a feature is redrawn.  ``None`` is ``MarginalMasker(n_draws)``
         fitted on ``X_train`` (values of ``n_draws`` training rows: the
@@ -371,9 +361,7 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
         change the correlation; kept for Quantus' scale of ``v_i``).
     {nan_policy}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_scores_greater}
         Rank correlations in [-1, 1].
@@ -632,7 +620,8 @@ convention : {"paper", "xai_bench_code"}, default="paper"
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
               metric_references=_references("liu2021"),
-              **_shared_docs("returns_correlation"))
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_correlation"))
 def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=100, use_abs=True,
                 empty_value="expected", nan_policy="omit", convention="paper",
@@ -646,12 +635,8 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
+    {model_inputs}
+    {value_function}
     {value}
     {n_draws}
     {use_abs}
@@ -659,9 +644,7 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
     {nan_policy}
     {faith_convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_correlation}
 
@@ -690,7 +673,8 @@ def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
 @fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
               metric_references=_references("liu2021"),
-              **_shared_docs("returns_correlation"))
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_correlation"))
 def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100, use_abs=True,
                empty_value="expected", nan_policy="omit", convention="paper",
@@ -704,12 +688,8 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
+    {model_inputs}
+    {value_function}
     {value}
     {n_draws}
     {use_abs}
@@ -717,9 +697,7 @@ def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
     {nan_policy}
     {faith_convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_correlation}
 

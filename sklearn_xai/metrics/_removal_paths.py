@@ -36,6 +36,7 @@ from sklearn_xai.metrics._common import (
     _CONVENTION_XAI_BENCH,
     _EMPTY_VALUE,
     _NAN_POLICY,
+    _VALUE_PARAMS,
     _prepare,
     _value_inputs,
     _values_with_x,
@@ -52,7 +53,6 @@ from sklearn_xai.metrics._shared_removal import (
     _MODEL_PARAMS,
     _NEEDS_VALUE,
     _VALUE_DOCS,
-    _VALUE_PARAMS,
     _VALUE_SHARED,
     _importance_order,
     _monotone_fraction,
@@ -316,8 +316,7 @@ _REGION_PARAMS = {
     "patch_size": _STEP,
 }
 
-_SHARED = ("estimator", "X", "attributions", "X_train", "random_state", "target",
-           "output", "batch_size")
+_SHARED = ("X_train", "random_state")
 
 _DOCS = dict(
     curve_masker="""
@@ -375,7 +374,8 @@ def _units_kw(groups, image_shape, patch_size):
     prefer_skip_nested_validation=True,
 )
 @Substitution(*_SHARED, **_pick("groups", "curve_masker"),
-              metric_references=_references("bach2015"))
+              metric_references=_references("bach2015"),
+              **_shared_docs("model_inputs", "output_params"))
 def removal_curve(estimator, X, attributions, *, mode="remove", order="positive",
                   features_per_step=1, groups=None, image_shape=None, patch_size=None,
                   aggregate="sum", masker=None, X_train=None, random_state=None,
@@ -392,9 +392,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     mode : {"remove", "keep"}, default="remove"
         Remove the first regions (deletion, pixel flipping) or keep them and
         remove the others (insertion).
@@ -415,9 +413,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
     {curve_masker}
     {X_train}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -474,7 +470,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
     "with unit spacing over steps ``1..K`` (``f(x)`` left out, growing with "
     "the number of steps)."),
               metric_references=_references("bach2015", "hedstrom2023"),
-              **_shared_docs("returns_scores_lower"))
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
 def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=None,
                    X_train=None, convention="paper", random_state=None,
                    target="predicted", output="auto", batch_size=None):
@@ -490,18 +486,14 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     features_per_step : int, default=1
         Features removed per step (the last step may remove fewer).
     {curve_masker}
     {X_train}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_scores_lower}
 
@@ -550,7 +542,8 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
     "reduced by its ``get_auc_score`` (trapezoid with unit spacing); regions "
     "with equal summed attributions are ordered as Quantus' unstable "
     "``np.argsort`` of its patch sums orders them."),
-              metric_references=_references("samek2017"))
+              metric_references=_references("samek2017"),
+              **_shared_docs("model_inputs", "output_params"))
 def region_perturbation(estimator, X, attributions, *, order="morf", groups=None,
                         image_shape=None, patch_size=8, n_regions=None, masker=None,
                         X_train=None, convention="paper", random_state=None,
@@ -572,9 +565,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     order : {"morf", "lerf"}, default="morf"
         Most or least relevant region first.
     {groups}
@@ -587,9 +578,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
     {X_train}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -638,7 +627,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
     "summed attributions are ordered as Quantus' unstable ``np.argsort`` of "
     "its patch sums orders them."),
               metric_references=_references("montavon2018"),
-              **_shared_docs("returns_scores_lower"))
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
 def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
                 patch_size=8, masker=None, X_train=None, convention="paper",
                 random_state=None, target="predicted", output="auto",
@@ -654,9 +643,7 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {groups}
     {image_shape}
     {patch_size}
@@ -664,9 +651,7 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
     {X_train}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_scores_lower}
 
@@ -716,7 +701,7 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
     "Quantus' ``IROF``: ``S - trapz(c_1 / f(x), ..., c_S / f(x))`` with unit "
     "spacing (in units of segments), each row computed as if scored alone."),
               metric_references=_references("rieger2020", "achanta2012"),
-              **_shared_docs("returns_scores_greater"))
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
 def irof(estimator, X, attributions, *, groups=None, image_shape=None,
          n_segments=100, compactness=10.0, sigma=0.0, masker=None, X_train=None,
          convention="paper", nan_policy="omit", random_state=None,
@@ -734,9 +719,7 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {groups}
     image_shape : tuple of int (height, width), default=None
         The rows are flattened single-channel images of this shape
@@ -756,9 +739,7 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
         A row with ``f(x) = 0`` has no normalised curve: NaN with a warning
         (``"omit"``), 0 (``"zero"``) or a ``ValueError`` (``"raise"``).
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_scores_greater}
 
@@ -808,7 +789,8 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
     prefer_skip_nested_validation=True,
 )
 @Substitution(*_SHARED, **_pick("curve_masker"),
-              metric_references=_references("lundberg2020"))
+              metric_references=_references("lundberg2020"),
+              **_shared_docs("model_inputs", "output_params"))
 def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
                 features_per_step=1, masker=None, X_train=None, random_state=None,
                 target="predicted", output="auto", batch_size=None):
@@ -834,9 +816,7 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     mode : {"remove", "keep"}, default="remove"
         Remove the first features or keep them (the others removed).
     order : {"positive", "negative", "absolute"}, default="positive"
@@ -847,9 +827,7 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
     {curve_masker}
     {X_train}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -989,14 +967,13 @@ absolute : bool or None, default=None
     regression outputs only (BEExAI).""",
 )
 
-_REMOVAL_SHARED = ("estimator", "X", "attributions", "X_train", "target", "output",
-                   "batch_size")
+_REMOVAL_SHARED = ("X_train",)
 
 
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
               metric_references=_references("deyoung2020", "sithakoul2024"),
-              **_shared_docs("returns_greater"))
+              **_shared_docs("model_inputs", "output_params", "returns_greater"))
 def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
                       X_train=None, order_by="abs", rounding="floor", absolute=None,
                       target="predicted", output="auto", batch_size=None):
@@ -1008,18 +985,14 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {ratio}
     {removal_masker}
     {X_train}
     {order_by}
     {rounding}
     {removal_absolute}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_greater}
 
@@ -1044,7 +1017,7 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 @fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
               metric_references=_references("deyoung2020", "sithakoul2024"),
-              **_shared_docs("returns_lower"))
+              **_shared_docs("model_inputs", "output_params", "returns_lower"))
 def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
                 X_train=None, order_by="abs", rounding="floor", absolute=None,
                 target="predicted", output="auto", batch_size=None):
@@ -1056,18 +1029,14 @@ def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {ratio}
     {removal_masker}
     {X_train}
     {order_by}
     {rounding}
     {removal_absolute}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_lower}
 
@@ -1393,7 +1362,8 @@ convention : {"paper", "xai_bench_code"}, default="paper"
 
 
 @fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"))
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params"))
 def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
                X_train=None, value="observational", n_draws=100,
                empty_value="expected", avg=True, convention="paper",
@@ -1409,21 +1379,15 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
+    {model_inputs}
+    {value_function}
     {value}
     {n_draws}
     {empty_value}
     {avg}
     {mono_convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -1455,7 +1419,8 @@ def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
 
 @fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"),
-              **_shared_docs("returns_fraction"))
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_fraction"))
 def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
               X_train=None, value="observational", n_draws=100,
               empty_value="expected", avg=True, convention="paper",
@@ -1471,21 +1436,15 @@ def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
+    {model_inputs}
+    {value_function}
     {value}
     {n_draws}
     {empty_value}
     {avg}
     {mono_convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_fraction}
 
@@ -1536,7 +1495,8 @@ _DEFAULT_PERCENTAGES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, metric_references=_references("rong2022"))
+@Substitution(*_SHARED, metric_references=_references("rong2022"),
+              **_shared_docs("model_inputs", "output_params"))
 def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order="morf",
          masker=None, X_train=None, noise=0.01, order_by="signed", random_state=None,
          target="predicted", output="auto", batch_size=None):
@@ -1551,9 +1511,7 @@ def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order=
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     percentages : array-like of float, default=(0.1, ..., 0.9)
         Fractions in [0, 1] of the features removed (the paper's 10 % to
         90 %).  Quantus' percentages in % divide by 100.
@@ -1573,9 +1531,7 @@ def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order=
         Rank features by signed attribution (the paper and Quantus) or by
         magnitude.
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------

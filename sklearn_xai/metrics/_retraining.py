@@ -351,13 +351,13 @@ _DOC_AVG = """
 avg : bool, default=True
     Fraction of steps satisfying the condition, or 1 only if all do."""
 
-_ROAR_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
+_ROAR_SHARED = ("output", "batch_size")
 
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
               metric_references=_references("liu2021", "hooker2019"),
-              **_shared_docs("returns_correlation"))
+              **_shared_docs("model_inputs", "returns_correlation"))
 def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                      attributions_train=None, explainer=None, distribution=None,
                      masker=None, value="observational", use_abs=True,
@@ -375,9 +375,7 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -428,7 +426,7 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 @Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
               roar_empty_value=_DOC_ROAR_EMPTY_VALUE,
               metric_references=_references("liu2021", "hooker2019"),
-              **_shared_docs("returns_correlation"))
+              **_shared_docs("model_inputs", "returns_correlation"))
 def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", use_abs=True,
@@ -447,9 +445,7 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -498,7 +494,7 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 @fast_validate_params(_ROAR_MONO_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
               metric_references=_references("liu2021", "hooker2019"),
-              **_shared_docs("returns_fraction"))
+              **_shared_docs("model_inputs", "returns_fraction"))
 def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", avg=True, random_state=None,
@@ -513,9 +509,7 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -560,7 +554,7 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 @Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
               roar_mono_convention=_DOC_ROAR_MONO_CONVENTION,
               metric_references=_references("liu2021", "hooker2019"),
-              **_shared_docs("returns_fraction"))
+              **_shared_docs("model_inputs", "returns_fraction"))
 def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                    attributions_train=None, explainer=None, distribution=None,
                    masker=None, value="observational", avg=True, convention="paper",
@@ -575,9 +569,7 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -704,7 +696,7 @@ XAI-Bench's code replaces them by *one* conditional draw: pass
 ``masker=ConditionalMasker(distribution, n_draws=1)``.""",
 )
 
-_ROAR_CURVE_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
+_ROAR_CURVE_SHARED = ("output", "batch_size")
 
 _REFERENCES = """
 References
@@ -718,7 +710,7 @@ References
 
 @fast_validate_params(_ROAR_CURVE_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_CURVE_SHARED, **_ROAR_DOCS, **_ROAR_CURVE_DOCS,
-              references=_REFERENCES)
+              references=_REFERENCES, **_shared_docs("model_inputs"))
 def roar_curve(estimator, X, attributions, *, y=None, X_train=None, y_train=None,
                attributions_train=None, explainer=None, distribution=None, masker=None,
                value="observational", cutoffs=ROAR_CUTOFFS, random_state=None,
@@ -735,9 +727,7 @@ def roar_curve(estimator, X, attributions, *, y=None, X_train=None, y_train=None
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {y}
     {roar_X_train}
     {y_train}
@@ -791,7 +781,7 @@ def roar_curve(estimator, X, attributions, *, y=None, X_train=None, y_train=None
 @fast_validate_params({**_ROAR_CURVE_PARAMS,
                        "at": [numbers.Real, None]}, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_CURVE_SHARED, **_ROAR_DOCS, **_ROAR_CURVE_DOCS,
-              references=_REFERENCES)
+              references=_REFERENCES, **_shared_docs("model_inputs"))
 def roar(estimator, X, attributions, *, y=None, X_train=None, y_train=None,
          attributions_train=None, explainer=None, distribution=None, masker=None,
          value="observational", cutoffs=ROAR_CUTOFFS, at=None, random_state=None,
@@ -809,9 +799,7 @@ def roar(estimator, X, attributions, *, y=None, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {y}
     {roar_X_train}
     {y_train}

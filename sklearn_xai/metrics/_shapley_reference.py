@@ -13,24 +13,18 @@ called directly computes it every time; pass it precomputed as
 computed).
 """
 
-import numbers
-
 from sklearn_xai.datasets import exact_shapley_values
 from sklearn_xai.metrics._common import (
-    _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
     _NAN_POLICY,
+    _VALUE_PARAMS,
     _value_masker,
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
-from sklearn_xai.utils._sklearn import (
-    Interval,
-    StrOptions,
-    fast_validate_params,
-)
+from sklearn_xai.utils._sklearn import StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import row_pearson
 from sklearn_xai.utils._validation import check_attributions, check_rows
 
@@ -63,49 +57,40 @@ def _with_reference(estimator, X, attributions, *, reference, **kwargs):
     return A, _shapley_values(estimator, X, **kwargs)
 
 
-_REFERENCE_PARAMS = {
-    **_BASE_PARAMS,
-    "distribution": [None, object],
-    "masker": [None, object],
-    "X_train": ["array-like", None],
-    "value": [StrOptions({"observational", "interventional"})],
-    "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
-    "random_state": ["random_state"],
-    **_CONVENTION_XAI_BENCH,
-}
+_REFERENCE_PARAMS = {**_VALUE_PARAMS, **_CONVENTION_XAI_BENCH}
 _METRIC_PARAMS = {**_REFERENCE_PARAMS, "reference": ["array-like", None]}
 
-_SHAPLEY_DOCS = dict(
-    value="""
+_DOC_VALUE = """
 value : {"observational", "interventional"}, default="observational"
     Value function with ``distribution``: ``E[f(X) | X_S = x_S]``
     (XAI-Bench's ground truth), or ``E_Z[f(x_S ⊕ Z_U)]`` with fresh
-    marginal draws for every row.  Ignored when ``masker`` is given.""",
-    n_draws="""
+    marginal draws for every row.  Ignored when ``masker`` is given.
 n_draws : int, default=1000
     Monte-Carlo draws from ``distribution`` per row and coalition of the
     reference (XAI-Bench used 20 000); unused for affine regressors
     (closed form).  In XAI-Bench's MLP setting 100 draws leave a
     reference error (0.002 in shapley-mse units) as large as good
-    explainers' scores; 1000 leave 0.0002.""",
+    explainers' scores; 1000 leave 0.0002."""
+_SHAPLEY_DOCS = dict(
     convention="""
 convention : {"paper", "xai_bench_code"}, default="paper"
     ``"xai_bench_code"`` reproduces XAI-Bench's reference, which adds
     ``v_x(∅) / d`` to every value (its least-squares solve has no
     intercept; :ref:`def-switches-xaibench`).""",
 )
-_DOC_REFERENCE = """
+_DOC_REFERENCE = _DOC_VALUE + """
 reference : array-like of shape (n_samples, n_features), default=None
     Precomputed reference Shapley values (see
     :func:`exact_shapley_reference`); skips their computation, and then
     neither ``distribution`` nor ``masker`` is needed."""
-_SHAPLEY_SHARED = ("estimator", "X", "X_train", "random_state", "target", "output",
-                   "batch_size", "value_distribution", "value_masker")
+_SHAPLEY_SHARED = ("random_state",)
 
 
 @fast_validate_params(_REFERENCE_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              metric_references=_references("shapley1953", "liu2021"))
+@Substitution("estimator", "X", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
+              reference_value=_DOC_VALUE,
+              metric_references=_references("shapley1953", "liu2021"),
+              **_shared_docs("value_function", "output_params"))
 def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
                             X_train=None, value="observational", n_draws=1000,
                             convention="paper", random_state=None,
@@ -124,16 +109,11 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     ----------
     {estimator}
     {X}
-    {value_distribution}
-    {value_masker}
-    {X_train}
-    {value}
-    {n_draws}
+    {value_function}
+    {reference_value}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -163,9 +143,10 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
 
 @fast_validate_params({**_METRIC_PARAMS, **_NAN_POLICY},
                       prefer_skip_nested_validation=True)
-@Substitution("attributions", "nan_policy", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
+@Substitution("nan_policy", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
               reference=_DOC_REFERENCE, metric_references=_references("liu2021"),
-              **_shared_docs("returns_correlation"))
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_correlation"))
 def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
                  X_train=None, value="observational", n_draws=1000, reference=None,
                  convention="paper", nan_policy="omit", random_state=None,
@@ -180,21 +161,13 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
-    {value}
-    {n_draws}
+    {model_inputs}
+    {value_function}
     {reference}
     {convention}
     {nan_policy}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     {returns_correlation}
 
@@ -225,8 +198,9 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
 
 @fast_validate_params({**_METRIC_PARAMS, "reduction": [StrOptions({"mean", "sum"})]},
                       prefer_skip_nested_validation=True)
-@Substitution("attributions", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              reference=_DOC_REFERENCE, metric_references=_references("liu2021"))
+@Substitution(*_SHAPLEY_SHARED, **_SHAPLEY_DOCS, reference=_DOC_REFERENCE,
+              metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params"))
 def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=1000, reference=None,
                 reduction="mean", convention="paper", random_state=None,
@@ -241,22 +215,14 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
-    {value}
-    {n_draws}
+    {model_inputs}
+    {value_function}
     {reference}
     reduction : {"mean", "sum"}, default="mean"
         Average or sum over the features.
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------

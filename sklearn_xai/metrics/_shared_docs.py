@@ -5,13 +5,17 @@ The works the metrics cite, once each (:data:`_CITATIONS`): a docstring's
 ``Substitution(metric_references=_references(key, ...))`` with the works
 numbered in the order given.  :data:`_SHARED_DOCS` holds the blocks that
 metric docstrings of several families repeat (the explained inputs, the
-explained output, their Returns sections); ``Substitution(**_shared_docs(name, ...))``
-fills the ones a docstring names.
+value function, the explained output, their Returns sections);
+``Substitution(**_shared_docs(name, ...))`` fills the ones a docstring names.
 """
 
 import textwrap
 
 from sklearn_xai.utils._docstring import DOC_FRAGMENTS
+
+
+def _joined(*names):
+    return "\n".join(DOC_FRAGMENTS[name] for name in names)
 
 
 def _returns(text):
@@ -21,14 +25,18 @@ def _returns(text):
 
 # Blocks that docstrings of several metric families repeat.
 _SHARED_DOCS = {
-    "model_inputs": "\n".join(DOC_FRAGMENTS[k] for k in ("estimator", "X", "attributions")),
-    "output_params": "\n".join(DOC_FRAGMENTS[k] for k in ("target", "output", "batch_size")),
+    "model_inputs": _joined("estimator", "X", "attributions"),
+    "output_params": _joined("target", "output", "batch_size"),
+    "value_function": _joined("value_distribution", "value_masker", "X_train"),
     "returns_scores_greater": "Returns\n-------\n" + DOC_FRAGMENTS["scores_greater"],
     "returns_scores_lower": "Returns\n-------\n" + DOC_FRAGMENTS["scores_lower"],
-    "returns_correlation": _returns("Per-row correlation in ``[-1, 1]``; greater is better."),
-    "returns_agreement": _returns("Per-row agreement in ``[0, 1]``; greater is better."),
+    "returns_correlation": _returns(
+        "Per-row correlation in ``[-1, 1]``; greater is better."),
+    "returns_agreement": _returns(
+        "Per-row agreement in ``[0, 1]``; greater is better."),
     "returns_fraction": _returns("Per-row fraction in ``[0, 1]``; greater is better."),
-    "returns_precision": _returns("Per-row precision in ``[0, 1]``; greater is better."),
+    "returns_precision": _returns(
+        "Per-row precision in ``[0, 1]``; greater is better."),
     "returns_greater": _returns("Greater is better."),
     "returns_lower": _returns("Lower is better."),
 }

@@ -102,16 +102,6 @@ def _monotone_fraction(v, ascending, avg):
     return ok.mean(axis=1) if avg else ok.all(axis=1).astype(np.float64)
 
 
-_VALUE_PARAMS = {
-    **_BASE_PARAMS,
-    "distribution": [None, object],
-    "masker": [None, object],
-    "X_train": ["array-like", None],
-    "value": [StrOptions({"observational", "interventional"})],
-    "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
-    "random_state": ["random_state"],
-}
-
 _VALUE_DOCS = dict(
     value="""
 value : {"observational", "interventional"}, default="observational"
@@ -130,9 +120,7 @@ empty_value : {"expected", "explained_mean"}, default="expected"
     over the explained rows (its code).""",
 )
 
-_VALUE_SHARED = ("estimator", "X", "attributions", "X_train", "random_state",
-                 "target", "output", "batch_size", "value_distribution",
-                 "value_masker")
+_VALUE_SHARED = ("random_state",)
 
 # Every XAI-Bench metric evaluates a value function (the distribution, or a
 # masker fitted on the training rows instead) with random draws.
