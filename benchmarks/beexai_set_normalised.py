@@ -54,7 +54,7 @@ from sklearn_xai.benchmark import get_preset
 from sklearn_xai.benchmark._runner import _explain, _standalone_fit, _tasks
 from sklearn_xai.benchmark._spec import BenchmarkSpec
 from sklearn_xai.metrics import infidelity
-from sklearn_xai.metrics._stability import _mean_pairwise_distance
+from sklearn_xai.metrics._sensitivity import _mean_pairwise_distance
 
 ROWS = (("Infidelity ↓", "infidelity"), ("Sensitivity ×100 ↓", "sensitivity"))
 

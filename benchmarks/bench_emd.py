@@ -14,7 +14,7 @@ import numpy as np
 import ot
 
 from sklearn_xai.datasets import make_tetrominoes
-from sklearn_xai.metrics._masks import _cost_matrix, emd_score
+from sklearn_xai.metrics._localisation import _cost_matrix, emd_score
 
 
 def plain_scores(masks, maps, C, d_max):

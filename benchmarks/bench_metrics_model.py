@@ -31,17 +31,13 @@ from sklearn.neural_network import MLPClassifier
 from sklearn_xai.explainers import FeatureAblation
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
 from sklearn_xai.utils._output import BLOCK_ENTRIES as _BLOCK_ENTRIES
-from sklearn_xai.metrics._faithfulness import (
-    auc_tp,
-    comprehensiveness,
-    faithfulness_correlation,
-    monotonicity,
-)
-from sklearn_xai.metrics._infidelity import infidelity
-from sklearn_xai.metrics._pgi import pgi, pgu
+from sklearn_xai.metrics._removal_correlations import faithfulness_correlation
+from sklearn_xai.metrics._removal_paths import auc_tp, comprehensiveness, monotonicity
+from sklearn_xai.metrics._perturbation_gaps import infidelity
+from sklearn_xai.metrics._perturbation_gaps import pgi, pgu
 from sklearn_xai.utils import RowStreams, row_generators, row_keys
+from sklearn_xai.metrics._sensitivity import max_sensitivity
 from sklearn_xai.metrics._stability import (
-    max_sensitivity,
     relative_input_stability,
     relative_output_stability,
     relative_representation_stability,

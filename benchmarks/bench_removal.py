@@ -48,12 +48,12 @@ from threadpoolctl import threadpool_limits
 
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
 from sklearn_xai.masking import NoisyLinearMasker
-from sklearn_xai.metrics._removal import (
+from sklearn_xai.metrics._removal_correlations import (
     faithfulness_estimate,
     monotonicity_correlation,
-    road,
     sensitivity_n,
 )
+from sklearn_xai.metrics._removal_paths import road
 
 N_ROWS, N_FEATURES, OURS_ROUNDS, QUANTUS_ROUNDS = 200, 20, 5, 3
 BLOCK_ENTRIES = 2**17

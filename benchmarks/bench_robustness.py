@@ -50,7 +50,7 @@ from threadpoolctl import threadpool_limits
 
 from sklearn_xai.explainers import FeatureAblation
 from sklearn_xai.masking import BaselineMasker
-from sklearn_xai.metrics._robustness import (
+from sklearn_xai.metrics._sensitivity import (
     avg_sensitivity,
     consistency,
     continuity,

@@ -45,6 +45,13 @@ the exception for modules (not names): its private modules are the package's
 internal toolbox and everyone imports them, as scikit-learn does with
 ``sklearn.utils._param_validation``.
 
+Inside metrics: a metric module imports private names of another metrics
+module only from the shared modules of METRICS_SHARED_MODULES (``_common``
+for every model-based metric, ``_shared_removal`` for the removal and
+retraining families, ``_shared_neighbours`` for sensitivity and stability,
+and the registry); a helper two metric modules need moves there, it is never
+imported from a sibling metric module.
+
 KNOWN_VIOLATIONS lists the breaches not fixed yet.  The test fails on any
 breach not listed and on any listed one that is gone, so the list can only
 shrink: delete an entry when you fix it.
@@ -82,6 +89,15 @@ LAYER_OF_MODULE = {"sklearn_xai.utils.discovery": "discovery"}
 KNOWN_VIOLATIONS = set()
 
 SKLEARN_PRIVATE_GATEWAY = "sklearn_xai.utils._sklearn"
+
+# The only metrics modules whose private names other metrics modules import.
+METRICS_SHARED_MODULES = {
+    "sklearn_xai.metrics._common",
+    "sklearn_xai.metrics._shared_docs",
+    "sklearn_xai.metrics._shared_removal",
+    "sklearn_xai.metrics._shared_neighbours",
+    "sklearn_xai.metrics._registry",  # registry internals, for the scorers
+}
 
 
 # ----------------------------------------------------------------- helpers
@@ -177,6 +193,28 @@ def layer_violations(modules):
     return found
 
 
+def metrics_private_imports(modules):
+    """``{(importer, imported): message}`` of metrics modules importing
+    private names of a metrics module that is not a shared one."""
+    found = {}
+    for importer, source in modules.items():
+        if _subpackage(importer) != "metrics":
+            continue
+        for imported, names, line in _imports(source, "sklearn_xai", modules):
+            if _subpackage(imported) != "metrics" or imported == importer \
+                    or imported in METRICS_SHARED_MODULES:
+                continue
+            private = [n for n in names if _is_private(n)]
+            if private:
+                found.setdefault(
+                    (importer, imported),
+                    f"{importer}:{line} imports {private} from {imported}: move "
+                    "them to a shared module (METRICS_SHARED_MODULES in "
+                    f"{Path(__file__).name}) or make them the importer's own",
+                )
+    return found
+
+
 def sklearn_private_imports(modules):
     """``{module: [messages]}`` of imports of scikit-learn private API."""
     found = {}
@@ -228,6 +266,12 @@ def test_only_utils_sklearn_imports_sklearn_private_api(modules):
         "import scikit-learn private API from sklearn_xai.utils._sklearn "
         "(re-export it there if missing):\n" + "\n".join(others)
     )
+
+
+def test_metric_modules_share_private_names_only_through_shared_modules(modules):
+    assert METRICS_SHARED_MODULES <= set(modules)
+    found = metrics_private_imports(modules)
+    assert not found, "\n".join(sorted(found.values()))
 
 
 # scikit-learn private methods the package uses, each wrapped by the gateway.
@@ -282,7 +326,7 @@ def test_checker_flags_private_imports_across_subpackages():
             "from sklearn_xai.masking._base import BaseMasker\n"
             "from sklearn_xai.datasets import _helper\n",
         "sklearn_xai.compose._explained_model": "from sklearn_xai.base import _is_frozen\n",
-        "sklearn_xai.metrics._pgi":
+        "sklearn_xai.metrics._perturbation_gaps":
             "from sklearn_xai.utils._validation import _private_helper\n",
         "sklearn_xai.datasets._helper": "",
     }
@@ -290,14 +334,14 @@ def test_checker_flags_private_imports_across_subpackages():
         ("sklearn_xai.explainers._shapley", "sklearn_xai.masking._base"),
         ("sklearn_xai.explainers._shapley", "sklearn_xai.datasets._helper"),
         ("sklearn_xai.compose._explained_model", "sklearn_xai.base"),
-        ("sklearn_xai.metrics._pgi", "sklearn_xai.utils._validation"),
+        ("sklearn_xai.metrics._perturbation_gaps", "sklearn_xai.utils._validation"),
     }
 
 
 def test_checker_allows_lower_public_own_and_utils_imports():
     modules = {
-        "sklearn_xai.metrics._pgi":
-            "from sklearn_xai.metrics._faithfulness import _BASE_PARAMS\n"
+        "sklearn_xai.metrics._perturbation_gaps":
+            "from sklearn_xai.metrics._common import _BASE_PARAMS\n"
             "from sklearn_xai.masking import GaussianNoisePerturber\n"
             "from sklearn_xai.utils._output import ExplainedOutput\n"
             "from sklearn_xai.utils._sklearn import fast_validate_params\n"
@@ -306,6 +350,27 @@ def test_checker_allows_lower_public_own_and_utils_imports():
         "sklearn_xai.benchmark._spec": "from sklearn_xai.utils.discovery import all_maskers\n",
     }
     assert layer_violations(modules) == {}
+
+
+def test_checker_flags_private_imports_between_metric_modules():
+    modules = {
+        "sklearn_xai.metrics._retraining":
+            "from sklearn_xai.metrics._removal_paths import _mono, road\n"
+            "from sklearn_xai.metrics._shared_removal import _code_ties\n"
+            "from sklearn_xai.metrics._common import _BASE_PARAMS\n",
+        "sklearn_xai.metrics._sensitivity":
+            "def f():\n"
+            "    from sklearn_xai.metrics._stability import _stability_ratios\n",
+        "sklearn_xai.metrics._stability": "from sklearn_xai.metrics import pgi\n",
+        "sklearn_xai.metrics._removal_paths": "",
+        "sklearn_xai.metrics._shared_removal": "",
+        "sklearn_xai.metrics._common": "",
+        "sklearn_xai.metrics": "",
+    }
+    assert set(metrics_private_imports(modules)) == {
+        ("sklearn_xai.metrics._retraining", "sklearn_xai.metrics._removal_paths"),
+        ("sklearn_xai.metrics._sensitivity", "sklearn_xai.metrics._stability"),
+    }
 
 
 def test_checker_flags_sklearn_private_api():

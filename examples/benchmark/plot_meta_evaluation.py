@@ -29,7 +29,7 @@ from sklearn_xai.benchmark import (
     plot_metric_agreement,
     reliability_summary,
 )
-from sklearn_xai.metrics import _registry, register_metric
+from sklearn_xai.metrics import register_metric, unregister_metric
 
 warnings.filterwarnings("ignore", category=ConvergenceWarning)
 
@@ -122,4 +122,4 @@ plt.show()
 
 # %%
 # Clean up the registry (the example registered a metric).
-_registry._NAMES.pop("output_level", None)
+unregister_metric("output_level")

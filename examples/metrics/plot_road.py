@@ -29,12 +29,12 @@ from sklearn.model_selection import train_test_split
 from sklearn_xai.explainers import FeatureAblation, LeaveOneCovariateIn
 from sklearn_xai.masking import BaselineMasker
 from sklearn_xai.masking import NoisyLinearMasker
-from sklearn_xai.metrics._removal import (
+from sklearn_xai.metrics._removal_correlations import (
     faithfulness_estimate,
     monotonicity_correlation,
-    road,
     sensitivity_n,
 )
+from sklearn_xai.metrics._removal_paths import road
 
 X, y = load_breast_cancer(return_X_y=True)
 X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3,

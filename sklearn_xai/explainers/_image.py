@@ -9,28 +9,9 @@ import numpy as np
 from scipy import ndimage
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.utils._images import resolve_image_shape
 
 __all__ = ["InputAttribution", "LaplaceFilter", "SobelFilter"]
-
-
-def _resolve_image_shape(image_shape, n_features):
-    """``image_shape`` as a tuple whose product is ``n_features``; ``None``
-    means a square image."""
-    if image_shape is None:
-        side = int(round(np.sqrt(n_features)))
-        if side * side != n_features:
-            raise ValueError(
-                f"Cannot infer a square image from {n_features} features; pass "
-                "image_shape=(height, width) with height * width == n_features."
-            )
-        return (side, side)
-    shape = tuple(int(s) for s in image_shape)
-    if int(np.prod(shape)) != n_features:
-        raise ValueError(
-            f"image_shape={shape} has {int(np.prod(shape))} pixels but X has "
-            f"{n_features} features; pass a shape whose product is n_features."
-        )
-    return shape
 
 
 class _ImageControl(BaseExplainer):
@@ -59,7 +40,7 @@ class _ImageControl(BaseExplainer):
                     "image_shape must be a tuple of positive ints such as (8, 8); "
                     f"got {self.image_shape!r}."
                 )
-        self.image_shape_ = _resolve_image_shape(self.image_shape, X.shape[1])
+        self.image_shape_ = resolve_image_shape(self.image_shape, X.shape[1])
 
     def _explain(self, X, f, target_index, rngs):
         images = X.reshape((X.shape[0],) + self.image_shape_)

@@ -1,4 +1,51 @@
-"""Explanation metrics as plain functions, scorers and the scorer registry."""
+"""Explanation metrics as plain functions, scorers and the scorer registry.
+
+**Where a metric lives.**  A metric lives with the quantity it computes;
+where it came from is :attr:`MetricSpec.source` and a ``convention=`` value,
+never a module.  The private modules, one family of quantities each:
+
+============================ =================================================
+``_removal_paths.py``        the output along a removal or insertion path:
+                             the curve, its area, one top-k step, its
+                             monotonicity (removal curve/AUC, pixel flipping,
+                             region perturbation, selectivity, IROF, ROAD,
+                             AUC-TP, comprehensiveness, sufficiency,
+                             monotonicity, mono±)
+``_removal_correlations.py`` correlations of attributions with output changes
+                             under removal (faithfulness correlation and
+                             estimate, faith±, sensitivity-n, monotonicity
+                             correlation)
+``_retraining.py``           the same quantities with the model retrained
+                             (ROAR: roar, roar_curve, roar-faith±, roar-mono±)
+``_perturbation_gaps.py``    output gaps under perturbation (PGI, PGU,
+                             infidelity)
+``_sensitivity.py``          explanation change under small input changes
+                             (max/avg sensitivity, local Lipschitz estimate,
+                             continuity, consistency)
+``_stability.py``            explanation change relative to input,
+                             representation or output change (relative
+                             stability)
+``_localisation.py``         attributions against a ground-truth mask (mask
+                             precision, EMD, mass/rank accuracy, ROC AUC,
+                             pointing game, attribution localisation, top-k
+                             intersection)
+``_complexity.py``           the attributions alone (complexity, sparseness)
+``_ground_truth.py``         agreement with a reference explanation
+``_shapley_reference.py``    agreement with exact Shapley values
+``_randomisation.py``        explanations of randomised models or labels
+``_axiomatic.py``            axioms (completeness, non-sensitivity, input
+                             invariance)
+``_fairness.py``             gaps of a score between groups
+============================ =================================================
+
+Shared helpers live in one private module per family, the only private
+names a metric module imports from another: ``_common.py`` (every
+model-based metric), ``_shared_removal.py`` (the removal and retraining
+families) and ``_shared_neighbours.py`` (sensitivity and stability);
+``_registry.py`` and ``_scorer.py`` are the registry and the scorers.
+``tests/test_layers.py`` checks the rule; ``doc/contributing.rst`` has the
+whole guide.
+"""
 
 from sklearn_xai.metrics._axiomatic import (
     completeness,
@@ -7,26 +54,7 @@ from sklearn_xai.metrics._axiomatic import (
     shifted_model,
 )
 from sklearn_xai.metrics._complexity import complexity, effective_complexity, sparseness
-from sklearn_xai.metrics._curves import (
-    irof,
-    pixel_flipping,
-    region_perturbation,
-    removal_auc,
-    removal_curve,
-    selectivity,
-)
 from sklearn_xai.metrics._fairness import GroupGapScorer, group_gap
-from sklearn_xai.metrics._faithfulness import (
-    auc_tp,
-    comprehensiveness,
-    faith_minus,
-    faith_plus,
-    faithfulness_correlation,
-    mono_minus,
-    mono_plus,
-    monotonicity,
-    sufficiency,
-)
 from sklearn_xai.metrics._ground_truth import (
     cosine_similarity,
     feature_agreement,
@@ -41,20 +69,17 @@ from sklearn_xai.metrics._ground_truth import (
     sign_agreement,
     signed_rank_agreement,
 )
-from sklearn_xai.metrics._infidelity import infidelity
 from sklearn_xai.metrics._localisation import (
     attribution_localisation,
-    pointing_game,
-    top_k_intersection,
-)
-from sklearn_xai.metrics._masks import (
     emd_score,
     mask_precision,
     mask_roc_auc,
+    pointing_game,
     relevance_mass_accuracy,
     relevance_rank_accuracy,
+    top_k_intersection,
 )
-from sklearn_xai.metrics._pgi import pgi, pgu
+from sklearn_xai.metrics._perturbation_gaps import infidelity, pgi, pgu
 from sklearn_xai.metrics._randomisation import (
     data_randomisation,
     efficient_mprt,
@@ -69,14 +94,32 @@ from sklearn_xai.metrics._registry import (
     get_metric_spec,
     metric_specs,
     register_metric,
+    unregister_metric,
 )
-from sklearn_xai.metrics._removal import (
+from sklearn_xai.metrics._removal_correlations import (
+    faith_minus,
+    faith_plus,
+    faithfulness_correlation,
     faithfulness_estimate,
     monotonicity_correlation,
-    road,
     sensitivity_n,
 )
-from sklearn_xai.metrics._roar import (
+from sklearn_xai.metrics._removal_paths import (
+    auc_tp,
+    comprehensiveness,
+    irof,
+    mono_minus,
+    mono_plus,
+    monotonicity,
+    pixel_flipping,
+    region_perturbation,
+    removal_auc,
+    removal_curve,
+    road,
+    selectivity,
+    sufficiency,
+)
+from sklearn_xai.metrics._retraining import (
     ROAR_CUTOFFS,
     roar,
     roar_curve,
@@ -84,12 +127,6 @@ from sklearn_xai.metrics._roar import (
     roar_faith_plus,
     roar_mono_minus,
     roar_mono_plus,
-)
-from sklearn_xai.metrics._robustness import (
-    avg_sensitivity,
-    consistency,
-    continuity,
-    local_lipschitz_estimate,
 )
 from sklearn_xai.metrics._scorer import (
     ExplanationScorer,
@@ -99,13 +136,19 @@ from sklearn_xai.metrics._scorer import (
     make_explanation_scorer,
     register_scorer,
 )
+from sklearn_xai.metrics._sensitivity import (
+    avg_sensitivity,
+    consistency,
+    continuity,
+    local_lipschitz_estimate,
+    max_sensitivity,
+)
 from sklearn_xai.metrics._shapley_reference import (
     exact_shapley_reference,
     shapley_corr,
     shapley_mse,
 )
 from sklearn_xai.metrics._stability import (
-    max_sensitivity,
     relative_input_stability,
     relative_output_stability,
     relative_representation_stability,
@@ -200,4 +243,5 @@ __all__ = [
     "sufficiency",
     "top_k_intersection",
     "UndefinedScoreWarning",
+    "unregister_metric",
 ]

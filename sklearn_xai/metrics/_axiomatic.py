@@ -21,13 +21,15 @@ from sklearn.preprocessing import StandardScaler
 from sklearn_xai.masking import BaseMasker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
+    _check_explainer,
     _check_inputs,
     _check_training_rows,
+    _class_labels,
     _prepare,
     _with_x,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._stability import _check_explainer, _class_labels
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import keyed_generators, row_keys
@@ -61,8 +63,9 @@ def _masked_values(f, masker, X, keep, random_state, batch_size):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "attributions", "masker", "X_train", "random_state",
-              "target", "output", "batch_size", "scores_lower")
+@Substitution("masker", "X_train", "random_state",
+              metric_references=_references("sundararajan2017", "hedstrom2023"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
 def completeness(estimator, X, attributions, *, masker=None, X_train=None,
                  relative=False, nan_policy="omit", random_state=None,
                  target="predicted", output="auto", batch_size=None):
@@ -76,9 +79,7 @@ def completeness(estimator, X, attributions, *, masker=None, X_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {masker}
         ``None`` is ``BaselineMasker("zero")``; a marginal masker gives the
         expected output over its background (the reference of KernelSHAP and
@@ -93,13 +94,9 @@ def completeness(estimator, X, attributions, *, masker=None, X_train=None,
         ``ValueError`` (``"raise"``).
     {random_state}
         Only used by a stochastic masker.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
 
     Notes
     -----
@@ -112,13 +109,7 @@ def completeness(estimator, X, attributions, *, masker=None, X_train=None,
     tolerance.  Costs ``1 + n_draws`` model rows per row (the row and its
     baseline draws), evaluated with the row in one model call.
 
-    References
-    ----------
-    .. [1] M. Sundararajan, A. Taly and Q. Yan, "Axiomatic Attribution for
-       Deep Networks", ICML 2017.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------
@@ -167,8 +158,9 @@ def completeness(estimator, X, attributions, *, masker=None, X_train=None,
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "attributions", "masker", "X_train", "random_state",
-              "target", "output", "batch_size", "scores_lower")
+@Substitution("masker", "X_train", "random_state",
+              metric_references=_references("nguyen2020", "hedstrom2023"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
 def non_sensitivity(estimator, X, attributions, *, masker=None, X_train=None,
                     eps=1e-5, attribution_eps=None, normalize=False,
                     convention="paper", random_state=None, target="predicted",
@@ -186,9 +178,7 @@ def non_sensitivity(estimator, X, attributions, *, masker=None, X_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {masker}
         ``None`` is ``BaselineMasker("zero")``.  A stochastic masker
         (``MarginalMasker``) compares ``f(x)`` with the mean output over its
@@ -210,13 +200,9 @@ def non_sensitivity(estimator, X, attributions, *, masker=None, X_train=None,
         as unattributed.
     {random_state}
         Only used by a stochastic masker.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
         An integer count (or a fraction with ``normalize=True``).
 
     Notes
@@ -228,13 +214,7 @@ def non_sensitivity(estimator, X, attributions, *, masker=None, X_train=None,
     (removing groups of features) has no counterpart: the axiom concerns
     single features.
 
-    References
-    ----------
-    .. [1] A. Nguyen and M. R. Martínez, "On quantitative aspects of model
-       interpretability", arXiv:2007.07584, 2020.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------
@@ -348,7 +328,9 @@ def _shifted_explainer(explainer, model, X_train, c):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "scores_lower")
+@Substitution("estimator", "X", "target", "output",
+              metric_references=_references("kindermans2019", "hedstrom2023"),
+              **_shared_docs("returns_scores_lower"))
 def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
                      X_train=None, target="predicted", output="auto", batch_size=None):
     """Input invariance (Kindermans et al. 2019; Quantus ``InputInvariance``).
@@ -384,9 +366,7 @@ def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
         Maximum rows per model call when reading the explained class; the
         explainer batches its own calls.
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
 
     Notes
     -----
@@ -401,15 +381,7 @@ def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
     explainer explains ``x + c`` with ``x``'s random stream (common random
     numbers), so the change is the shift's, not the sampling's.
 
-    References
-    ----------
-    .. [1] P.-J. Kindermans, S. Hooker, J. Adebayo, M. Alber, K. T. Schütt,
-       S. Dähne, D. Erhan and B. Kim, "The (Un)reliability of Saliency
-       Methods", in Explainable AI: Interpreting, Explaining and Visualizing
-       Deep Learning, Springer 2019.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------

@@ -8,7 +8,12 @@ Every metric that removes, keeps or replaces features goes through
 fitted masker) and :func:`_with_x` (``f(x)`` and the value function
 ``v_x(S)`` of :meth:`~sklearn_xai.masking.BaseMasker.evaluate`, in one
 model call per block of rows).  Metrics defined from a data distribution
-(XAI-Bench) resolve their masker with :func:`_value_masker`.
+(XAI-Bench) resolve their masker with :func:`_value_masker`.  The metrics
+that re-explain rows check the explainer with :func:`_check_explainer`; those
+that refit the model do so with :func:`_refit`.
+
+A helper only one family needs lives in that family's shared module
+(``_shared_removal.py``, ``_shared_neighbours.py``), never here.
 
 The rest of the metrics' infrastructure is not metric-specific and lives in
 ``sklearn_xai.utils``: the explained output and its blocks of model calls
@@ -20,6 +25,9 @@ entries are in ``utils/_docstring.py``.
 
 import numbers
 
+import numpy as np
+from sklearn.base import clone
+
 from sklearn_xai.distributions import BaseDistribution
 from sklearn_xai.masking import (
     BaselineMasker,
@@ -28,11 +36,12 @@ from sklearn_xai.masking import (
     check_masker,
 )
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._deprecation import DEPRECATED
+from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
 from sklearn_xai.utils._random import keyed_generators, purpose_generator
-from sklearn_xai.utils._sklearn import Hidden, Interval, StrOptions
+from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_attributions, check_rows
+
 
 # Parameters every model-based metric takes, with their constraints.
 _BASE_PARAMS = {
@@ -44,14 +53,23 @@ _BASE_PARAMS = {
     "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
 }
 
-# Constraints shared by several families.  Deprecated parameters accept
-# their old values, or "deprecated" (not passed).
-_DEPRECATED_SWITCH = ["boolean", Hidden(StrOptions({DEPRECATED}))]
-_DEPRECATED_N_SAMPLES = [Interval(numbers.Integral, 1, None, closed="left"),
-                         Hidden(StrOptions({DEPRECATED}))]
+# Constraints shared by several families.
 _EMPTY_VALUE = {"empty_value": [StrOptions({"expected", "explained_mean"})]}
+
 _NAN_POLICY = {"nan_policy": [StrOptions({"omit", "zero", "raise"})]}
+
 _CONVENTION_XAI_BENCH = {"convention": [StrOptions({"paper", "xai_bench_code"})]}
+# Parameters of the metrics defined from a value function v_x(S): a data
+# distribution or a masker (see _value_masker).
+_VALUE_PARAMS = {
+    **_BASE_PARAMS,
+    "distribution": [None, object],
+    "masker": [None, object],
+    "X_train": ["array-like", None],
+    "value": [StrOptions({"observational", "interventional"})],
+    "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
+    "random_state": ["random_state"],
+}
 
 
 def _check_inputs(X, attributions):
@@ -178,3 +196,47 @@ def _values_with_x(f, X, keep, masker, random_state, batch_size):
     one random stream per row (keyed by the row)."""
     rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
     return _with_x(f, masker, X, keep, batch_size, rngs)
+
+
+# ------------------------------------------- explainers and refitted models
+# Shared by families that re-explain rows (sensitivity, stability,
+# axiomatic) or refit the model (retraining, randomisation).
+def _check_explainer(explainer):
+    """``explainer`` if it can re-explain rows, else a TypeError."""
+    if explainer is None or not hasattr(explainer, "explain"):
+        raise TypeError(
+            "This metric re-explains rows: pass explainer=<a "
+            "fitted sklearn_xai explainer> (it needs an explain(X, target=..., "
+            f"row_keys=...) method); got {type(explainer).__name__}."
+        )
+    return explainer
+
+
+def _class_labels(f, t):
+    """Class labels of the explained classes (None for regression)."""
+    if t is None:
+        return None
+    return np.asarray(f.estimator.classes_)[t]
+
+
+def _explained_at(f, X):
+    """The explained class of each row and ``f(x)``, from one model pass."""
+    scores = f.scores(X)
+    t = f.fixed_target_index(X)
+    if t is None and f.output != "predict":
+        t = scores.argmax(axis=1).astype(np.intp)
+    return t, f.select(scores, t)
+
+
+def _refit(estimator, X_train, y_train, random_state):
+    """``clone(estimator)`` refitted (a FrozenEstimator's inner model is cloned).
+
+    An estimator whose ``random_state`` is None is seeded from the metric's
+    ``random_state`` so that refits are reproducible.
+    """
+    model = clone(unfreeze(estimator))
+    params = model.get_params(deep=False)
+    if "random_state" in params and params["random_state"] is None \
+            and random_state is not None:
+        model.set_params(random_state=int(purpose_generator(random_state, 2).integers(2**31)))
+    return model.fit(X_train, y_train)

@@ -6,9 +6,9 @@ import numbers
 
 import numpy as np
 
-from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
+from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import (
     Interval,
     StrOptions,
@@ -26,14 +26,11 @@ __all__ = ["complexity", "effective_complexity", "sparseness"]
         "attributions": ["array-like"],
         "normalize": [StrOptions({"log_d", "none"})],
         "convention": [StrOptions({"paper", "beexai_code"})],
-        # Deprecated in 0.1.
-        "normalization": [StrOptions({"log_d", "none", "beexai"}),
-                          Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-def complexity(attributions, *, normalize="log_d", convention="paper",
-               normalization=DEPRECATED):
+@Substitution(metric_references=_references("bhatt2020", "sithakoul2024"))
+def complexity(attributions, *, normalize="log_d", convention="paper"):
     """Entropy complexity of each explanation (Bhatt et al. 2020).
 
     With ``P_j = |a_j| / sum_l |a_l|`` and ``H = -sum_j P_j ln P_j``
@@ -59,24 +56,13 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
         ``"beexai_code"``: BEExAI's code, ``H / d`` with its ``1e-8``
         offsets (the paper promises a score in ``[0, 1]``; ``normalize`` is
         then ignored).
-    normalization : {"log_d", "none", "beexai"}
-        The normalisation.
-
-        .. deprecated:: 0.1
-           ``normalization`` was renamed ``normalize`` and will be removed
-           in 0.2; ``"beexai"`` is ``convention="beexai_code"``.
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
         Lower is better (simpler explanations).
 
-    References
-    ----------
-    .. [1] U. Bhatt, A. Weller and J. M. F. Moura, "Evaluating and
-       Aggregating Feature-based Model Explanations", IJCAI 2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -84,14 +70,6 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
     >>> complexity([[1.0, 0.0, 0.0], [2.0, -2.0, 2.0]])
     array([0., 1.])
     """
-    if isinstance(normalization, str) and normalization == "beexai":
-        convention = switch_to_convention(
-            convention, {"normalization": (normalization, {"beexai": "beexai_code"})},
-            owner="complexity", stacklevel=4)
-    else:
-        normalize = renamed(normalization, normalize, old="normalization",
-                            new="normalize", default="log_d", owner="complexity",
-                            stacklevel=4)
     A = np.abs(check_attributions(attributions))
     d = A.shape[1]
     total = A.sum(axis=1, keepdims=True)
@@ -117,6 +95,7 @@ def complexity(attributions, *, normalize="log_d", convention="paper",
      "convention": [StrOptions({"paper", "beexai_code"})]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("chalasani2020", "sithakoul2024"))
 def sparseness(attributions, *, normalize=False, convention="paper"):
     """Gini sparseness of each explanation (Chalasani et al. 2020).
 
@@ -154,13 +133,7 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
     scores : ndarray of shape (n_samples,)
         Greater is better (sparser explanations).
 
-    References
-    ----------
-    .. [1] P. Chalasani, J. Chen, A. R. Chowdhury, X. Wu and S. Jha, "Concise
-       Explanations of Neural Networks using Adversarial Training", ICML
-       2020.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {metric_references}
 
     Examples
     --------
@@ -200,6 +173,7 @@ def sparseness(attributions, *, normalize=False, convention="paper"):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("nguyen2020", "hedstrom2023"))
 def effective_complexity(attributions, *, eps=1e-5, normalize=True, fraction=False):
     """Effective complexity: the number of features with a non-negligible attribution.
 
@@ -235,13 +209,7 @@ def effective_complexity(attributions, *, eps=1e-5, normalize=True, fraction=Fal
     sparseness : Gini index of the magnitudes (a continuous counterpart).
     complexity : Entropy of the normalised magnitudes.
 
-    References
-    ----------
-    .. [1] A. Nguyen and M. R. Martínez, "On quantitative aspects of model
-       interpretability", arXiv:2007.07584, 2020.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------

@@ -15,6 +15,8 @@ from sklearn.utils.metadata_routing import MetadataRequest
 
 from sklearn_xai.metrics._registry import _register_scorer
 from sklearn_xai.metrics._scorer import ExplanationScorer, get_scorer
+from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import StrOptions, validate_params
 
 __all__ = ["GroupGapScorer", "group_gap"]
@@ -29,6 +31,7 @@ __all__ = ["GroupGapScorer", "group_gap"]
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("agarwal2022"))
 def group_gap(scores, sensitive, *, groups=None, statistic="abs_diff"):
     """Gap between group means of a per-instance explanation metric.
 
@@ -66,10 +69,7 @@ def group_gap(scores, sensitive, *, groups=None, statistic="abs_diff"):
         ``"abs_diff"``, between the groups with the largest and the smallest
         mean otherwise; NaN with fewer than two scores in either group).
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -125,6 +125,7 @@ def group_gap(scores, sensitive, *, groups=None, statistic="abs_diff"):
                  counts=counts, p_value=p_value, statistic=statistic)
 
 
+@Substitution(metric_references=_references("agarwal2022"))
 class GroupGapScorer:
     """Scorer of the gap of a metric between groups (greater is better: the
     negated gap, 0 = no disparity).
@@ -151,10 +152,7 @@ class GroupGapScorer:
     ``sensitive`` (one group label per row) is routed as metadata like
     ``ground_truth``; the wrapped metric's own metadata is routed too.
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------

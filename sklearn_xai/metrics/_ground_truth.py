@@ -25,9 +25,8 @@ import numpy as np
 from scipy.stats import rankdata
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_xai.metrics._common import Hidden
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import (
@@ -136,7 +135,9 @@ _TOPK_PARAMS = {
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Feature agreement: fraction of shared top-k features (OpenXAI FA).
 
@@ -167,22 +168,13 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
     See Also
     --------
     rank_agreement, sign_agreement, signed_rank_agreement
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -197,7 +189,9 @@ def feature_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.2
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Rank agreement: same feature at the same position of the top k (OpenXAI RA).
 
@@ -228,18 +222,9 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -252,7 +237,9 @@ def rank_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
     """Sign agreement: shared top-k features that also share their sign (OpenXAI SA).
 
@@ -281,18 +268,9 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -305,7 +283,9 @@ def sign_agreement(ground_truth, attributions, *, k=None, auc=None, k_max=0.25):
 
 
 @validate_params(_TOPK_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_agreement"))
 def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
                           k_max=0.25):
     """Signed rank agreement: rank agreement that also requires equal signs (OpenXAI SRA).
@@ -335,18 +315,9 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
         features) is what OpenXAI's code and published tables use; ``-1``
         gives the paper's "all values of k".
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row agreement in ``[0, 1]``; greater is better.
+    {returns_agreement}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -368,7 +339,9 @@ def signed_rank_agreement(ground_truth, attributions, *, k=None, auc=None,
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("ground_truth")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_correlation"))
 def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="omit"):
     """Rank correlation: Pearson correlation of the magnitude ranks (OpenXAI RC).
 
@@ -391,18 +364,9 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
         correlation: ``"omit"`` returns NaN with a warning, ``"zero"``
         scores it 0, ``"raise"`` raises.
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -432,14 +396,14 @@ def rank_correlation(ground_truth, attributions, *, ranks="dense", nan_policy="o
         "attributions": ["array-like"],
         "convention": [StrOptions({"openxai_code", "paper"})],
         "nan_policy": [StrOptions({"omit", "zero", "raise"})],
-        # Deprecated in 0.1.
-        "ties": [StrOptions({"openxai", "skip"}), Hidden(StrOptions({DEPRECATED}))],
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("ground_truth", "scores_greater")
+@Substitution("ground_truth",
+              metric_references=_references("agarwal2022", "krishna2022"),
+              **_shared_docs("returns_scores_greater"))
 def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_code",
-                            nan_policy="omit", ties=DEPRECATED):
+                            nan_policy="omit"):
     """Pairwise rank agreement: fraction of feature pairs ordered alike (OpenXAI PRA).
 
     ``PRA = C(d, 2)^-1 sum_{j<l} 1[(r_j(a) < r_l(a)) = (r_j(g) < r_l(g))]``
@@ -462,25 +426,10 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
     nan_policy : {"omit", "zero", "raise"}, default="omit"
         With ``convention="paper"``, a reference whose entries are all tied
         leaves no pair: NaN with a warning (``"omit"``), 0 or an error.
-    ties : {"openxai", "skip"}
-        The tie handling.
 
-        .. deprecated:: 0.1
-           ``ties`` will be removed in 0.2: ``"openxai"`` is
-           ``convention="openxai_code"`` and ``"skip"`` is
-           ``convention="paper"``.
+    {returns_scores_greater}
 
-    Returns
-    -------
-    {scores_greater}
-
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
-    .. [2] S. Krishna et al., "The Disagreement Problem in Explainable
-       Machine Learning: A Practitioner's Perspective", arXiv:2202.01602,
-       2022.
+    {metric_references}
 
     Examples
     --------
@@ -491,18 +440,6 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
     >>> pairwise_rank_agreement(g, [[3.0, 2.0, 1.0]], convention="paper")
     array([1.])
     """
-    if not (isinstance(ties, str) and ties == DEPRECATED):
-        # The default convention is the code's: read the switch on its own,
-        # then check it against a convention given besides.
-        implied = switch_to_convention(
-            "paper", {"ties": (ties, {"openxai": "openxai_code", "skip": "paper"})},
-            owner="pairwise_rank_agreement", stacklevel=4)
-        if convention not in ("openxai_code", implied):
-            raise TypeError(
-                f"pairwise_rank_agreement: ties={ties!r} contradicts "
-                f"convention={convention!r}; pass only convention."
-            )
-        convention = implied
     A = check_attributions(attributions)
     G = check_reference(ground_truth, A)
     n, d = A.shape
@@ -541,7 +478,7 @@ def pairwise_rank_agreement(ground_truth, attributions, *, convention="openxai_c
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("ground_truth")
+@Substitution("ground_truth", metric_references=_references("antonanzas2023"))
 def cosine_similarity(ground_truth, attributions, *, bounding="none",
                       nan_policy="omit"):
     """Cosine similarity of each explanation with its reference (teex).
@@ -571,11 +508,7 @@ def cosine_similarity(ground_truth, attributions, *, bounding="none",
     scores : ndarray of shape (n_samples,)
         Per-row cosine; greater is better.
 
-    References
-    ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -666,6 +599,8 @@ def _threshold_doc(func):
 
 @fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
 @_threshold_doc
+@Substitution(metric_references=_references("antonanzas2023"),
+              **_shared_docs("returns_precision"))
 def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
                  normalize=True, nan_policy="omit"):
     """Precision of the thresholded explanation against the ground truth (teex).
@@ -683,20 +618,13 @@ def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="a
         A row that selects no feature (an all-zero explanation) has no
         precision: NaN with a warning, 0, or an error.
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row precision in ``[0, 1]``; greater is better.
+    {returns_precision}
 
     See Also
     --------
     gt_recall, gt_f1
 
-    References
-    ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -715,6 +643,7 @@ def gt_precision(ground_truth, attributions, *, threshold=0.5, threshold_type="a
 
 @fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
 @_threshold_doc
+@Substitution(metric_references=_references("antonanzas2023"))
 def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
               normalize=True, nan_policy="omit"):
     """Recall of the thresholded explanation against the ground truth (teex).
@@ -740,11 +669,7 @@ def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs"
     --------
     gt_precision, gt_f1
 
-    References
-    ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -763,6 +688,7 @@ def gt_recall(ground_truth, attributions, *, threshold=0.5, threshold_type="abs"
 
 @fast_validate_params(_THRESHOLD_PARAMS, prefer_skip_nested_validation=True)
 @_threshold_doc
+@Substitution(metric_references=_references("antonanzas2023"))
 def gt_f1(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
           normalize=True, nan_policy="omit"):
     """F1 score of the thresholded explanation against the ground truth (teex).
@@ -787,11 +713,7 @@ def gt_f1(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
     --------
     gt_precision, gt_recall
 
-    References
-    ----------
-    .. [1] J. Antoñanzas, Y. Jia, E. Frank, A. Bifet and B. Pfahringer,
-       "teex: A toolbox for the evaluation of explanations", Neurocomputing
-       555, 2023.
+    {metric_references}
 
     Examples
     --------
@@ -851,6 +773,7 @@ def _linear_weights(estimator, X, target):
     {"estimator": [object], "X": ["array-like"], "target": [object]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("agarwal2022"))
 def linear_model_reference(estimator, X, *, target="predicted"):
     """OpenXAI's model reference: the explained class's coefficient vector, per row.
 
@@ -877,10 +800,7 @@ def linear_model_reference(estimator, X, *, target="predicted"):
     -------
     reference : ndarray of shape (n_samples, n_features)
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -902,6 +822,7 @@ def linear_model_reference(estimator, X, *, target="predicted"):
      "target": [object]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("lundberg2017"))
 def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
     """Exact Shapley values of a linear model under independent features.
 
@@ -931,10 +852,7 @@ def linear_shapley_reference(estimator, X, mean=None, *, target="predicted"):
     reference : ndarray of shape (n_samples, n_features)
         Satisfies ``reference.sum(axis=1) == f(X) - f(mean)``.
 
-    References
-    ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
+    {metric_references}
 
     Examples
     --------

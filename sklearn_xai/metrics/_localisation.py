@@ -1,29 +1,476 @@
-"""Localisation of attributions on a ground-truth mask: pointing game,
-attribution localisation and top-k intersection.
+"""Localisation: how attributions fall on a ground-truth mask.
 
 The ground truth is a 0/1 (or boolean) mask per row, of the shape of the
-attributions (images flattened row-major); a single mask applies to every
-row.  Every score is computed from its row alone, in one vectorised pass over
-the batch.  Definitions: :ref:`def-localisation-metrics` in the user guide.
+attributions (images flattened row-major, ``(n_samples, n_pixels)``).  Every
+score is computed from its row alone.
+
+* Mass and rank on the mask (XAI-TRIS; :ref:`def-mask-metrics`):
+  :func:`mask_precision`, :func:`relevance_rank_accuracy`,
+  :func:`relevance_mass_accuracy`, :func:`mask_roc_auc`;
+* the transport distance to the mask, :func:`emd_score` (:ref:`def-emd`);
+* pointing game, attribution localisation and top-k intersection
+  (:ref:`def-localisation-metrics`).
+
+:func:`emd_score` solves one exact optimal-transport problem per row with
+POT's network simplex (:func:`ot.emd2`):
+
+* the ground cost (Euclidean pixel distances) is built once per image shape and
+  cached in each process;
+* only the *net* mass is transported: for a metric cost,
+  ``W(p, q) = W((p - q)_+, (q - p)_+)`` exactly (mass present in both maps
+  stays in place at zero cost), which shrinks the problem to the pixels where
+  the two maps differ;
+* rows are solved in parallel processes through joblib (``n_jobs``), since the
+  solver is single-threaded.
 """
 
+import functools
 import numbers
 
 import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
 from scipy.ndimage import binary_dilation
+from scipy.spatial.distance import cdist
+from scipy.stats import rankdata
 
-from sklearn_xai.metrics._masks import _check_mask_inputs, _resolve_image_shape
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
+from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._images import resolve_image_shape
+from sklearn_xai.utils._sklearn import (
+    Interval,
+    StrOptions,
+    fast_validate_params,
+    validate_params,
+)
 from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import (
     check_attributions,
     check_reference,
+    magnitude_order,
+    positions,
     resolve_k,
     top_k_mask,
 )
 
-__all__ = ["attribution_localisation", "pointing_game", "top_k_intersection"]
+__all__ = [
+    "attribution_localisation",
+    "emd_score",
+    "mask_precision",
+    "mask_roc_auc",
+    "pointing_game",
+    "relevance_mass_accuracy",
+    "relevance_rank_accuracy",
+    "top_k_intersection",
+]
+
+
+# POT's default (1e5) stops early on 64x64 maps; at least 2e5 is needed there.
+_NUM_ITER_MAX = 10_000_000
+
+
+# --------------------------------------------------------------------- helpers
+def _check_mask_inputs(ground_truth, attributions):
+    """Validated float attributions and boolean masks of the same shape."""
+    A = check_attributions(attributions)
+    M = check_reference(ground_truth, A)
+    if not np.isin(M, (0.0, 1.0)).all():
+        raise ValueError(
+            "ground_truth must be a 0/1 (or boolean) mask per row for mask metrics; "
+            "binarise a continuous ground truth first, e.g. ground_truth != 0."
+        )
+    return A, M.astype(bool)
+
+
+def _topk_hits(A, M, *, nonzero_only):
+    """Number of mask pixels among each row's top-|G| pixels, and |G|."""
+    K = M.sum(axis=1)
+    selected = positions(magnitude_order(A)) < K[:, None]
+    if nonzero_only:
+        selected &= A != 0
+    return (selected & M).sum(axis=1).astype(np.float64), K
+
+
+def _block_index(shape, coarsen):
+    """Block of each pixel when the image is pooled into coarsen x coarsen blocks."""
+    h, w = shape
+    rows, cols = np.divmod(np.arange(h * w), w)
+    n_block_cols = -(-w // coarsen)
+    return (rows // coarsen) * n_block_cols + cols // coarsen
+
+
+@functools.lru_cache(maxsize=3)
+def _cost_matrix(shape, coarsen=1):
+    """Euclidean ground cost (pixel units) between the (block) centres of an image.
+
+    Built once per (shape, coarsen) and process; read-only.  Blocks at the
+    right and bottom edges may be partial: their centre is the mean of their
+    pixels' coordinates.
+    """
+    h, w = shape
+    coords = np.column_stack(np.divmod(np.arange(h * w), w)).astype(np.float64)
+    if coarsen > 1:
+        block = _block_index(shape, coarsen)
+        counts = np.bincount(block)
+        coords = np.column_stack(
+            [np.bincount(block, weights=coords[:, c]) / counts for c in range(2)]
+        )
+    C = cdist(coords, coords)
+    C.setflags(write=False)
+    return C
+
+
+def _pool(P, shape, coarsen):
+    """Sum-pool the rows of P (n, h*w) into coarsen x coarsen blocks."""
+    if coarsen == 1:
+        return P
+    block = _block_index(shape, coarsen)
+    n_blocks = block.max() + 1
+    out = np.zeros((P.shape[0], n_blocks))
+    np.add.at(out.T, block, P.T)
+    return out
+
+
+def _transport_cost(p, q, C, net_mass):
+    """Exact Wasserstein-1 distance between two distributions of unit mass."""
+    import ot
+
+    if not net_mass:
+        return float(ot.emd2(p, q, C, numItermax=_NUM_ITER_MAX))
+    diff = p - q
+    src = np.flatnonzero(diff > 0)
+    dst = np.flatnonzero(diff < 0)
+    if src.size == 0 or dst.size == 0:
+        return 0.0
+    a, b = diff[src], -diff[dst]
+    mass = 0.5 * (a.sum() + b.sum())
+    sub = C[np.ix_(src, dst)]
+    return mass * float(ot.emd2(a / a.sum(), b / b.sum(), sub, numItermax=_NUM_ITER_MAX))
+
+
+def _transport_block(P, Q, shape, coarsen, net_mass):
+    """Wasserstein distances of the rows of P and Q (run in a worker)."""
+    C = _cost_matrix(shape, coarsen)
+    return np.array([_transport_cost(p, q, C, net_mass) for p, q in zip(P, Q)])
+
+
+def _wasserstein_rows(P, Q, shape, *, coarsen=1, net_mass=True, n_jobs=None):
+    """Row-wise exact transport costs between unit-mass maps P and Q (n, h*w)."""
+    P, Q = _pool(P, shape, coarsen), _pool(Q, shape, coarsen)
+    n = P.shape[0]
+    n_workers = effective_n_jobs(n_jobs)
+    if n_workers == 1 or n <= 1:
+        return _transport_block(P, Q, shape, coarsen, net_mass)
+    n_chunks = min(n, 4 * n_workers)
+    bounds = np.linspace(0, n, n_chunks + 1).astype(int)
+    parts = Parallel(n_jobs=n_jobs)(
+        delayed(_transport_block)(P[s:e], Q[s:e], shape, coarsen, net_mass)
+        for s, e in zip(bounds[:-1], bounds[1:])
+        if e > s
+    )
+    return np.concatenate(parts)
+
+
+# ---------------------------------------------------------------------- metrics
+@validate_params(
+    {"ground_truth": ["array-like"], "attributions": ["array-like"],
+     "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("clark2024"),
+              **_shared_docs("returns_precision"))
+def mask_precision(ground_truth, attributions, *, nan_policy="omit"):
+    """Mask precision (XAI-TRIS): share of the mask among the top-K pixels (K = mask size).
+
+    With ``K = |G|`` the number of mask pixels, ``S`` is the set of the ``K``
+    pixels of largest ``|a|`` *among the pixels with non-zero attribution*
+    (all of them if fewer than ``K`` are non-zero; ties at the cut broken by
+    the lower index); ``precision = |S ∩ G| / K`` (denominator always ``K``).
+    See :ref:`def-mask-metrics` in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        An empty mask (``K = 0``) leaves the score undefined: NaN with a
+        warning, 0, or an error.
+
+    {returns_precision}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import mask_precision
+    >>> mask = [[1, 1, 0, 0]]
+    >>> mask_precision(mask, [[0.9, 0.0, 0.5, 0.0]])  # 2nd-ranked pixel is off-mask
+    array([0.5])
+    """
+    A, M = _check_mask_inputs(ground_truth, attributions)
+    hits, K = _topk_hits(A, M, nonzero_only=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = hits / K
+    return handle_undefined(scores, K == 0, nan_policy, "mask_precision", "empty mask")
+
+
+@validate_params(
+    {"ground_truth": ["array-like"], "attributions": ["array-like"],
+     "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("arras2022"),
+              **_shared_docs("returns_greater"))
+def relevance_rank_accuracy(ground_truth, attributions, *, nan_policy="omit"):
+    """Relevance rank accuracy: share of the mask among the top-K pixels (K = mask size).
+
+    ``|T_K(a) ∩ G| / K`` with ``K = |G|`` and ``T_K`` the ``K`` pixels of
+    largest magnitude (ties by lower index).  Equal to
+    :func:`mask_precision` when no attribution is zero.  See
+    :ref:`def-mask-metrics` in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        Policy for empty masks.
+
+    {returns_greater}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import relevance_rank_accuracy
+    >>> relevance_rank_accuracy([[1, 1, 0, 0]], [[0.9, 0.0, 0.5, 0.0]])
+    array([0.5])
+    """
+    A, M = _check_mask_inputs(ground_truth, attributions)
+    hits, K = _topk_hits(A, M, nonzero_only=False)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = hits / K
+    return handle_undefined(scores, K == 0, nan_policy, "relevance_rank_accuracy",
+                            "empty mask")
+
+
+@validate_params(
+    {"ground_truth": ["array-like"], "attributions": ["array-like"],
+     "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("arras2022"),
+              **_shared_docs("returns_greater"))
+def relevance_mass_accuracy(ground_truth, attributions, *, nan_policy="omit"):
+    """Relevance mass accuracy: share of the attribution mass inside the mask.
+
+    ``sum_{j in G} |a_j| / sum_j |a_j|`` per row (normalised per row only).
+    See :ref:`def-mask-metrics` in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        An all-zero map has no mass: NaN with a warning, 0, or an error.
+
+    {returns_greater}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import relevance_mass_accuracy
+    >>> relevance_mass_accuracy([[1, 1, 0, 0]], [[0.5, -0.25, 0.25, 0.0]])
+    array([0.75])
+    """
+    A, M = _check_mask_inputs(ground_truth, attributions)
+    mag = np.abs(A)
+    total = mag.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = (mag * M).sum(axis=1) / total
+    return handle_undefined(scores, total == 0, nan_policy, "relevance_mass_accuracy",
+                            "all-zero attribution map")
+
+
+@validate_params(
+    {"ground_truth": ["array-like"], "attributions": ["array-like"],
+     "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
+    prefer_skip_nested_validation=True,
+)
+def mask_roc_auc(ground_truth, attributions, *, nan_policy="omit"):
+    """ROC-AUC of the attribution magnitudes as a detector of the mask, per row.
+
+    The probability that a random mask pixel has a larger ``|a|`` than a
+    random pixel outside the mask (ties count one half; Mann-Whitney form).
+    Each map is scored on its own: no rescaling across the batch (which
+    changes per-map rankings).  See :ref:`def-mask-metrics` in the user
+    guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A mask that is empty or covers every pixel leaves the score
+        undefined: NaN with a warning, 0, or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row AUC in ``[0, 1]``, 0.5 for an uninformative map; greater is
+        better.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import mask_roc_auc
+    >>> mask_roc_auc([[1, 1, 0, 0]], [[0.9, 0.1, 0.5, 0.0]])
+    array([0.75])
+    """
+    A, M = _check_mask_inputs(ground_truth, attributions)
+    ranks = rankdata(np.abs(A), method="average", axis=1)
+    n_pos = M.sum(axis=1).astype(np.float64)
+    n_neg = M.shape[1] - n_pos
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = ((ranks * M).sum(axis=1) - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+    return handle_undefined(scores, (n_pos == 0) | (n_neg == 0), nan_policy,
+                            "mask_roc_auc", "mask empty or full")
+
+
+@validate_params(
+    {
+        "ground_truth": ["array-like"],
+        "attributions": ["array-like"],
+        "image_shape": ["array-like", None],
+        "convention": [StrOptions({"xai_tris_code", "paper"})],
+        "coarsen": [Interval(numbers.Integral, 1, None, closed="left")],
+        "net_mass": ["boolean"],
+        "n_jobs": [numbers.Integral, None],
+        "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("clark2024"))
+def emd_score(ground_truth, attributions, *, image_shape=None,
+              convention="xai_tris_code", coarsen=1, net_mass=True, n_jobs=None,
+              nan_policy="omit"):
+    """Earth mover's distance score of attribution maps against masks (XAI-TRIS).
+
+    ``p = 1_G / |G|`` (uniform mass on the mask), ``q = |a| / sum |a|``; ``W``
+    is the exact Wasserstein-1 distance between them with the Euclidean
+    distance between pixel centres (in pixels) as ground cost, and
+    ``score = 1 - W / D_max``.  See :ref:`def-emd` in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_pixels) or (n_pixels,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened
+        row-major like the attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Attribution maps to score.
+    image_shape : tuple (height, width), default=None
+        Shape of the images; ``None`` infers a square.
+    convention : {"xai_tris_code", "paper"}, default="xai_tris_code"
+        The normaliser ``D_max``.  ``"xai_tris_code"`` (the default, which
+        reproduces XAI-TRIS's code and published figures): ``L * sqrt(2)``
+        (``sqrt(h**2 + w**2)``; 11.3137 for 8x8).  ``"paper"``: the largest
+        pixel distance ``sqrt((h-1)**2 + (w-1)**2)``, which the code's
+        comment intends.
+    coarsen : int, default=1
+        Opt-in approximation: sum-pool both maps into ``coarsen x coarsen``
+        blocks transported between block centres.  Each pixel moves at most
+        ``sqrt(2) (coarsen - 1) / 2`` pixels to its centre, so
+        ``|W_coarse - W| <= sqrt(2) (coarsen - 1)`` pixels and the score
+        changes by at most ``sqrt(2) (coarsen - 1) / D_max`` (typically far
+        less).  ``1`` is exact.
+    net_mass : bool, default=True
+        Transport only the surplus ``(p - q)_+`` to the deficit ``(q - p)_+``.
+        Exact for the Euclidean cost (it changes the result only by rounding,
+        ~1e-14) and faster; ``False`` solves the full problem.
+    n_jobs : int, default=None
+        Processes solving rows in parallel through joblib (``-1``: all
+        cores; ``None``: one, unless in a :func:`joblib.parallel_config`
+        context).
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        An all-zero map (no distribution ``q``) or an empty mask leaves the
+        score undefined: NaN with a warning (XAI-TRIS silently drops such
+        samples), 0, or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row score, 1 for a map with the mask's uniform distribution;
+        greater is better.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.metrics import emd_score
+    >>> mask = np.zeros((1, 16)); mask[0, 0] = 1
+    >>> a = np.zeros((1, 16)); a[0, 1] = 2.0   # all mass one pixel to the right
+    >>> emd_score(mask, a).round(6)  # 1 - 1 / (4 * sqrt(2))
+    array([0.823223])
+    >>> emd_score(mask, mask)
+    array([1.])
+    """
+    A, M = _check_mask_inputs(ground_truth, attributions)
+    shape = resolve_image_shape(image_shape, A.shape[1], ndim=2)
+    h, w = shape
+    norm = np.hypot(h, w) if convention == "xai_tris_code" else np.hypot(h - 1, w - 1)
+    if norm == 0:
+        raise ValueError("emd_score needs images of at least two pixels.")
+    mag = np.abs(A)
+    total = mag.sum(axis=1)
+    K = M.sum(axis=1)
+    undefined = (total == 0) | (K == 0)
+    scores = np.full(A.shape[0], np.nan)
+    ok = np.flatnonzero(~undefined)
+    if ok.size:
+        P = M[ok] / K[ok, None]
+        Q = mag[ok] / total[ok, None]
+        W = _wasserstein_rows(P, Q, shape, coarsen=int(coarsen), net_mass=net_mass,
+                              n_jobs=n_jobs)
+        scores[ok] = 1.0 - W / norm
+    return handle_undefined(scores, undefined, nan_policy, "emd_score",
+                            "all-zero attribution map or empty mask")
+
+
+_REGISTERED = [
+    ("mask_precision", mask_precision, "XAI-TRIS",
+     "Share of the mask among the top-K non-zero pixels (K = mask size)."),
+    ("emd_score", emd_score, "XAI-TRIS",
+     "1 - earth mover's distance between the map and the mask, normalised."),
+    ("mask_roc_auc", mask_roc_auc, "",
+     "ROC-AUC of the attribution magnitudes against the mask."),
+    ("relevance_mass_accuracy", relevance_mass_accuracy, "",
+     "Share of the attribution mass inside the mask."),
+    ("relevance_rank_accuracy", relevance_rank_accuracy, "",
+     "Share of the mask among the top-K pixels (K = mask size)."),
+]
+
+
+for _name, _func, _source, _desc in _REGISTERED:
+    register_metric(
+        _name, _func, kind="reference", greater_is_better=True,
+        # emd_score measures distances on the image grid.
+        requires=("ground_truth", "image_shape", "mask") if _name == "emd_score"
+        else ("ground_truth", "mask"),
+        source=_source, description=_desc,
+    )
 
 
 def _check_masks(ground_truth, attributions):
@@ -65,6 +512,7 @@ def _dilate(M, image_shape, tolerance):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("zhang2018", "hedstrom2023"))
 def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
                   order_by="signed", ties="any", weighted=False, nan_policy="omit"):
     """Pointing game: whether the maximal attribution falls inside the mask.
@@ -119,14 +567,7 @@ def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
         mask.
     top_k_intersection : The share of the top-k features on the mask.
 
-    References
-    ----------
-    .. [1] J. Zhang, S. A. Bargal, Z. Lin, J. Brandt, X. Shen and S. Sclaroff,
-       "Top-Down Neural Attention by Excitation Backprop", International
-       Journal of Computer Vision 126, 2018.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------
@@ -141,7 +582,7 @@ def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
     key = np.abs(A) if order_by == "abs" else A
     top = key == key.max(axis=1, keepdims=True)
     if tolerance > 0:
-        shape = _resolve_image_shape(image_shape, A.shape[1])
+        shape = resolve_image_shape(image_shape, A.shape[1], ndim=2)
         M_hit = _dilate(M, shape, tolerance)
     else:
         M_hit = M
@@ -167,6 +608,7 @@ def pointing_game(ground_truth, attributions, *, tolerance=0, image_shape=None,
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("kohlbrenner2020", "hedstrom2023"))
 def attribution_localisation(ground_truth, attributions, *, weighted=False,
                              convention="paper", nan_policy="omit"):
     """Attribution localisation: share of the positive attribution inside the mask.
@@ -212,14 +654,7 @@ def attribution_localisation(ground_truth, attributions, *, weighted=False,
     relevance_mass_accuracy : The same ratio for the magnitudes ``|a|``.
     pointing_game : Whether the maximum is on the mask.
 
-    References
-    ----------
-    .. [1] M. Kohlbrenner, A. Bauer, S. Nakajima, A. Binder, W. Samek and
-       S. Lapuschkin, "Towards Best Practice in Explaining Neural Network
-       Decisions with LRP", IJCNN 2020.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------
@@ -262,6 +697,7 @@ def attribution_localisation(ground_truth, attributions, *, weighted=False,
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(metric_references=_references("theiner2022", "hedstrom2023"))
 def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
     """Top-k intersection: share of the top-k features inside the reference.
 
@@ -300,13 +736,7 @@ def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
         the area over ``k``.
     mask_precision : The top-K share with ``K`` the size of each mask.
 
-    References
-    ----------
-    .. [1] J. Theiner, E. Müller-Budack and R. Ewerth, "Interpretable
-       Semantic Photo Geolocation", WACV 2022.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 24(34), 2023.
+    {metric_references}
 
     Examples
     --------
@@ -335,11 +765,13 @@ register_metric(
     requires=("ground_truth", "image_shape", "mask"), source="Quantus",
     description="Whether the largest attribution falls inside the mask.",
 )
+
 register_metric(
     "attribution_localisation", attribution_localisation, kind="reference",
     greater_is_better=True, requires=("ground_truth", "mask"), source="Quantus",
     description="Share of the positive attribution inside the mask.",
 )
+
 register_metric(
     "top_k_intersection", top_k_intersection, kind="reference", greater_is_better=True,
     requires=("ground_truth",), source="Quantus",

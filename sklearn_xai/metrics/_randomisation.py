@@ -18,9 +18,15 @@ from sklearn.base import clone
 from sklearn.frozen import FrozenEstimator
 from sklearn.utils import Bunch
 
-from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _check_inputs
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    _NAN_POLICY,
+    _check_inputs,
+    _explained_at,
+    _refit,
+)
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._roar import _explained_at, _refit
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import is_frozen
@@ -345,8 +351,8 @@ def _mprt_core(estimator, X, attributions, *, explainer, mode, layers, similarit
 
 # ----------------------------------------------------------------- metrics
 @fast_validate_params(_MPRT_PARAMS, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size",
-              common=_COMMON_DOC)
+@Substitution(common=_COMMON_DOC, metric_references=_references("adebayo2018"),
+              **_shared_docs("model_inputs", "output_params"))
 def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None,
          similarity="spearman", absolute=True, image_shape=None, X_train=None,
          y_train=None, aggregate="mean", nan_policy="omit", return_layers=False,
@@ -362,9 +368,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {common}
     aggregate : {"mean", "last"}, default="mean"
         The score of a row: the mean similarity over the randomisation
@@ -373,9 +377,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
         cascading mode; Quantus' ``return_last_correlation``).
     return_layers : bool, default=False
         Also return the per-layer curve.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -386,10 +388,7 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
         (n_samples, n_steps), the similarity after each step, and
         ``layers``, the layer randomised at each step.
 
-    References
-    ----------
-    .. [1] J. Adebayo, J. Gilmer, M. Muelly, I. Goodfellow, M. Hardt and
-       B. Kim, "Sanity Checks for Saliency Maps", NeurIPS 2018.
+    {metric_references}
 
     Examples
     --------
@@ -421,7 +420,9 @@ def mprt(estimator, X, attributions, *, explainer, mode="cascading", layers=None
     "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left")],
     "noise_magnitude": [Interval(numbers.Real, 0, None, closed="left")],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "target", "output", "batch_size", common=_COMMON_DOC)
+@Substitution("estimator", "X", common=_COMMON_DOC,
+              metric_references=_references("hedstrom2023_sanity"),
+              **_shared_docs("output_params", "returns_lower"))
 def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
                 noise_magnitude=0.1, mode="cascading", layers=None,
                 similarity="spearman", absolute=True, image_shape=None, X_train=None,
@@ -453,22 +454,13 @@ def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
         Mean similarity over the steps, or that of the last step.
     return_layers : bool, default=False
         Also return the per-layer curve (see :func:`mprt`).
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {returns_lower}
     details : Bunch
         Only with ``return_layers=True`` (see :func:`mprt`).
 
-    References
-    ----------
-    .. [1] A. Hedström, L. Weber, S. Lapuschkin and M. M.-C. Höhne, "Sanity
-       Checks Revisited: An Exploration to Repair the Model Parameter
-       Randomisation Test", XAI in Action workshop, NeurIPS 2023.
+    {metric_references}
 
     Examples
     --------
@@ -520,7 +512,8 @@ def _histogram_entropy(A, n_bins):
     "y_train": ["array-like", None],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+@Substitution(metric_references=_references("hedstrom2023_sanity"),
+              **_shared_docs("model_inputs", "output_params"))
 def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins=100,
                    absolute=False, X_train=None, y_train=None, nan_policy="omit",
                    random_state=None,
@@ -536,9 +529,7 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     explainer : fitted explainer
         A fresh clone of it explains the rows with the randomised model
         (see :func:`mprt`).
@@ -560,20 +551,14 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
         undefined: NaN with a warning, 0, or an error.
     random_state : int, RandomState instance or None, default=None
         Seeds the randomised parameters.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
         Relative rise of the entropy; higher is better.
 
-    References
-    ----------
-    .. [1] A. Hedström, L. Weber, S. Lapuschkin and M. M.-C. Höhne, "Sanity
-       Checks Revisited: An Exploration to Repair the Model Parameter
-       Randomisation Test", XAI in Action workshop, NeurIPS 2023.
+    {metric_references}
 
     Examples
     --------
@@ -616,7 +601,9 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     "explainer": [HasMethods(["explain"])],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+@Substitution("estimator", "X", "attributions",
+              metric_references=_references("sixt2020"),
+              **_shared_docs("output_params", "returns_lower"))
 def random_logit(estimator, X, attributions, *, explainer, similarity="spearman",
                  absolute=False, image_shape=None, nan_policy="omit",
                  random_state=None, target="predicted", output="auto",
@@ -652,19 +639,11 @@ def random_logit(estimator, X, attributions, *, explainer, similarity="spearman"
     random_state : int, RandomState instance or None, default=None
         Seeds the other classes: row ``i``'s is drawn from
         ``RowStreams(random_state, row_keys(X))``.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {returns_lower}
 
-    References
-    ----------
-    .. [1] L. Sixt, M. Granz and T. Landgraf, "When Explanations Lie: Why
-       Many Modified BP Attributions Fail", ICML 2020.
+    {metric_references}
 
     Examples
     --------
@@ -713,7 +692,8 @@ def random_logit(estimator, X, attributions, *, explainer, similarity="spearman"
     "attributions_train": ["array-like", None],
     "random_state": ["random_state"],
 }, prefer_skip_nested_validation=True)
-@Substitution("estimator", "X", "attributions", "target", "output", "batch_size")
+@Substitution(metric_references=_references("adebayo2018"),
+              **_shared_docs("model_inputs", "output_params", "returns_lower"))
 def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
                        y_train=None, attributions_train=None, similarity="spearman",
                        absolute=True, image_shape=None, nan_policy="omit",
@@ -732,9 +712,7 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     explainer : fitted explainer
         A fresh clone of it (or of an
         :class:`~sklearn_xai.compose.ExplainedModel`'s explainer),
@@ -758,19 +736,11 @@ def data_randomisation(estimator, X, attributions, *, explainer, X_train=None,
     random_state : int, RandomState instance or None, default=None
         Seeds the permutation, and the retrained model when its own
         ``random_state`` is None.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better.
+    {returns_lower}
 
-    References
-    ----------
-    .. [1] J. Adebayo, J. Gilmer, M. Muelly, I. Goodfellow, M. Hardt and
-       B. Kim, "Sanity Checks for Saliency Maps", NeurIPS 2018.
+    {metric_references}
 
     Examples
     --------

@@ -11,7 +11,6 @@ caller must supply besides the rows and their attributions (its
 arguments from its spec, never from its signature.
 """
 
-import warnings
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -21,6 +20,7 @@ __all__ = [
     "get_metric_spec",
     "metric_specs",
     "register_metric",
+    "unregister_metric",
 ]
 
 _KINDS = ("reference", "model", "attributions")
@@ -33,13 +33,11 @@ FAMILIES = (
     "randomisation", "ground_truth", "fairness", "other",
 )
 _MODULE_FAMILY = {
-    "_faithfulness": "faithfulness", "_roar": "faithfulness",
-    "_pgi": "faithfulness", "_infidelity": "faithfulness",
-    "_removal": "faithfulness", "_curves": "faithfulness",
-    "_stability": "robustness", "_robustness": "robustness",
-    "_masks": "localisation", "_localisation": "localisation",
-    "_complexity": "complexity", "_axiomatic": "axiomatic",
-    "_randomisation": "randomisation",
+    "_removal_paths": "faithfulness", "_removal_correlations": "faithfulness",
+    "_retraining": "faithfulness", "_perturbation_gaps": "faithfulness",
+    "_sensitivity": "robustness", "_stability": "robustness",
+    "_localisation": "localisation", "_complexity": "complexity",
+    "_axiomatic": "axiomatic", "_randomisation": "randomisation",
     "_ground_truth": "ground_truth", "_shapley_reference": "ground_truth",
     "_fairness": "fairness",
 }
@@ -122,13 +120,8 @@ class MetricSpec:
         "robustness", "localisation", "complexity", "axiomatic",
         "randomisation", "ground_truth", "fairness", "other").  ``None``
         takes the family of the module defining ``func``
-        (``metrics/_faithfulness.py`` holds the faithfulness family, ...),
+        (``metrics/_removal_paths.py`` is in the faithfulness family, ...),
         else "other".
-    seed : str, default=None
-        Deprecated alias of ``source`` (it clashed with random seeds).
-
-        .. deprecated:: 0.1
-           ``seed`` will be removed in 0.2; use ``source``.
 
     Attributes
     ----------
@@ -158,15 +151,7 @@ class MetricSpec:
 
     def __init__(self, name, func, kind, greater_is_better, per_instance=True,
                  requires=(), source="", description="", default_kwargs=None, *,
-                 family=None, seed=None):
-        if seed is not None:
-            warnings.warn(
-                "MetricSpec(seed=...) is deprecated and will be removed in 0.2: "
-                "use source=... (the system the metric comes from).",
-                FutureWarning,
-                stacklevel=2,
-            )
-            source = source or seed
+                 family=None):
         if isinstance(requires, str):
             requires = (requires,)
         values = {
@@ -206,21 +191,6 @@ class MetricSpec:
     def metadata(self):
         """Per-row metadata this metric needs routed (subset of requires)."""
         return tuple(r for r in self.requires if r in ROW_METADATA)
-
-    @property
-    def seed(self):
-        """Deprecated alias of :attr:`source`.
-
-        .. deprecated:: 0.1
-           Will be removed in 0.2; use ``source``.
-        """
-        warnings.warn(
-            "MetricSpec.seed is deprecated and will be removed in 0.2: use "
-            "MetricSpec.source (the system the metric comes from).",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.source
 
 
 def _family_of(func):
@@ -279,7 +249,7 @@ def _add(name, entry, replace, message):
 
 def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
                     requires=(), source="", description="", default_kwargs=None,
-                    family=None, replace=False, seed=None):
+                    family=None, replace=False):
     """Add a metric to the registry, which makes it a scorer name.
 
     Parameters
@@ -310,11 +280,6 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
         the family of the module defining ``func``, else "other".
     replace : bool, default=False
         Allow overwriting an existing name.
-    seed : str, default=None
-        Deprecated alias of ``source``.
-
-        .. deprecated:: 0.1
-           ``seed`` will be removed in 0.2; use ``source``.
 
     Returns
     -------
@@ -333,14 +298,6 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
     ...     None, [[0.0, 0.0]], [[1.0, -3.0]])
     array([2.])
     """
-    if seed is not None:
-        warnings.warn(
-            "register_metric(seed=...) is deprecated and will be removed in 0.2: "
-            "use source=... (the system the metric comes from).",
-            FutureWarning,
-            stacklevel=2,
-        )
-        source = source or seed
     spec = MetricSpec(
         name=name, func=func, kind=kind, greater_is_better=greater_is_better,
         per_instance=per_instance, requires=requires, source=source,
@@ -349,6 +306,58 @@ def register_metric(name, func, *, kind, greater_is_better, per_instance=True,
     return _add(name, spec, replace,
                 "A metric named {name!r} is already registered; pass replace=True "
                 "to overwrite it.")
+
+
+def unregister_metric(name):
+    """Remove a scorer name from the registry.
+
+    The name, registered with :func:`register_metric` or
+    :func:`~sklearn_xai.metrics.register_scorer`, is unknown to
+    :func:`~sklearn_xai.metrics.get_scorer` again and may be registered anew.
+    Built-in names can be removed too; importing :mod:`sklearn_xai.metrics`
+    in a new process restores them.
+
+    Parameters
+    ----------
+    name : str
+        A registered scorer name (see
+        :func:`~sklearn_xai.metrics.get_scorer_names`).
+
+    Returns
+    -------
+    entry : MetricSpec or object
+        What was registered: the metric's :class:`MetricSpec`, else the
+        scorer (or scorer factory) registered under ``name``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not registered.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.metrics import (get_scorer_names, register_metric,
+    ...                                  unregister_metric)
+    >>> def mean_magnitude(attributions):
+    ...     return np.abs(np.asarray(attributions, dtype=float)).mean(axis=1)
+    >>> _ = register_metric("neg_mean_magnitude", mean_magnitude,
+    ...                     kind="attributions", greater_is_better=False)
+    >>> unregister_metric("neg_mean_magnitude").func is mean_magnitude
+    True
+    >>> "neg_mean_magnitude" in get_scorer_names()
+    False
+    """
+    entry = _NAMES.get(name) if isinstance(name, str) else None
+    if entry is None:
+        raise ValueError(
+            f"unregister_metric: {name!r} is not a registered scorer name; pass "
+            "one of sklearn_xai.metrics.get_scorer_names()."
+        )
+    del _NAMES[name]
+    if isinstance(entry, MetricSpec):
+        return entry
+    return entry.factory if entry.factory is not None else entry.scorer
 
 
 def _register_scorer(name, *, scorer=None, factory=None, description="",

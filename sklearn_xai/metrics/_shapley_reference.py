@@ -13,30 +13,18 @@ called directly computes it every time; pass it precomputed as
 computed).
 """
 
-import numbers
-
 from sklearn_xai.datasets import exact_shapley_values
 from sklearn_xai.metrics._common import (
-    _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
-    _DEPRECATED_SWITCH,
     _NAN_POLICY,
+    _VALUE_PARAMS,
     _value_masker,
 )
 from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import (
-    DEPRECATED,
-    renamed,
-    switch_to_convention,
-)
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
-from sklearn_xai.utils._sklearn import (
-    Hidden,
-    Interval,
-    StrOptions,
-    fast_validate_params,
-)
+from sklearn_xai.utils._sklearn import StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import row_pearson
 from sklearn_xai.utils._validation import check_attributions, check_rows
 
@@ -69,73 +57,44 @@ def _with_reference(estimator, X, attributions, *, reference, **kwargs):
     return A, _shapley_values(estimator, X, **kwargs)
 
 
-def _resolve(n_samples, n_draws, xai_bench_efficiency, convention, owner):
-    """``n_draws`` and ``convention`` from the deprecated names, if passed."""
-    n_draws = renamed(n_samples, n_draws, old="n_samples", new="n_draws", default=1000,
-                      owner=owner, stacklevel=5)
-    convention = switch_to_convention(
-        convention, {"xai_bench_efficiency": (xai_bench_efficiency, "xai_bench_code")},
-        owner=owner, stacklevel=5)
-    return n_draws, convention
-
-
-_REFERENCE_PARAMS = {
-    **_BASE_PARAMS,
-    "distribution": [None, object],
-    "masker": [None, object],
-    "X_train": ["array-like", None],
-    "value": [StrOptions({"observational", "interventional"})],
-    "n_draws": [Interval(numbers.Integral, 1, None, closed="left")],
-    "random_state": ["random_state"],
-    **_CONVENTION_XAI_BENCH,
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                  Hidden(StrOptions({DEPRECATED}))],
-    "xai_bench_efficiency": _DEPRECATED_SWITCH,
-}
+_REFERENCE_PARAMS = {**_VALUE_PARAMS, **_CONVENTION_XAI_BENCH}
 _METRIC_PARAMS = {**_REFERENCE_PARAMS, "reference": ["array-like", None]}
 
-_SHAPLEY_DOCS = dict(
-    value="""
+_DOC_VALUE = """
 value : {"observational", "interventional"}, default="observational"
     Value function with ``distribution``: ``E[f(X) | X_S = x_S]``
     (XAI-Bench's ground truth), or ``E_Z[f(x_S ⊕ Z_U)]`` with fresh
-    marginal draws for every row.  Ignored when ``masker`` is given.""",
-    n_draws="""
+    marginal draws for every row.  Ignored when ``masker`` is given.
 n_draws : int, default=1000
     Monte-Carlo draws from ``distribution`` per row and coalition of the
     reference (XAI-Bench used 20 000); unused for affine regressors
     (closed form).  In XAI-Bench's MLP setting 100 draws leave a
     reference error (0.002 in shapley-mse units) as large as good
-    explainers' scores; 1000 leave 0.0002.""",
+    explainers' scores; 1000 leave 0.0002."""
+_SHAPLEY_DOCS = dict(
     convention="""
 convention : {"paper", "xai_bench_code"}, default="paper"
     ``"xai_bench_code"`` reproduces XAI-Bench's reference, which adds
     ``v_x(∅) / d`` to every value (its least-squares solve has no
     intercept; :ref:`def-switches-xaibench`).""",
-    xai_bench_efficiency="""
-xai_bench_efficiency : bool
-    Former switch of ``convention="xai_bench_code"``.
-
-    .. deprecated:: 0.1
-       Pass ``convention="xai_bench_code"`` instead; ``xai_bench_efficiency``
-       will be removed in 0.2.""",
 )
-_DOC_REFERENCE = """
+_DOC_REFERENCE = _DOC_VALUE + """
 reference : array-like of shape (n_samples, n_features), default=None
     Precomputed reference Shapley values (see
     :func:`exact_shapley_reference`); skips their computation, and then
     neither ``distribution`` nor ``masker`` is needed."""
-_SHAPLEY_SHARED = ("estimator", "X", "X_train", "random_state", "target", "output",
-                   "batch_size", "value_distribution", "value_masker", "n_samples")
+_SHAPLEY_SHARED = ("random_state",)
 
 
 @fast_validate_params(_REFERENCE_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_SHAPLEY_SHARED, **_SHAPLEY_DOCS)
+@Substitution("estimator", "X", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
+              reference_value=_DOC_VALUE,
+              metric_references=_references("shapley1953", "liu2021"),
+              **_shared_docs("value_function", "output_params"))
 def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
                             X_train=None, value="observational", n_draws=1000,
                             convention="paper", random_state=None,
-                            target="predicted", output="auto", batch_size=None,
-                            n_samples=DEPRECATED, xai_bench_efficiency=DEPRECATED):
+                            target="predicted", output="auto", batch_size=None):
     """Exact Shapley values of a trained model: the reference of
     :func:`shapley_corr` and :func:`shapley_mse`.
 
@@ -150,31 +109,18 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     ----------
     {estimator}
     {X}
-    {value_distribution}
-    {value_masker}
-    {X_train}
-    {value}
-    {n_draws}
+    {value_function}
+    {reference_value}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
-    {n_samples}
-    {xai_bench_efficiency}
+    {output_params}
 
     Returns
     -------
     reference : ndarray of shape (n_samples, n_features)
         The Shapley values of the explained output at each row.
 
-    References
-    ----------
-    .. [1] L. S. Shapley, "A value for n-person games", in Contributions to
-       the Theory of Games II, Annals of Mathematics Studies 28, 1953.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -188,8 +134,6 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
     >>> exact_shapley_reference(model, [[2.0, 1.0]], distribution=dist).round(6)
     array([[ 2., -1.]])
     """
-    n_draws, convention = _resolve(n_samples, n_draws, xai_bench_efficiency,
-                                   convention, "exact_shapley_reference")
     return _shapley_values(estimator, check_rows(X, allow_1d=False), distribution=distribution,
                            masker=masker, value=value, n_draws=n_draws,
                            convention=convention, random_state=random_state,
@@ -199,13 +143,14 @@ def exact_shapley_reference(estimator, X, *, distribution=None, masker=None,
 
 @fast_validate_params({**_METRIC_PARAMS, **_NAN_POLICY},
                       prefer_skip_nested_validation=True)
-@Substitution("attributions", "nan_policy", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              reference=_DOC_REFERENCE)
+@Substitution("nan_policy", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
+              reference=_DOC_REFERENCE, metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_correlation"))
 def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
                  X_train=None, value="observational", n_draws=1000, reference=None,
                  convention="paper", nan_policy="omit", random_state=None,
-                 target="predicted", output="auto", batch_size=None,
-                 n_samples=DEPRECATED, xai_bench_efficiency=DEPRECATED):
+                 target="predicted", output="auto", batch_size=None):
     """Correlation with the exact Shapley values of the model (XAI-Bench shapley-corr).
 
     ``Pearson(a, φ(x))`` per row, signed, with ``φ`` from
@@ -216,34 +161,17 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
-    {value}
-    {n_draws}
+    {model_inputs}
+    {value_function}
     {reference}
     {convention}
     {nan_policy}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
-    {n_samples}
-    {xai_bench_efficiency}
+    {output_params}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -260,8 +188,6 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
     >>> shapley_corr(model, X[:2], -shap, distribution=dist).round(6)
     array([-1., -1.])
     """
-    n_draws, convention = _resolve(n_samples, n_draws, xai_bench_efficiency,
-                                   convention, "shapley_corr")
     A, R = _with_reference(estimator, X, attributions, reference=reference,
                            distribution=distribution, masker=masker, value=value,
                            n_draws=n_draws, convention=convention,
@@ -272,13 +198,13 @@ def shapley_corr(estimator, X, attributions, *, distribution=None, masker=None,
 
 @fast_validate_params({**_METRIC_PARAMS, "reduction": [StrOptions({"mean", "sum"})]},
                       prefer_skip_nested_validation=True)
-@Substitution("attributions", *_SHAPLEY_SHARED, **_SHAPLEY_DOCS,
-              reference=_DOC_REFERENCE)
+@Substitution(*_SHAPLEY_SHARED, **_SHAPLEY_DOCS, reference=_DOC_REFERENCE,
+              metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params"))
 def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
                 X_train=None, value="observational", n_draws=1000, reference=None,
                 reduction="mean", convention="paper", random_state=None,
-                target="predicted", output="auto", batch_size=None,
-                n_samples=DEPRECATED, xai_bench_efficiency=DEPRECATED):
+                target="predicted", output="auto", batch_size=None):
     """Squared error to the exact Shapley values of the model (XAI-Bench shapley-mse).
 
     ``(1/d) sum_j (a_j - φ_j(x))**2`` per row with ``reduction="mean"``
@@ -289,35 +215,21 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
-    {value_distribution}
-    {value_masker}
-    {X_train}
-    {value}
-    {n_draws}
+    {model_inputs}
+    {value_function}
     {reference}
     reduction : {"mean", "sum"}, default="mean"
         Average or sum over the features.
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
-    {n_samples}
-    {xai_bench_efficiency}
+    {output_params}
 
     Returns
     -------
     scores : ndarray of shape (n_samples,)
         Per-row squared error; lower is better.
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {metric_references}
 
     Examples
     --------
@@ -331,8 +243,6 @@ def shapley_mse(estimator, X, attributions, *, distribution=None, masker=None,
     >>> shapley_mse(model, [[1.0, 1.0]], [[1.0, 0.0]], distribution=dist).round(6)
     array([1.])
     """
-    n_draws, convention = _resolve(n_samples, n_draws, xai_bench_efficiency,
-                                   convention, "shapley_mse")
     A, R = _with_reference(estimator, X, attributions, reference=reference,
                            distribution=distribution, masker=masker, value=value,
                            n_draws=n_draws, convention=convention,

@@ -1,18 +1,13 @@
-"""Stability of explanations under small input changes (definitions in the
-user guide, :ref:`def-stability-metrics`).
+"""Relative stability: the change of an explanation relative to the change
+of what produced it (definitions in the user guide,
+:ref:`def-stability-metrics`).
 
 Relative stability (OpenXAI, after Agarwal et al. 2022) compares the change
 of the explanation with the change of the input (RIS), of the model's first
-hidden representation (RRS) or of its output (ROS); max-sensitivity (Yeh et
-al. 2019; BEExAI, Captum, Quantus) is the largest explanation change in a
-small box around the input.  Both re-explain perturbed rows with a fitted
-explainer; all perturbed rows of a block of instances are explained in one
-``explainer.explain`` call.  ``_explained_neighbours`` (neighbours drawn
-per row, explained block by block for the class explained at their row) is
-the mechanism max-sensitivity shares with the robustness metrics of
-``_robustness.py`` (average sensitivity, local Lipschitz estimate,
-continuity); relative stability, which first keeps the neighbours of the
-row's class, uses the same explaining step (``_explain_neighbours``).
+hidden representation (RRS) or of its output (ROS).  The neighbours are
+re-explained with a fitted explainer, all the neighbours of a block of
+instances in one ``explainer.explain`` call, through the mechanism the
+sensitivity family shares (``_shared_neighbours.py``).
 """
 
 import numbers
@@ -23,17 +18,22 @@ from sklearn.utils import Bunch
 from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
-    Hidden,
+    _check_explainer,
     _check_inputs,
-    _check_training_rows,
+    _class_labels,
 )
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references
+from sklearn_xai.metrics._shared_neighbours import (
+    _DISCRETE_FEATURES_DOC,
+    _discrete_mask,
+    _explain_neighbours,
+)
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._estimators import transform_steps, unwrap
-from sklearn_xai.utils._output import ExplainedOutput, block_slices
+from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import RowStreams, row_keys
 from sklearn_xai.utils._sklearn import (
     HasMethods,
@@ -45,11 +45,11 @@ from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._torch import first_hidden_layer
 
 __all__ = [
-    "max_sensitivity",
     "relative_input_stability",
     "relative_output_stability",
     "relative_representation_stability",
 ]
+
 
 _ACTIVATIONS = {
     "identity": lambda H: H,
@@ -58,76 +58,9 @@ _ACTIVATIONS = {
     "logistic": lambda H: 1.0 / (1.0 + np.exp(-H)),
 }
 
-
 # Neighbours drawn per row (n_perturbations) and explained per row
 # (max_neighbours) by default.
 _N_PERTURBATIONS, _MAX_NEIGHBOURS = 1000, 100
-
-
-# ----------------------------------------------------------------- helpers
-def _check_explainer(explainer):
-    if explainer is None or not hasattr(explainer, "explain"):
-        raise TypeError(
-            "This stability metric re-explains perturbed rows: pass explainer=<a "
-            "fitted sklearn_xai explainer> (it needs an explain(X, target=..., "
-            f"row_keys=...) method); got {type(explainer).__name__}."
-        )
-    return explainer
-
-
-_DISCRETE_FEATURES_DOC = """
-    discrete_features : array-like of bool or int, default=None
-        Columns that take no noise: a boolean mask of shape (n_features,) or
-        column indices.  Category codes, booleans and integers are such
-        columns (continuous noise makes no value of theirs; this is how
-        :func:`~sklearn_xai.benchmark.compare_explainers` scores a raw
-        DataFrame): a neighbour keeps the row's value there.  ``None``:
-        every column takes noise."""
-
-
-def _discrete_mask(discrete_features, n_features):
-    """Boolean mask of ``discrete_features`` (a mask, indices or None)."""
-    mask = np.zeros(n_features, dtype=bool)
-    if discrete_features is None:
-        return mask
-    given = np.asarray(discrete_features).ravel()
-    if given.dtype == bool:
-        if given.shape != (n_features,):
-            raise ValueError(
-                f"discrete_features as a boolean mask needs {n_features} entries; got "
-                f"{given.size}."
-            )
-        return given.copy()
-    if given.size and (not np.issubdtype(given.dtype, np.integer)
-                       or given.min() < -n_features or given.max() >= n_features):
-        raise ValueError(
-            "discrete_features must be a boolean mask or column indices in "
-            f"[0, {n_features - 1}]; got {discrete_features!r}."
-        )
-    mask[given.astype(np.intp)] = True
-    return mask
-
-
-def _explain_neighbours(explainer, Z, owner, keys, labels, explainer_rng):
-    """Attributions of neighbour rows ``Z``, each for the class of its owner.
-
-    ``owner`` indexes ``keys`` and ``labels`` (the explained class of each
-    original row, or None).  ``"common"`` explains every neighbour with the
-    random-stream key of its original row (``keys``: the explainer's default
-    keys of the explained rows; common random numbers), ``"independent"``
-    with its own key.
-    """
-    keys = keys[owner] if explainer_rng == "common" else None
-    target = None if labels is None else labels[owner]
-    return np.asarray(explainer.explain(Z, target=target, row_keys=keys),
-                      dtype=np.float64)
-
-
-def _class_labels(f, t):
-    """Class labels of the explained classes (None for regression)."""
-    if t is None:
-        return None
-    return np.asarray(f.estimator.classes_)[t]
 
 
 def _hidden_representation(estimator, batch_size):
@@ -175,37 +108,12 @@ def _stability_ratios(EA, EN, RA, RN, p, form, eps_min):
     return np.where(valid, ratio, np.nan), valid
 
 
-def _neighbour_counts(n_samples, n_perturbations, max_neighbours, owner):
-    """``(n_perturbations, max_neighbours)`` from the current and the
-    deprecated names.
-
-    Before 0.1 ``n_samples`` counted the neighbours drawn and
-    ``n_perturbations`` those explained: a call that still passes
-    ``n_samples`` is read with the old meanings.
-    """
-    if isinstance(n_samples, str) and n_samples == DEPRECATED:
-        return n_perturbations, max_neighbours
-    if n_perturbations != _N_PERTURBATIONS:
-        max_neighbours = renamed(n_perturbations, max_neighbours,
-                                 old="n_perturbations (with n_samples)",
-                                 new="max_neighbours", default=_MAX_NEIGHBOURS,
-                                 owner=owner, stacklevel=6)
-    n_perturbations = renamed(n_samples, _N_PERTURBATIONS, old="n_samples",
-                              new="n_perturbations", default=_N_PERTURBATIONS,
-                              owner=owner, stacklevel=6)
-    return n_perturbations, max_neighbours
-
-
 def _relative_stability(estimator, X, attributions, *, kind, explainer,
-                        n_perturbations, max_neighbours, n_samples, perturber, p,
+                        n_perturbations, max_neighbours, perturber, p,
                         form, eps_min, explainer_rng, nan_policy, return_details,
                         random_state, target, output, batch_size, representation,
                         discrete_features=None):
-    owner_name = {"input": "relative_input_stability",
-                  "representation": "relative_representation_stability",
-                  "output": "relative_output_stability"}[kind]
-    N, max_neighbours = _neighbour_counts(n_samples, n_perturbations,
-                                          max_neighbours, owner_name)
+    N = n_perturbations
     X, A = _check_inputs(X, attributions)
     explainer = _check_explainer(explainer)
     n, d = X.shape
@@ -295,22 +203,20 @@ _STAB_PARAMS = {
     "return_details": ["boolean"],
     "random_state": ["random_state"],
     "discrete_features": ["array-like", None],
-    # Deprecated in 0.1.
-    "n_samples": [Interval(numbers.Integral, 1, None, closed="left"),
-                  Hidden(StrOptions({DEPRECATED}))],
 }
 
 
 @fast_validate_params(_STAB_PARAMS, prefer_skip_nested_validation=True)
 @Substitution("estimator", "X", "target", "output",
-              discrete_features=_DISCRETE_FEATURES_DOC)
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("agarwal2022_rethinking", "agarwal2022"))
 def relative_input_stability(estimator, X, attributions, *, explainer,
                              n_perturbations=_N_PERTURBATIONS,
                              max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
                              form="norm", eps_min=None, explainer_rng="common",
                              nan_policy="omit", return_details=False,
                              random_state=None, target="predicted", output="auto",
-                             batch_size=None, n_samples=DEPRECATED, discrete_features=None):
+                             batch_size=None, discrete_features=None):
     """Relative input stability RIS (OpenXAI).
 
     ``RIS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖x - x'‖/‖x‖)`` over the
@@ -372,14 +278,6 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
     {discrete_features}
-    n_samples : int
-        Neighbours drawn per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.  A call that still passes ``n_samples`` reads
-           ``n_perturbations`` with its former meaning, the number of
-           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
@@ -391,13 +289,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         neighbours per row), ``n_valid`` (valid ratios per row) and
         ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
-    References
-    ----------
-    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
-       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
-       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -420,7 +312,7 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
         estimator, X, attributions, kind="input", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
         discrete_features=discrete_features,
-        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
         output=output, batch_size=batch_size, representation=None,
@@ -432,7 +324,8 @@ def relative_input_stability(estimator, X, attributions, *, explainer,
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target", "output",
-              discrete_features=_DISCRETE_FEATURES_DOC)
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("agarwal2022_rethinking", "agarwal2022"))
 def relative_representation_stability(estimator, X, attributions, *, explainer,
                                       n_perturbations=_N_PERTURBATIONS,
                                       max_neighbours=_MAX_NEIGHBOURS,
@@ -441,7 +334,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
                                       nan_policy="omit", return_details=False,
                                       random_state=None, representation=None,
                                       target="predicted", output="auto",
-                                      batch_size=None, n_samples=DEPRECATED, discrete_features=None):
+                                      batch_size=None, discrete_features=None):
     """Relative representation stability RRS (OpenXAI).
 
     ``RRS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖ρ(x) - ρ(x')‖/‖ρ(x)‖)``
@@ -510,14 +403,6 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
     {discrete_features}
-    n_samples : int
-        Neighbours drawn per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.  A call that still passes ``n_samples`` reads
-           ``n_perturbations`` with its former meaning, the number of
-           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
@@ -529,13 +414,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         neighbours per row), ``n_valid`` (valid ratios per row) and
         ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
-    References
-    ----------
-    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
-       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
-       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -559,7 +438,7 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
         estimator, X, attributions, kind="representation", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
         discrete_features=discrete_features,
-        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
         output=output, batch_size=batch_size, representation=representation,
@@ -572,14 +451,15 @@ def relative_representation_stability(estimator, X, attributions, *, explainer,
     prefer_skip_nested_validation=True,
 )
 @Substitution("estimator", "X", "target",
-              discrete_features=_DISCRETE_FEATURES_DOC)
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("agarwal2022_rethinking", "agarwal2022"))
 def relative_output_stability(estimator, X, attributions, *, explainer,
                               n_perturbations=_N_PERTURBATIONS,
                               max_neighbours=_MAX_NEIGHBOURS, perturber=None, p=2,
                               form="norm", eps_min=None, explainer_rng="common",
                               nan_policy="omit", return_details=False,
                               random_state=None, target="predicted", output="auto",
-                              batch_size=None, n_samples=DEPRECATED, discrete_features=None):
+                              batch_size=None, discrete_features=None):
     """Relative output stability ROS (OpenXAI).
 
     ``ROS(x) = max_{x'} (‖e_x - e_x'‖/‖e_x‖) / (‖h(x) - h(x')‖/‖h(x)‖)``
@@ -646,14 +526,6 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         Maximum rows per model call; also bounds the block of rows whose
         neighbours are explained together.
     {discrete_features}
-    n_samples : int
-        Neighbours drawn per row.
-
-        .. deprecated:: 0.1
-           ``n_samples`` was renamed ``n_perturbations`` and will be removed
-           in 0.2.  A call that still passes ``n_samples`` reads
-           ``n_perturbations`` with its former meaning, the number of
-           neighbours explained (now ``max_neighbours``).
 
     Returns
     -------
@@ -665,13 +537,7 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         neighbours per row), ``n_valid`` (valid ratios per row) and
         ``n_undefined`` (rows that are NaN before ``nan_policy``).
 
-    References
-    ----------
-    .. [1] C. Agarwal, N. Johnson, M. Pawelczyk, S. Krishna, E. Saxena,
-       M. Zitnik and H. Lakkaraju, "Rethinking Stability for
-       Attribution-based Explanations", ICLR 2022 Workshop on PAIR^2Struct.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {metric_references}
 
     Examples
     --------
@@ -694,277 +560,11 @@ def relative_output_stability(estimator, X, attributions, *, explainer,
         estimator, X, attributions, kind="output", explainer=explainer,
         n_perturbations=n_perturbations, max_neighbours=max_neighbours,
         discrete_features=discrete_features,
-        n_samples=n_samples, perturber=perturber, p=p, form=form, eps_min=eps_min,
+        perturber=perturber, p=p, form=form, eps_min=eps_min,
         explainer_rng=explainer_rng, nan_policy=nan_policy,
         return_details=return_details, random_state=random_state, target=target,
         output=output, batch_size=batch_size, representation=None,
     )
-
-
-def _mean_pairwise_distance(X):
-    """Per-feature mean |x_i - x_j| over the n(n - 1) pairs of distinct rows
-    (BEExAI's radius, there a mean over ``i < j``), in O(n log n)."""
-    n = X.shape[0]
-    if n < 2:
-        raise ValueError(
-            'convention="beexai_code" takes its radius from the mean distance '
-            "between two training rows: pass X_train with at least 2 rows."
-        )
-    v = np.sort(X, axis=0)
-    w = 2.0 * np.arange(n) - n + 1.0
-    return 2.0 * (w[:, None] * v).sum(axis=0) / (n * (n - 1.0))
-
-
-@fast_validate_params(
-    {
-        **_BASE_PARAMS,
-        "explainer": [HasMethods(["explain"])],
-        "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "radius": [Interval(numbers.Real, 0, None, closed="neither")],
-        "radius_scale": [StrOptions({"auto", "std", "absolute"})],
-        "X_train": ["array-like", None],
-        "normalize": [StrOptions({"none", "relative", "per_noise"})],
-        "convention": [StrOptions({"paper", "beexai_code"})],
-        "explainer_rng": [StrOptions({"common", "independent"})],
-        "random_state": ["random_state"],
-        "discrete_features": ["array-like", None],
-        # Deprecated in 0.1.
-        "variant": [StrOptions({"yeh", "beexai"}), Hidden(StrOptions({DEPRECATED}))],
-        "beexai_batch_bug": ["boolean", Hidden(StrOptions({DEPRECATED}))],
-    },
-    prefer_skip_nested_validation=True,
-)
-@Substitution("X", "target", "output", discrete_features=_DISCRETE_FEATURES_DOC)
-def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=None,
-                    radius=0.02, radius_scale="auto", X_train=None, normalize="none",
-                    convention="paper", explainer_rng="common", random_state=None,
-                    target="predicted", output="auto", batch_size=None,
-                    variant=DEPRECATED, beexai_batch_bug=DEPRECATED,
-                    discrete_features=None):
-    """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus).
-
-    ``SENS_max(x) = max_{j <= N} ‖a(x) - a(x + δ_j)‖_2`` with
-    ``δ_j ~ U([-r, r]^d)``; the neighbours are explained for the class
-    explained at ``x``.  See :ref:`def-max-sensitivity` in the user guide.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-        The explained model (gives the class explained at ``x``).
-    {X}
-    attributions : array-like of shape (n_samples, n_features)
-        Their explanations ``a(x)`` (from ``explainer``).
-    explainer : fitted explainer
-        Re-explains the perturbed rows.
-    n_perturbations : int or None, default=None
-        ``N``; ``None`` is 10 (Yeh, Captum) or 5
-        (``convention="beexai_code"``).
-    radius : float, default=0.02
-        ``r`` of the uniform box.
-    radius_scale : {"auto", "std", "absolute"}, default="auto"
-        ``"std"``: ``r_j = radius × std_j`` (standard deviation of
-        ``X_train``, required); ``"absolute"``: ``r_j = radius`` in input
-        units (Captum's 0.02; Quantus uses 0.2 with
-        ``n_perturbations=200``); ``"auto"``: ``"std"`` when ``X_train`` is
-        given, else ``"absolute"``.  The scale is never taken from ``X``: a
-        row's score would then depend on the other rows scored with it.
-    X_train : array-like of shape (n_train, n_features), default=None
-        Training rows giving the feature scales.
-    normalize : {"none", "relative", "per_noise"}, default="none"
-        ``"none"`` (Yeh), ``"relative"``: divided by ``‖a(x)‖`` (Captum's
-        ``sensitivity_max``), ``"per_noise"``: each draw divided by
-        ``‖δ_j‖_2``.
-    convention : {"paper", "beexai_code"}, default="paper"
-        ``"paper"``: Yeh et al.'s definition above.  ``"beexai_code"``
-        (BEExAI's code, per instance): ``N = 5``, ``r_j`` = the mean
-        absolute difference of feature ``j`` between two distinct rows of
-        ``X_train`` (required; BEExAI takes it over its explained sample,
-        which would make a row's score depend on the rows scored with it),
-        neighbours ``x - δ_j``, score
-        ``100 × max_j ‖a(x) - a(x - δ_j)‖_2 / ‖δ_j‖_2`` (``radius``,
-        ``radius_scale`` and ``normalize`` are ignored).  BEExAI's division
-        by the noise norm of the whole batch and by the Frobenius norm of
-        each batch of attributions, which make a row's score depend on the
-        other rows, are not reproduced.
-    explainer_rng : {"common", "independent"}, default="common"
-        Explain the neighbours of row ``i`` with row ``i``'s random stream
-        (common random numbers) or with their own.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the noise: the rows draw ``(2 u - 1) * r`` with
-        ``u = row_uniform(random_state, row_keys(X), (N, d))``
-        (:func:`sklearn_xai.utils.row_uniform`).
-    {target}
-    {output}
-    batch_size : int or None, default=None
-        Bounds the block of rows whose neighbours are explained together.
-    {discrete_features}
-    variant : {"yeh", "beexai"}
-        The definition.
-
-        .. deprecated:: 0.1
-           ``variant`` will be removed in 0.2: ``"yeh"`` is
-           ``convention="paper"`` and ``"beexai"`` is
-           ``convention="beexai_code"``.
-    beexai_batch_bug : bool
-        With BEExAI's code, divide by the Frobenius norm of draw ``j``'s
-        noise over *all* rows of ``X``, as BEExAI does: the score then grows
-        like ``sqrt(n)`` and depends on the other rows.
-
-        .. deprecated:: 0.1
-           ``beexai_batch_bug`` will be removed in 0.2 with the batch
-           division (a row's score must not depend on the other rows);
-           ``True`` implies ``convention="beexai_code"``.
-
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Lower is better (NaN for ``normalize="relative"`` when ``a(x) = 0``).
-
-    References
-    ----------
-    .. [1] C.-K. Yeh, C.-Y. Hsieh, A. S. Suggala, D. I. Inouye and
-       P. Ravikumar, "On the (In)fidelity and Sensitivity of Explanations",
-       NeurIPS 2019.
-    .. [2] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn.frozen import FrozenEstimator
-    >>> from sklearn.linear_model import LinearRegression
-    >>> from sklearn_xai.explainers import FeatureAblation
-    >>> from sklearn_xai.metrics import max_sensitivity
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(40, 3))
-    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
-    >>> ex = FeatureAblation(FrozenEstimator(model)).fit(X)
-    >>> # Ablation of a linear model moves by w_j δ_j: at most 0.02 × 3 here.
-    >>> s = max_sensitivity(model, X[:3], ex.transform(X[:3]), explainer=ex,
-    ...                     radius_scale="absolute", random_state=0)
-    >>> bool(np.all(s <= 0.02 * np.linalg.norm([1.0, 2.0, 3.0])))
-    True
-    """
-    convention = switch_to_convention(
-        convention, {"variant": (variant, {"yeh": "paper", "beexai": "beexai_code"})},
-        owner="max_sensitivity", stacklevel=4)
-    batch_bug = not isinstance(beexai_batch_bug, str) and bool(beexai_batch_bug)
-    convention = switch_to_convention(
-        convention,
-        {"beexai_batch_bug": (beexai_batch_bug, {True: "beexai_code",
-                                                 False: convention})},
-        owner="max_sensitivity", stacklevel=4)
-    return _sensitivity(
-        estimator, X, attributions, reduction=np.max, explainer=explainer,
-        n_perturbations=n_perturbations, radius=radius, radius_scale=radius_scale,
-        X_train=X_train, normalize=normalize, convention=convention,
-        batch_bug=batch_bug, explainer_rng=explainer_rng, random_state=random_state,
-        target=target, output=output, batch_size=batch_size,
-        discrete_features=discrete_features,
-    )
-
-
-def _explained_neighbours(estimator, X, *, explainer, n_neighbours, neighbours,
-                          explainer_rng, target, output, batch_size):
-    """Neighbours of the rows of ``X`` and their explanations, block by block.
-
-    The one mechanism of the metrics that re-explain perturbed rows
-    (max- and average sensitivity, local Lipschitz estimate, continuity):
-    ``neighbours(sl, keys)`` returns the ``n_neighbours`` neighbours of
-    rows ``X[sl]``, shape ``(c, n_neighbours, d)``, drawn from the rows' own
-    streams (so a row's neighbours do not depend on the other rows); all the
-    neighbours of a block are explained in one ``explainer.explain`` call,
-    each for the class explained at its original row.
-
-    Yields
-    ------
-    sl : slice
-        The rows of the block.
-    Z, EN : ndarray of shape (c, n_neighbours, d)
-        The neighbours and their attributions (float64).
-    """
-    explainer = _check_explainer(explainer)
-    n, d = X.shape
-    f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
-    labels = _class_labels(f, f.target_index(X))
-    keys = row_keys(X)
-    m = int(n_neighbours)
-    for sl in block_slices(n, m, d, batch_size):
-        Z = neighbours(sl, keys)
-        c = Z.shape[0]
-        owner = np.repeat(np.arange(sl.start, sl.start + c), m)
-        EN = _explain_neighbours(explainer, Z.reshape(c * m, d), owner, keys, labels,
-                                 explainer_rng)
-        yield sl, Z, EN.reshape(c, m, d)
-
-
-def _sensitivity(estimator, X, attributions, *, reduction, explainer,
-                 n_perturbations, radius, radius_scale, X_train, normalize,
-                 convention, batch_bug, explainer_rng, random_state, target, output,
-                 batch_size, discrete_features=None):
-    """Max- or average sensitivity: ``reduction`` (``np.max`` or ``np.mean``)
-    over the uniform neighbours of each row of the explanation distances."""
-    X, A = _check_inputs(X, attributions)
-    _check_explainer(explainer)
-    n, d = X.shape
-    beexai = convention == "beexai_code"
-    N = (5 if beexai else 10) if n_perturbations is None else int(n_perturbations)
-    check_allocation(2 * N * (n + d), what=f"{n} rows' distances to their neighbours "
-                     "and one row's neighbours and their attributions",
-                     parameter="n_perturbations", value=N)
-    if beexai:
-        if X_train is None:  # never the spread of X: rows must not interact
-            raise ValueError(
-                'convention="beexai_code" takes its radius from the mean distance '
-                "between two rows of each feature over the training rows: pass "
-                "X_train=<training rows>."
-            )
-        r = _mean_pairwise_distance(_check_training_rows(X_train, d))
-        sign = -1.0
-    else:
-        sign = 1.0
-        if radius_scale == "auto":
-            radius_scale = "absolute" if X_train is None else "std"
-        if radius_scale == "absolute":
-            r = np.full(d, float(radius))
-        else:
-            if X_train is None:  # never the spread of X: rows must not interact
-                raise ValueError(
-                    'radius_scale="std" takes the standard deviation of each '
-                    "feature over the training rows: pass X_train=<training rows> "
-                    'or radius_scale="absolute".'
-                )
-            r = float(radius) * _check_training_rows(X_train, d).std(axis=0)
-    r = np.where(_discrete_mask(discrete_features, d), 0.0, r)  # no noise there
-    streams = RowStreams(random_state, row_keys(X))
-    diff = np.empty((n, N))
-    noise_sq = np.empty((n, N))
-
-    def neighbours(sl, keys):
-        delta = streams[sl].uniform((N, d))
-        delta *= 2.0
-        delta -= 1.0
-        delta *= r
-        noise_sq[sl] = (delta * delta).sum(axis=2)
-        return X[sl, None, :] + sign * delta
-
-    for sl, _, EN in _explained_neighbours(
-            estimator, X, explainer=explainer, n_neighbours=N, neighbours=neighbours,
-            explainer_rng=explainer_rng, target=target, output=output,
-            batch_size=batch_size):
-        diff[sl] = np.linalg.norm(A[sl, None, :] - EN, axis=2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if beexai:
-            den = np.sqrt(noise_sq.sum(axis=0))[None, :] if batch_bug \
-                else np.sqrt(noise_sq)
-            return 100.0 * reduction(diff / den, axis=1)
-        if normalize == "per_noise":
-            return reduction(diff / np.sqrt(noise_sq), axis=1)
-        scores = reduction(diff, axis=1)
-        if normalize == "relative":
-            norm = np.linalg.norm(A, axis=1)
-            scores = np.where(norm > 0, scores / np.where(norm > 0, norm, 1.0), np.nan)
-        return scores
 
 
 register_metric(
@@ -972,20 +572,16 @@ register_metric(
     requires=("masker", "explainer", "random_state"), source="OpenXAI",
     description="Relative explanation change over relative input change (max).",
 )
+
 register_metric(
     "neg_rrs", relative_representation_stability, kind="model",
     greater_is_better=False, requires=("masker", "explainer", "random_state"),
     source="OpenXAI",
     description="Relative explanation change over relative hidden-layer change.",
 )
+
 register_metric(
     "neg_ros", relative_output_stability, kind="model", greater_is_better=False,
     requires=("masker", "explainer", "random_state"), source="OpenXAI",
     description="Relative explanation change over relative output change (max).",
-)
-register_metric(
-    "neg_max_sensitivity", max_sensitivity, kind="model", greater_is_better=False,
-    requires=("explainer", "training_rows", "random_state"),
-    source="BEExAI, Captum, Quantus",
-    description="Largest explanation change in a small box around the input.",
 )

@@ -86,13 +86,6 @@ DOC_FRAGMENTS = {
             A row where either side of the correlation is constant has no
             correlation: NaN with a warning (``"omit"``), 0 (``"zero"``,
             XAI-Bench's code) or a ``ValueError`` (``"raise"``)."""),
-    "n_samples": _fragment("""
-        n_samples : int
-            Former name of ``n_draws``.
-
-            .. deprecated:: 0.1
-               ``n_samples`` was renamed ``n_draws`` (``n_samples`` counts rows
-               in scikit-learn); it will be removed in 0.2."""),
     "value_distribution": _fragment("""
         distribution : MultivariateGaussian or GaussianMixture, default=None
             The data distribution (e.g. ``bunch.distribution``) whose value

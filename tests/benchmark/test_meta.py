@@ -16,7 +16,7 @@ from sklearn_xai.benchmark import (
     reliability_summary,
 )
 from sklearn_xai.benchmark._meta import _rows_for_power, _split_half, _wilcoxon_p
-from sklearn_xai.metrics import _registry, register_metric
+from sklearn_xai.metrics import register_metric, unregister_metric
 
 MEAN = {"name": "BaselineMasker", "params": {"value": "mean"}}
 BLIND = "attribution_blind_test_metric"
@@ -32,7 +32,7 @@ def blind_metric():
     register_metric(BLIND, _blind, kind="model", greater_is_better=True,
                     family="faithfulness", source="test")
     yield BLIND
-    _registry._NAMES.pop(BLIND, None)
+    unregister_metric(BLIND)
 
 
 def _config(metrics, explainers=None, **overrides):

@@ -127,10 +127,8 @@ def test_every_new_name_is_a_parameter_today(component, old):
         assert name in params, f"{component} has no parameter {name!r}"
         # each value an old switch stands for is a documented option today
         assert value is None or f'"{value}"' in doc, f"{component}: {name}={value!r}"
-    # The old name is gone.  The metrics drop theirs with their own
-    # deprecation layer (another branch): skip them until it is merged.
-    if not obj.__module__.startswith("sklearn_xai.metrics"):
-        assert old not in params, (component, old)
+    # The old name is gone.
+    assert old not in params, (component, old)
 
 
 def test_every_renamed_component_exists_and_the_old_name_is_gone():
@@ -139,8 +137,6 @@ def test_every_renamed_component_exists_and_the_old_name_is_gone():
         obj = _public(head)
         assert not attr or attr in _parameters(obj) or hasattr(obj, attr), new
         head, _, attr = old.partition(".")
-        if head == "MetricSpec":  # until the metrics' deprecation layer is merged
-            continue
         if attr:
             assert not hasattr(_public(head), attr), old
         else:

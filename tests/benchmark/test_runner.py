@@ -149,7 +149,7 @@ def test_no_cache_recomputes(tmp_path):
 def test_failures_and_skips_are_recorded():
     # An invalid *value* passes the up-front check and fails while scoring.
     config = _config(seeds=[0], metrics=[
-        "feature_agreement", {"name": "neg_complexity", "params": {"normalization": "bogus"}}])
+        "feature_agreement", {"name": "neg_complexity", "params": {"normalize": "bogus"}}])
     del config["dataset"]
     config["datasets"] = {
         "with_gt": {"name": "make_linear_attribution", "params": {"n_samples": 100}},
@@ -163,7 +163,7 @@ def test_failures_and_skips_are_recorded():
     assert table.loc[("with_gt", "ablation", "feature_agreement"), "status"] == "ok"
     broken = results.table[results.table["metric"] == "neg_complexity"]
     assert (broken["status"] == "error").all()
-    assert broken["error"].str.contains("normalization").all()
+    assert broken["error"].str.contains("normalize").all()
     assert (broken["failed_in"] == "metric").all()
     assert (results.table.loc[results.table["status"] != "error", "failed_in"] == "").all()
 

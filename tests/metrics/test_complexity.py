@@ -38,23 +38,9 @@ def test_complexity_beexai_code_hand_computed():
         complexity(a, convention="beexai_code"))
 
 
-@pytest.mark.parametrize("old, new", [
-    ("log_d", {"normalize": "log_d"}),
-    ("none", {"normalize": "none"}),
-    ("beexai", {"convention": "beexai_code"}),
-])
-def test_normalization_is_the_deprecated_name_of_normalize(old, new):
-    A = np.array([[0.0, 1.0, 2.0], [1.0, 1.0, 1.0]])
-    with pytest.warns(FutureWarning, match="normalization"):
-        before = complexity(A, normalization=old)
-    np.testing.assert_array_equal(before, complexity(A, **new))
-
-
 def test_complexity_errors():
     with pytest.raises(ValueError, match="at least 2 features"):
         complexity([[1.0]])
-    with pytest.raises(TypeError, match="pass only normalize"):
-        complexity([[1.0, 2.0]], normalization="log_d", normalize="none")
 
 
 def test_sparseness_values():
@@ -69,7 +55,6 @@ def test_sparseness_values():
     np.testing.assert_allclose(sparseness(-5 * A), out)
     with pytest.warns(UndefinedScoreWarning, match="1 of 1 rows"):
         assert np.isnan(sparseness(np.zeros((1, 3)))[0])
-
 
 
 def test_sparseness_beexai_code():

@@ -10,7 +10,7 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 
 from sklearn_xai.masking import BaselineMasker
 from sklearn_xai.metrics import get_metric_spec, get_scorer
-from sklearn_xai.metrics._curves import (
+from sklearn_xai.metrics._removal_paths import (
     _patch_units,
     irof,
     pixel_flipping,

@@ -20,7 +20,7 @@ from sklearn_xai.explainers import FeatureAblation
 from sklearn_xai.masking import BaselineMasker
 from sklearn_xai.metrics import check_scoring, get_scorer
 from sklearn_xai.metrics._fairness import group_gap
-from sklearn_xai.metrics._pgi import pgi
+from sklearn_xai.metrics._perturbation_gaps import pgi
 from sklearn_xai.metrics._registry import metric_specs
 
 

@@ -336,7 +336,6 @@ class _Poly(RegressorMixin, BaseEstimator):
         return X[:, :5] @ W_XB + X[:, 0] * X[:, 1] + X[:, 2] ** 2 + self.offset
 
 
-
 @pytest.fixture(scope="module")
 def gaussian():
     dist = MultivariateGaussian.equicorrelated(5, rho=0.0, mean=0.3)
@@ -345,10 +344,8 @@ def gaussian():
     return dist, X, y
 
 
-
 def _random_attributions(shape, seed=1):
     return np.random.default_rng(seed).normal(size=shape)
-
 
 
 @pytest.mark.parametrize("metric", XB_FAITH)
@@ -719,7 +716,6 @@ def test_reproduces_xai_bench_table_mlp_piecewise_constant():
     assert mean["SHAP", "mono_minus_fixed"] > mean["RANDOM", "mono_minus_fixed"] + 0.2
 
 
-
 # ------------------------------------------- one pass over X, conventions
 class _CountingPoly(_Poly):
     """_Poly that counts the rows it evaluates."""
@@ -753,84 +749,3 @@ def test_xai_bench_metrics_evaluate_each_row_once(metric, kind, gaussian):
     assert model.rows_seen_ == n + n * n_coalitions * k
 
 
-@pytest.mark.parametrize("metric", XB_MONO)
-def test_mono_convention_reproduces_the_deprecated_index_bug_switch(metric, gaussian):
-    _, X, _ = gaussian
-    model = _Poly().fit(X)
-    masker = MarginalMasker(background=X[200:240]).fit(X)
-    A = _random_attributions((30, 5), seed=21)
-    code = metric(model, X[:30], A, masker=masker, convention="xai_bench_code")
-    with pytest.warns(FutureWarning, match="'xai_bench_index_bug' is deprecated.*"
-                                           "convention='xai_bench_code'"):
-        old = metric(model, X[:30], A, masker=masker, xai_bench_index_bug=True)
-    np.testing.assert_array_equal(old, code)
-    with pytest.warns(FutureWarning, match="convention='paper'"):
-        old = metric(model, X[:30], A, masker=masker, xai_bench_index_bug=False)
-    np.testing.assert_array_equal(old, metric(model, X[:30], A, masker=masker))
-    assert not np.array_equal(code, metric(model, X[:30], A, masker=masker))
-    with pytest.warns(FutureWarning), pytest.raises(TypeError, match="contradicts"):
-        metric(model, X[:30], A, masker=masker, xai_bench_index_bug=False,
-               convention="xai_bench_code")
-
-
-@pytest.mark.parametrize("metric", XB_FAITH + XB_MONO)
-def test_n_samples_is_the_deprecated_name_of_n_draws(metric, gaussian):
-    dist, X, _ = gaussian
-    model = _Poly().fit(X)
-    A = _random_attributions((8, 5), seed=22)
-    new = metric(model, X[:8], A, distribution=dist, n_draws=30, random_state=0)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_draws'"):
-        old = metric(model, X[:8], A, distribution=dist, n_samples=30, random_state=0)
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="pass only n_draws"):
-        metric(model, X[:8], A, distribution=dist, n_samples=30, n_draws=40)
-
-
-@pytest.mark.parametrize("func, old, code", [
-    (faithfulness_correlation, {"variant": "beexai"}, {"convention": "beexai_code"}),
-    (faithfulness_correlation, {"variant": "bhatt"}, {}),
-    (auc_tp, {"variant": "beexai_regression"}, {"convention": "beexai_code"}),
-    (auc_tp, {"variant": "atanasova"}, {}),
-    (monotonicity, {"variant": "beexai"}, {"convention": "beexai_code"}),
-    (monotonicity, {"variant": "insertion"}, {}),
-])
-def test_beexai_convention_reproduces_the_deprecated_variant(func, old, code, linear):
-    X, model = linear
-    A = RandomExplainer(random_state=0).fit(X).transform(X[:30])
-    expected = func(model, X[:30], A, random_state=0, **code)
-    with pytest.warns(FutureWarning, match="'variant' is deprecated"):
-        got = func(model, X[:30], A, random_state=0, **old)
-    np.testing.assert_array_equal(got, expected)
-
-
-def test_presets_and_registry_pass_no_deprecated_name():
-    """The benchmark presets and the registered defaults use ``convention``
-    and ``n_draws``, never a deprecated name of the faithfulness, ROAR and
-    Shapley-reference metrics."""
-    import inspect
-
-    from sklearn_xai.benchmark import get_preset, list_presets
-    from sklearn_xai.utils._deprecation import DEPRECATED
-
-    def deprecated(func):
-        return {name for name, p in inspect.signature(func).parameters.items()
-                if isinstance(p.default, str) and p.default == DEPRECATED}
-
-    names = {"comprehensiveness", "neg_sufficiency", "faithfulness_correlation",
-             "neg_auc_tp", "monotonicity", "faith_minus", "faith_plus", "mono_minus",
-             "mono_plus", "roar_faith_minus", "roar_faith_plus", "roar_mono_minus",
-             "roar_mono_plus", "shapley_corr", "neg_shapley_mse"}
-    for spec in map(get_metric_spec, sorted(names)):
-        assert not deprecated(spec.func) & set(spec.default_kwargs), spec.name
-    for preset in list_presets():
-        for quick in (False, True):
-            try:
-                spec = get_preset(preset, quick=quick)
-            except ValueError:  # no quick variant
-                continue
-            for metric in spec.metrics.values():
-                if not isinstance(metric, dict) or metric["name"] not in names:
-                    continue
-                func = get_metric_spec(metric["name"]).func
-                used = deprecated(func) & set(metric.get("params", {}))
-                assert not used, (preset, metric["name"], used)

@@ -378,17 +378,6 @@ def test_linear_references_reject_a_class_target_on_a_regressor(name):
                                    np.tile([1.0, 2.0, 3.0], (20, 1)))
 
 
-@pytest.mark.parametrize("ties, convention",
-                         [("openxai", "openxai_code"), ("skip", "paper")])
-def test_ties_is_a_deprecated_switch_of_convention(ties, convention):
-    new = pairwise_rank_agreement(G_TIE, A_TIE, convention=convention)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = pairwise_rank_agreement(G_TIE, A_TIE, ties=ties)
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
-        pairwise_rank_agreement(G_TIE, A_TIE, ties="openxai", convention="paper")
-
-
 def test_linear_references_validate_X():
     rng = np.random.RandomState(0)
     X = rng.randn(20, 3)

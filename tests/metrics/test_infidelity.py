@@ -5,7 +5,7 @@ from sklearn.linear_model import LinearRegression
 from sklearn.neural_network import MLPRegressor
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._infidelity import infidelity
+from sklearn_xai.metrics._perturbation_gaps import infidelity
 from sklearn_xai.metrics._registry import get_metric_spec
 from sklearn_xai.utils import row_keys
 from sklearn_xai.utils._random import row_normal
@@ -138,27 +138,6 @@ def test_default_number_of_draws_per_convention(linear):
         Counting.rows = 0
         infidelity(counted, X[:3], X[:3], convention=convention, random_state=0)
         assert Counting.rows == 3 + 3 * n
-
-
-@pytest.mark.parametrize("perturbation, convention",
-                         [("gaussian", "paper"), ("xai_bench", "xai_bench_code"),
-                          ("beexai", "beexai_code")])
-def test_perturbation_is_a_deprecated_switch_of_convention(perturbation, convention,
-                                                           linear):
-    X, model = linear
-    A = X[:4] * W
-    kw = dict(n_perturbations=20, sigma_scale="absolute", random_state=0)
-    new = infidelity(model, X[:4], A, convention=convention, **kw)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = infidelity(model, X[:4], A, perturbation=perturbation, **kw)
-    np.testing.assert_array_equal(old, new)
-
-
-def test_perturbation_contradicting_convention_is_an_error(linear):
-    X, model = linear
-    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
-        infidelity(model, X[:2], X[:2], perturbation="beexai",
-                   convention="xai_bench_code")
 
 
 def test_normalised_is_scale_invariant_unnormalised_is_not(linear):

@@ -8,7 +8,7 @@ import pytest
 from joblib import parallel_config
 from sklearn.metrics import roc_auc_score
 
-from sklearn_xai.metrics._masks import (
+from sklearn_xai.metrics._localisation import (
     emd_score,
     mask_precision,
     mask_roc_auc,
@@ -49,18 +49,6 @@ def test_emd_matches_plain_pot_on_random_8x8_maps():
                               for m, a in zip(masks, maps)])
     np.testing.assert_allclose(emd_score(masks, maps, convention="paper"),
                                expected_true, rtol=0, atol=1e-9)
-
-
-@pytest.mark.parametrize("d_max, convention",
-                         [("code", "xai_tris_code"), ("true", "paper")])
-def test_d_max_is_a_deprecated_switch_of_convention(d_max, convention):
-    masks, maps = _random_masks_and_maps(3, 4, 0)
-    new = emd_score(masks, maps, convention=convention)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = emd_score(masks, maps, d_max=d_max)
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
-        emd_score(masks, maps, d_max="code", convention="paper")
 
 
 def test_net_mass_reduction_is_exact():

@@ -6,7 +6,7 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 
 from sklearn_xai.explainers import FeatureAblation, RandomExplainer
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.metrics._pgi import pgi, pgu
+from sklearn_xai.metrics._perturbation_gaps import pgi, pgu
 from sklearn_xai.metrics._registry import get_metric_spec
 
 W = np.array([8.0, -7.0, 6.0, 5.0, -4.0, 3.0, 2.0, 1.0])
@@ -223,48 +223,6 @@ def test_unfitted_perturber_is_never_fitted_on_the_scored_rows(linear):
         pgi(model, X, X, X_train=X[:, :3])
 
 
-# ------------------------------------------------------- deprecated names
-@pytest.mark.parametrize("metric", [pgi, pgu])
-def test_n_samples_is_a_deprecated_alias_of_n_perturbations(metric, linear):
-    X, model = linear
-    A = X[:5] * W
-    kw = dict(perturber=_abs_perturber(), random_state=0)
-    new = metric(model, X[:5], A, n_perturbations=12, **kw)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_perturbations'"):
-        old = metric(model, X[:5], A, n_samples=12, **kw)
-    np.testing.assert_array_equal(old, new)
-    with pytest.raises(TypeError, match="pass only n_perturbations"):
-        metric(model, X[:5], A, n_samples=12, n_perturbations=13, **kw)
-
-
-@pytest.mark.parametrize("metric", [pgi, pgu])
-@pytest.mark.parametrize("policy, convention",
-                         [("row", "paper"), ("openxai", "openxai_code")])
-def test_seed_policy_is_a_deprecated_switch_of_convention(metric, policy, convention,
-                                                          linear):
-    X, model = linear
-    A = X[:5] * W
-    kw = dict(perturber=_abs_perturber(), n_perturbations=10, random_state=0)
-    new = metric(model, X[:5], A, convention=convention, **kw)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = metric(model, X[:5], A, seed_policy=policy, **kw)
-    np.testing.assert_array_equal(old, new)
-
-
-def test_seed_policy_contradicting_convention_is_an_error(linear):
-    X, model = linear
-    with pytest.raises(TypeError, match="contradicts convention"), \
-            pytest.warns(FutureWarning):
-        pgi(model, X[:2], X[:2], seed_policy="row", convention="openxai_code",
-            n_perturbations=5)
-
-
-def test_the_new_names_do_not_warn(linear, recwarn):
-    X, model = linear
-    pgi(model, X[:3], X[:3], n_perturbations=5, convention="openxai_code",
-        random_state=0)
-    pgu(model, X[:3], X[:3], n_perturbations=5, random_state=0)
-    assert not [w for w in recwarn if issubclass(w.category, FutureWarning)]
 
 
 def test_registry_entries():

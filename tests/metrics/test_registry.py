@@ -1,5 +1,5 @@
 """The registry of scorer names: one table of metrics, user scorers and
-scorer factories; the ``seed`` -> ``source`` deprecation."""
+scorer factories."""
 
 import numpy as np
 import pytest
@@ -16,6 +16,7 @@ from sklearn_xai.metrics import (
     metric_specs,
     register_metric,
     register_scorer,
+    unregister_metric,
 )
 from sklearn_xai.metrics import _registry
 
@@ -31,6 +32,39 @@ def registered():
     yield names
     for name in names:
         _registry._NAMES.pop(name, None)
+
+
+def test_unregister_metric_makes_a_name_unknown_again():
+    spec = register_metric("neg_unregister_me", _mean_magnitude, kind="attributions",
+                           greater_is_better=False)
+    assert "neg_unregister_me" in get_scorer_names()
+    assert unregister_metric("neg_unregister_me") is spec
+    assert "neg_unregister_me" not in get_scorer_names()
+    assert "neg_unregister_me" not in _registry._NAMES
+    with pytest.raises(ValueError, match="not a registered explanation metric"):
+        get_metric_spec("neg_unregister_me")
+    with pytest.raises(ValueError, match="neg_unregister_me"):
+        get_scorer("neg_unregister_me")
+    # The name is free again: registering it needs no replace=True.
+    again = register_metric("neg_unregister_me", lambda a: np.zeros(len(a)),
+                            kind="attributions", greater_is_better=False)
+    assert unregister_metric("neg_unregister_me") is again
+
+
+def test_unregister_metric_removes_user_scorers_too():
+    scorer = make_explanation_scorer(_mean_magnitude, kind="attributions")
+    register_scorer("user_magnitude", scorer)
+    assert unregister_metric("user_magnitude") is scorer
+    assert "user_magnitude" not in get_scorer_names()
+
+
+@pytest.mark.parametrize("name", ["never_registered", None, 3])
+def test_unregister_metric_of_an_unknown_name_says_how_to_fix_it(name):
+    before = get_scorer_names()
+    with pytest.raises(ValueError, match=r"not a registered scorer name.*"
+                                         r"get_scorer_names\(\)"):
+        unregister_metric(name)
+    assert get_scorer_names() == before
 
 
 def test_one_table_holds_every_name():
@@ -93,16 +127,3 @@ def test_requires_are_checked_and_kept_in_one_order():
         MetricSpec("m", _mean_magnitude, "attributions", False)
 
 
-def test_seed_is_a_deprecated_alias_of_source(registered):
-    with pytest.warns(FutureWarning, match="use source"):
-        spec = register_metric("old_style_metric", _mean_magnitude,
-                               kind="attributions", greater_is_better=True,
-                               seed="Somewhere")
-    registered.append(spec.name)
-    assert spec.source == "Somewhere"
-    with pytest.warns(FutureWarning, match="MetricSpec.source"):
-        assert spec.seed == "Somewhere"
-    with pytest.warns(FutureWarning, match="use source"):
-        assert MetricSpec("m", _mean_magnitude, "attributions", True,
-                          seed="X").source == "X"
-    assert get_metric_spec("pgi").source == "OpenXAI"

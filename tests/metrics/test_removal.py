@@ -10,12 +10,12 @@ from sklearn.linear_model import LinearRegression
 from sklearn_xai.masking import BaselineMasker
 from sklearn_xai.masking import NoisyLinearMasker
 from sklearn_xai.metrics import get_metric_spec
-from sklearn_xai.metrics._removal import (
+from sklearn_xai.metrics._removal_correlations import (
     faithfulness_estimate,
     monotonicity_correlation,
-    road,
     sensitivity_n,
 )
+from sklearn_xai.metrics._removal_paths import road
 
 RNG = np.random.default_rng(0)
 W = np.array([3.0, -2.0, 1.0, 0.5, -1.5, 2.5])

@@ -348,19 +348,7 @@ def test_roar_feature_permutation_equivariance(roar_problem):
     assert not np.allclose(permuted, base)
 
 
-
-# --------------------------------------------- deprecated switch, the memo
-@pytest.mark.parametrize("metric", [roar_faith_minus, roar_faith_plus])
-def test_convention_reproduces_the_deprecated_roar_bugs_switch(metric, roar_problem):
-    dist, model, X, A, X_train, y_train, A_train = roar_problem
-    kw = dict(X_train=X_train, y_train=y_train, attributions_train=A_train,
-              distribution=dist)
-    code = metric(model, X, A, convention="xai_bench_code", **kw)
-    with pytest.warns(FutureWarning, match="'xai_bench_roar_bugs' is deprecated.*"
-                                           "convention='xai_bench_code'"):
-        old = metric(model, X, A, xai_bench_roar_bugs=True, **kw)
-    np.testing.assert_array_equal(old, code)
-    assert not np.allclose(code, metric(model, X, A, **kw))
+# ------------------------------------------------------------------ the memo
 
 
 def test_the_original_model_sees_each_explained_row_once(roar_problem):

@@ -30,7 +30,7 @@ from sklearn_xai.metrics import (
     local_lipschitz_estimate,
     max_sensitivity,
 )
-from sklearn_xai.metrics._robustness import _translated, _translations
+from sklearn_xai.metrics._sensitivity import _translated, _translations
 from sklearn_xai.utils._random import RowStreams, row_keys
 from sklearn_xai.utils._stats import UndefinedScoreWarning
 

@@ -32,7 +32,6 @@ class _Poly(RegressorMixin, BaseEstimator):
         return X[:, :5] @ W + X[:, 0] * X[:, 1] + X[:, 2] ** 2 + self.offset
 
 
-
 @pytest.fixture(scope="module")
 def gaussian():
     dist = MultivariateGaussian.equicorrelated(5, rho=0.0, mean=0.3)
@@ -41,10 +40,8 @@ def gaussian():
     return dist, X, y
 
 
-
 def _random_attributions(shape, seed=1):
     return np.random.default_rng(seed).normal(size=shape)
-
 
 
 def test_shapley_metrics_closed_form_on_linear_model(gaussian):
@@ -173,24 +170,7 @@ def test_non_finite_X_is_named_with_its_count_and_fix(metric, gaussian):
         metric(model, X[0], A[:1], distribution=dist, n_draws=5, random_state=0)
 
 
-
-# -------------------------------------------------- deprecated names, memo
-@pytest.mark.parametrize("metric", [exact_shapley_reference, shapley_corr, shapley_mse])
-def test_convention_and_n_draws_replace_the_deprecated_names(metric, gaussian):
-    dist, X, _ = gaussian
-    model = _Poly().fit(X)
-    args = () if metric is exact_shapley_reference else (
-        _random_attributions((6, 5), seed=30),)
-    kw = dict(distribution=dist, random_state=0)
-    code = metric(model, X[:6], *args, n_draws=40, convention="xai_bench_code", **kw)
-    with pytest.warns(FutureWarning) as record:
-        old = metric(model, X[:6], *args, n_samples=40, xai_bench_efficiency=True, **kw)
-    messages = " ".join(str(w.message) for w in record)
-    assert "'n_samples' was renamed 'n_draws'" in messages
-    assert "'xai_bench_efficiency' is deprecated" in messages
-    np.testing.assert_array_equal(old, code)
-    paper = metric(model, X[:6], *args, n_draws=40, **kw)
-    assert not np.array_equal(paper, code)
+# ------------------------------------------------------------------ the memo
 
 
 def _counting_reference_calls(monkeypatch):

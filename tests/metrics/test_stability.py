@@ -13,9 +13,8 @@ from sklearn_xai.explainers import (
 )
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.metrics._registry import get_metric_spec
+from sklearn_xai.metrics._sensitivity import _mean_pairwise_distance, max_sensitivity
 from sklearn_xai.metrics._stability import (
-    _mean_pairwise_distance,
-    max_sensitivity,
     relative_input_stability,
     relative_output_stability,
     relative_representation_stability,
@@ -322,16 +321,6 @@ def test_max_sensitivity_beexai_code(linear):
     s = max_sensitivity(eq, Xe, A, explainer=ex_eq, convention="beexai_code",
                         X_train=X, random_state=0)
     np.testing.assert_allclose(s, 200.0, rtol=1e-8)
-    # BEExAI's batch denominator (deprecated) makes the score shrink with the
-    # batch size
-    with pytest.warns(FutureWarning, match="beexai_batch_bug"):
-        bug_all = max_sensitivity(eq, Xe, A, explainer=ex_eq,
-                                  convention="beexai_code", beexai_batch_bug=True,
-                                  X_train=X, random_state=0)
-    with pytest.warns(FutureWarning, match="beexai_batch_bug"):
-        bug_half = max_sensitivity(eq, Xe[:5], A[:5], explainer=ex_eq,
-                                   beexai_batch_bug=True, X_train=X, random_state=0)
-    assert bug_half.mean() > 1.5 * bug_all[:5].mean()
 
 
 def test_max_sensitivity_beexai_code_radius_comes_from_the_training_rows():
@@ -398,29 +387,6 @@ def test_max_sensitivity_agrees_with_captum(classifier):
     np.testing.assert_allclose(s, ref, rtol=1e-9)
 
 
-# ------------------------------------------------------- deprecated names
-@pytest.mark.parametrize("metric", [relative_input_stability,
-                                    relative_output_stability])
-def test_n_samples_is_the_old_name_of_n_perturbations(metric, classifier):
-    X, clf, ex = classifier
-    Xe = X[:4]
-    A = ex.transform(Xe)
-    kw = dict(explainer=ex, perturber=_pert(0.3), random_state=1,
-              return_details=True)
-    new = metric(clf, Xe, A, n_perturbations=30, **kw)
-    with pytest.warns(FutureWarning, match="'n_samples' was renamed 'n_perturbations'"):
-        old = metric(clf, Xe, A, n_samples=30, **kw)
-    np.testing.assert_array_equal(old.scores, new.scores)
-    np.testing.assert_array_equal(old.n_neighbours, new.n_neighbours)
-    # With n_samples, n_perturbations keeps its old meaning (max_neighbours).
-    new = metric(clf, Xe, A, n_perturbations=30, max_neighbours=7, **kw)
-    with pytest.warns(FutureWarning) as caught:
-        old = metric(clf, Xe, A, n_samples=30, n_perturbations=7, **kw)
-    messages = " ".join(str(w.message) for w in caught)
-    assert "'n_samples' was renamed 'n_perturbations'" in messages
-    assert "renamed 'max_neighbours'" in messages
-    np.testing.assert_array_equal(old.scores, new.scores)
-    assert new.n_neighbours.max() == 7
 
 
 def test_max_neighbours_caps_the_explained_neighbours(linear):
@@ -430,42 +396,6 @@ def test_max_neighbours_caps_the_explained_neighbours(linear):
                                    perturber=_pert(1e-3), random_state=0,
                                    return_details=True)
     assert det.n_neighbours.tolist() == [5, 5, 5]
-
-
-@pytest.mark.parametrize("variant, convention",
-                         [("yeh", "paper"), ("beexai", "beexai_code")])
-def test_max_sensitivity_variant_is_a_deprecated_switch_of_convention(
-        variant, convention, linear):
-    X, model, ex = linear
-    A = ex.transform(X[:4])
-    kw = dict(explainer=ex, X_train=X, random_state=0)
-    new = max_sensitivity(model, X[:4], A, convention=convention, **kw)
-    with pytest.warns(FutureWarning, match=f"convention='{convention}'"):
-        old = max_sensitivity(model, X[:4], A, variant=variant, **kw)
-    np.testing.assert_array_equal(old, new)
-    # beexai_batch_bug=False was the default: same scores, with a warning
-    with pytest.warns(FutureWarning, match="beexai_batch_bug"):
-        off = max_sensitivity(model, X[:4], A, convention=convention,
-                              beexai_batch_bug=False, **kw)
-    np.testing.assert_array_equal(off, new)
-
-
-def test_max_sensitivity_switches_contradicting_convention(linear):
-    X, model, ex = linear
-    A = ex.transform(X[:2])
-    with pytest.raises(TypeError, match="contradicts"), pytest.warns(FutureWarning):
-        max_sensitivity(model, X[:2], A, explainer=ex, variant="yeh",
-                        convention="beexai_code")
-
-
-def test_the_new_names_do_not_warn(linear, recwarn):
-    X, model, ex = linear
-    A = ex.transform(X[:2])
-    relative_output_stability(model, X[:2], A, explainer=ex, n_perturbations=5,
-                              max_neighbours=3, random_state=0)
-    max_sensitivity(model, X[:2], A, explainer=ex, convention="beexai_code",
-                    X_train=X, random_state=0)
-    assert not [w for w in recwarn if issubclass(w.category, FutureWarning)]
 
 
 def test_registry_entries():

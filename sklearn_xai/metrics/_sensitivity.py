@@ -1,19 +1,18 @@
-"""Robustness of explanations to small input changes (definitions in the
-user guide, :ref:`def-robustness-metrics`).
+"""How much an explanation changes when its input changes a little
+(definitions in the user guide, :ref:`def-robustness-metrics`).
 
-Average sensitivity (Yeh et al. 2019) is the mean where max-sensitivity is
-the largest explanation change over the same uniform neighbours; the local
-Lipschitz estimate (Alvarez-Melis and Jaakkola 2018) and continuity
-(Montavon et al. 2018) divide the explanation change by the input change,
-over Gaussian neighbours and along a shift of the row (a translation of an
-image); consistency (Dasgupta et al. 2022) is the probability that rows
-whose explanations discretise to the same pattern get the same prediction.
+Max-sensitivity and average sensitivity (Yeh et al. 2019; BEExAI, Captum,
+Quantus) are the largest and the mean explanation change over the same
+uniform neighbours; the local Lipschitz estimate (Alvarez-Melis and
+Jaakkola 2018) and continuity (Montavon et al. 2018) divide the explanation
+change by the input change, over Gaussian neighbours and along a shift of
+the row (a translation of an image); consistency (Dasgupta et al. 2022)
+compares explanations and predictions across rows instead of neighbours: the
+probability that rows whose explanations discretise to the same pattern get
+the same prediction.
 
-The re-explaining metrics share the stability family's one mechanism
-(``_explained_neighbours`` in ``_stability.py``): neighbours drawn from the
-rows' own random streams, all the neighbours of a block of rows explained
-in one ``explainer.explain`` call, each for the class explained at its
-original row.
+The re-explaining metrics share one mechanism with the stability family
+(``_explained_neighbours`` in ``_shared_neighbours.py``).
 """
 
 import numbers
@@ -22,19 +21,23 @@ import warnings
 import numpy as np
 from sklearn.utils import Bunch
 
-from sklearn_xai.metrics._common import _BASE_PARAMS, _check_inputs
-from sklearn_xai.metrics._masks import _resolve_image_shape
-from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.metrics._stability import (
-    _DISCRETE_FEATURES_DOC,
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
     _check_explainer,
+    _check_inputs,
+    _check_training_rows,
+)
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
+from sklearn_xai.metrics._shared_neighbours import (
+    _DISCRETE_FEATURES_DOC,
     _discrete_mask,
     _explained_neighbours,
-    _sensitivity,
 )
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._images import resolve_image_shape
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import RowStreams, row_keys
 from sklearn_xai.utils._sklearn import (
@@ -51,9 +54,12 @@ __all__ = [
     "consistency",
     "continuity",
     "local_lipschitz_estimate",
+    "max_sensitivity",
 ]
 
+
 _EXPLAINER_RNG = {"explainer_rng": [StrOptions({"common", "independent"})]}
+
 _EXPLAINER_RNG_DOC = """
     explainer_rng : {"common", "independent"}, default="common"
         Explain the neighbours of row ``i`` with row ``i``'s random stream
@@ -87,8 +93,9 @@ def _max_ratio(num, den):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC)
+@Substitution("estimator", "X", explainer_rng=_EXPLAINER_RNG_DOC,
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("yeh2019"), **_shared_docs("output_params"))
 def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10,
                     radius=0.02, radius_scale="auto", X_train=None, normalize="none",
                     explainer_rng="common", random_state=None, target="predicted",
@@ -132,9 +139,7 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
         ``u = row_uniform(random_state, row_keys(X), (N, d))``, as
         :func:`max_sensitivity` does; scores do not depend on the other
         rows, their order or the batch size.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
     {discrete_features}
 
     Returns
@@ -155,11 +160,7 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     offered (the neighbours are explained for the class explained at ``x``
     whatever their prediction, as in Yeh et al.).
 
-    References
-    ----------
-    .. [1] C.-K. Yeh, C.-Y. Hsieh, A. S. Suggala, D. I. Inouye and
-       P. Ravikumar, "On the (In)fidelity and Sensitivity of Explanations",
-       NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -180,11 +181,10 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     return _sensitivity(
         estimator, X, attributions, reduction=np.mean, explainer=explainer,
         n_perturbations=n_perturbations, radius=radius, radius_scale=radius_scale,
-        X_train=X_train, normalize=normalize, convention="paper", batch_bug=False,
+        X_train=X_train, normalize=normalize, convention="paper",
         explainer_rng=explainer_rng, random_state=random_state, target=target,
         output=output, batch_size=batch_size, discrete_features=discrete_features,
     )
-
 
 
 # --------------------------------------------------- local Lipschitz estimate
@@ -200,8 +200,10 @@ def avg_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=10
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC, discrete_features=_DISCRETE_FEATURES_DOC)
+@Substitution("estimator", "X", explainer_rng=_EXPLAINER_RNG_DOC,
+              discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("alvarezmelis2018_on"),
+              **_shared_docs("output_params"))
 def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
                              n_perturbations=200, std=0.1, explainer_rng="common",
                              random_state=None, target="predicted", output="auto",
@@ -229,9 +231,7 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
         Seeds the noise: ``ε = std × row_normal(random_state, row_keys(X),
         (N, d))``; scores do not depend on the other rows, their order or
         the batch size.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
     {discrete_features}
 
     Returns
@@ -254,11 +254,7 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
     ratio is exact and the attributions are used as given (the paper's
     definition).
 
-    References
-    ----------
-    .. [1] D. Alvarez-Melis and T. S. Jaakkola, "On the Robustness of
-       Interpretability Methods", ICML Workshop on Human Interpretability in
-       Machine Learning, 2018.
+    {metric_references}
 
     Examples
     --------
@@ -305,7 +301,6 @@ def local_lipschitz_estimate(estimator, X, attributions, *, explainer,
     return scores
 
 
-
 # ------------------------------------------------------------------ continuity
 def _translations(width, n_steps):
     """Quantus' horizontal translations: ``-w + k dx``, ``k = 1..n_steps``."""
@@ -345,8 +340,9 @@ def _translated(images, shifts):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("estimator", "X", "target", "output", "batch_size",
-              explainer_rng=_EXPLAINER_RNG_DOC)
+@Substitution("estimator", "X", explainer_rng=_EXPLAINER_RNG_DOC,
+              metric_references=_references("montavon2018"),
+              **_shared_docs("output_params"))
 def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.1,
                direction="random", image_shape=None, explainer_rng="common",
                nan_policy="omit", random_state=None, target="predicted",
@@ -397,9 +393,7 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
         stream (``RowStreams(random_state, row_keys(X))``), so scores do not
         depend on the other rows, their order or the batch size.  Unused
         with a given ``direction`` or ``image_shape``.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -424,11 +418,7 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
     meaningless for tabular features, whose order is arbitrary: the row
     version shifts along a direction instead.
 
-    References
-    ----------
-    .. [1] G. Montavon, W. Samek and K.-R. Müller, "Methods for interpreting
-       and understanding deep neural networks", Digital Signal Processing
-       73, 2018.
+    {metric_references}
 
     Examples
     --------
@@ -454,7 +444,7 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
         check_allocation(4 * int(n_steps) * d, what="the neighbours of one row and "
                          "their attributions", parameter="n_steps", value=n_steps)
     if image_shape is not None:
-        h, w = _resolve_image_shape(image_shape, d)
+        h, w = resolve_image_shape(image_shape, d, ndim=2)
         shifts = _translations(w, min(28, 2 * w + 1) if n_steps is None else int(n_steps))
 
         def neighbours(sl, keys):
@@ -498,7 +488,6 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
                             reason="no neighbour differs from the row")
 
 
-
 # ----------------------------------------------------------------- consistency
 def _patterns(A, k, discretize, convention):
     """Integer code of each row's discretised explanation (n,)."""
@@ -530,7 +519,7 @@ def _patterns(A, k, discretize, convention):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution("X", "batch_size")
+@Substitution("X", "batch_size", metric_references=_references("dasgupta2022"))
 def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
                 convention="paper", return_details=False, batch_size=None):
     """Consistency (Dasgupta et al. 2022; Quantus' Consistency).
@@ -591,10 +580,7 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
     per-row scores on one batch holding every row equal
     ``local_consistency`` with ``convention="quantus_code"`` where defined.
 
-    References
-    ----------
-    .. [1] S. Dasgupta, N. Frost and M. Moshkovitz, "Framework for Evaluating
-       Faithfulness of Local Explanations", ICML 2022.
+    {metric_references}
 
     Examples
     --------
@@ -658,6 +644,7 @@ register_metric(
     requires=("explainer", "training_rows", "random_state"), source="Quantus",
     description="Mean explanation change in a small box around the input.",
 )
+
 register_metric(
     "neg_local_lipschitz_estimate", local_lipschitz_estimate, kind="model",
     greater_is_better=False, requires=("explainer", "random_state"),
@@ -665,14 +652,220 @@ register_metric(
     description="Largest explanation change per unit input change (Gaussian "
                 "neighbours).",
 )
+
 register_metric(
     "neg_continuity", continuity, kind="model", greater_is_better=False,
     requires=("explainer", "image_shape", "random_state"), source="Quantus",
     description="Largest L1 explanation change per unit shift of the input.",
 )
+
 register_metric(
     "consistency", consistency, kind="model", greater_is_better=True,
     per_instance=False, requires=("classifier",), source="Quantus",
     description="Probability that rows with the same explanation pattern get "
                 "the same prediction.",
+)
+
+
+def _mean_pairwise_distance(X):
+    """Per-feature mean |x_i - x_j| over the n(n - 1) pairs of distinct rows
+    (BEExAI's radius, there a mean over ``i < j``), in O(n log n)."""
+    n = X.shape[0]
+    if n < 2:
+        raise ValueError(
+            'convention="beexai_code" takes its radius from the mean distance '
+            "between two training rows: pass X_train with at least 2 rows."
+        )
+    v = np.sort(X, axis=0)
+    w = 2.0 * np.arange(n) - n + 1.0
+    return 2.0 * (w[:, None] * v).sum(axis=0) / (n * (n - 1.0))
+
+
+@fast_validate_params(
+    {
+        **_BASE_PARAMS,
+        "explainer": [HasMethods(["explain"])],
+        "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "radius": [Interval(numbers.Real, 0, None, closed="neither")],
+        "radius_scale": [StrOptions({"auto", "std", "absolute"})],
+        "X_train": ["array-like", None],
+        "normalize": [StrOptions({"none", "relative", "per_noise"})],
+        "convention": [StrOptions({"paper", "beexai_code"})],
+        "explainer_rng": [StrOptions({"common", "independent"})],
+        "random_state": ["random_state"],
+        "discrete_features": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution("X", "target", "output", discrete_features=_DISCRETE_FEATURES_DOC,
+              metric_references=_references("yeh2019", "sithakoul2024"))
+def max_sensitivity(estimator, X, attributions, *, explainer, n_perturbations=None,
+                    radius=0.02, radius_scale="auto", X_train=None, normalize="none",
+                    convention="paper", explainer_rng="common", random_state=None,
+                    target="predicted", output="auto", batch_size=None,
+                    discrete_features=None):
+    """Max-sensitivity (Yeh et al. 2019; BEExAI, Captum, Quantus).
+
+    ``SENS_max(x) = max_{j <= N} ‖a(x) - a(x + δ_j)‖_2`` with
+    ``δ_j ~ U([-r, r]^d)``; the neighbours are explained for the class
+    explained at ``x``.  See :ref:`def-max-sensitivity` in the user guide.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+        The explained model (gives the class explained at ``x``).
+    {X}
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations ``a(x)`` (from ``explainer``).
+    explainer : fitted explainer
+        Re-explains the perturbed rows.
+    n_perturbations : int or None, default=None
+        ``N``; ``None`` is 10 (Yeh, Captum) or 5
+        (``convention="beexai_code"``).
+    radius : float, default=0.02
+        ``r`` of the uniform box.
+    radius_scale : {"auto", "std", "absolute"}, default="auto"
+        ``"std"``: ``r_j = radius × std_j`` (standard deviation of
+        ``X_train``, required); ``"absolute"``: ``r_j = radius`` in input
+        units (Captum's 0.02; Quantus uses 0.2 with
+        ``n_perturbations=200``); ``"auto"``: ``"std"`` when ``X_train`` is
+        given, else ``"absolute"``.  The scale is never taken from ``X``: a
+        row's score would then depend on the other rows scored with it.
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows giving the feature scales.
+    normalize : {"none", "relative", "per_noise"}, default="none"
+        ``"none"`` (Yeh), ``"relative"``: divided by ``‖a(x)‖`` (Captum's
+        ``sensitivity_max``), ``"per_noise"``: each draw divided by
+        ``‖δ_j‖_2``.
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: Yeh et al.'s definition above.  ``"beexai_code"``
+        (BEExAI's code, per instance): ``N = 5``, ``r_j`` = the mean
+        absolute difference of feature ``j`` between two distinct rows of
+        ``X_train`` (required; BEExAI takes it over its explained sample,
+        which would make a row's score depend on the rows scored with it),
+        neighbours ``x - δ_j``, score
+        ``100 × max_j ‖a(x) - a(x - δ_j)‖_2 / ‖δ_j‖_2`` (``radius``,
+        ``radius_scale`` and ``normalize`` are ignored).  BEExAI's division
+        by the noise norm of the whole batch and by the Frobenius norm of
+        each batch of attributions, which make a row's score depend on the
+        other rows, are not reproduced.
+    explainer_rng : {"common", "independent"}, default="common"
+        Explain the neighbours of row ``i`` with row ``i``'s random stream
+        (common random numbers) or with their own.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the noise: the rows draw ``(2 u - 1) * r`` with
+        ``u = row_uniform(random_state, row_keys(X), (N, d))``
+        (:func:`sklearn_xai.utils.row_uniform`).
+    {target}
+    {output}
+    batch_size : int or None, default=None
+        Bounds the block of rows whose neighbours are explained together.
+    {discrete_features}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Lower is better (NaN for ``normalize="relative"`` when ``a(x) = 0``).
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.frozen import FrozenEstimator
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.explainers import FeatureAblation
+    >>> from sklearn_xai.metrics import max_sensitivity
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 3))
+    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    >>> ex = FeatureAblation(FrozenEstimator(model)).fit(X)
+    >>> # Ablation of a linear model moves by w_j δ_j: at most 0.02 × 3 here.
+    >>> s = max_sensitivity(model, X[:3], ex.transform(X[:3]), explainer=ex,
+    ...                     radius_scale="absolute", random_state=0)
+    >>> bool(np.all(s <= 0.02 * np.linalg.norm([1.0, 2.0, 3.0])))
+    True
+    """
+    return _sensitivity(
+        estimator, X, attributions, reduction=np.max, explainer=explainer,
+        n_perturbations=n_perturbations, radius=radius, radius_scale=radius_scale,
+        X_train=X_train, normalize=normalize, convention=convention,
+        explainer_rng=explainer_rng, random_state=random_state,
+        target=target, output=output, batch_size=batch_size,
+        discrete_features=discrete_features,
+    )
+
+
+def _sensitivity(estimator, X, attributions, *, reduction, explainer,
+                 n_perturbations, radius, radius_scale, X_train, normalize,
+                 convention, explainer_rng, random_state, target, output,
+                 batch_size, discrete_features=None):
+    """Max- or average sensitivity: ``reduction`` (``np.max`` or ``np.mean``)
+    over the uniform neighbours of each row of the explanation distances."""
+    X, A = _check_inputs(X, attributions)
+    _check_explainer(explainer)
+    n, d = X.shape
+    beexai = convention == "beexai_code"
+    N = (5 if beexai else 10) if n_perturbations is None else int(n_perturbations)
+    check_allocation(2 * N * (n + d), what=f"{n} rows' distances to their neighbours "
+                     "and one row's neighbours and their attributions",
+                     parameter="n_perturbations", value=N)
+    if beexai:
+        if X_train is None:  # never the spread of X: rows must not interact
+            raise ValueError(
+                'convention="beexai_code" takes its radius from the mean distance '
+                "between two rows of each feature over the training rows: pass "
+                "X_train=<training rows>."
+            )
+        r = _mean_pairwise_distance(_check_training_rows(X_train, d))
+        sign = -1.0
+    else:
+        sign = 1.0
+        if radius_scale == "auto":
+            radius_scale = "absolute" if X_train is None else "std"
+        if radius_scale == "absolute":
+            r = np.full(d, float(radius))
+        else:
+            if X_train is None:  # never the spread of X: rows must not interact
+                raise ValueError(
+                    'radius_scale="std" takes the standard deviation of each '
+                    "feature over the training rows: pass X_train=<training rows> "
+                    'or radius_scale="absolute".'
+                )
+            r = float(radius) * _check_training_rows(X_train, d).std(axis=0)
+    r = np.where(_discrete_mask(discrete_features, d), 0.0, r)  # no noise there
+    streams = RowStreams(random_state, row_keys(X))
+    diff = np.empty((n, N))
+    noise_sq = np.empty((n, N))
+
+    def neighbours(sl, keys):
+        delta = streams[sl].uniform((N, d))
+        delta *= 2.0
+        delta -= 1.0
+        delta *= r
+        noise_sq[sl] = (delta * delta).sum(axis=2)
+        return X[sl, None, :] + sign * delta
+
+    for sl, _, EN in _explained_neighbours(
+            estimator, X, explainer=explainer, n_neighbours=N, neighbours=neighbours,
+            explainer_rng=explainer_rng, target=target, output=output,
+            batch_size=batch_size):
+        diff[sl] = np.linalg.norm(A[sl, None, :] - EN, axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if beexai:
+            return 100.0 * reduction(diff / np.sqrt(noise_sq), axis=1)
+        if normalize == "per_noise":
+            return reduction(diff / np.sqrt(noise_sq), axis=1)
+        scores = reduction(diff, axis=1)
+        if normalize == "relative":
+            norm = np.linalg.norm(A, axis=1)
+            scores = np.where(norm > 0, scores / np.where(norm > 0, norm, 1.0), np.nan)
+        return scores
+
+
+register_metric(
+    "neg_max_sensitivity", max_sensitivity, kind="model", greater_is_better=False,
+    requires=("explainer", "training_rows", "random_state"),
+    source="BEExAI, Captum, Quantus",
+    description="Largest explanation change in a small box around the input.",
 )

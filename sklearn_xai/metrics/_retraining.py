@@ -6,7 +6,9 @@ are replaced by their conditional mean in every training and explained row,
 each row in its own order, and a clone of the model is refitted on the
 imputed training rows at every step, so that the model cannot exploit the
 imputed values.  The scores are XAI-Bench's faithfulness and monotonicity
-(``_faithfulness.py``) of the refitted models' outputs.
+(faith± in ``_removal_correlations.py``, mono± in ``_removal_paths.py``) of
+the refitted models' outputs; the helpers they share live in
+``_shared_removal.py``.
 
 The metrics need the attributions of the training rows.  Called directly
 they take ``attributions_train`` or explain ``X_train`` with ``explainer``;
@@ -18,28 +20,27 @@ so several ROAR scorers of one search explain the training rows once.
 import numbers
 
 import numpy as np
-from sklearn.base import clone
 
 from sklearn_xai.masking import check_masker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
-    _DEPRECATED_SWITCH,
     _EMPTY_VALUE,
     _NAN_POLICY,
     _check_distribution,
+    _explained_at,
+    _refit,
 )
-from sklearn_xai.metrics._faithfulness import (
+from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
+from sklearn_xai.metrics._shared_removal import (
     _code_ties,
     _importance_order,
     _monotone_fraction,
 )
-from sklearn_xai.metrics._registry import register_metric
-from sklearn_xai.utils._deprecation import DEPRECATED, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._random import keyed_generators, purpose_generator
+from sklearn_xai.utils._random import keyed_generators
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import row_pearson
 from sklearn_xai.utils._validation import (
@@ -50,9 +51,9 @@ from sklearn_xai.utils._validation import (
 )
 
 __all__ = [
-    "ROAR_CUTOFFS",
     "roar",
     "roar_curve",
+    "ROAR_CUTOFFS",
     "roar_faith_minus",
     "roar_faith_plus",
     "roar_mono_minus",
@@ -112,15 +113,6 @@ def _check_roar_inputs(X, X_train, y_train, attributions_train, distribution, ma
     return X_train, y_train, A_train, masker
 
 
-def _explained_at(f, X):
-    """The explained class of each row and ``f(x)``, from one model pass."""
-    scores = f.scores(X)
-    t = f.fixed_target_index(X)
-    if t is None and f.output != "predict":
-        t = scores.argmax(axis=1).astype(np.intp)
-    return t, f.select(scores, t)
-
-
 # ---------------------------------------------------------- the retraining
 def _conditional_mean_imputer(distribution, masker, value, random_state):
     """``impute(Z, keep) -> rows``: kept features as is, the others replaced by
@@ -151,20 +143,6 @@ def _conditional_mean_imputer(distribution, masker, value, random_state):
         return masker.impute(Z, keep[:, None, :], rngs=rngs)[:, 0].mean(axis=1)
 
     return impute_with_masker
-
-
-def _refit(estimator, X_train, y_train, random_state):
-    """``clone(estimator)`` refitted (a FrozenEstimator's inner model is cloned).
-
-    An estimator whose ``random_state`` is None is seeded from the metric's
-    ``random_state`` so that refits are reproducible.
-    """
-    model = clone(unfreeze(estimator))
-    params = model.get_params(deep=False)
-    if "random_state" in params and params["random_state"] is None \
-            and random_state is not None:
-        model.set_params(random_state=int(purpose_generator(random_state, 2).integers(2**31)))
-    return model.fit(X_train, y_train)
 
 
 def _roar_curves(estimator, X, attributions, *, X_train, y_train, attributions_train,
@@ -290,9 +268,10 @@ _ROAR_PARAMS = {
     "value": [StrOptions({"observational", "interventional"})],
     "random_state": ["random_state"],
 }
+
 _ROAR_FAITH_PARAMS = {**_ROAR_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
-                      **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"],
-                      "xai_bench_roar_bugs": _DEPRECATED_SWITCH}
+                      **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"]}
+
 _ROAR_MONO_PARAMS = {**_ROAR_PARAMS, "avg": ["boolean"]}
 
 # Entries of every ROAR metric, then of roar-faith± only.
@@ -340,6 +319,7 @@ target : "predicted", int, label or array-like, default="predicted"
     :class:`sklearn_xai.utils.ExplainedOutput`).  Ignored for
     regressors.""",
 )
+
 _ROAR_FAITH_DOCS = dict(
     use_abs="""
 use_abs : bool, default=True
@@ -352,39 +332,38 @@ convention : {"paper", "xai_bench_code"}, default="paper"
     ``len(X)`` *training* rows in *feature* order, and orders features of
     equal importance as its ``np.argsort(|a|)[::-1]`` does (the higher
     column first).  Only for its tables (:ref:`def-switches-xaibench`).""",
-    xai_bench_roar_bugs="""
-xai_bench_roar_bugs : bool
-    Former switch of ``convention="xai_bench_code"``.
-
-    .. deprecated:: 0.1
-       Pass ``convention="xai_bench_code"`` instead; ``xai_bench_roar_bugs``
-       will be removed in 0.2.""",
 )
+
 _DOC_ROAR_MONO_CONVENTION = """
 convention : {"paper", "xai_bench_code"}, default="paper"
     Order of features of equal importance: the lower column first, or, with
     ``"xai_bench_code"``, the higher first, as XAI-Bench's code (the
     reverse of ``np.argsort(|a|)``) orders them.  Only for its tables
     (:ref:`def-switches-xaibench`)."""
+
 _DOC_ROAR_EMPTY_VALUE = """
 empty_value : {"expected", "explained_mean"}, default="expected"
     The second term: the refitted model at the fully imputed row, or
     XAI-Bench's mean prediction of the original model over the explained
     rows (its code)."""
+
 _DOC_AVG = """
 avg : bool, default=True
     Fraction of steps satisfying the condition, or 1 only if all do."""
-_ROAR_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
+
+_ROAR_SHARED = ("output", "batch_size")
 
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS)
+@Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("model_inputs", "returns_correlation"))
 def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                      attributions_train=None, explainer=None, distribution=None,
                      masker=None, value="observational", use_abs=True,
                      empty_value="expected", convention="paper", nan_policy="omit",
                      random_state=None, target="predicted", output="auto",
-                     batch_size=None, xai_bench_roar_bugs=DEPRECATED):
+                     batch_size=None):
     """ROAR faithfulness by removal (XAI-Bench roar-faith−).
 
     For ``r = 1..d``: replace the ``r``-th most important feature of every
@@ -396,9 +375,7 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -415,20 +392,10 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     {roar_target}
     {output}
     {batch_size}
-    {xai_bench_roar_bugs}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -446,9 +413,6 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     >>> round(float(scores.mean()), 2)
     0.97
     """
-    convention = switch_to_convention(
-        convention, {"xai_bench_roar_bugs": (xai_bench_roar_bugs, "xai_bench_code")},
-        owner="roar_faith_minus", stacklevel=4)
     return _roar_faith(estimator, X, attributions, add=False, X_train=X_train,
                        y_train=y_train, attributions_train=attributions_train,
                        explainer=explainer, distribution=distribution, masker=masker,
@@ -460,13 +424,15 @@ def roar_faith_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 @fast_validate_params(_ROAR_FAITH_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, "nan_policy", **_ROAR_DOCS, **_ROAR_FAITH_DOCS,
-              roar_empty_value=_DOC_ROAR_EMPTY_VALUE)
+              roar_empty_value=_DOC_ROAR_EMPTY_VALUE,
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("model_inputs", "returns_correlation"))
 def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", use_abs=True,
                     empty_value="expected", convention="paper", nan_policy="omit",
                     random_state=None, target="predicted", output="auto",
-                    batch_size=None, xai_bench_roar_bugs=DEPRECATED):
+                    batch_size=None):
     """ROAR faithfulness by addition (XAI-Bench roar-faith+).
 
     For ``r = 1..d``: keep only the ``r``-th most important feature of every
@@ -479,9 +445,7 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -497,20 +461,10 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     {roar_target}
     {output}
     {batch_size}
-    {xai_bench_roar_bugs}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row correlation in ``[-1, 1]``; greater is better.
+    {returns_correlation}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -528,9 +482,6 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     >>> round(float(scores.mean()), 2)
     0.97
     """
-    convention = switch_to_convention(
-        convention, {"xai_bench_roar_bugs": (xai_bench_roar_bugs, "xai_bench_code")},
-        owner="roar_faith_plus", stacklevel=4)
     return _roar_faith(estimator, X, attributions, add=True, X_train=X_train,
                        y_train=y_train, attributions_train=attributions_train,
                        explainer=explainer, distribution=distribution, masker=masker,
@@ -541,7 +492,9 @@ def roar_faith_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
 
 @fast_validate_params(_ROAR_MONO_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG)
+@Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("model_inputs", "returns_fraction"))
 def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
                     attributions_train=None, explainer=None, distribution=None,
                     masker=None, value="observational", avg=True, random_state=None,
@@ -556,9 +509,7 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -572,18 +523,9 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row fraction in ``[0, 1]``; greater is better.
+    {returns_fraction}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -610,7 +552,9 @@ def roar_mono_minus(estimator, X, attributions, *, X_train=None, y_train=None,
 @fast_validate_params({**_ROAR_MONO_PARAMS, **_CONVENTION_XAI_BENCH},
                       prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_SHARED, **_ROAR_DOCS, avg=_DOC_AVG,
-              roar_mono_convention=_DOC_ROAR_MONO_CONVENTION)
+              roar_mono_convention=_DOC_ROAR_MONO_CONVENTION,
+              metric_references=_references("liu2021", "hooker2019"),
+              **_shared_docs("model_inputs", "returns_fraction"))
 def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
                    attributions_train=None, explainer=None, distribution=None,
                    masker=None, value="observational", avg=True, convention="paper",
@@ -625,9 +569,7 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {roar_X_train}
     {y_train}
     {attributions_train}
@@ -642,18 +584,9 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
     {output}
     {batch_size}
 
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Per-row fraction in ``[0, 1]``; greater is better.
+    {returns_fraction}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] S. Hooker, D. Erhan, P.-J. Kindermans and B. Kim, "A Benchmark
-       for Interpretability Methods in Deep Neural Networks", NeurIPS 2019.
+    {metric_references}
 
     Examples
     --------
@@ -680,6 +613,8 @@ def roar_mono_plus(estimator, X, attributions, *, X_train=None, y_train=None,
 # ROAR retrains on explained training rows, with a value function (the
 # distribution, or a masker) for the imputation.
 _NEEDS_ROAR = ("masker", "distribution", "explainer", "training_data", "random_state")
+
+
 for _name, _func, _desc in [
     ("roar_faith_minus", roar_faith_minus,
      "faith- with the model retrained after removing each ranked feature."),
@@ -693,18 +628,6 @@ for _name, _func, _desc in [
     register_metric(_name, _func, kind="model", greater_is_better=True,
                     requires=_NEEDS_ROAR, source="XAI-Bench", description=_desc)
 
-
-# ------------------------------------------------- the plain ROAR curve
-# The plain remove-and-retrain curve (ROAR, Hooker et al.), as XAI-Bench's
-# ``roar`` metric scores it.
-#
-# At each cut-off ``c`` the ``floor(c * d)`` features an explanation ranks
-# highest are removed from every training and explained row (each row in its
-# own order), a clone of the model is refitted on the imputed training rows,
-# and its error on the imputed explained rows is recorded.  The curve is the
-# error against the cut-off; the score is the area under it (greater: the
-# removed features mattered more).  Unlike roar-faith± and roar-mono± it is
-# one number per data set, not per row.
 
 #: XAI-Bench's cut-offs (``custom_metrics/roar.py``), those of the ROAR
 #: paper's figures: the fraction of features removed.
@@ -753,6 +676,7 @@ def _curve(estimator, X, attributions, *, y, X_train, y_train, attributions_trai
 
 
 _ROAR_CURVE_PARAMS = {**_ROAR_PARAMS, "y": ["array-like", None], "cutoffs": ["array-like"]}
+
 _ROAR_CURVE_DOCS = dict(
     y="""
 y : array-like of shape (n_samples,), default=None
@@ -771,7 +695,9 @@ ones (``distribution``), or by the mean of a masker's imputations.
 XAI-Bench's code replaces them by *one* conditional draw: pass
 ``masker=ConditionalMasker(distribution, n_draws=1)``.""",
 )
-_ROAR_CURVE_SHARED = ("estimator", "X", "attributions", "output", "batch_size")
+
+_ROAR_CURVE_SHARED = ("output", "batch_size")
+
 _REFERENCES = """
 References
 ----------
@@ -784,7 +710,7 @@ References
 
 @fast_validate_params(_ROAR_CURVE_PARAMS, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_CURVE_SHARED, **_ROAR_DOCS, **_ROAR_CURVE_DOCS,
-              references=_REFERENCES)
+              references=_REFERENCES, **_shared_docs("model_inputs"))
 def roar_curve(estimator, X, attributions, *, y=None, X_train=None, y_train=None,
                attributions_train=None, explainer=None, distribution=None, masker=None,
                value="observational", cutoffs=ROAR_CUTOFFS, random_state=None,
@@ -801,9 +727,7 @@ def roar_curve(estimator, X, attributions, *, y=None, X_train=None, y_train=None
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {y}
     {roar_X_train}
     {y_train}
@@ -857,7 +781,7 @@ def roar_curve(estimator, X, attributions, *, y=None, X_train=None, y_train=None
 @fast_validate_params({**_ROAR_CURVE_PARAMS,
                        "at": [numbers.Real, None]}, prefer_skip_nested_validation=True)
 @Substitution(*_ROAR_CURVE_SHARED, **_ROAR_DOCS, **_ROAR_CURVE_DOCS,
-              references=_REFERENCES)
+              references=_REFERENCES, **_shared_docs("model_inputs"))
 def roar(estimator, X, attributions, *, y=None, X_train=None, y_train=None,
          attributions_train=None, explainer=None, distribution=None, masker=None,
          value="observational", cutoffs=ROAR_CUTOFFS, at=None, random_state=None,
@@ -875,9 +799,7 @@ def roar(estimator, X, attributions, *, y=None, X_train=None, y_train=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {y}
     {roar_X_train}
     {y_train}

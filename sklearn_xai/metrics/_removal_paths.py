@@ -1,14 +1,28 @@
-"""Removal curves: the model's output as features, patches, groups or
-superpixels are removed (or kept) in the order of an explanation, and the
-metrics that reduce such a curve to one score per row (pixel flipping,
-region perturbation, selectivity, IROF and shap.benchmark's keep/remove
-orders).  Definitions in the user guide, :ref:`def-removal-curves`.
+"""Metrics read off a removal path: the model's output as the features an
+explanation ranks are removed, kept or inserted step by step, and what is
+computed from that path.
 
-Every metric here is a reduction of one curve engine, :func:`_curves`: the
-features of a row are grouped into *units* (single features, feature
-groups, image patches or superpixels, computed from that row only), the
-units are ranked by their aggregated attribution, and the coalitions of
-every step of every row are evaluated in one pass of the masker.
+* The curve and its area: :func:`removal_curve`, :func:`removal_auc`
+  (shap.benchmark's keep/remove orders), :func:`pixel_flipping`,
+  :func:`region_perturbation`, :func:`selectivity`, :func:`irof`
+  (:ref:`def-removal-curves`), :func:`road` (Rong et al. 2022, noisy linear
+  imputation) and :func:`auc_tp` (the accuracy along the path);
+* one step of the path, the output drop when the top-k features are removed
+  or kept alone: :func:`comprehensiveness` and :func:`sufficiency` (ERASER,
+  BEExAI; :ref:`def-removal-metrics`);
+* whether the path is monotone: :func:`monotonicity` (BEExAI's insertion
+  monotonicity), :func:`mono_minus` and :func:`mono_plus` (XAI-Bench's mono±,
+  :ref:`def-mono`).
+
+The curves of :func:`removal_curve` and its reductions come from one engine,
+:func:`_curves`: the features of a row are grouped into *units* (single
+features, feature groups, image patches or superpixels, computed from that
+row only), the units are ranked by their aggregated attribution, and the
+coalitions of every step of every row are evaluated in one pass of the
+masker.  The other metrics build their coalitions as one boolean array too
+and evaluate them with ``_with_x`` of ``_common.py``.  Correlations between
+attributions and output changes live in ``_removal_correlations.py``, the
+retrained paths (ROAR) in ``_retraining.py``.
 """
 
 import numbers
@@ -16,27 +30,56 @@ import textwrap
 
 import numpy as np
 
+from sklearn_xai.masking import NoisyLinearMasker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
+    _CONVENTION_XAI_BENCH,
+    _EMPTY_VALUE,
     _NAN_POLICY,
+    _VALUE_PARAMS,
     _prepare,
+    _value_inputs,
+    _values_with_x,
     _with_x,
 )
-from sklearn_xai.metrics._masks import _resolve_image_shape
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
+from sklearn_xai.metrics._shared_removal import (
+    _COMMON_PARAMS,
+    _CONVENTION_BEEXAI,
+    _DOC_ORDER_BY,
+    _DOC_REMOVAL_MASKER,
+    _MASKER_PARAMS,
+    _MODEL_PARAMS,
+    _NEEDS_VALUE,
+    _VALUE_DOCS,
+    _VALUE_SHARED,
+    _importance_order,
+    _monotone_fraction,
+    _rngs,
+    _xai_bench_value_masker,
+)
 from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._images import resolve_image_shape
 from sklearn_xai.utils._random import keyed_generators
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import handle_undefined
-from sklearn_xai.utils._validation import positions
+from sklearn_xai.utils._validation import magnitude_order, positions, top_k_coalitions
 
 __all__ = [
+    "auc_tp",
+    "comprehensiveness",
     "irof",
+    "mono_minus",
+    "mono_plus",
+    "monotonicity",
     "pixel_flipping",
     "region_perturbation",
     "removal_auc",
     "removal_curve",
+    "road",
     "selectivity",
+    "sufficiency",
 ]
 
 
@@ -104,7 +147,7 @@ def _units(X, *, groups=None, image_shape=None, patch_size=None, slic=None):
                 "Pass either image_shape= (image patches or superpixels) or "
                 "groups= (feature groups of tabular data), not both."
             )
-        shape = _resolve_image_shape(image_shape, d)
+        shape = resolve_image_shape(image_shape, d, ndim=2)
         if slic is not None:
             return _slic_units(X, shape, **slic)
         return np.broadcast_to(_patch_units(shape, patch_size), (n, d))
@@ -227,7 +270,7 @@ def _evaluate(estimator, X, attributions, masker, X_train, target, output,
     if quantus_ties:
         curve_kw["sort_kind"] = "quicksort"  # np.argsort's default
         if units_kw.get("image_shape") is not None:
-            shape = _resolve_image_shape(units_kw["image_shape"], X.shape[1])
+            shape = resolve_image_shape(units_kw["image_shape"], X.shape[1], ndim=2)
             curve_kw["unit_scores"] = _quantus_patch_sums(A, shape,
                                                           units_kw["patch_size"])
     rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
@@ -260,8 +303,11 @@ _PARAMS = {
     "X_train": ["array-like", None],
     "random_state": ["random_state"],
 }
+
 _STEP = [Interval(numbers.Integral, 1, None, closed="left")]
+
 _CONVENTION = {"convention": [StrOptions({"paper", "quantus_code"})]}
+
 _REGION_PARAMS = {
     **_PARAMS,
     **_CONVENTION,
@@ -269,8 +315,9 @@ _REGION_PARAMS = {
     "image_shape": ["array-like", None],
     "patch_size": _STEP,
 }
-_SHARED = ("estimator", "X", "attributions", "X_train", "random_state", "target",
-           "output", "batch_size")
+
+_SHARED = ("X_train", "random_state")
+
 _DOCS = dict(
     curve_masker="""
 masker : masker, default=None
@@ -326,7 +373,9 @@ def _units_kw(groups, image_shape, patch_size):
      "aggregate": [StrOptions({"sum", "mean"})]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, **_pick("groups", "curve_masker"))
+@Substitution(*_SHARED, **_pick("groups", "curve_masker"),
+              metric_references=_references("bach2015"),
+              **_shared_docs("model_inputs", "output_params"))
 def removal_curve(estimator, X, attributions, *, mode="remove", order="positive",
                   features_per_step=1, groups=None, image_shape=None, patch_size=None,
                   aggregate="sum", masker=None, X_train=None, random_state=None,
@@ -343,9 +392,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     mode : {"remove", "keep"}, default="remove"
         Remove the first regions (deletion, pixel flipping) or keep them and
         remove the others (insertion).
@@ -366,9 +413,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
     {curve_masker}
     {X_train}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -386,11 +431,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
     irof : The area over the normalised curve over superpixels.
     removal_auc : shap.benchmark's keep and remove areas.
 
-    References
-    ----------
-    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
-       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
-       Decisions by Layer-Wise Relevance Propagation", PLoS ONE 2015.
+    {metric_references}
 
     Examples
     --------
@@ -420,13 +461,16 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
 # ======================================================================
 @fast_validate_params({**_PARAMS, **_CONVENTION, "features_per_step": _STEP},
                       prefer_skip_nested_validation=True)
-@Substitution(*_SHARED, "scores_lower", **_pick("curve_masker"), convention=_convention_doc(
+@Substitution(*_SHARED, **_pick("curve_masker"),
+              convention=_convention_doc(
     "the area under the curve over the fraction of features removed, ``f(x)`` "
     "at 0 included (in the output's units, comparable across numbers of "
     "features).",
     "Quantus' ``PixelFlipping(return_auc_per_sample=True)``: the trapezoid "
     "with unit spacing over steps ``1..K`` (``f(x)`` left out, growing with "
-    "the number of steps)."))
+    "the number of steps)."),
+              metric_references=_references("bach2015", "hedstrom2023"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
 def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=None,
                    X_train=None, convention="paper", random_state=None,
                    target="predicted", output="auto", batch_size=None):
@@ -442,36 +486,23 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     features_per_step : int, default=1
         Features removed per step (the last step may remove fewer).
     {curve_masker}
     {X_train}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
 
     See Also
     --------
     removal_curve : The curves themselves.
     selectivity : The same area with image patches or feature groups.
 
-    References
-    ----------
-    .. [1] S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and
-       W. Samek, "On Pixel-Wise Explanations for Non-Linear Classifier
-       Decisions by Layer-Wise Relevance Propagation", PLoS ONE 2015.
-    .. [2] A. Hedström et al., "Quantus: An Explainable AI Toolkit for
-       Responsible Evaluation of Neural Network Explanations and Beyond",
-       JMLR 2023.
+    {metric_references}
 
     Examples
     --------
@@ -510,7 +541,9 @@ def pixel_flipping(estimator, X, attributions, *, features_per_step=1, masker=No
     "Quantus' ``RegionPerturbation`` curve ``f(x) - c_k``, ``k = 1..L``, "
     "reduced by its ``get_auc_score`` (trapezoid with unit spacing); regions "
     "with equal summed attributions are ordered as Quantus' unstable "
-    "``np.argsort`` of its patch sums orders them."))
+    "``np.argsort`` of its patch sums orders them."),
+              metric_references=_references("samek2017"),
+              **_shared_docs("model_inputs", "output_params"))
 def region_perturbation(estimator, X, attributions, *, order="morf", groups=None,
                         image_shape=None, patch_size=8, n_regions=None, masker=None,
                         X_train=None, convention="paper", random_state=None,
@@ -532,9 +565,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     order : {"morf", "lerf"}, default="morf"
         Most or least relevant region first.
     {groups}
@@ -547,9 +578,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
     {X_train}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -561,11 +590,7 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
     --------
     selectivity : The area under the output curve, regions by relevance.
 
-    References
-    ----------
-    .. [1] W. Samek, A. Binder, G. Montavon, S. Lapuschkin and K.-R. Müller,
-       "Evaluating the Visualization of What a Deep Neural Network Has
-       Learned", IEEE TNNLS 2017.
+    {metric_references}
 
     Examples
     --------
@@ -593,15 +618,16 @@ def region_perturbation(estimator, X, attributions, *, order="morf", groups=None
 
 
 @fast_validate_params(_REGION_PARAMS, prefer_skip_nested_validation=True)
-@Substitution(*_SHARED, "scores_lower",
-              **_pick("groups", "image_shape", "patch_size", "curve_masker"),
+@Substitution(*_SHARED, **_pick("groups", "image_shape", "patch_size", "curve_masker"),
               convention=_convention_doc(
     "the area under the curve over the fraction of regions removed, "
     "``f(x)`` at 0 included.",
     "Quantus' ``Selectivity`` reduced by its ``get_auc_score``: the "
     "trapezoid with unit spacing over steps ``1..U``; regions with equal "
     "summed attributions are ordered as Quantus' unstable ``np.argsort`` of "
-    "its patch sums orders them."))
+    "its patch sums orders them."),
+              metric_references=_references("montavon2018"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
 def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
                 patch_size=8, masker=None, X_train=None, convention="paper",
                 random_state=None, target="predicted", output="auto",
@@ -617,9 +643,7 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {groups}
     {image_shape}
     {patch_size}
@@ -627,19 +651,11 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
     {X_train}
     {convention}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_lower}
+    {returns_scores_lower}
 
-    References
-    ----------
-    .. [1] G. Montavon, W. Samek and K.-R. Müller, "Methods for Interpreting
-       and Understanding Deep Neural Networks", Digital Signal Processing
-       2018.
+    {metric_references}
 
     Examples
     --------
@@ -676,14 +692,16 @@ def selectivity(estimator, X, attributions, *, groups=None, image_shape=None,
      "sigma": [Interval(numbers.Real, 0, None, closed="left")]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "scores_greater", **_pick("groups", "curve_masker"),
+@Substitution(*_SHARED, **_pick("groups", "curve_masker"),
               convention=_convention_doc(
     "``1 - area`` of the normalised curve ``c_k / f(x)``, for ``k`` from 0 to ``S``, "
     "over the fraction of segments removed (in [0, 1] when the output stays in "
     "``[0, f(x)]``; comparable across rows with different numbers of "
     "segments).",
     "Quantus' ``IROF``: ``S - trapz(c_1 / f(x), ..., c_S / f(x))`` with unit "
-    "spacing (in units of segments), each row computed as if scored alone."))
+    "spacing (in units of segments), each row computed as if scored alone."),
+              metric_references=_references("rieger2020", "achanta2012"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
 def irof(estimator, X, attributions, *, groups=None, image_shape=None,
          n_segments=100, compactness=10.0, sigma=0.0, masker=None, X_train=None,
          convention="paper", nan_policy="omit", random_state=None,
@@ -701,9 +719,7 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     {groups}
     image_shape : tuple of int (height, width), default=None
         The rows are flattened single-channel images of this shape
@@ -723,22 +739,11 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
         A row with ``f(x) = 0`` has no normalised curve: NaN with a warning
         (``"omit"``), 0 (``"zero"``) or a ``ValueError`` (``"raise"``).
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
 
-    References
-    ----------
-    .. [1] L. Rieger and L. K. Hansen, "IROF: a low resource evaluation
-       metric for explanation methods", ICLR workshop AI for Affordable
-       Healthcare 2020.
-    .. [2] R. Achanta, A. Shaji, K. Smith, A. Lucchi, P. Fua and S.
-       Süsstrunk, "SLIC Superpixels Compared to State-of-the-Art Superpixel
-       Methods", IEEE TPAMI 2012.
+    {metric_references}
 
     Examples
     --------
@@ -783,7 +788,9 @@ def irof(estimator, X, attributions, *, groups=None, image_shape=None,
      "features_per_step": _STEP},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, **_pick("curve_masker"))
+@Substitution(*_SHARED, **_pick("curve_masker"),
+              metric_references=_references("lundberg2020"),
+              **_shared_docs("model_inputs", "output_params"))
 def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
                 features_per_step=1, masker=None, X_train=None, random_state=None,
                 target="predicted", output="auto", batch_size=None):
@@ -809,9 +816,7 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     mode : {"remove", "keep"}, default="remove"
         Remove the first features or keep them (the others removed).
     order : {"positive", "negative", "absolute"}, default="positive"
@@ -822,9 +827,7 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
     {curve_masker}
     {X_train}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -834,11 +837,7 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
         ``neg_keep_negative``, ``neg_keep_absolute``,
         ``neg_remove_positive``, ``remove_negative``, ``remove_absolute``).
 
-    References
-    ----------
-    .. [1] S. M. Lundberg et al., "From local explanations to global
-       understanding with explainable AI for trees", Nature Machine
-       Intelligence 2020.
+    {metric_references}
 
     Examples
     --------
@@ -867,37 +866,46 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
 # Registry
 # ======================================================================
 _REQUIRES = ("masker", "training_rows", "random_state")
+
 _REGION_REQUIRES = (*_REQUIRES, "image_shape")
+
+
 register_metric(
     "neg_pixel_flipping", pixel_flipping, kind="model", greater_is_better=False,
     requires=_REQUIRES, source="Quantus",
     description="Area under the output curve as the most relevant features are "
                 "removed first.",
 )
+
 register_metric(
     "region_perturbation", region_perturbation, kind="model", greater_is_better=True,
     requires=_REGION_REQUIRES, source="Quantus",
     description="AOPC: mean output drop as regions are removed most relevant first.",
     default_kwargs={"order": "morf"},
 )
+
 register_metric(
     "neg_region_perturbation_lerf", region_perturbation, kind="model",
     greater_is_better=False, requires=_REGION_REQUIRES, source="Quantus",
     description="AOPC as regions are removed least relevant first.",
     default_kwargs={"order": "lerf"},
 )
+
 register_metric(
     "neg_selectivity", selectivity, kind="model", greater_is_better=False,
     requires=_REGION_REQUIRES, source="Quantus",
     description="Area under the output curve as regions are removed most relevant "
                 "first.",
 )
+
 register_metric(
     "irof", irof, kind="model", greater_is_better=True, requires=_REGION_REQUIRES,
     source="Quantus",
     description="Area over the normalised output curve as segments are removed "
                 "by mean attribution.",
 )
+
+
 for _name, _mode, _order, _greater, _what in [
     ("keep_positive", "keep", "positive", True,
      "Area under the output curve keeping the most positive features."),
@@ -915,3 +923,680 @@ for _name, _mode, _order, _greater, _what in [
     register_metric(_name, removal_auc, kind="model", greater_is_better=_greater,
                     requires=_REQUIRES, source="shap.benchmark", description=_what,
                     default_kwargs={"mode": _mode, "order": _order})
+
+
+# ======================================================================
+# Removal and insertion without a reference (ERASER, BEExAI)
+# ======================================================================
+def _insertion_keep(A, order_by):
+    """Keep masks (n, d + 1, d): step ``t`` keeps the top-``t`` features."""
+    rank = positions(magnitude_order(A, order_by=order_by))
+    return rank[:, None, :] < np.arange(A.shape[1] + 1)[None, :, None]
+
+
+def _removal_scores(estimator, X, attributions, *, ratio, masker, order_by, rounding,
+                    absolute, target, output, batch_size, keep_top, X_train=None):
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    ratios = np.atleast_1d(np.asarray(ratio, dtype=object)).tolist()
+    keep = top_k_coalitions(A, ratios, order_by=order_by, rounding=rounding,
+                            keep_top=keep_top)
+    fx, values = _with_x(f, masker, X, keep, batch_size, None)
+    diff = fx[:, None] - values
+    if absolute is None:
+        absolute = f.output == "predict"
+    if absolute:
+        diff = np.abs(diff)
+    return diff.mean(axis=1)
+
+
+_REMOVAL_DOCS = dict(
+    removal_masker=_DOC_REMOVAL_MASKER,
+    order_by=_DOC_ORDER_BY,
+    ratio="""
+ratio : float or list of float, default=0.3
+    Fraction of features in the top set; ``k = floor(ratio * d)`` (at
+    least 1) as BEExAI.  A list averages the scores over the ratios
+    (ERASER's AOPC uses 0.01, 0.05, 0.1, 0.2, 0.5).""",
+    rounding="""
+rounding : {"floor", "ceil"}, default="floor"
+    How ``ratio * d`` is rounded to the size of the top set.""",
+    removal_absolute="""
+absolute : bool or None, default=None
+    Take the absolute value of the output change; ``None`` does so for
+    regression outputs only (BEExAI).""",
+)
+
+_REMOVAL_SHARED = ("X_train",)
+
+
+@fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
+              metric_references=_references("deyoung2020", "sithakoul2024"),
+              **_shared_docs("model_inputs", "output_params", "returns_greater"))
+def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
+                      X_train=None, order_by="abs", rounding="floor", absolute=None,
+                      target="predicted", output="auto", batch_size=None):
+    """Comprehensiveness: output drop when the top features are removed.
+
+    ``C(x) = f(x) - f(x_{T̄} ⊕ b_T)`` with ``T`` the top-k features of the
+    explanation (ERASER; BEExAI).  One model row per ratio and instance.
+    See :ref:`def-comprehensiveness` in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {ratio}
+    {removal_masker}
+    {X_train}
+    {order_by}
+    {rounding}
+    {removal_absolute}
+    {output_params}
+
+    {returns_greater}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import comprehensiveness
+    >>> X = np.array([[1.0, 1, 1], [2, 1, 0], [0, 0, 1], [1, 3, 2], [0, 2, 5]])
+    >>> model = LinearRegression().fit(X, X @ [3.0, 2.0, 1.0])
+    >>> comprehensiveness(model, X[:1], [[3.0, 2.0, 1.0]], ratio=0.34).round(6)
+    array([3.])
+    """
+    return _removal_scores(estimator, X, attributions, ratio=ratio, masker=masker,
+                           order_by=order_by, rounding=rounding, absolute=absolute,
+                           target=target, output=output, batch_size=batch_size,
+                           keep_top=False, X_train=X_train)
+
+
+@fast_validate_params(_COMMON_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_REMOVAL_SHARED, **_REMOVAL_DOCS,
+              metric_references=_references("deyoung2020", "sithakoul2024"),
+              **_shared_docs("model_inputs", "output_params", "returns_lower"))
+def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
+                X_train=None, order_by="abs", rounding="floor", absolute=None,
+                target="predicted", output="auto", batch_size=None):
+    """Sufficiency: output drop when only the top features are kept.
+
+    ``S(x) = f(x) - f(x_T ⊕ b_{T̄})`` with ``T`` the top-k features of the
+    explanation (ERASER; BEExAI).  One model row per ratio and instance.
+    See :ref:`def-comprehensiveness` in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {ratio}
+    {removal_masker}
+    {X_train}
+    {order_by}
+    {rounding}
+    {removal_absolute}
+    {output_params}
+
+    {returns_lower}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import sufficiency
+    >>> X = np.array([[1.0, 1, 1], [2, 1, 0], [0, 0, 1], [1, 3, 2], [0, 2, 5]])
+    >>> model = LinearRegression().fit(X, X @ [3.0, 2.0, 1.0])
+    >>> sufficiency(model, X[:1], [[3.0, 2.0, 1.0]], ratio=0.34).round(6)
+    array([3.])
+    """
+    return _removal_scores(estimator, X, attributions, ratio=ratio, masker=masker,
+                           order_by=order_by, rounding=rounding, absolute=absolute,
+                           target=target, output=output, batch_size=batch_size,
+                           keep_top=True, X_train=X_train)
+
+
+register_metric(
+    "comprehensiveness", comprehensiveness, kind="model", greater_is_better=True,
+    requires=("masker", "training_rows"), source="BEExAI",
+    description="Output drop when the top features are removed.",
+)
+
+register_metric(
+    "neg_sufficiency", sufficiency, kind="model", greater_is_better=False,
+    requires=("masker", "training_rows"), source="BEExAI",
+    description="Output drop when only the top features are kept.",
+)
+
+
+def _performance_curve(f, masker, X, A, order_by, batch_size, metric, rngs):
+    """P_t, t = 0..d-1, of predictions with the top-t features removed."""
+    n, d = X.shape
+    keep = ~_insertion_keep(A, order_by)[:, :d]  # remove top-t, t = 0..d-1
+    original, removed_out = _with_x(f, masker, X, keep, batch_size, rngs, raw=True)
+    if f.output == "predict":
+        mse = ((removed_out - original[:, None]) ** 2).mean(axis=0)
+        if metric == "mse":
+            return mse
+        var = original.var()
+        if not var > 0:
+            raise ValueError(
+                "auc_tp for a regressor needs at least two rows with different "
+                "predictions (it divides by the variance of f(X))."
+            )
+        return np.clip(1.0 - mse / var, 0.0, 1.0)
+    same = removed_out.argmax(axis=2) == original.argmax(axis=1)[:, None]
+    acc = same.mean(axis=0)
+    return 1.0 - acc if metric == "flip_rate" else acc
+
+
+def _beexai_regression_curve(mse):
+    """BEExAI's regression curve of AUC-TP from ``MSE_t``, ``t = 0..d-1``.
+
+    ``c = MSE + 0.01 mean(MSE)``; the slope indicator ``I_t`` is 1 for an
+    interior point (``1 <= t <= d-2``) where the curve rises across it,
+    ``c_{t+1} > c_{t-1}`` (BEExAI's central difference over the ratios
+    ``r_t = 1 - 1/t``, which increase, so only the sign of the MSE
+    difference counts), and 0 at both end points; ``g = I / c``, min-max
+    normalised with BEExAI's ``1e-8`` added to the range.
+    """
+    c = mse + 0.01 * mse.mean()
+    rises = np.zeros(c.shape, dtype=bool)
+    rises[1:-1] = c[2:] > c[:-2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(rises, 1.0 / c, 0.0)
+    return (g - g.min()) / (g.max() - g.min() + 1e-8)
+
+
+@fast_validate_params(
+    {
+        **{k: v for k, v in _MODEL_PARAMS.items() if k != "absolute"},
+        **_CONVENTION_BEEXAI,
+        "metric": [StrOptions({"accuracy", "flip_rate"})],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution("estimator", "attributions", "X_train", "output", "batch_size",
+              removal_masker=_DOC_REMOVAL_MASKER,
+              metric_references=_references("atanasova2020", "sithakoul2024"))
+def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="abs",
+           metric="accuracy", convention="paper", random_state=None,
+           target="predicted", output="auto", batch_size=None):
+    """Area under the threshold-performance curve (Atanasova et al. 2020;
+    BEExAI).  Dataset-level; see :ref:`def-auc-tp` in the user guide.
+
+    For ``t = 0..d-1`` the top-``t`` features of every row (by its own
+    attributions) are removed with the masker; ``P_t`` compares the ablated
+    predictions with the original ones and
+    ``AUC-TP = trapz(P_0, ..., P_{d-1}) / d``.
+
+    * Classifiers: ``P_t`` is the accuracy of the ablated predicted labels
+      against the original predicted labels (``metric="accuracy"``, lower is
+      better: a faithful ranking makes it collapse early), or the flip rate
+      ``1 - accuracy`` (``metric="flip_rate"``, greater is better; for two
+      classes this is BEExAI's library default, the MSE between label
+      vectors).
+    * Regressors: ``P_t = clip(1 - MSE_t / Var(f(X)), 0, 1)`` (1 = nothing
+      changed; lower is better).  ``convention="beexai_code"`` follows
+      BEExAI's code (``auc_tp.py``): ``c_t = MSE_t + 0.01 mean(MSE)``, a
+      slope indicator ``I_t`` = 1 where the curve rises across an interior
+      point (``c_{t+1} > c_{t-1}``, ``1 <= t <= d-2``) and 0 at both end
+      points, ``P_t = I_t / c_t``, min–max normalised (``1e-8`` added to
+      the range), ``trapz / d``.
+
+    With a multi-draw masker (marginal, conditional) the ablated output is
+    the mean over draws (of the probability vector for classifiers).
+
+    Parameters
+    ----------
+    {estimator}
+    X : array-like of shape (n_samples, n_features)
+        The explained rows (the score depends on all of them).
+    {attributions}
+    {removal_masker}
+    {X_train}
+    order_by : {"abs", "signed"}, default="abs"
+        Rank features by magnitude or by signed value.
+    metric : {"accuracy", "flip_rate"}, default="accuracy"
+        Performance of a classifier's ablated predictions (ignored for
+        regressors).
+    convention : {"paper", "beexai_code"}, default="paper"
+        Regression curve, see above (ignored for classifiers).
+    random_state : int, RandomState instance or None, default=None
+        Seeds stochastic maskers (one stream per row).
+    target : "predicted", int or label, default="predicted"
+        Explained class (only used by the masker's value function).
+    {output}
+    {batch_size}
+
+    Returns
+    -------
+    score : float
+        Lower is better, except with ``metric="flip_rate"``.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.metrics import auc_tp
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 4))
+    >>> clf = LogisticRegression().fit(X, (X @ [4.0, 1.0, 0.5, 0.1]) > 0)
+    >>> exact = clf.coef_[0] * X
+    >>> bool(auc_tp(clf, X, exact) < auc_tp(clf, X, exact[:, ::-1]))
+    True
+    """
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    d = X.shape[1]
+    regression = f.output == "predict"
+    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    if regression and convention == "beexai_code":
+        P = _beexai_regression_curve(
+            _performance_curve(f, masker, X, A, order_by, batch_size, "mse", rngs))
+    else:
+        P = _performance_curve(f, masker, X, A, order_by, batch_size,
+                               "accuracy" if regression else metric, rngs)
+    return float(np.trapezoid(P) / d) if d > 1 else float(P[0])
+
+
+@fast_validate_params(
+    {
+        **_MODEL_PARAMS,
+        **_CONVENTION_BEEXAI,
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution("estimator", "attributions", "X_train", order_by=_DOC_ORDER_BY,
+              metric_references=_references("sithakoul2024"),
+              **_shared_docs("output_params"))
+def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
+                 order_by="abs", convention="paper", absolute=None, random_state=None,
+                 target="predicted", output="auto", batch_size=None):
+    """Insertion monotonicity (BEExAI); see :ref:`def-monotonicity` in the
+    user guide.
+
+    Features are inserted into the baseline in the explanation's order:
+    ``g_t = v_x(K_t)`` with ``K_t`` the top-``t`` features, ``t = 0..d``
+    (``g_0 = f(b)``, ``g_d = f(x)``), gains ``gamma_t = g_{t+1} - g_t``.  The
+    score is the fraction of consecutive gains that do not increase,
+    ``1/(d-1) sum_{t=0}^{d-2} 1[gamma_t >= gamma_{t+1}]``: diminishing
+    returns when the most important features come first.
+
+    Not to be confused with XAI-Bench's mono± (:func:`mono_minus`), Arya et
+    al.'s or Nguyen & Martínez's monotonicity.  Unlike Quantus'
+    ``Monotonicity``, the original feature values are inserted, so arbitrary
+    attributions do not score 1.
+
+    Parameters
+    ----------
+    {estimator}
+    X : array-like of shape (n_samples, n_features)
+        The explained rows (at least two features).
+    {attributions}
+    masker : masker, default=None
+        The baseline the features are inserted into; ``None`` is
+        ``BaselineMasker("zero")`` (BEExAI).  Any masker works; a fitted one
+        is used as is, an unfitted one is fitted on ``X_train``.
+    {X_train}
+    {order_by}
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: one score per row (above).  ``"beexai_code"``: BEExAI's
+        code, one float: the curve ``c_0 = f(b)``, ``c_t = f(x) - v_x(K_t)``
+        for ``t >= 1`` (absolute value for regression), averaged over rows
+        before differencing, then the fraction of ``t`` with
+        ``Δc_t <= Δc_{t+1}``.
+    absolute : bool or None, default=None
+        Only for ``convention="beexai_code"``: absolute differences;
+        ``None`` does so for regression outputs.
+    random_state : int, RandomState instance or None, default=None
+        Seeds stochastic maskers (one stream per row).
+    {output_params}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,) or float
+        Fractions in [0, 1] (multiples of ``1/(d-1)``); a float for
+        ``convention="beexai_code"``.  Greater is better.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import monotonicity
+    >>> X = np.array([[1.0, 1, 1], [2, 1, 0], [0, 0, 1], [1, 3, 2], [0, 2, 5]])
+    >>> model = LinearRegression().fit(X, X @ [3.0, 2.0, 1.0])
+    >>> monotonicity(model, X[:1], [[3.0, 2.0, 1.0]]).round(6)  # gains 3, 2, 1
+    array([1.])
+    >>> monotonicity(model, X[:1], [[1.0, 2.0, 3.0]]).round(6)  # gains 1, 2, 3
+    array([0.])
+    """
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    n, d = X.shape
+    if d < 2:
+        raise ValueError("monotonicity needs at least two features.")
+    keep = _insertion_keep(A, order_by)
+    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    _, g = _with_x(f, masker, X, keep, batch_size, rngs)
+    if convention == "paper":
+        gains = np.diff(g, axis=1)
+        return (gains[:, :-1] >= gains[:, 1:]).mean(axis=1)
+    if absolute is None:
+        absolute = f.output == "predict"
+    curve = g[:, -1:] - g
+    if absolute:
+        curve = np.abs(curve)
+    curve[:, 0] = g[:, 0]
+    delta = np.diff(curve.mean(axis=0))
+    return float((delta[:-1] <= delta[1:]).mean())
+
+
+register_metric(
+    "neg_auc_tp", auc_tp, kind="model", greater_is_better=False, per_instance=False,
+    requires=("masker", "training_rows", "random_state"), source="BEExAI",
+    description="Area under the accuracy curve as top features are removed.",
+)
+
+register_metric(
+    "monotonicity", monotonicity, kind="model", greater_is_better=True,
+    requires=("masker", "training_rows", "random_state"), source="BEExAI",
+    description="Fraction of non-increasing gains along the insertion curve.",
+)
+
+
+# ======================================================================
+# XAI-Bench's mono±: is the path of a value function monotone?
+# ======================================================================
+def _mono(estimator, X, attributions, *, ascending, distribution, masker, value,
+          n_draws, empty_value, avg, convention, random_state, target, output,
+          batch_size, X_train=None):
+    X, A, f = _value_inputs(estimator, X, attributions, target, output, batch_size)
+    n, d = X.shape
+    if d < 2:
+        raise ValueError("Monotonicity needs at least 2 features.")
+    vm = _xai_bench_value_masker(X, distribution, masker, value, n_draws,
+                                 random_state, X_train, convention)
+    pos = positions(_importance_order(A, ascending, convention))
+    # Coalition t (t = 1..d-1) keeps the first t features of the order.
+    keep = pos[:, None, :] < np.arange(1, d)[None, :, None]
+    with_empty = empty_value == "expected"
+    if with_empty:
+        keep = np.concatenate([np.zeros((n, 1, d), dtype=bool), keep], axis=1)
+    fx, V = _values_with_x(f, X, keep, vm, random_state, batch_size)
+    v0 = V[:, 0] if with_empty else np.full(n, fx.mean())
+    v = np.column_stack([v0, V[:, -(d - 1):], fx])
+    if convention == "xai_bench_code":
+        # XAI-Bench stores the value after adding feature j at position j + 1.
+        v = np.column_stack([v[:, 0], np.take_along_axis(v[:, 1:], pos, axis=1)])
+    return _monotone_fraction(v, ascending, avg)
+
+
+_MONO_PARAMS = {**_VALUE_PARAMS, **_EMPTY_VALUE, **_CONVENTION_XAI_BENCH,
+                "avg": ["boolean"]}
+
+_MONO_DOCS = dict(
+    _VALUE_DOCS,
+    avg="""
+avg : bool, default=True
+    Fraction of the ``d - 1`` consecutive steps that satisfy the
+    condition; ``False`` gives 1 only when all of them do.""",
+    mono_convention="""
+convention : {"paper", "xai_bench_code"}, default="paper"
+    ``"xai_bench_code"`` reproduces XAI-Bench's code, which stores the
+    value after adding feature ``j`` at position ``j + 1`` of the curve
+    (so the test runs in feature-index order) and estimates every value
+    with ``distribution`` from its own conditional sample of ``n_draws``
+    rows (``ConditionalMasker(draws="per_coalition")``; the default
+    shares one block of draws between a row's coalitions); only for
+    reproducing its tables (:ref:`def-switches-xaibench`).""",
+)
+
+
+@fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params"))
+def mono_minus(estimator, X, attributions, *, distribution=None, masker=None,
+               X_train=None, value="observational", n_draws=100,
+               empty_value="expected", avg=True, convention="paper",
+               random_state=None, target="predicted", output="auto", batch_size=None):
+    """Monotonicity, least important first (XAI-Bench mono−).
+
+    Features are added in *ascending* order of ``|a|``; with ``v_t`` the
+    value after ``t`` features (``v_0 = v_x(∅)``, ``v_d = f(x)``) and
+    ``δ_t = v_{t+1} - v_t``, the score is the fraction of steps with
+    ``|δ_t| <= |δ_{t+1}|``: a faithful ranking makes each added feature
+    matter more than the previous one.  Costs ``d * n_draws`` model rows
+    per row.  See :ref:`def-mono` in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {value_function}
+    {value}
+    {n_draws}
+    {empty_value}
+    {avg}
+    {mono_convention}
+    {random_state}
+    {output_params}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row fraction in ``[0, 1]`` (about 0.5 for a random ranking);
+        greater is better.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import mono_minus
+    >>> dist = MultivariateGaussian.equicorrelated(4, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [4.0, -3.0, 2.0, 1.0])
+    >>> shap = model.coef_ * (X[:3] - dist.mean)
+    >>> mono_minus(model, X[:3], shap, distribution=dist)
+    array([1., 1., 1.])
+    """
+    return _mono(estimator, X, attributions, ascending=True, distribution=distribution,
+                 masker=masker, value=value, n_draws=n_draws,
+                 empty_value=empty_value, avg=avg, convention=convention,
+                 random_state=random_state, target=target, output=output,
+                 batch_size=batch_size, X_train=X_train)
+
+
+@fast_validate_params(_MONO_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, **_MONO_DOCS, metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_fraction"))
+def mono_plus(estimator, X, attributions, *, distribution=None, masker=None,
+              X_train=None, value="observational", n_draws=100,
+              empty_value="expected", avg=True, convention="paper",
+              random_state=None, target="predicted", output="auto", batch_size=None):
+    """Monotonicity, most important first (XAI-Bench mono+).
+
+    Features are added in *descending* order of ``|a|``; the score is the
+    fraction of steps with ``|δ_t| >= |δ_{t+1}|`` (diminishing returns).
+    Both XAI-Bench texts print "<=" here, which would reward a reversed
+    ranking; its code, and this function, use ">=".  Costs
+    ``d * n_draws`` model rows per row.  See :ref:`def-mono` in the user
+    guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {value_function}
+    {value}
+    {n_draws}
+    {empty_value}
+    {avg}
+    {mono_convention}
+    {random_state}
+    {output_params}
+
+    {returns_fraction}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import mono_plus
+    >>> dist = MultivariateGaussian.equicorrelated(4, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [4.0, -3.0, 2.0, 1.0])
+    >>> shap = model.coef_ * (X[:3] - dist.mean)
+    >>> mono_plus(model, X[:3], shap, distribution=dist)
+    array([1., 1., 1.])
+    """
+    return _mono(estimator, X, attributions, ascending=False, distribution=distribution,
+                 masker=masker, value=value, n_draws=n_draws,
+                 empty_value=empty_value, avg=avg, convention=convention,
+                 random_state=random_state, target=target, output=output,
+                 batch_size=batch_size, X_train=X_train)
+
+
+for _name, _func, _desc in [
+    ("mono_minus", mono_minus,
+     "Fraction of steps where adding features in ascending |a| matters more."),
+    ("mono_plus", mono_plus,
+     "Fraction of steps where adding features in descending |a| matters less."),
+]:
+    register_metric(_name, _func, kind="model", greater_is_better=True,
+                    requires=_NEEDS_VALUE, source="XAI-Bench", description=_desc)
+
+
+# ----------------------------------------------------------------------
+# ROAD
+# ----------------------------------------------------------------------
+_DEFAULT_PERCENTAGES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+@fast_validate_params(
+    {**_BASE_PARAMS, **_MASKER_PARAMS,
+     "percentages": ["array-like"],
+     "order": [StrOptions({"morf", "lerf"})],
+     "order_by": [StrOptions({"abs", "signed"})],
+     "noise": [Interval(numbers.Real, 0, None, closed="left")],
+     "random_state": ["random_state"]},
+    prefer_skip_nested_validation=True,
+)
+@Substitution(*_SHARED, metric_references=_references("rong2022"),
+              **_shared_docs("model_inputs", "output_params"))
+def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order="morf",
+         masker=None, X_train=None, noise=0.01, order_by="signed", random_state=None,
+         target="predicted", output="auto", batch_size=None):
+    """Remove and Debias (ROAD, Rong et al. 2022).
+
+    For each fraction ``p`` of ``percentages``, remove the ``floor(p d)``
+    most relevant features (MoRF) or least relevant ones (LeRF) with noisy
+    linear imputation and record the output drop ``f(x) - f(x'_p)``; the
+    row's score is the mean drop over the fractions.  MoRF: greater is
+    better (scorer ``road``); LeRF: lower is better (scorer
+    ``neg_road_lerf``).  See :ref:`def-road` in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    percentages : array-like of float, default=(0.1, ..., 0.9)
+        Fractions in [0, 1] of the features removed (the paper's 10 % to
+        90 %).  Quantus' percentages in % divide by 100.
+    order : {{"morf", "lerf"}}, default="morf"
+        Remove the most relevant features first, or the least relevant.
+    masker : masker, default=None
+        How features are removed; ``None`` is
+        ``NoisyLinearMasker(noise)`` fitted on ``X_train`` (the Gaussian
+        conditional mean of the removed features given the kept ones, plus
+        noise; tabular rows need ``X_train``).  For images pass a
+        ``NoisyLinearMasker(noise, image_shape=(h, w))`` (no training rows
+        needed).  Any masker is accepted.
+    {X_train}
+    noise : float, default=0.01
+        Noise of the default masker (ignored when ``masker`` is given).
+    order_by : {{"abs", "signed"}}, default="signed"
+        Rank features by signed attribution (the paper and Quantus) or by
+        magnitude.
+    {random_state}
+    {output_params}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Mean output drop; greater is better for MoRF, lower for LeRF.
+
+    Notes
+    -----
+    Quantus' ``ROAD`` reports, per percentage, the fraction of rows whose
+    predicted class is unchanged (an accuracy curve over the dataset).
+    With ``output="predict"`` the per-row drops here are 0 or not, and
+    Quantus' accuracy at ``p`` is the fraction of rows with no change; this
+    function's per-row mean over ``p`` of the change of the explained
+    probability is a row-level, finer-grained version of the same curve.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import road
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 6))
+    >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0, 0.5, 0.0, 1.0])
+    >>> good = model.coef_ * X
+    >>> bad = -good
+    >>> a = road(model, X[:20], good[:20], X_train=X, random_state=0).mean()
+    >>> b = road(model, X[:20], bad[:20], X_train=X, random_state=0).mean()
+    >>> bool(a > b)
+    True
+    """
+    p = np.asarray(percentages, dtype=np.float64).reshape(-1)
+    if p.size == 0 or np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise ValueError(
+            "percentages must be a non-empty list of fractions in [0, 1] (e.g. "
+            f"0.1 for 10 %); got {percentages!r}."
+        )
+    if masker is None:
+        masker = NoisyLinearMasker(noise)
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    n, d = X.shape
+    k = np.floor(p * d + 1e-9).astype(int)
+    rank = positions(magnitude_order(A, order_by=order_by))
+    if order == "lerf":
+        rank = d - 1 - rank
+    removed = rank[:, None, :] < k[None, :, None]
+    fx, values = _with_x(f, masker, X, ~removed, batch_size,
+                         _rngs(masker, X, random_state))
+    return (fx[:, None] - values).mean(axis=1)
+
+
+register_metric(
+    "road", road, kind="model", greater_is_better=True,
+    requires=("masker", "training_rows", "random_state"), source="Quantus",
+    description="Mean output drop as the most relevant features are removed by "
+                "noisy linear imputation.",
+    default_kwargs={"order": "morf"},
+)
+
+register_metric(
+    "neg_road_lerf", road, kind="model", greater_is_better=False,
+    requires=("masker", "training_rows", "random_state"), source="Quantus",
+    description="Mean output drop as the least relevant features are removed by "
+                "noisy linear imputation.",
+    default_kwargs={"order": "lerf"},
+)

@@ -1,20 +1,23 @@
-"""Correlation-type removal metrics of the faithfulness family: does the
-output drop when features are removed agree with their attributions?
+"""Metrics that correlate attributions with output changes under removal:
+does the output move, feature by feature or subset by subset, as the
+attributions say?
 
-* :func:`sensitivity_n` (Ancona et al. 2018): random subsets of ``n``
-  features, correlation of their attribution mass with the output drop;
+* :func:`faithfulness_correlation` (Bhatt et al. 2020; BEExAI) and
+  :func:`sensitivity_n` (Ancona et al. 2018): random subsets of features,
+  correlation of their attribution mass with the output drop;
 * :func:`faithfulness_estimate` (Alvarez-Melis and Jaakkola 2018): each
   feature (or group of features) removed alone, correlation of its
   attribution with the output drop;
+* :func:`faith_minus` and :func:`faith_plus` (XAI-Bench's faith±,
+  :ref:`def-faith`): the same with one feature removed, or known alone,
+  through a value function (a masker, or a known distribution);
 * :func:`monotonicity_correlation` (Nguyen and Martinez 2020): rank
   correlation of ``|a_i|`` with the spread of the output when feature ``i``
-  is redrawn by a masker;
-* :func:`road` (Rong et al. 2022): output drop when the most (least)
-  relevant fraction of the features is removed by noisy linear imputation
-  (:class:`~sklearn_xai.masking.NoisyLinearMasker`).
+  is redrawn by a masker.
 
 Every metric builds all the coalitions of all rows as one boolean array and
-evaluates them in one batched pass (:func:`_with_x`, or the rows' blocks of
+evaluates them in one batched pass (``_with_x`` and ``_values_with_x`` of
+``_common.py``, or the rows' blocks of
 :meth:`~sklearn_xai.utils.ExplainedOutput.blocks_with_x` where the metric
 needs each draw's output).  Definitions: :ref:`def-removal-correlation` in
 the user guide.
@@ -24,38 +27,49 @@ import numbers
 
 import numpy as np
 
-from sklearn_xai.masking import BaselineMasker, MarginalMasker, NoisyLinearMasker
-from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _prepare, _with_x
+from sklearn_xai.masking import BaselineMasker, MarginalMasker
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    _CONVENTION_XAI_BENCH,
+    _EMPTY_VALUE,
+    _NAN_POLICY,
+    _VALUE_PARAMS,
+    _prepare,
+    _value_inputs,
+    _values_with_x,
+    _with_x,
+)
 from sklearn_xai.metrics._registry import register_metric
+from sklearn_xai.metrics._shared_docs import _references, _shared_docs
+from sklearn_xai.metrics._shared_removal import (
+    _CONVENTION_BEEXAI,
+    _DOC_REMOVAL_MASKER,
+    _DOC_ZERO_MASKER,
+    _MASKER_PARAMS,
+    _MODEL_PARAMS,
+    _NEEDS_VALUE,
+    _VALUE_DOCS,
+    _VALUE_SHARED,
+    _rngs,
+    _xai_bench_value_masker,
+)
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import handle_undefined, row_pearson, row_spearman
-from sklearn_xai.utils._validation import magnitude_order, positions
+from sklearn_xai.utils._validation import magnitude_order, positions, resolve_k
 
 __all__ = [
+    "faith_minus",
+    "faith_plus",
+    "faithfulness_correlation",
     "faithfulness_estimate",
     "monotonicity_correlation",
-    "road",
     "sensitivity_n",
 ]
 
-_MASKER_PARAMS = {
-    "masker": [None, object],
-    "X_train": ["array-like", None],
-}
-_DOC_ZERO_MASKER = """
-masker : masker, default=None
-    How features are removed; ``None`` is ``BaselineMasker("zero")``
-    (Quantus' default "black" baseline on inputs scaled to [0, 1]).  Any
-    masker works; a fitted one is used as is, an unfitted one is fitted on
-    ``X_train``."""
-_SHARED = ("estimator", "X", "attributions", "X_train", "target", "output",
-           "batch_size")
 
-
-def _rngs(masker, X, random_state):
-    return None if masker.is_deterministic else keyed_generators(X, random_state)
+_SHARED = ("X_train",)
 
 
 def _steps(A, features_per_step, ascending):
@@ -112,7 +126,9 @@ def _resolve_sizes(subset_sizes, d):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", masker=_DOC_ZERO_MASKER)
+@Substitution(*_SHARED, "random_state", masker=_DOC_ZERO_MASKER,
+              metric_references=_references("ancona2018"),
+              **_shared_docs("model_inputs", "output_params"))
 def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=100,
                   masker=None, X_train=None, convention="paper", nan_policy="omit",
                   random_state=None, target="predicted", output="auto",
@@ -129,9 +145,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     subset_sizes : int, array-like of int or float, or None, default=None
         Subset sizes ``n``: ints, or fractions in (0, 1) of the features
         (rounded down, at least 1), each in ``[1, n_features - 1]``.
@@ -156,9 +170,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
         size left is NaN with a warning (``"omit"``), 0 (``"zero"``) or
         raises (``"raise"``).
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
     Returns
     -------
@@ -166,11 +178,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
         Mean correlations in [-1, 1]; greater is better.  A float for
         ``convention="quantus_code"``.
 
-    References
-    ----------
-    .. [1] M. Ancona, E. Ceolini, C. Öztireli and M. Gross, "Towards better
-       understanding of gradient-based attribution methods for deep neural
-       networks", ICLR 2018.
+    {metric_references}
 
     Examples
     --------
@@ -236,8 +244,9 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater",
-              masker=_DOC_ZERO_MASKER)
+@Substitution(*_SHARED, "random_state", "nan_policy", masker=_DOC_ZERO_MASKER,
+              metric_references=_references("alvarezmelis2018"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
 def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
                           masker=None, X_train=None, nan_policy="omit",
                           random_state=None, target="predicted", output="auto",
@@ -254,9 +263,7 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     features_per_step : int, default=1
         Features removed together (Quantus' ``features_in_step``).
     {masker}
@@ -264,19 +271,12 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
     {nan_policy}
     {random_state}
         Only used by a stochastic masker.
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
         Correlations in [-1, 1].
 
-    References
-    ----------
-    .. [1] D. Alvarez-Melis and T. S. Jaakkola, "Towards Robust
-       Interpretability with Self-Explaining Neural Networks", NeurIPS 2018.
+    {metric_references}
 
     Examples
     --------
@@ -322,7 +322,9 @@ def _default_redraw_masker(X_train, n_draws, random_state):
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, "random_state", "nan_policy", "scores_greater")
+@Substitution(*_SHARED, "random_state", "nan_policy",
+              metric_references=_references("nguyen2020"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
 def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train=None,
                              n_draws=100, features_per_step=1, eps=1e-5,
                              nan_policy="omit", random_state=None, target="predicted",
@@ -339,9 +341,7 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
 
     Parameters
     ----------
-    {estimator}
-    {X}
-    {attributions}
+    {model_inputs}
     masker : masker, default=None
         How a feature is redrawn.  ``None`` is ``MarginalMasker(n_draws)``
         fitted on ``X_train`` (values of ``n_draws`` training rows: the
@@ -361,19 +361,12 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
         change the correlation; kept for Quantus' scale of ``v_i``).
     {nan_policy}
     {random_state}
-    {target}
-    {output}
-    {batch_size}
+    {output_params}
 
-    Returns
-    -------
-    {scores_greater}
+    {returns_scores_greater}
         Rank correlations in [-1, 1].
 
-    References
-    ----------
-    .. [1] A. Nguyen and M. R. Martínez, "On quantitative aspects of model
-       interpretability", arXiv:2007.07584, 2020.
+    {metric_references}
 
     Examples
     --------
@@ -426,124 +419,13 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
                             reason="constant attributions or output spread")
 
 
-# ----------------------------------------------------------------------
-# ROAD
-# ----------------------------------------------------------------------
-_DEFAULT_PERCENTAGES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-
-
-@fast_validate_params(
-    {**_BASE_PARAMS, **_MASKER_PARAMS,
-     "percentages": ["array-like"],
-     "order": [StrOptions({"morf", "lerf"})],
-     "order_by": [StrOptions({"abs", "signed"})],
-     "noise": [Interval(numbers.Real, 0, None, closed="left")],
-     "random_state": ["random_state"]},
-    prefer_skip_nested_validation=True,
-)
-@Substitution(*_SHARED, "random_state")
-def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order="morf",
-         masker=None, X_train=None, noise=0.01, order_by="signed", random_state=None,
-         target="predicted", output="auto", batch_size=None):
-    """Remove and Debias (ROAD, Rong et al. 2022).
-
-    For each fraction ``p`` of ``percentages``, remove the ``floor(p d)``
-    most relevant features (MoRF) or least relevant ones (LeRF) with noisy
-    linear imputation and record the output drop ``f(x) - f(x'_p)``; the
-    row's score is the mean drop over the fractions.  MoRF: greater is
-    better (scorer ``road``); LeRF: lower is better (scorer
-    ``neg_road_lerf``).  See :ref:`def-road` in the user guide.
-
-    Parameters
-    ----------
-    {estimator}
-    {X}
-    {attributions}
-    percentages : array-like of float, default=(0.1, ..., 0.9)
-        Fractions in [0, 1] of the features removed (the paper's 10 % to
-        90 %).  Quantus' percentages in % divide by 100.
-    order : {{"morf", "lerf"}}, default="morf"
-        Remove the most relevant features first, or the least relevant.
-    masker : masker, default=None
-        How features are removed; ``None`` is
-        ``NoisyLinearMasker(noise)`` fitted on ``X_train`` (the Gaussian
-        conditional mean of the removed features given the kept ones, plus
-        noise; tabular rows need ``X_train``).  For images pass a
-        ``NoisyLinearMasker(noise, image_shape=(h, w))`` (no training rows
-        needed).  Any masker is accepted.
-    {X_train}
-    noise : float, default=0.01
-        Noise of the default masker (ignored when ``masker`` is given).
-    order_by : {{"abs", "signed"}}, default="signed"
-        Rank features by signed attribution (the paper and Quantus) or by
-        magnitude.
-    {random_state}
-    {target}
-    {output}
-    {batch_size}
-
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-        Mean output drop; greater is better for MoRF, lower for LeRF.
-
-    Notes
-    -----
-    Quantus' ``ROAD`` reports, per percentage, the fraction of rows whose
-    predicted class is unchanged (an accuracy curve over the dataset).
-    With ``output="predict"`` the per-row drops here are 0 or not, and
-    Quantus' accuracy at ``p`` is the fraction of rows with no change; this
-    function's per-row mean over ``p`` of the change of the explained
-    probability is a row-level, finer-grained version of the same curve.
-
-    References
-    ----------
-    .. [1] Y. Rong, T. Leemann, V. Borisov, G. Kasneci and E. Kasneci, "A
-       Consistent and Efficient Evaluation Strategy for Attribution
-       Methods", ICML 2022.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
-    >>> from sklearn_xai.metrics import road
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(200, 6))
-    >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0, 0.5, 0.0, 1.0])
-    >>> good = model.coef_ * X
-    >>> bad = -good
-    >>> a = road(model, X[:20], good[:20], X_train=X, random_state=0).mean()
-    >>> b = road(model, X[:20], bad[:20], X_train=X, random_state=0).mean()
-    >>> bool(a > b)
-    True
-    """
-    p = np.asarray(percentages, dtype=np.float64).reshape(-1)
-    if p.size == 0 or np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
-        raise ValueError(
-            "percentages must be a non-empty list of fractions in [0, 1] (e.g. "
-            f"0.1 for 10 %); got {percentages!r}."
-        )
-    if masker is None:
-        masker = NoisyLinearMasker(noise)
-    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
-                               batch_size, X_train)
-    n, d = X.shape
-    k = np.floor(p * d + 1e-9).astype(int)
-    rank = positions(magnitude_order(A, order_by=order_by))
-    if order == "lerf":
-        rank = d - 1 - rank
-    removed = rank[:, None, :] < k[None, :, None]
-    fx, values = _with_x(f, masker, X, ~removed, batch_size,
-                         _rngs(masker, X, random_state))
-    return (fx[:, None] - values).mean(axis=1)
-
-
 register_metric(
     "sensitivity_n", sensitivity_n, kind="model", greater_is_better=True,
     requires=("masker", "training_rows", "random_state"), source="Quantus",
     description="Correlation of random subsets' attribution mass with the "
                 "output drop, averaged over subset sizes.",
 )
+
 register_metric(
     "faithfulness_estimate", faithfulness_estimate, kind="model",
     greater_is_better=True, requires=("masker", "training_rows", "random_state"),
@@ -551,6 +433,7 @@ register_metric(
     description="Correlation of each feature's attribution with the output drop "
                 "when it alone is removed.",
 )
+
 register_metric(
     "monotonicity_correlation", monotonicity_correlation, kind="model",
     greater_is_better=True, requires=("masker", "training_rows", "random_state"),
@@ -558,17 +441,293 @@ register_metric(
     description="Rank correlation of |attribution| with the output spread when "
                 "the feature is redrawn.",
 )
-register_metric(
-    "road", road, kind="model", greater_is_better=True,
-    requires=("masker", "training_rows", "random_state"), source="Quantus",
-    description="Mean output drop as the most relevant features are removed by "
-                "noisy linear imputation.",
-    default_kwargs={"order": "morf"},
+
+
+@fast_validate_params(
+    {
+        **{k: v for k, v in _MODEL_PARAMS.items() if k != "order_by"},
+        **_CONVENTION_BEEXAI,
+        "n_subsets": [Interval(numbers.Integral, 2, None, closed="left")],
+        "subset_size": [Interval(numbers.Integral, 1, None, closed="left"),
+                        Interval(numbers.Real, 0, 1, closed="neither"), None],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
 )
+@Substitution("X_train", "random_state", removal_masker=_DOC_REMOVAL_MASKER,
+              metric_references=_references("bhatt2020", "sithakoul2024"),
+              **_shared_docs("model_inputs", "output_params"))
+def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
+                             subset_size=None, masker=None, X_train=None,
+                             convention="paper", absolute=None, random_state=None,
+                             target="predicted", output="auto", batch_size=None):
+    """Faithfulness correlation (Bhatt et al. 2020; BEExAI).
+
+    For each row, draw ``n_subsets`` feature subsets ``S_r`` of size ``s``
+    without replacement, remove them with the masker, and correlate the
+    attribution mass of each subset with the output drop:
+    ``Pearson_r(sum_{j in S_r} a_j, f(x) - v_x([d] minus S_r))``.  See
+    :ref:`def-faithfulness-correlation` in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    n_subsets : int, default=20
+        Number of random subsets ``R`` per row.
+    subset_size : int, float in (0, 1) or None, default=None
+        Subset size ``s``, at most ``n_features - 1`` (removing every
+        feature leaves a single subset, with nothing to correlate); a float
+        is a fraction of the features (rounded down, at least 1); ``None``
+        is ``max(floor(0.2 d), 1)`` (BEExAI).
+    {removal_masker}
+    {X_train}
+    convention : {"paper", "beexai_code"}, default="paper"
+        ``"paper"``: subsets drawn independently per row, one correlation
+        per row.  ``"beexai_code"``: BEExAI's code — one set of subsets
+        shared by all rows, indices drawn *with* replacement, the
+        attribution *mean* over the subset, and one correlation pooled over
+        all (row, subset) pairs (a single float).  BEExAI multiplies a
+        non-zero baseline into ``x``; here the masker substitutes it
+        (identical for BEExAI's zero baseline).
+    absolute : bool or None, default=None
+        Correlate with ``|f(x) - f(x')|``; ``None`` does so only for
+        regression outputs under ``convention="beexai_code"``.
+    {random_state}
+    {output_params}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,) or float
+        Per-row correlations in [-1, 1] (NaN, with a warning, where either
+        side is constant); a float for ``convention="beexai_code"``.
+        Greater is better.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import faithfulness_correlation
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 5))
+    >>> model = LinearRegression().fit(X, X @ [5.0, 4.0, 3.0, 2.0, 1.0])
+    >>> A = model.coef_ * X  # exact attributions for the zero baseline
+    >>> s = faithfulness_correlation(model, X[:3], A[:3], random_state=0)
+    >>> s.round(6)
+    array([1., 1., 1.])
+    """
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    n, d = X.shape
+    if subset_size is None:
+        s = max(int(np.floor(0.2 * d)), 1)
+    elif isinstance(subset_size, numbers.Integral):
+        s = int(subset_size)
+    else:
+        s = resolve_k(float(subset_size), d, rounding="floor")
+    if s >= d:
+        raise ValueError(
+            f"faithfulness_correlation needs subset_size < n_features: got "
+            f"subset_size={subset_size} (s={s}) with {d} features; removing every "
+            f"feature leaves one subset with nothing to correlate. Pass "
+            f"subset_size at most {d - 1}."
+        )
+    code = convention == "beexai_code"
+    if absolute is None:
+        absolute = code and f.output == "predict"
+    entropy = seed_entropy(random_state)  # one seed for subsets and masker
+    if not code:
+        # The first s entries of a random permutation: a uniform subset
+        # drawn without replacement, independently for every row and repeat.
+        idx = keyed_streams(X, entropy).permutations(d, n_subsets, n_chosen=s)
+        removed = np.zeros((n, n_subsets, d), dtype=bool)
+        flat = np.arange(0, n * n_subsets * d, d).reshape(n, n_subsets, 1) + idx
+        removed.reshape(-1)[flat] = True
+        mass = np.matmul(removed, A[:, :, None])[..., 0]
+    else:
+        rng = np.random.default_rng(entropy)
+        idx = rng.integers(0, d, size=(n_subsets, s))
+        removed1 = np.zeros((n_subsets, d), dtype=bool)
+        np.put_along_axis(removed1, idx, True, axis=1)
+        removed = np.broadcast_to(removed1, (n, n_subsets, d))
+        mass = A[:, idx].mean(axis=2)
+    rngs = None if masker.is_deterministic else keyed_generators(X, entropy)
+    fx, values = _with_x(f, masker, X, ~removed, batch_size, rngs)
+    drop = fx[:, None] - values
+    if absolute:
+        drop = np.abs(drop)
+    if code:
+        return float(row_pearson(mass.ravel(), drop.ravel()))
+    r = row_pearson(mass, drop)
+    return handle_undefined(r, np.isnan(r), what="faithfulness_correlation",
+                            reason="constant input to a correlation",
+                            policy_param=False)
+
+
 register_metric(
-    "neg_road_lerf", road, kind="model", greater_is_better=False,
-    requires=("masker", "training_rows", "random_state"), source="Quantus",
-    description="Mean output drop as the least relevant features are removed by "
-                "noisy linear imputation.",
-    default_kwargs={"order": "lerf"},
+    "faithfulness_correlation", faithfulness_correlation, kind="model",
+    greater_is_better=True, requires=("masker", "training_rows", "random_state"),
+    source="BEExAI",
+    description="Correlation of subset attribution mass with the output drop.",
 )
+
+
+def _faith(estimator, X, attributions, *, add, distribution, masker, value,
+           n_draws, use_abs, empty_value, nan_policy, convention, random_state,
+           target, output, batch_size, X_train=None):
+    X, A, f = _value_inputs(estimator, X, attributions, target, output, batch_size)
+    vm = _xai_bench_value_masker(X, distribution, masker, value, n_draws,
+                                 random_state, X_train, convention)
+    d = X.shape[1]
+    eye = np.eye(d, dtype=bool)
+    if add:
+        with_empty = empty_value == "expected"
+        keep = np.vstack([np.zeros((1, d), dtype=bool), eye]) if with_empty else eye
+        fx, V = _values_with_x(f, X, keep, vm, random_state, batch_size)
+        v0 = V[:, 0] if with_empty else np.full(len(X), fx.mean())
+        delta = np.abs(V[:, -d:] - v0[:, None])
+    else:
+        fx, V = _values_with_x(f, X, ~eye, vm, random_state, batch_size)
+        delta = np.abs(V - fx[:, None])
+    weights = np.abs(A) if use_abs else A
+    return row_pearson(delta, weights, nan_policy=nan_policy,
+                       what="faith_plus" if add else "faith_minus")
+
+
+_FAITH_PARAMS = {**_VALUE_PARAMS, **_NAN_POLICY, **_EMPTY_VALUE,
+                 **_CONVENTION_XAI_BENCH, "use_abs": ["boolean"]}
+
+_FAITH_DOCS = dict(
+    _VALUE_DOCS,
+    use_abs="""
+use_abs : bool, default=True
+    Correlate the output changes (magnitudes) with ``|a|`` (XAI-Bench's
+    code and tables).  ``False`` uses the signed attributions, the
+    papers' literal formula, which penalises correct negative
+    attributions.""",
+    faith_convention="""
+convention : {"paper", "xai_bench_code"}, default="paper"
+    ``"xai_bench_code"`` estimates every value with ``distribution`` as
+    XAI-Bench's code does, from its own conditional sample of ``n_draws``
+    rows (``ConditionalMasker(draws="per_coalition")``) instead of one
+    block of draws shared by a row's coalitions; only for reproducing its
+    tables (:ref:`def-switches-xaibench`).  No effect with ``masker`` or
+    ``value="interventional"``.""",
+)
+
+
+@fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
+              metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_correlation"))
+def faith_minus(estimator, X, attributions, *, distribution=None, masker=None,
+                X_train=None, value="observational", n_draws=100, use_abs=True,
+                empty_value="expected", nan_policy="omit", convention="paper",
+                random_state=None, target="predicted", output="auto", batch_size=None):
+    """Faithfulness by removal (XAI-Bench faith−): does removing a feature
+    change the output in proportion to its attribution?
+
+    ``Δ_j = |v_x([d] \\ {j}) - f(x)|`` and ``faith− = Pearson(Δ, |a|)`` per
+    row.  Costs ``d * n_draws`` model rows per row.  See :ref:`def-faith`
+    in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {value_function}
+    {value}
+    {n_draws}
+    {use_abs}
+    {empty_value}
+    {nan_policy}
+    {faith_convention}
+    {random_state}
+    {output_params}
+
+    {returns_correlation}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import faith_minus
+    >>> dist = MultivariateGaussian.equicorrelated(3, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0])
+    >>> shap = model.coef_ * (X[:2] - dist.mean)  # exact Shapley values
+    >>> faith_minus(model, X[:2], shap, distribution=dist).round(6)
+    array([1., 1.])
+    """
+    return _faith(estimator, X, attributions, add=False, distribution=distribution,
+                  masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
+                  empty_value=empty_value, nan_policy=nan_policy,
+                  convention=convention, random_state=random_state, target=target, output=output,
+                  batch_size=batch_size, X_train=X_train)
+
+
+@fast_validate_params(_FAITH_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_VALUE_SHARED, "nan_policy", **_FAITH_DOCS,
+              metric_references=_references("liu2021"),
+              **_shared_docs("model_inputs", "value_function", "output_params",
+                             "returns_correlation"))
+def faith_plus(estimator, X, attributions, *, distribution=None, masker=None,
+               X_train=None, value="observational", n_draws=100, use_abs=True,
+               empty_value="expected", nan_policy="omit", convention="paper",
+               random_state=None, target="predicted", output="auto", batch_size=None):
+    """Faithfulness by addition (XAI-Bench faith+): does knowing only one
+    feature move the output in proportion to its attribution?
+
+    ``Δ_j = |v_x({j}) - v_x(∅)|`` and ``faith+ = Pearson(Δ, |a|)`` per row
+    (see :ref:`def-faith` in the user guide).  Costs ``(d + 1) * n_draws``
+    model rows per row.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {value_function}
+    {value}
+    {n_draws}
+    {use_abs}
+    {empty_value}
+    {nan_policy}
+    {faith_convention}
+    {random_state}
+    {output_params}
+
+    {returns_correlation}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.datasets import MultivariateGaussian
+    >>> from sklearn_xai.metrics import faith_plus
+    >>> dist = MultivariateGaussian.equicorrelated(3, rho=0.0)
+    >>> X = dist.sample(50, random_state=0)
+    >>> model = LinearRegression().fit(X, X @ [3.0, -2.0, 1.0])
+    >>> shap = model.coef_ * (X[:2] - dist.mean)
+    >>> faith_plus(model, X[:2], shap, distribution=dist).round(6)
+    array([1., 1.])
+    """
+    return _faith(estimator, X, attributions, add=True, distribution=distribution,
+                  masker=masker, value=value, n_draws=n_draws, use_abs=use_abs,
+                  empty_value=empty_value, nan_policy=nan_policy,
+                  convention=convention, random_state=random_state, target=target, output=output,
+                  batch_size=batch_size, X_train=X_train)
+
+
+for _name, _func, _desc in [
+    ("faith_minus", faith_minus,
+     "Correlation of |a| with the output change when each feature is removed."),
+    ("faith_plus", faith_plus,
+     "Correlation of |a| with the output change when only each feature is known."),
+]:
+    register_metric(_name, _func, kind="model", greater_is_better=True,
+                    requires=_NEEDS_VALUE, source="XAI-Bench", description=_desc)
