@@ -26,6 +26,7 @@ and/or a :class:`~sklearn.frozen.FrozenEstimator`, which are kept):
 
 import copy as _copy
 import numbers
+import sys
 import zlib
 
 import numpy as np
@@ -44,11 +45,10 @@ _LAYER_STREAM = 7301
 # ------------------------------------------------------------- model kinds
 def _torch_module(model):
     module = getattr(model, "module_", None)
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a dependency of the nets
-        return None
-    return module if isinstance(module, torch.nn.Module) else None
+    # A torch module means torch is imported: a scikit-learn model is told
+    # apart without importing torch.
+    torch = sys.modules.get("torch")
+    return module if torch is not None and isinstance(module, torch.nn.Module) else None
 
 
 def _is_mlp(model):

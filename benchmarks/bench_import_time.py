@@ -1,0 +1,72 @@
+"""A fully cached ``sklearn-xai run`` against ``import sklearn.linear_model``.
+
+A rerun of the default preset whose cells are all in the cache and whose
+report is unchanged prints the leaderboard stored beside the report: its
+time is the interpreter's start and its imports.  The goal is at most 1.5x
+``python -c "import sklearn.linear_model"`` on the same machine.
+
+Method: the cache is filled once (``sklearn-xai run --out DIR``, about a
+minute on two idle cores; ``--out DIR`` reuses a filled folder), then fresh
+interpreters run, in interleaved rounds, the cached rerun
+(``python -m sklearn_xai.benchmark._cli run --out DIR -q``) and
+``python -c "import sklearn.linear_model"``; wall times, median and range,
+ratio to the import.  ``python -X importtime`` on the rerun shows who
+imports what.
+
+Measured (2 CPU cores shared with other jobs: the seconds are inflated,
+compare the ratio; 7 rounds):
+
+    see benchmarks/README.md (the table this script prints).
+
+Run: python benchmarks/bench_import_time.py [--out DIR] [--rounds N]
+"""
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _timing import interleaved, ratio_table  # noqa: E402
+
+HEAVY = ("matplotlib", "torch", "captum", "skorch", "lime", "xgboost")
+
+
+def _rerun(out):
+    return [sys.executable, "-m", "sklearn_xai.benchmark._cli", "run", "--out", out, "-q"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--out", default=None, help="a results folder of the default "
+                        "preset with a filled cache (default: a new one, filled first)")
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    out = args.out or tempfile.mkdtemp(prefix="sklearn_xai_import_time_")
+    if args.out is None:
+        print(f"filling the cache in {out} (the default preset) ...", file=sys.stderr)
+        subprocess.run(_rerun(out), check=True, stdout=subprocess.DEVNULL)
+    # One rerun, checked: every cell from the cache, none of the heavy imports.
+    probe = ("import runpy, sys; sys.argv = ['sklearn-xai', 'run', '--out', sys.argv[1], "
+             "'-q']\ntry:\n    runpy.run_module('sklearn_xai.benchmark._cli', "
+             "run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             f"print('heavy imports:', [m for m in {HEAVY!r} if m in sys.modules])")
+    text = subprocess.run([sys.executable, "-c", probe, out], check=True,
+                          capture_output=True, text=True).stdout
+    print(text.splitlines()[0])
+    print(text.strip().splitlines()[-1])
+
+    def task(command):
+        return lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+    times = interleaved({
+        "import sklearn.linear_model": task([sys.executable, "-c",
+                                             "import sklearn.linear_model"]),
+        "cached sklearn-xai run": task(_rerun(out)),
+    }, rounds=args.rounds)
+    print(ratio_table(times, "import sklearn.linear_model"))
+
+
+if __name__ == "__main__":
+    main()
