@@ -22,15 +22,38 @@ Run: python benchmarks/bench_import_time.py [--out DIR] [--rounds N]
 """
 
 import argparse
+import os
+import resource
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _timing import interleaved, ratio_table  # noqa: E402
+from _timing import ratio_table  # noqa: E402
 
 HEAVY = ("matplotlib", "torch", "captum", "skorch", "lime", "xgboost")
+
+
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _interleaved(tasks, rounds):
+    """Wall and CPU times (of the child processes) of ``tasks`` over
+    interleaved rounds: the CPU times are what a loaded machine's other
+    processes inflate least."""
+    wall = {name: [] for name in tasks}
+    cpu = {name: [] for name in tasks}
+    for _ in range(rounds):
+        for name, task in tasks.items():
+            start, start_cpu = time.perf_counter(), _children_cpu()
+            task()
+            wall[name].append(time.perf_counter() - start)
+            cpu[name].append(_children_cpu() - start_cpu)
+    return wall, cpu
 
 
 def _rerun(out):
@@ -42,6 +65,9 @@ def main():
     parser.add_argument("--out", default=None, help="a results folder of the default "
                         "preset with a filled cache (default: a new one, filled first)")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--before", default=None, metavar="PYTHONPATH",
+                        help="also time the rerun with the package found on this "
+                             "PYTHONPATH (e.g. a checkout of an earlier commit)")
     args = parser.parse_args()
     out = args.out or tempfile.mkdtemp(prefix="sklearn_xai_import_time_")
     if args.out is None:
@@ -57,15 +83,21 @@ def main():
     print(text.splitlines()[0])
     print(text.strip().splitlines()[-1])
 
-    def task(command):
-        return lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    def task(command, path=None):
+        env = None if path is None else {**os.environ, "PYTHONPATH": path}
+        return lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL,
+                                      env=env)
 
-    times = interleaved({
-        "import sklearn.linear_model": task([sys.executable, "-c",
-                                             "import sklearn.linear_model"]),
-        "cached sklearn-xai run": task(_rerun(out)),
-    }, rounds=args.rounds)
-    print(ratio_table(times, "import sklearn.linear_model"))
+    tasks = {"import sklearn.linear_model": task([sys.executable, "-c",
+                                                  "import sklearn.linear_model"]),
+             "cached sklearn-xai run": task(_rerun(out))}
+    if args.before is not None:
+        tasks["cached run, --before"] = task(_rerun(out), args.before)
+    wall, cpu = _interleaved(tasks, args.rounds)
+    print("wall time:")
+    print(ratio_table(wall, "import sklearn.linear_model"))
+    print("CPU time (user + system):")
+    print(ratio_table(cpu, "import sklearn.linear_model"))
 
 
 if __name__ == "__main__":

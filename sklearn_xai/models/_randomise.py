@@ -226,11 +226,15 @@ def _own_tensors(module, layers):
     included) replaced by clones wherever ``module`` holds them (tied weights
     stay tied), so that re-initialising them in place writes into tensors of
     ``module`` alone, never into tensors it shares with the user's model."""
+    import torch
+
     clones = {}
     for layer in layers:
         for tensor in (*layer.parameters(), *layer.buffers()):
             if id(tensor) not in clones:
-                clones[id(tensor)] = _copy.deepcopy(tensor)  # Parameter type kept
+                clones[id(tensor)] = (_copy.deepcopy(tensor)  # Parameter type kept
+                                      if isinstance(tensor, torch.nn.Parameter)
+                                      else tensor.detach().clone())
     for sub in module.modules():
         for store in (sub._parameters, sub._buffers):
             for key, tensor in store.items():
