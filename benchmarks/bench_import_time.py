@@ -13,10 +13,27 @@ interpreters run, in interleaved rounds, the cached rerun
 ratio to the import.  ``python -X importtime`` on the rerun shows who
 imports what.
 
-Measured (2 CPU cores shared with other jobs: the seconds are inflated,
-compare the ratio; 7 rounds):
+Measured (2 CPU cores shared with 7 other jobs: the wall seconds are
+inflated and noisy, compare the ratios; 5 interleaved rounds, median and
+range; "before": ``--before`` a checkout of a1660b6):
 
-    see benchmarks/README.md (the table this script prints).
+    wall time:
+    import sklearn.linear_model  median 33.240s range [15.150, 36.768]  ratio 1.0
+    cached sklearn-xai run       median 44.244s range [18.370, 51.479]  ratio 1.3
+    cached run, before           median 47.348s range [19.366, 52.064]  ratio 1.4
+    CPU time (user + system):
+    import sklearn.linear_model  median 6.762s range [6.642, 7.552]  ratio 1.0
+    cached sklearn-xai run       median 8.787s range [8.379, 9.371]  ratio 1.3
+    cached run, before           median 9.525s range [8.943, 10.365]  ratio 1.4
+
+The rerun no longer imports matplotlib (nor torch, captum, skorch, lime,
+xgboost).  What remains above ``import sklearn.linear_model`` is
+``sklearn_xai.metrics``, which imports every metric module (and through
+them ``sklearn_xai.datasets``, ``sklearn_xai.masking``, ``sklearn.metrics``
+and ``sklearn.feature_selection``) where the rerun needs only the scorer
+registry (``get_scorer_names``, ``get_metric_spec``): the presets list the
+available metrics and the cells' cache keys read each metric's
+requirements.
 
 Run: python benchmarks/bench_import_time.py [--out DIR] [--rounds N]
 """
