@@ -744,11 +744,13 @@ class _Output:
 
 
 def _use_agg():
-    """Figures are written to files: no display needed (imported late, the
-    checks of the arguments come first)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
+    """Figures are written to files: no display needed.  Without importing
+    matplotlib (a cached rerun whose report is unchanged draws nothing): the
+    ``MPLBACKEND`` environment variable picks Agg when it is imported, in
+    this process and in the workers it starts."""
+    os.environ["MPLBACKEND"] = "Agg"
+    if "matplotlib" in sys.modules:  # already imported (main() called in Python)
+        sys.modules["matplotlib"].use("Agg")
 
 
 def main(argv=None):

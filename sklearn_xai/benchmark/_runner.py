@@ -41,7 +41,6 @@ import warnings
 import joblib
 import numpy as np
 from sklearn.frozen import FrozenEstimator
-from sklearn.model_selection import train_test_split
 from sklearn.utils.multiclass import type_of_target
 
 from sklearn_xai.benchmark._cache import read_cell, write_cell
@@ -158,6 +157,8 @@ def _split(bunch, task, test_size, n_explain, seed):
     if bunch.get("train_indices") is not None and bunch.get("test_indices") is not None:
         train, test = np.asarray(bunch["train_indices"]), np.asarray(bunch["test_indices"])
     else:
+        from sklearn.model_selection import train_test_split  # not for a cached run
+
         y = bunch["target"]
         stratify = y if task == "classification" else None
         train, test = train_test_split(np.arange(len(y)), test_size=test_size,

@@ -15,25 +15,46 @@ by construction.
 model (torch and skorch nets, scikit-learn MLPs, linear models and tree
 ensembles) for the randomisation sanity checks of
 :mod:`sklearn_xai.metrics`; :func:`randomised_layers` names those layers.
+
+Names are imported on first access (PEP 562): :func:`randomise_model` on a
+scikit-learn model imports neither torch nor skorch.
 """
 
-from sklearn_xai.models._estimators import (
-    BEExAIMLPClassifier,
-    BEExAIMLPRegressor,
-    LogisticNetClassifier,
-    MLPNetClassifier,
-    TetrominoNetClassifier,
-)
-from sklearn_xai.models._modules import (
-    BEExAIMLP,
-    LogisticNet,
-    OpenXAIANN,
-    TetrominoCNN,
-    TetrominoMLP,
-    cnn_flatten_size,
-)
-from sklearn_xai.models._randomise import randomise_model, randomised_layers
-from sklearn_xai.models._units import UNITS, HandWeightedModel, unit_module
+import importlib
+
+#: Public name -> the private module defining it.
+_SUBMODULE = {
+    "BEExAIMLPClassifier": "_estimators",
+    "BEExAIMLPRegressor": "_estimators",
+    "LogisticNetClassifier": "_estimators",
+    "MLPNetClassifier": "_estimators",
+    "TetrominoNetClassifier": "_estimators",
+    "BEExAIMLP": "_modules",
+    "LogisticNet": "_modules",
+    "OpenXAIANN": "_modules",
+    "TetrominoCNN": "_modules",
+    "TetrominoMLP": "_modules",
+    "cnn_flatten_size": "_modules",
+    "randomise_model": "_randomise",
+    "randomised_layers": "_randomise",
+    "UNITS": "_units",
+    "HandWeightedModel": "_units",
+    "unit_module": "_units",
+}
+
+
+def __getattr__(name):
+    module = _SUBMODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later accesses skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "BEExAIMLP",

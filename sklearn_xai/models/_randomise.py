@@ -26,12 +26,14 @@ and/or a :class:`~sklearn.frozen.FrozenEstimator`, which are kept):
 
 import copy as _copy
 import numbers
+import sys
 import zlib
 
 import numpy as np
+from sklearn.pipeline import Pipeline
 
 from sklearn_xai.utils import NotApplicableError
-from sklearn_xai.utils._estimators import unwrap
+from sklearn_xai.utils._estimators import is_frozen, unwrap
 from sklearn_xai.utils._random import seed_entropy
 
 __all__ = ["randomise_model", "randomised_layers"]
@@ -43,11 +45,10 @@ _LAYER_STREAM = 7301
 # ------------------------------------------------------------- model kinds
 def _torch_module(model):
     module = getattr(model, "module_", None)
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a dependency of the nets
-        return None
-    return module if isinstance(module, torch.nn.Module) else None
+    # A torch module means torch is imported: a scikit-learn model is told
+    # apart without importing torch.
+    torch = sys.modules.get("torch")
+    return module if torch is not None and isinstance(module, torch.nn.Module) else None
 
 
 def _is_mlp(model):
@@ -220,13 +221,37 @@ def layer_seed(random_state, name):
     return int(rng.integers(2**62))
 
 
+def _own_tensors(module, layers):
+    """Copy-on-write: the parameters and buffers of ``layers`` (sub-modules
+    included) replaced by clones wherever ``module`` holds them (tied weights
+    stay tied), so that re-initialising them in place writes into tensors of
+    ``module`` alone, never into tensors it shares with the user's model."""
+    import torch
+
+    clones = {}
+    for layer in layers:
+        for tensor in (*layer.parameters(), *layer.buffers()):
+            if id(tensor) not in clones:
+                clones[id(tensor)] = (_copy.deepcopy(tensor)  # Parameter type kept
+                                      if isinstance(tensor, torch.nn.Parameter)
+                                      else tensor.detach().clone())
+    for sub in module.modules():
+        for store in (sub._parameters, sub._buffers):
+            for key, tensor in store.items():
+                if tensor is not None and id(tensor) in clones:
+                    store[key] = clones[id(tensor)]
+
+
 def _randomise_torch(module, names, seeds):
     import torch
 
     modules = dict(module.named_modules())
+    layers = {name: modules["" if name == "module" and "module" not in modules else name]
+              for name in names}
+    _own_tensors(module, layers.values())
     with torch.no_grad():
         for name in names:
-            layer = modules["" if name == "module" and "module" not in modules else name]
+            layer = layers[name]
             gen = torch.Generator().manual_seed(seeds[name])
             if hasattr(layer, "reset_parameters"):
                 # reset_parameters draws from the global generator of the
@@ -282,6 +307,14 @@ def _randomise_linear(model, seed):
         model.intercept_ = float(rng.normal(0.0, scale))
 
 
+def _own_tree(tree):
+    """Copy-on-write: ``tree`` (a fitted tree estimator) with its own copy of
+    its ``tree_``, whose leaf values can be redrawn in place."""
+    new = _shallow_copy(tree)
+    new.tree_ = _copy.deepcopy(tree.tree_)
+    return new
+
+
 def _randomise_tree(tree, seed, classifier):
     """Leaf values of one fitted tree redrawn in place: class distributions
     from a flat Dirichlet for classifiers, N(mean, std) of the tree's leaf
@@ -301,12 +334,73 @@ def _randomise_tree(tree, seed, classifier):
         value[leaves] = rng.normal(current.mean(), std, current.shape)
 
 
+def _shallow_copy(obj):
+    """A new object of ``obj``'s type sharing its attribute values (without
+    ``__getstate__``: a skorch net's pickles its torch attributes)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+def _copy_final(final):
+    """A copy of the model doing the work that owns what randomisation
+    replaces or writes into, and shares the rest with ``final``.
+
+    The randomisation of MLPs and linear models assigns new arrays; that of
+    trees (:func:`_own_tree`) and torch layers (:func:`_own_tensors`) copies
+    the trees and tensors it writes into.  So a shallow copy of the model
+    is enough, with its own tree container (forests, boosting) and its own
+    torch modules (their structure and training flags; the tensors are
+    shared until a layer is randomised).  xgboost boosters are edited in
+    place: they are deep-copied.
+    """
+    if _is_xgboost(final):
+        return _copy.deepcopy(final)
+    new = _shallow_copy(final)
+    if _torch_module(final) is not None:
+        import torch
+
+        memo = {}
+        for value in final.__dict__.values():
+            if isinstance(value, torch.nn.Module):
+                memo.update((id(t), t) for t in (*value.parameters(), *value.buffers()))
+        for key, value in final.__dict__.items():
+            if isinstance(value, torch.nn.Module):  # module_, criterion_, ...
+                new.__dict__[key] = _copy.deepcopy(value, memo)
+    elif _is_boosting(final):
+        new.estimators_ = np.array(final.estimators_, dtype=object, copy=True)
+    elif _is_forest(final):
+        new.estimators_ = list(final.estimators_)
+    return new
+
+
+def _copy_for_randomisation(estimator):
+    """``estimator`` with its wrappers (FrozenEstimator, Pipeline) and its
+    final model copied by :func:`_copy_final`; preprocessing steps shared."""
+    if is_frozen(estimator):
+        new = _shallow_copy(estimator)
+        new.estimator = _copy_for_randomisation(estimator.estimator)
+        return new
+    if isinstance(estimator, Pipeline):
+        new = _shallow_copy(estimator)
+        *head, (name, last) = estimator.steps
+        new.steps = [*head, (name, _copy_for_randomisation(last))]
+        return new
+    return _copy_final(estimator)
+
+
 def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
     """A new fitted model with the named layers' parameters re-initialised.
 
-    The estimator is deep-copied (its Pipeline and FrozenEstimator wrappers
+    The estimator is copied (its Pipeline and FrozenEstimator wrappers
     included) and the parameters of ``layers`` of the copy are redrawn; the
-    other parameters are kept.  The input model is never modified.
+    other parameters are kept.  The input model is never modified.  The copy
+    owns what is redrawn (the parameters of ``layers``, the trees of the
+    named rounds) and shares the rest with ``estimator`` (the other layers'
+    parameters, the preprocessing steps, a net's optimizer and history):
+    copying a whole torch net costs more than explaining with it.  Predict
+    and explain with the copy; deep-copy it (:func:`copy.deepcopy`) before
+    training it further.
 
     * torch nets (``module_``): each named sub-module's
       ``reset_parameters()`` (PyTorch's own initialisation, as Quantus
@@ -342,10 +436,12 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
         the same ``random_state`` whatever the other layers randomised with
         it, so cascading steps extend each other.
     copy : bool, default=True
-        Randomise a deep copy (the input model is left untouched).
-        ``False`` randomises ``estimator`` itself, for callers that own it:
-        a cascade of randomisations then extends one copy step by step
-        instead of copying the model at every step.
+        Randomise a copy (the input model is left untouched).  ``False``
+        randomises ``estimator`` itself, for callers that own it: a cascade
+        of randomisations then extends one copy step by step instead of
+        copying the model at every step (a randomised layer gets new tensors
+        or trees, so a copy made by this function never writes into the
+        model it was copied from).
 
     Returns
     -------
@@ -377,7 +473,7 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
     names = randomised_layers(estimator)
     chosen = _check_layers(layers, names)
     seeds = {name: layer_seed(random_state, name) for name in chosen}
-    new = _copy.deepcopy(estimator) if copy else estimator
+    new = _copy_for_randomisation(estimator) if copy else estimator
     _, final = unwrap(new)
     module = _torch_module(final)
     if module is not None:
@@ -385,16 +481,23 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
     elif _is_mlp(final):
         _randomise_mlp(final, chosen, seeds)
     elif _is_boosting(final) or _is_forest(final):
-        trees = np.asarray(final.estimators_, dtype=object)
         classifier = _is_forest(final) and hasattr(final, "classes_")
-        prefix = "stage_" if _is_boosting(final) else "tree_"
+        boosting = _is_boosting(final)
+        prefix = "stage_" if boosting else "tree_"
         for name in chosen:
             i = int(name[len(prefix):])
-            for k, tree in enumerate(np.ravel(trees[i])):
-                _randomise_tree(tree, seeds[name] + k, classifier)
+            if boosting:  # (n_stages, K) array: the trees of stage i
+                stage = final.estimators_[i]
+                for k in range(len(stage)):
+                    stage[k] = _own_tree(stage[k])
+                    _randomise_tree(stage[k], seeds[name] + k, classifier)
+            else:
+                final.estimators_[i] = _own_tree(final.estimators_[i])
+                _randomise_tree(final.estimators_[i], seeds[name], classifier)
     elif _is_xgboost(final):
         _randomise_xgboost(final, chosen, seeds)
     elif _is_tree(final):
+        final.tree_ = _copy.deepcopy(final.tree_)  # copy-on-write
         _randomise_tree(final, seeds["tree"], hasattr(final, "classes_"))
     else:
         _randomise_linear(final, seeds["linear"])
