@@ -222,7 +222,7 @@ def _randomised_models(estimator, layers, mode, seed):
         if mode == "cascading" and model is not None:
             model = randomise_model(model, [name], random_state=seed, copy=False)
         else:
-            model = randomise_model(estimator, [name], random_state=seed)
+            model = randomise_model(estimator, [name], random_state=seed, copy="shared")
         yield name, model
 
 
@@ -582,7 +582,7 @@ def efficient_mprt(estimator, X, attributions, *, explainer, layers=None, n_bins
     _, _, labels = _explained_labels(estimator, X, target, output, batch_size)
     from sklearn_xai.models import randomise_model  # imports torch: not at import
 
-    model = randomise_model(estimator, layers, random_state=seed)
+    model = randomise_model(estimator, layers, random_state=seed, copy="shared")
     B = _explain(_explainer_on(explainer, model, X_train, y_train, name="eMPRT"), X,
                  labels, row_keys(X))
     if absolute:

@@ -394,13 +394,7 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
 
     The estimator is copied (its Pipeline and FrozenEstimator wrappers
     included) and the parameters of ``layers`` of the copy are redrawn; the
-    other parameters are kept.  The input model is never modified.  The copy
-    owns what is redrawn (the parameters of ``layers``, the trees of the
-    named rounds) and shares the rest with ``estimator`` (the other layers'
-    parameters, the preprocessing steps, a net's optimizer and history):
-    copying a whole torch net costs more than explaining with it.  Predict
-    and explain with the copy; deep-copy it (:func:`copy.deepcopy`) before
-    training it further.
+    other parameters are kept.  The input model is never modified.
 
     * torch nets (``module_``): each named sub-module's
       ``reset_parameters()`` (PyTorch's own initialisation, as Quantus
@@ -435,13 +429,20 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
         Seeds the new parameters.  Layer ``name`` gets the same values for
         the same ``random_state`` whatever the other layers randomised with
         it, so cascading steps extend each other.
-    copy : bool, default=True
-        Randomise a copy (the input model is left untouched).  ``False``
-        randomises ``estimator`` itself, for callers that own it: a cascade
-        of randomisations then extends one copy step by step instead of
-        copying the model at every step (a randomised layer gets new tensors
-        or trees, so a copy made by this function never writes into the
-        model it was copied from).
+    copy : bool or "shared", default=True
+        ``True`` randomises a deep copy: a model independent of
+        ``estimator``, safe to train further.  ``"shared"`` randomises a
+        copy that owns what is redrawn (the parameters of ``layers``, the
+        trees of the named rounds) and shares the rest with ``estimator``
+        (the other layers' tensors, the preprocessing steps, a net's
+        optimizer and history): for predicting and explaining only, as the
+        randomisation metrics do (copying a whole torch net can cost more
+        than explaining with it).  Neither writes into ``estimator``.
+        ``False`` randomises ``estimator`` itself, for callers that own it:
+        a cascade of randomisations then extends one copy step by step
+        instead of copying the model at every step (a randomised layer gets
+        new tensors or trees, so a ``"shared"`` copy given back with
+        ``copy=False`` still never writes into the model it came from).
 
     Returns
     -------
@@ -473,7 +474,16 @@ def randomise_model(estimator, layers="all", *, random_state=None, copy=True):
     names = randomised_layers(estimator)
     chosen = _check_layers(layers, names)
     seeds = {name: layer_seed(random_state, name) for name in chosen}
-    new = _copy_for_randomisation(estimator) if copy else estimator
+    if not (isinstance(copy, bool) or copy == "shared"):
+        raise ValueError(
+            f"copy must be True, False or 'shared', got {copy!r}; pass "
+            "copy='shared' to predict and explain with a copy that shares the "
+            "layers it does not randomise."
+        )
+    if copy == "shared":
+        new = _copy_for_randomisation(estimator)
+    else:
+        new = _copy.deepcopy(estimator) if copy else estimator
     _, final = unwrap(new)
     module = _torch_module(final)
     if module is not None:

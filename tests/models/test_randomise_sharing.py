@@ -65,8 +65,9 @@ def test_user_model_bit_identical_after_randomising_and_using_the_copies(models,
     if name.endswith("skorch"):
         state = {k: v.clone() for k, v in unwrap(model)[1].module_.state_dict().items()}
     layers = randomised_layers(model)
-    independent = [randomise_model(model, [layer], random_state=0) for layer in layers]
-    cascade = randomise_model(model, layers[:1], random_state=0)
+    independent = [randomise_model(model, [layer], random_state=0, copy=copy)
+                   for layer in layers for copy in (True, "shared")]
+    cascade = randomise_model(model, layers[:1], random_state=0, copy="shared")
     for layer in layers[1:]:  # MPRT's cascade: one copy randomised further in place
         cascade = randomise_model(cascade, [layer], random_state=0, copy=False)
     for new in [*independent, cascade]:
@@ -81,7 +82,7 @@ def test_torch_copy_shares_only_the_layers_it_does_not_randomise(models):
     model = models["frozen_skorch"]
     names = randomised_layers(model)
     assert names == ["3", "2", "0"]  # Linear, BatchNorm1d (weight, bias), Linear
-    new = randomise_model(model, ["2"], random_state=0)
+    new = randomise_model(model, ["2"], random_state=0, copy="shared")
     for name in names:
         old, copied = _tensors(model, name), _tensors(new, name)
         shared = [copied[k] is old[k] for k in old]
@@ -94,15 +95,36 @@ def test_torch_copy_shares_only_the_layers_it_does_not_randomise(models):
 
 
 def test_sklearn_copies_share_what_they_do_not_randomise(models):
-    mlp = randomise_model(models["mlp"], "layer_1", random_state=0)
+    mlp = randomise_model(models["mlp"], "layer_1", random_state=0, copy="shared")
     assert mlp.coefs_[0] is models["mlp"].coefs_[0]
     assert not np.array_equal(mlp.coefs_[1], models["mlp"].coefs_[1])
     forest = models["forest"]
-    new = randomise_model(forest, "tree_2", random_state=0)
+    new = randomise_model(forest, "tree_2", random_state=0, copy="shared")
     assert new.estimators_[0] is forest.estimators_[0]
     assert new.estimators_[2] is not forest.estimators_[2]
-    steps, _ = unwrap(randomise_model(models["ridge_pipe"], "linear", random_state=0))
+    steps, _ = unwrap(randomise_model(models["ridge_pipe"], "linear", random_state=0,
+                                      copy="shared"))
     assert steps[0][1] is unwrap(models["ridge_pipe"])[0][0][1]
+
+
+def test_default_copy_is_independent_of_the_user_model(models):
+    # copy=True: nothing shared, so training the copy cannot reach the model.
+    model = models["frozen_skorch"]
+    new = randomise_model(model, ["2"], random_state=0)
+    for name in randomised_layers(model):
+        old, copied = _tensors(model, name), _tensors(new, name)
+        assert not any(copied[k] is old[k] for k in old)
+        assert not any(copied[k].data_ptr() == old[k].data_ptr() for k in old)
+    forest = models["forest"]
+    new = randomise_model(forest, "tree_2", random_state=0)
+    assert new.estimators_[0] is not forest.estimators_[0]
+    mlp = models["mlp"]
+    assert randomise_model(mlp, "layer_1", random_state=0).coefs_[0] is not mlp.coefs_[0]
+
+
+def test_copy_refuses_other_values(models):
+    with pytest.raises(ValueError, match="copy must be True, False or 'shared'"):
+        randomise_model(models["mlp"], "layer_1", random_state=0, copy="deep")
 
 
 class _Scaled(torch.nn.Module):
@@ -134,7 +156,7 @@ def test_torch_layer_resets_reaching_children_and_tied_weights_stay_in_the_copy(
     module[2].weight = module[1].weight  # tied
     net = _Net(module)
     state = {k: v.clone() for k, v in module.state_dict().items()}
-    new = randomise_model(net, ["0", "1"], random_state=0)
+    new = randomise_model(net, ["0", "1"], random_state=0, copy="shared")
     copied = new.module_
     assert torch.all(copied[0].inner.weight == 0)       # the child reset in the copy
     assert copied[2].weight is copied[1].weight          # still tied, to a new tensor
