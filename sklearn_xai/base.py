@@ -41,7 +41,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._estimators import is_frozen
 from sklearn_xai.utils._output import ExplainedOutput, check_single_output_target
-from sklearn_xai.utils._random import row_generators
+from sklearn_xai.utils._random import RowStreams
 from sklearn_xai.utils._tabular import TabularCodec, has_non_numeric_columns
 from sklearn_xai.utils._random import row_keys as _row_keys
 from sklearn_xai.utils._sklearn import (
@@ -533,7 +533,7 @@ class BaseExplainer(
                     f"row_keys must have one key per row, shape ({X.shape[0]},); "
                     f"got {keys.shape}."
                 )
-            rngs = row_generators(getattr(self, "random_state", None), keys)
+            rngs = RowStreams(getattr(self, "random_state", None), keys)
         A = np.asarray(self._explain(X, f, t, rngs), dtype=np.float64)
         groups = getattr(self, "groups_", None)
         expected = X.shape if groups is None else (X.shape[0], len(groups))
@@ -591,8 +591,14 @@ class BaseExplainer(
 
         ``f`` is the :class:`~sklearn_xai.utils.ExplainedOutput` (``None``
         for model-ignorant explainers), ``target_index`` the class column per
-        row (``None`` for regression), ``rngs`` one generator per row (only
-        for stochastic explainers).
+        row (``None`` for regression).  ``rngs`` is the rows' random
+        streams, a :class:`~sklearn_xai.utils.RowStreams` over the ``n`` rows
+        keyed by ``row_keys`` (``None`` for explainers not tagged
+        ``stochastic``): draw row ``i``'s numbers from it only, vectorised
+        (``rngs.normal(size)``, ``uniform``, ``integers``,
+        ``permutations``), or from ``rngs.generators()[i]`` where numpy's
+        generator API is needed; hand it (or ``rngs[block]``) on to
+        maskers and perturbers as is.
         """
 
     # ------------------------------------------------------------ routing

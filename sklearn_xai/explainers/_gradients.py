@@ -170,8 +170,8 @@ class _GradientExplainer(BaseExplainer):
 
         ``model`` maps raw float rows to the explained outputs (one column per
         class), ``inputs`` is a chunk of rows requiring gradients, ``target``
-        the output column per row, ``rngs`` the chunk's generators (stochastic
-        explainers only).
+        the output column per row, ``rngs`` the chunk's
+        :class:`~sklearn_xai.utils.RowStreams` (stochastic explainers only).
         """
 
     def _baseline_tensor(self, inputs):
@@ -825,7 +825,8 @@ class SmoothGrad(_NoisyGradientExplainer):
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape
         N = self.n_perturbations_
-        noise = np.stack([rng.normal(0.0, self.std, size=(N, d)) for rng in rngs])
+        noise = rngs.normal((N, d))
+        noise *= self.std
         noisy = _repeat(inputs, N) + torch.as_tensor(
             noise.reshape(m * N, d), dtype=inputs.dtype, device=inputs.device
         )
@@ -910,12 +911,11 @@ class GradientShap(_NoisyGradientExplainer):
         m, d = inputs.shape
         N = self.n_perturbations_
         B = self.baseline_
-        draws = [(rng.integers(0, len(B), size=N), rng.uniform(size=N),
-                  rng.normal(0.0, self.std, size=(N, d)) if self.std else np.zeros((N, d)))
-                 for rng in rngs]
-        idx = np.concatenate([i for i, _, _ in draws])
-        alpha = np.concatenate([a for _, a, _ in draws])[:, None]
-        noise = np.concatenate([e for _, _, e in draws])
+        # One stream per kind of draw: baseline rows, path positions, noise.
+        idx = rngs.integers(len(B), N, stream=1).reshape(m * N)
+        alpha = rngs.uniform(N, stream=2).reshape(m * N, 1)
+        noise = (self.std * rngs.normal((N, d)).reshape(m * N, d) if self.std
+                 else np.zeros((m * N, d)))
         X = np.repeat(inputs.detach().cpu().numpy().astype(np.float64), N, axis=0) + noise
         delta = X - B[idx]
         points = torch.as_tensor(B[idx] + alpha * delta, dtype=inputs.dtype,

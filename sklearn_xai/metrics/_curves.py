@@ -25,7 +25,7 @@ from sklearn_xai.metrics._common import (
 from sklearn_xai.metrics._masks import _resolve_image_shape
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._random import keyed_generators
+from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import positions
@@ -230,7 +230,7 @@ def _evaluate(estimator, X, attributions, masker, X_train, target, output,
             shape = _resolve_image_shape(units_kw["image_shape"], X.shape[1])
             curve_kw["unit_scores"] = _quantus_patch_sums(A, shape,
                                                           units_kw["patch_size"])
-    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
     return (*_curves(f, masker, X, A, units, rngs=rngs, batch_size=batch_size,
                      **curve_kw), A)
 

@@ -52,7 +52,7 @@ from sklearn_xai.metrics._common import (
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._deprecation import DEPRECATED, renamed, switch_to_convention
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
+from sklearn_xai.utils._random import keyed_streams, seed_entropy
 from sklearn_xai.utils._sklearn import (
     Hidden,
     Interval,
@@ -409,7 +409,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
         np.put_along_axis(removed1, idx, True, axis=1)
         removed = np.broadcast_to(removed1, (n, n_subsets, d))
         mass = A[:, idx].mean(axis=2)
-    rngs = None if masker.is_deterministic else keyed_generators(X, entropy)
+    rngs = None if masker.is_deterministic else keyed_streams(X, entropy)
     fx, values = _with_x(f, masker, X, ~removed, batch_size, rngs)
     drop = fx[:, None] - values
     if absolute:
@@ -562,7 +562,7 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
                                batch_size, X_train)
     d = X.shape[1]
     regression = f.output == "predict"
-    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
     if regression and convention == "beexai_code":
         P = _beexai_regression_curve(
             _performance_curve(f, masker, X, A, order_by, batch_size, "mse", rngs))
@@ -667,7 +667,7 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
     if d < 2:
         raise ValueError("monotonicity needs at least two features.")
     keep = _insertion_keep(A, order_by)
-    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
     _, g = _with_x(f, masker, X, keep, batch_size, rngs)
     if convention == "paper":
         gains = np.diff(g, axis=1)

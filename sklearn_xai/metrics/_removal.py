@@ -28,7 +28,7 @@ from sklearn_xai.masking import BaselineMasker, MarginalMasker, NoisyLinearMaske
 from sklearn_xai.metrics._common import _BASE_PARAMS, _NAN_POLICY, _prepare, _with_x
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
+from sklearn_xai.utils._random import keyed_streams, seed_entropy
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import handle_undefined, row_pearson, row_spearman
 from sklearn_xai.utils._validation import magnitude_order, positions
@@ -55,7 +55,7 @@ _SHARED = ("estimator", "X", "attributions", "X_train", "target", "output",
 
 
 def _rngs(masker, X, random_state):
-    return None if masker.is_deterministic else keyed_generators(X, random_state)
+    return None if masker.is_deterministic else keyed_streams(X, random_state)
 
 
 def _steps(A, features_per_step, ascending):
