@@ -409,6 +409,15 @@ class RowStreams:
                 "streams.generators()[i].")
         return RowStreams._from_hashed(self.seed, sub)
 
+    def __iter__(self):
+        # Without it, Python would iterate through __getitem__ with ints,
+        # which raise IndexError at once: an empty loop, not an error.
+        raise TypeError(
+            "RowStreams is not iterable: draw for all rows at once "
+            "(streams.normal(size), uniform, integers, permutations) or loop over "
+            "streams.generators() for one numpy Generator per row."
+        )
+
     def __repr__(self):
         return f"RowStreams(n_rows={len(self)})"
 

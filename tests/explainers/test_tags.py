@@ -153,7 +153,7 @@ def test_legacy_class_attributes_still_declare_tags():
                 self.random_state = random_state
 
             def _explain(self, X, f, target_index, rngs):
-                return np.stack([rng.normal(size=X.shape[1]) for rng in rngs])
+                return rngs.normal(X.shape[1])
 
     tags = get_explainer_tags(Legacy())
     assert tags.stochastic and not tags.requires_estimator
