@@ -90,9 +90,10 @@ class ExplainerTags:
         Whether the model must be a differentiable torch model (see
         :func:`~sklearn_xai.explainers.differentiable_model`).
     stochastic : bool, default=False
-        Whether ``explain`` consumes random numbers.  It then receives one
-        generator per row, keyed by the row (see :ref:`def-random-streams`),
-        and ``random_state`` makes the attributions reproducible.  May depend
+        Whether ``explain`` consumes random numbers.  ``_explain`` then
+        receives the rows' :class:`~sklearn_xai.utils.RowStreams`, keyed by
+        the rows (see :ref:`def-random-streams`), and ``random_state`` makes
+        the attributions reproducible.  May depend
         on the parameters (a masker-based explainer is stochastic when its
         masker is).
     shares_row_keys : bool, default=True
@@ -493,8 +494,10 @@ class BaseExplainer(
             Overrides the ``target`` parameter for this call (for example the
             true labels, one per row).
         row_keys : array-like of int, shape (n_samples,), default=None
-            Keys of the per-row random streams; by default a hash of each row,
-            so a row gets the same draws whatever its batch or position.
+            Keys of the per-row random streams; by default a hash of each row
+            (:func:`~sklearn_xai.utils.row_keys`, of its values rounded to
+            float32), so a row gets the same draws whatever its batch,
+            position or dtype.
             Stability metrics pass the key of the original row to explain its
             neighbours with common random numbers.  Ignored by explainers
             whose randomness is the explanation (:class:`RandomExplainer`).

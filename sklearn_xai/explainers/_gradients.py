@@ -17,9 +17,9 @@ explainers.  Rows are sent to Captum in blocks of whole rows of at most
 ``batch_size`` model rows (``None``: about 2**17 input entries, see
 :func:`~sklearn_xai.utils._output.block_slices`); the attributions are
 float64 ``(n_samples, n_features)`` matrices (images flattened row-major).
-Stochastic methods (SmoothGrad, GradientSHAP) draw their noise from the
-per-row generators, so results do not depend on the batch size or on the
-row order.
+Stochastic methods (SmoothGrad, GradientSHAP) draw their noise vectorised
+from the rows' random streams (:class:`~sklearn_xai.utils.RowStreams`), so
+results do not depend on the batch size or on the row order.
 """
 
 import math
@@ -716,7 +716,7 @@ class GuidedGradCam(_GradientExplainer):
 
 
 # ---------------------------------------------------------------------------
-# Stochastic gradient methods (noise from the per-row generators)
+# Stochastic gradient methods (noise from the per-row random streams)
 # ---------------------------------------------------------------------------
 def _leaf(tensor):
     """A fresh input tensor that requires gradients (Captum warns otherwise)."""
