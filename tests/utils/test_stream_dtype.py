@@ -61,16 +61,6 @@ def _kwargs(cls, **extra):
     return kw
 
 
-def _torch_model():
-    import torch
-
-    from sklearn_xai.models import LogisticNetClassifier
-
-    with torch.random.fork_rng(devices=[]):
-        return LogisticNetClassifier(lr=0.1, max_epochs=3, early_stopping=False,
-                                     random_state=0).fit(X_TRAIN, Y_TRAIN)
-
-
 def _stochastic_explainers():
     """Every explainer that is stochastic by default, and every masker-based
     one with a stochastic masker."""
@@ -86,21 +76,16 @@ def _stochastic_explainers():
 
 
 @pytest.fixture(scope="module")
-def models():
-    linear = FrozenEstimator(LogisticRegression().fit(X_TRAIN, Y_TRAIN))
-    return {"linear": linear, "torch": None}
+def model():
+    """A logistic regression: model-agnostic explainers call it, gradient
+    explainers differentiate its torch replica."""
+    return FrozenEstimator(LogisticRegression().fit(X_TRAIN, Y_TRAIN))
 
 
-def _build(cls, extra, models, random_state):
-    tags = get_explainer_tags(cls)
+def _build(cls, extra, model, random_state):
     kw = _kwargs(cls, **extra, random_state=random_state)
-    if tags.requires_estimator:
-        if tags.differentiable:
-            if models["torch"] is None:
-                models["torch"] = FrozenEstimator(_torch_model())
-            kw["estimator"] = models["torch"]
-        else:
-            kw["estimator"] = models["linear"]
+    if get_explainer_tags(cls).requires_estimator:
+        kw["estimator"] = model
     return cls(**kw).fit(X_TRAIN, Y_TRAIN)
 
 
@@ -113,14 +98,14 @@ def test_discovery_finds_the_stochastic_components():
 
 
 @pytest.mark.parametrize("cls, extra", list(_stochastic_explainers()))
-def test_explainer_draws_do_not_depend_on_the_dtype(cls, extra, models):
-    ex = _build(cls, extra, models, random_state=0)
+def test_explainer_draws_do_not_depend_on_the_dtype(cls, extra, model):
+    ex = _build(cls, extra, model, random_state=0)
     A64 = ex.explain(X64)
     A32 = ex.explain(X32)
     np.testing.assert_allclose(A32, A64, rtol=RTOL, atol=ATOL,
                                err_msg=f"{cls.__name__}: float32 copy vs float64")
     # The test can see draws: another seed moves the attributions.
-    other = _build(cls, extra, models, random_state=1).explain(X64)
+    other = _build(cls, extra, model, random_state=1).explain(X64)
     assert not np.allclose(other, A64, rtol=RTOL, atol=ATOL)
 
 
