@@ -40,7 +40,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._estimators import is_frozen
 from sklearn_xai.utils._output import ExplainedOutput, check_single_output_target
-from sklearn_xai.utils._random import row_generators
+from sklearn_xai.utils._random import RowStreams
 from sklearn_xai.utils._tabular import TabularCodec, has_non_numeric_columns
 from sklearn_xai.utils._random import row_keys as _row_keys
 from sklearn_xai.utils._sklearn import (
@@ -89,9 +89,10 @@ class ExplainerTags:
         Whether the model must be a differentiable torch model (see
         :func:`~sklearn_xai.explainers.differentiable_model`).
     stochastic : bool, default=False
-        Whether ``explain`` consumes random numbers.  It then receives one
-        generator per row, keyed by the row (see :ref:`def-random-streams`),
-        and ``random_state`` makes the attributions reproducible.  May depend
+        Whether ``explain`` consumes random numbers.  ``_explain`` then
+        receives the rows' :class:`~sklearn_xai.utils.RowStreams`, keyed by
+        the rows (see :ref:`def-random-streams`), and ``random_state`` makes
+        the attributions reproducible.  May depend
         on the parameters (a masker-based explainer is stochastic when its
         masker is).
     shares_row_keys : bool, default=True
@@ -468,8 +469,10 @@ class BaseExplainer(
             Overrides the ``target`` parameter for this call (for example the
             true labels, one per row).
         row_keys : array-like of int, shape (n_samples,), default=None
-            Keys of the per-row random streams; by default a hash of each row,
-            so a row gets the same draws whatever its batch or position.
+            Keys of the per-row random streams; by default a hash of each row
+            (:func:`~sklearn_xai.utils.row_keys`, of its values rounded to
+            float32), so a row gets the same draws whatever its batch,
+            position or dtype.
             Stability metrics pass the key of the original row to explain its
             neighbours with common random numbers.  Ignored by explainers
             whose randomness is the explanation (:class:`RandomExplainer`).
@@ -508,7 +511,7 @@ class BaseExplainer(
                     f"row_keys must have one key per row, shape ({X.shape[0]},); "
                     f"got {keys.shape}."
                 )
-            rngs = row_generators(getattr(self, "random_state", None), keys)
+            rngs = RowStreams(getattr(self, "random_state", None), keys)
         A = np.asarray(self._explain(X, f, t, rngs), dtype=np.float64)
         groups = getattr(self, "groups_", None)
         expected = X.shape if groups is None else (X.shape[0], len(groups))
@@ -566,8 +569,14 @@ class BaseExplainer(
 
         ``f`` is the :class:`~sklearn_xai.utils.ExplainedOutput` (``None``
         for model-ignorant explainers), ``target_index`` the class column per
-        row (``None`` for regression), ``rngs`` one generator per row (only
-        for stochastic explainers).
+        row (``None`` for regression).  ``rngs`` is the rows' random
+        streams, a :class:`~sklearn_xai.utils.RowStreams` over the ``n`` rows
+        keyed by ``row_keys`` (``None`` for explainers not tagged
+        ``stochastic``): draw row ``i``'s numbers from it only, vectorised
+        (``rngs.normal(size)``, ``uniform``, ``integers``,
+        ``permutations``), or from ``rngs.generators()[i]`` where numpy's
+        generator API is needed; hand it (or ``rngs[block]``) on to
+        maskers and perturbers as is.
         """
 
     # ------------------------------------------------------------ routing

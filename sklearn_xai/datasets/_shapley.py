@@ -20,7 +20,7 @@ from sklearn_xai.masking import (
     check_masker,
 )
 from sklearn_xai.utils._output import block_slices
-from sklearn_xai.utils._random import keyed_generators
+from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._validation import affine_params, check_feature_vector
@@ -315,7 +315,7 @@ def exact_shapley_values(
         values[:, full] = call(X, target_index)
         rngs = None
         if not masker.is_deterministic:
-            rngs = keyed_generators(X, random_state)
+            rngs = keyed_streams(X, random_state)
         values[:, :full] = masker.evaluate(
             call, X, masks[:full], target_index=target_index, batch_size=batch_size,
             rngs=rngs,

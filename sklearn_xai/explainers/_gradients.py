@@ -17,9 +17,9 @@ explainers.  Rows are sent to Captum in blocks of whole rows of at most
 ``batch_size`` model rows (``None``: about 2**17 input entries, see
 :func:`~sklearn_xai.utils._output.block_slices`); the attributions are
 float64 ``(n_samples, n_features)`` matrices (images flattened row-major).
-Stochastic methods (SmoothGrad, GradientSHAP) draw their noise from the
-per-row generators, so results do not depend on the batch size or on the
-row order.
+Stochastic methods (SmoothGrad, GradientSHAP) draw their noise vectorised
+from the rows' random streams (:class:`~sklearn_xai.utils.RowStreams`), so
+results do not depend on the batch size or on the row order.
 """
 
 import math
@@ -168,8 +168,8 @@ class _GradientExplainer(BaseExplainer):
 
         ``model`` maps raw float rows to the explained outputs (one column per
         class), ``inputs`` is a chunk of rows requiring gradients, ``target``
-        the output column per row, ``rngs`` the chunk's generators (stochastic
-        explainers only).
+        the output column per row, ``rngs`` the chunk's
+        :class:`~sklearn_xai.utils.RowStreams` (stochastic explainers only).
         """
 
     def _baseline_tensor(self, inputs):
@@ -713,7 +713,7 @@ class GuidedGradCam(_GradientExplainer):
 
 
 # ---------------------------------------------------------------------------
-# Stochastic gradient methods (noise from the per-row generators)
+# Stochastic gradient methods (noise from the per-row random streams)
 # ---------------------------------------------------------------------------
 def _leaf(tensor):
     """A fresh input tensor that requires gradients (Captum warns otherwise)."""
@@ -817,7 +817,8 @@ class SmoothGrad(_NoisyGradientExplainer):
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape
         N = self.n_perturbations_
-        noise = np.stack([rng.normal(0.0, self.std, size=(N, d)) for rng in rngs])
+        noise = rngs.normal((N, d))
+        noise *= self.std
         noisy = _repeat(inputs, N) + torch.as_tensor(
             noise.reshape(m * N, d), dtype=inputs.dtype, device=inputs.device
         )
@@ -898,12 +899,11 @@ class GradientShap(_NoisyGradientExplainer):
         m, d = inputs.shape
         N = self.n_perturbations_
         B = self.baseline_
-        draws = [(rng.integers(0, len(B), size=N), rng.uniform(size=N),
-                  rng.normal(0.0, self.std, size=(N, d)) if self.std else np.zeros((N, d)))
-                 for rng in rngs]
-        idx = np.concatenate([i for i, _, _ in draws])
-        alpha = np.concatenate([a for _, a, _ in draws])[:, None]
-        noise = np.concatenate([e for _, _, e in draws])
+        # One stream per kind of draw: baseline rows, path positions, noise.
+        idx = rngs.integers(len(B), N, stream=1).reshape(m * N)
+        alpha = rngs.uniform(N, stream=2).reshape(m * N, 1)
+        noise = (self.std * rngs.normal((N, d)).reshape(m * N, d) if self.std
+                 else np.zeros((m * N, d)))
         X = np.repeat(inputs.detach().cpu().numpy().astype(np.float64), N, axis=0) + noise
         delta = X - B[idx]
         points = torch.as_tensor(B[idx] + alpha * delta, dtype=inputs.dtype,

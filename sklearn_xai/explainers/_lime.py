@@ -284,11 +284,12 @@ class LimeTabular(_SampledSurrogate):
             b = len(range(*block.indices(n)))
             if self._bins is not None:
                 dist2 = _lime_discretised_sample(
-                    self._bins, X[block], rngs[block], design[:b], inverse[:b])
+                    self._bins, X[block], rngs[block].generators(), design[:b],
+                    inverse[:b])
             else:
                 dist2 = _lime_gaussian_sample(
-                    self._mean, self._scale, X[block], rngs[block], design[:b],
-                    inverse[:b])
+                    self._mean, self._scale, X[block], rngs[block].generators(),
+                    design[:b], inverse[:b])
             y = evaluate_block(f, inverse[:b], target_index, block)
             A[block] = _lime_surrogates(design[:b], y, width, dist2)
         return A
@@ -301,8 +302,9 @@ class LimeTabular(_SampledSurrogate):
         n_perturbations = self.n_perturbations_
         lime_ex = self.lime_explainer()
         A = np.zeros((n, d), dtype=np.float64)
+        generators = rngs.generators()
         for i in range(n):
-            state = np.random.RandomState(int(rngs[i].integers(2**32)))
+            state = np.random.RandomState(int(generators[i].integers(2**32)))
             lime_ex.random_state = state
             lime_ex.base.random_state = state
             if lime_ex.discretizer is not None:
@@ -630,9 +632,7 @@ class LocalLinearSurrogate(_SampledSurrogate):
         A = np.empty((n, d), dtype=np.float64)
         for block in block_slices(n, N, d, self.batch_size):
             Xb = X[block]
-            noise = np.stack(
-                [rng.standard_normal((N, d)) for rng in rngs[block]]
-            )
+            noise = rngs[block].normal((N, d))
             noise[:, 0] = 0.0
             Z = Xb[:, None, :] + self.std * noise
             y = evaluate_block(f, Z, target_index, block)
@@ -659,7 +659,7 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
         A = np.empty((n, d), dtype=np.float64)
         for block in block_slices(n, S, d, self.batch_size):
             Xb = X[block]
-            masks = np.stack([self._masks(rng, d) for rng in rngs[block]])
+            masks = np.stack([self._masks(rng, d) for rng in rngs[block].generators()])
             Z = np.where(masks, Xb[:, None, :], self.baseline_)
             y = evaluate_block(f, Z, target_index, block)
             A[block] = self._fit_surrogates(masks.astype(np.float64), y,

@@ -196,17 +196,19 @@ class NoiseTunnel(BaseExplainer):
         N = self.n_perturbations
         check_allocation(2 * n * N * d, what=f"the noisy copies of {n} rows",
                          parameter="n_perturbations", value=N)
-        noise = np.empty((n, N, d))
         keys = None
         inner_stochastic = getattr(
             get_tags(self.explainer_), "explainer_tags", None)
         inner_stochastic = inner_stochastic is not None and inner_stochastic.stochastic
+        # Stream 0 of each row: the noise; stream 1: the keys of its noisy
+        # copies' streams in the inner explainer (62-bit, non-negative).
+        if self.stdev:
+            noise = rngs.normal((N, d))
+            noise *= self.stdev
+        else:
+            noise = np.zeros((n, N, d))
         if inner_stochastic:
-            keys = np.empty((n, N), dtype=np.int64)
-        for i, rng in enumerate(rngs):
-            noise[i] = rng.normal(0.0, self.stdev, size=(N, d)) if self.stdev else 0.0
-            if keys is not None:
-                keys[i] = rng.integers(0, 2**62, size=N)
+            keys = (rngs.bits(N, stream=1) >> np.uint64(2)).astype(np.int64)
         noisy = (X[:, None, :] + noise).reshape(n * N, d)
         target = None
         if target_index is not None:

@@ -110,9 +110,7 @@ class RandomExplainer(BaseExplainer):
     def _explain(self, X, f, target_index, rngs):
         d = X.shape[1]
         if self.distribution == "normal":
-            rows = [rng.normal(0.0, self.scale, d) for rng in rngs]
-        elif self.distribution == "uniform":
-            rows = [rng.uniform(-self.scale, self.scale, d) for rng in rngs]
-        else:
-            rows = [rng.uniform(self.low_, self.high_, d) for rng in rngs]
-        return np.array(rows, dtype=np.float64).reshape(X.shape)
+            return self.scale * rngs.normal(d)
+        low, high = ((-self.scale, self.scale) if self.distribution == "uniform"
+                     else (self.low_, self.high_))
+        return low + (high - low) * rngs.uniform(d)

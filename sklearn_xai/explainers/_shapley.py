@@ -32,7 +32,6 @@ from sklearn_xai.explainers._masker_based import (
     _MaskerExplainer,
 )
 from sklearn_xai.masking import MarginalMasker
-from sklearn_xai.utils import RowStreams
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._shapley import (
     all_coalitions,
@@ -368,15 +367,6 @@ def _values_with_ends(explainer, f, X, Z, target_index, rngs):
     return values[:, 0], values[:, 1], values[:, 2:]
 
 
-def _row_streams(rngs):
-    """Counter-based streams of the rows, keyed by one 64-bit word of each
-    row's generator: vectorised draws that still depend only on the row's
-    own stream."""
-    keys = np.fromiter((g.bit_generator.random_raw() for g in rngs),
-                       dtype=np.uint64, count=len(rngs)).view(np.int64)
-    return RowStreams(0, keys)
-
-
 def _check_n_features(explainer, d):
     if d > explainer.max_features:
         grouped = getattr(explainer, "groups_", None) is not None
@@ -558,9 +548,9 @@ class KernelSHAP(_SampledShapley):
     values is half that of sampling every coalition from the kernel, and
     below shap's at the same budget.
 
-    Each row's draws come from its own random stream (a counter-based
-    :class:`~sklearn_xai.utils.RowStreams` keyed by the row's generator),
-    vectorised over rows.
+    Each row's draws come from its own random stream (the counter-based
+    draws of the rows' :class:`~sklearn_xai.utils.RowStreams`), vectorised
+    over rows.
 
     Parameters
     ----------
@@ -712,12 +702,13 @@ class KernelSHAP(_SampledShapley):
         complement dropped when ``n_sampled`` is odd); return the units
         (n, n_units, d) and their draw counts (n, n_units).
 
-        Each row's coalitions come from its own stream (a counter-based
-        :class:`~sklearn_xai.utils.RowStreams` keyed by one word of the
-        row's generator), vectorised over rows in blocks.
+        Each row's coalitions come from its own stream (the counter-based
+        draws of ``rngs``, the rows' :class:`~sklearn_xai.utils.RowStreams`;
+        a stochastic masker draws from their generators), vectorised over
+        rows in blocks.
         """
         n = len(rngs)
-        streams = _row_streams(rngs)
+        streams = rngs
         paired = self.paired
         n_units = -(-n_sampled // 2) if paired else n_sampled
         # A unit's smaller side t is drawn in proportion to the kernel mass
@@ -850,7 +841,7 @@ class ShapleyValueSampling(_SampledShapley):
         """(n, m, d) orderings, drawn vectorised from the rows' streams."""
         m = self.n_permutations_
         n_draw = -(-m // 2) if self.antithetic else m
-        perms = _row_streams(rngs).permutations(d, n_draw)
+        perms = rngs.permutations(d, n_draw)
         if self.antithetic:
             perms = np.stack([perms, perms[..., ::-1]], axis=2)
             perms = perms.reshape(len(rngs), 2 * n_draw, d)

@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._output import ExplainedOutput, affine_output, block_slices
+from sklearn_xai.utils._random import check_streams
 from sklearn_xai.utils._sklearn import validate_estimator_params
 from sklearn_xai.utils._validation import affine_params
 
@@ -175,7 +176,15 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
 
     @abstractmethod
     def _impute(self, X, keep, rngs):
-        """Return imputed rows of shape (n, m, n_draws, d); ``keep`` is (n, m, d)."""
+        """Return imputed rows of shape (n, m, n_draws, d); ``keep`` is (n, m, d).
+
+        ``rngs`` is the rows' :class:`~sklearn_xai.utils.RowStreams` (``None``
+        for a deterministic masker).  A masker draws from the rows'
+        generators, ``rngs.generators()`` (a sub-stream of their own): the
+        counter-based draws (``rngs.uniform(...)``, ``rngs.permutations(...)``)
+        are left to the caller, an explainer or metric that draws its
+        coalitions from the same streams, so the two stay independent.
+        """
 
     def _draw_weights(self, X, keep):
         """Weights (n, m, n_draws) of the draws, summing to 1 over the draws,
@@ -210,12 +219,16 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
             )
         return keep
 
-    def _check_rngs(self, rngs):
-        if not self.is_deterministic and rngs is None:
-            raise ValueError(
-                f"{type(self).__name__} is stochastic: pass one random generator per "
-                "row in rngs (sklearn_xai.utils.row_generators)."
-            )
+    def _check_rngs(self, rngs, n_rows):
+        if rngs is None:
+            if not self.is_deterministic:
+                raise ValueError(
+                    f"{type(self).__name__} is stochastic: pass the rows' random "
+                    "streams in rngs, sklearn_xai.utils.RowStreams(random_state, "
+                    "row_keys(X))."
+                )
+            return
+        check_streams(rngs, n_rows)
 
     def impute(self, X, keep, *, rngs=None, check_input=True):
         """Inputs the model sees when only the features in ``keep`` are known.
@@ -226,9 +239,11 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
             The rows being explained or scored.
         keep : bool ndarray of shape (n_coalitions, n_features) or (n_rows, n_coalitions, n_features)
             ``True`` where the feature keeps its value in ``X``.
-        rngs : list of numpy.random.Generator, optional
-            One generator per row (see :mod:`sklearn_xai.utils`); required by
-            stochastic maskers.
+        rngs : RowStreams, optional
+            The rows' random streams, a :class:`sklearn_xai.utils.RowStreams`
+            over the rows of ``X`` (``RowStreams(random_state,
+            row_keys(X))``); required by stochastic maskers, ignored by
+            deterministic ones.  Row ``i``'s draws depend only on its stream.
         check_input : bool, default=True
             Validate the masker's state and the inputs.  Callers that already
             did (a fitted masker, float64 ``X`` with the fitted number of
@@ -243,7 +258,7 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
             return self._impute(X, keep, rngs)
         X = self._check_rows(X)
         keep = self._check_keep(X, keep)
-        self._check_rngs(rngs)
+        self._check_rngs(rngs, X.shape[0])
         return self._impute(X, keep, rngs)
 
     def expected_rows(self, X, keep):
@@ -307,8 +322,9 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
             inputs than the bound is evaluated alone in a larger call.
             Values do not depend on it.  An ``ExplainedOutput`` evaluated
             with ``include_x`` uses its own ``batch_size``.
-        rngs : list of numpy.random.Generator, optional
-            One generator per row; required by stochastic maskers.
+        rngs : RowStreams, optional
+            The rows' random streams (see :meth:`impute`); required by
+            stochastic maskers.
         include_x : bool, default=False
             Also evaluate ``f`` at ``X`` itself, in the same model call as
             the row's masked copies, and return it first.
@@ -339,7 +355,7 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                 w, c = aff
                 values = expected @ w + c
                 return (X @ w + c, values) if include_x else values
-        self._check_rngs(rngs)
+        self._check_rngs(rngs, n)
         b = self._draw_count()
         if b > 1:  # a model call holds whole rows: all coalitions and draws of a row
             check_allocation(m * b * d,
@@ -429,7 +445,8 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
     ``_perturb(X, fixed, n_perturbations, rngs)``, returning an array of shape
     (n_rows, n_masks, n_perturbations, n_features) for validated rows ``X``, a
     boolean ``fixed`` of shape (n_rows, n_masks, n_features) and the rows'
-    random streams; the same draws should serve every mask of a row.
+    random streams (a :class:`~sklearn_xai.utils.RowStreams`, drawn from
+    vectorised or through ``rngs.generators()``); the same draws should serve every mask of a row.
     Like maskers they may implement ``_learns_from_rows`` and
     ``_fit_data_free`` to be usable without training rows.
 
@@ -457,11 +474,11 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
             row the same random draws are used for every mask.
         n_perturbations : int
             Number of perturbed copies per row (and mask).
-        rngs : RowStreams or list of numpy.random.Generator
-            The rows' random streams: a :class:`sklearn_xai.utils.RowStreams`
-            (vectorised) or one generator per row
-            (:func:`sklearn_xai.utils.row_generators`); row ``i``'s copies
-            depend only on ``X[i]`` and its stream.
+        rngs : RowStreams
+            The rows' random streams, a :class:`sklearn_xai.utils.RowStreams`
+            over the rows of ``X`` (``RowStreams(random_state,
+            row_keys(X))``); row ``i``'s copies depend only on ``X[i]`` and
+            its stream.
 
         Returns
         -------
@@ -477,12 +494,7 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
             raise ValueError(
                 f"n_perturbations must be a positive int; got {n_perturbations!r}."
             )
-        if rngs is None or len(rngs) != n:
-            raise ValueError(
-                f"rngs must be a RowStreams over the {n} rows or hold one numpy "
-                f"Generator per row ({n}); build them with "
-                "sklearn_xai.utils.RowStreams(random_state, row_keys(X))."
-            )
+        check_streams(rngs, n)
         fixed = np.asarray(keep_fixed_mask)
         if fixed.dtype != bool:
             if not np.isin(fixed, (0, 1)).all():

@@ -78,13 +78,13 @@ class _DistributionMasker(BaseMasker):
     def _impute(self, X, keep, rngs):
         b = self.n_draws_
         if self.draws == "shared":
-            Z, u = self.distribution_.standard_draws(rngs, b)
+            Z, u = self.distribution_.standard_draws(rngs.generators(), b)
             return self.distribution_.impute_coalitions(
                 X, keep, Z, u, interventional=self._interventional)
         # One block of b draws per coalition, taken in order from the row's
         # stream: coalition j of a row uses its draws j*b .. (j+1)*b - 1.
         n, m, d = keep.shape
-        Z, u = self.distribution_.standard_draws(rngs, m * b)
+        Z, u = self.distribution_.standard_draws(rngs.generators(), m * b)
         rows = self.distribution_.impute_coalitions(
             np.repeat(X, m, axis=0), keep.reshape(n * m, 1, d),
             Z.reshape(n * m, b, d), u.reshape(n * m, b),
@@ -153,11 +153,11 @@ class ConditionalMasker(_DistributionMasker):
     >>> import numpy as np
     >>> from sklearn_xai.distributions import MultivariateGaussian
     >>> from sklearn_xai.masking import ConditionalMasker
-    >>> from sklearn_xai.utils import row_generators
+    >>> from sklearn_xai.utils import RowStreams
     >>> dist = MultivariateGaussian.equicorrelated(2, rho=0.9)
     >>> X = np.array([[2.0, 0.0]])
     >>> masker = ConditionalMasker(dist, n_draws=5).fit(X)
-    >>> Z = masker.impute(X, [[True, False]], rngs=row_generators(0, [0]))
+    >>> Z = masker.impute(X, [[True, False]], rngs=RowStreams(0, [0]))
     >>> Z.shape, bool(np.all(Z[..., 0] == 2.0))
     ((1, 1, 5, 2), True)
 
@@ -165,7 +165,7 @@ class ConditionalMasker(_DistributionMasker):
     draws (shared draws would make these two blocks equal):
 
     >>> fresh = ConditionalMasker(dist, n_draws=5, draws="per_coalition").fit(X)
-    >>> Z = fresh.impute(X, [[True, False], [True, False]], rngs=row_generators(0, [0]))
+    >>> Z = fresh.impute(X, [[True, False], [True, False]], rngs=RowStreams(0, [0]))
     >>> bool(np.array_equal(Z[0, 0], Z[0, 1]))
     False
     """

@@ -318,9 +318,9 @@ class NoisyLinearMasker(BaseMasker):
         if self.is_deterministic:
             return mean
         b = int(self.n_draws)
-        # One block of normals per row, shared by its coalitions.
-        z = np.empty((n, b, d))
-        for i, g in enumerate(rngs):
-            z[i] = g.standard_normal((b, d))
+        # One block of normals per row, shared by its coalitions, from the
+        # rows' generators (maskers leave the counter-based streams to their
+        # caller).
+        z = np.stack([g.standard_normal((b, d)) for g in rngs.generators()])
         noise = z[:, None, :, :] * self.scale_
         return np.where(keep[:, :, None, :], X[:, None, None, :], mean + noise)

@@ -230,20 +230,9 @@ class GaussianNoisePerturber(BasePerturber):
         d = self.n_features_in_
         n_groups = len(self.onehot_groups_)
         n_flip = d if self.binary_mask_.any() else 0
-        if isinstance(rngs, RowStreams):
-            gauss = rngs.normal((n_perturbations, d), stream=0)
-            unif = rngs.uniform((n_perturbations, n_flip), stream=1)
-            group_u = rngs.uniform((n_perturbations, n_groups), stream=2)
-            return gauss, unif, group_u
-        gauss = np.empty((len(rngs), n_perturbations, d))
-        unif = np.empty((len(rngs), n_perturbations, n_flip))
-        group_u = np.empty((len(rngs), n_perturbations, n_groups))
-        for i, rng in enumerate(rngs):
-            rng.standard_normal(out=gauss[i])
-            if n_flip:
-                rng.random(out=unif[i])
-            if n_groups:
-                rng.random(out=group_u[i])
+        gauss = rngs.normal((n_perturbations, d), stream=0)
+        unif = rngs.uniform((n_perturbations, n_flip), stream=1)
+        group_u = rngs.uniform((n_perturbations, n_groups), stream=2)
         return gauss, unif, group_u
 
     def _apply(self, X, fixed, draws):
@@ -279,6 +268,6 @@ class GaussianNoisePerturber(BasePerturber):
         return Z
 
     def _perturb(self, X, fixed, n_perturbations, rngs):
-        # With a RowStreams the Gaussian noise comes from stream 0, the
+        # The Gaussian noise comes from stream 0 of the rows' RowStreams, the
         # flips from stream 1 and the one-hot moves from stream 2.
         return self._apply(X, fixed, self._draw(rngs, n_perturbations))

@@ -38,7 +38,7 @@ from sklearn_xai.masking import (
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._estimators import unfreeze
 from sklearn_xai.utils._output import ExplainedOutput, affine_output
-from sklearn_xai.utils._random import keyed_generators, purpose_generator
+from sklearn_xai.utils._random import keyed_streams, purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_attributions, check_rows
 
@@ -194,7 +194,7 @@ def _value_inputs(estimator, X, attributions, target, output, batch_size):
 def _values_with_x(f, X, keep, masker, random_state, batch_size):
     """``(f(x), v_x(S))``: one pass over the rows and their coalitions, with
     one random stream per row (keyed by the row)."""
-    rngs = None if masker.is_deterministic else keyed_generators(X, random_state)
+    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
     return _with_x(f, masker, X, keep, batch_size, rngs)
 
 

@@ -54,7 +54,7 @@ from sklearn_xai.metrics._shared_removal import (
     _xai_bench_value_masker,
 )
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._random import keyed_generators, keyed_streams, seed_entropy
+from sklearn_xai.utils._random import keyed_streams, seed_entropy
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import handle_undefined, row_pearson, row_spearman
 from sklearn_xai.utils._validation import magnitude_order, positions, resolve_k
@@ -552,7 +552,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
         np.put_along_axis(removed1, idx, True, axis=1)
         removed = np.broadcast_to(removed1, (n, n_subsets, d))
         mass = A[:, idx].mean(axis=2)
-    rngs = None if masker.is_deterministic else keyed_generators(X, entropy)
+    rngs = None if masker.is_deterministic else keyed_streams(X, entropy)
     fx, values = _with_x(f, masker, X, ~removed, batch_size, rngs)
     drop = fx[:, None] - values
     if absolute:

@@ -40,7 +40,7 @@ from sklearn_xai.metrics._shared_removal import (
 )
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._random import keyed_generators
+from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import row_pearson
 from sklearn_xai.utils._validation import (
@@ -139,7 +139,7 @@ def _conditional_mean_imputer(distribution, masker, value, random_state):
         if masker.is_deterministic:
             # The exact (weighted) mean of the masker's imputations.
             return masker.expected_rows(Z, keep[:, None, :])[:, 0]
-        rngs = keyed_generators(Z, random_state)
+        rngs = keyed_streams(Z, random_state)
         return masker.impute(Z, keep[:, None, :], rngs=rngs)[:, 0].mean(axis=1)
 
     return impute_with_masker

@@ -28,10 +28,16 @@ It has two interfaces:
   numpy generator below, or (``method="box_muller"``) from the Box–Muller
   transform of the words, vectorised over all rows;
 * one :class:`numpy.random.Generator` per row (:meth:`RowStreams.generators`,
-  :func:`row_generators`, :func:`keyed_generators`) for code that needs
-  numpy's generator API (stochastic maskers, distributions, explainers'
-  ``_explain``): a PCG64 generator whose 128-bit state and increment are the
-  first four words of the row's stream, built in a few microseconds.
+  :func:`row_generators`) for code that needs numpy's generator API
+  (distributions, some explainers): a PCG64 generator whose 128-bit state
+  and increment are the first four words of the row's stream, built in a
+  few microseconds.
+
+:class:`RowStreams` is the one type that crosses interfaces: explainers'
+``_explain``, maskers' ``impute``/``evaluate``, perturbers' ``perturb`` and
+the metrics all receive and pass on a :class:`RowStreams` (checked by
+:func:`check_streams`); code that needs numpy's generator API asks it for
+``streams.generators(stream=...)`` at the point of use.
 """
 
 import numbers
@@ -41,7 +47,7 @@ from numpy.random.bit_generator import ISeedSequence
 
 __all__ = [
     "RowStreams",
-    "keyed_generators",
+    "check_streams",
     "keyed_streams",
     "purpose_generator",
     "row_generators",
@@ -104,24 +110,72 @@ def seed_entropy(random_state):
     )
 
 
+def check_streams(streams, n_rows, *, name="rngs"):
+    """Check that ``streams`` is a :class:`RowStreams` over ``n_rows`` rows.
+
+    Parameters
+    ----------
+    streams : object
+        The rows' random streams handed to a masker, perturber or explainer.
+    n_rows : int
+        Number of rows they must cover.
+    name : str, default="rngs"
+        The parameter's name, for the error message.
+
+    Returns
+    -------
+    streams : RowStreams
+
+    Raises
+    ------
+    TypeError
+        If ``streams`` is not a :class:`RowStreams` (a list of numpy
+        generators is no longer accepted).
+    ValueError
+        If it covers another number of rows.
+    """
+    if not isinstance(streams, RowStreams):
+        raise TypeError(
+            f"{name} must be a sklearn_xai.utils.RowStreams over the {n_rows} rows, "
+            f"got {type(streams).__name__}; build it with "
+            "RowStreams(random_state, row_keys(X)) (code that needs numpy "
+            "generators asks it for streams.generators())."
+        )
+    if len(streams) != n_rows:
+        raise ValueError(
+            f"{name} must cover the {n_rows} rows, got a RowStreams over "
+            f"{len(streams)} rows; build it with RowStreams(random_state, "
+            "row_keys(X)) for the rows passed."
+        )
+    return streams
+
+
 def row_keys(X):
     """Content keys of the rows of ``X``: a 63-bit hash of each row's values.
 
-    Each value's 64-bit pattern is XORed with a salt of its column and passed
-    through the SplitMix64 finaliser; a row's key is the finalised
-    wrap-around sum of these words.  All values are hashed in one vectorised
-    pass (no loop over rows or features).  ``-0.0`` and ``0.0`` get the same
-    key.
+    Rows are keyed on their values rounded to single precision, a rounding
+    that float64, float32, float16 and integer copies of the same data
+    share, so all of them get the same keys (and the same random draws):
+    a float32 copy of ``0.1`` holds another number than the float64 ``0.1``,
+    but both round to the same float32.  The rule, value by value:
 
-    Rows are keyed on their float64 values: ``X`` is cast to float64 before
-    hashing, so a float32, integer or DataFrame copy holding the same numbers
-    gets the same keys (and the same random draws) as the float64 original.
-    A float32 copy of a value that float32 cannot represent (``0.1``) holds
-    another number and gets another key.
+    * the value is rounded to the nearest float32 (exact for float32,
+      float16 and integers of magnitude up to ``2**24``; float64 values
+      beyond the float32 range become ``±inf``);
+    * ``-0.0`` is keyed as ``0.0`` and every NaN as one NaN.
+
+    Each value's 32-bit pattern is XORed with a salt of its column and passed
+    through the SplitMix64 finaliser; a row's key is the finalised
+    wrap-around sum of these words, computed in one vectorised pass (no loop
+    over rows or features).  Two rows get the same key when all their values
+    agree to single precision (a relative difference below about ``6e-8``),
+    so such rows share their random draws; rows that differ in any value's
+    float32 rounding get keys that collide with probability ``2**-63``.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
+        Numeric rows (any real dtype, or a DataFrame of numeric columns).
 
     Returns
     -------
@@ -134,12 +188,19 @@ def row_keys(X):
     >>> k = row_keys(np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 2.0], [-0.0, 0.0]]))
     >>> bool(k[0] == k[2]), bool(k[0] == k[1]), bool(k[3] == row_keys([[0.0, 0.0]])[0])
     (True, False, True)
+    >>> X = np.array([[0.1, 1 / 3]])
+    >>> bool(row_keys(X)[0] == row_keys(X.astype(np.float32))[0])
+    True
     """
-    # Cast before hashing: the key depends on the values, not on the dtype.
-    X = np.asarray(X, dtype=np.float64)
+    X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D to key its rows, got shape {X.shape}.")
-    words = (X + 0.0).view(np.uint64)  # a fresh array: "+ 0.0" maps -0.0 to 0.0
+    # The shared rounding: float32 (overflow to inf is part of the rule).
+    with np.errstate(over="ignore", invalid="ignore"):
+        X32 = X.astype(np.float32)
+    X32 += np.float32(0.0)  # -0.0 -> 0.0 (X32 is a fresh array)
+    X32[np.isnan(X32)] = np.float32(np.nan)  # one NaN pattern
+    words = X32.view(np.uint32).astype(np.uint64)
     words ^= _column_salts(X.shape[1])
     with np.errstate(over="ignore"):
         h = _mix(words).sum(axis=1, dtype=np.uint64)
@@ -342,8 +403,20 @@ class RowStreams:
         """Streams of a subset of the rows (slice, int array or boolean mask)."""
         sub = self._hkeys[index]
         if sub.ndim != 1:
-            raise IndexError("index RowStreams with a slice or a 1-D index array.")
+            raise IndexError(
+                "index RowStreams with a slice or a 1-D index array (streams[i:i+1] "
+                "for row i alone); for row i's numpy Generator use "
+                "streams.generators()[i].")
         return RowStreams._from_hashed(self.seed, sub)
+
+    def __iter__(self):
+        # Without it, Python would iterate through __getitem__ with ints,
+        # which raise IndexError at once: an empty loop, not an error.
+        raise TypeError(
+            "RowStreams is not iterable: draw for all rows at once "
+            "(streams.normal(size), uniform, integers, permutations) or loop over "
+            "streams.generators() for one numpy Generator per row."
+        )
 
     def __repr__(self):
         return f"RowStreams(n_rows={len(self)})"
@@ -948,28 +1021,6 @@ def keyed_streams(X, random_state, *, seed_policy="row"):
     streams : RowStreams
     """
     return RowStreams(random_state, stream_keys(X, seed_policy))
-
-
-def keyed_generators(X, random_state, *, seed_policy="row", stream=0):
-    """One :class:`numpy.random.Generator` per row of ``X`` (keys from
-    :func:`stream_keys`), for code that needs numpy's generator interface
-    (stochastic maskers): ``keyed_streams(X, random_state,
-    seed_policy=seed_policy).generators(stream=stream)``.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-    random_state : None, int, RandomState or Generator
-    seed_policy : {"row", "openxai"}, default="row"
-    stream : int, default=0
-        Sub-stream number (see :meth:`RowStreams.generators`).
-
-    Returns
-    -------
-    generators : list of numpy.random.Generator
-    """
-    return keyed_streams(X, random_state, seed_policy=seed_policy).generators(
-        stream=stream)
 
 
 def purpose_generator(random_state, stream):

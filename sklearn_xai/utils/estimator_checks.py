@@ -182,7 +182,7 @@ def check_explainer(explainer, *, tasks=("classification", "regression"),
             _fail("batch invariance", task,
                   "a row explained alone differs from the same row in a batch "
                   f"(max difference {worst:.3g}); draw each row's random numbers "
-                  "from its own stream (sklearn_xai.utils.row_generators) and "
+                  "from its own stream (the RowStreams handed to _explain) and "
                   "never from statistics of the batch.")
 
         perm = np.random.default_rng(0).permutation(len(rows))

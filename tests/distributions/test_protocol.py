@@ -8,7 +8,7 @@ from scipy.special import ndtr
 import sklearn_xai.datasets as datasets
 from sklearn_xai.distributions import BaseDistribution, GaussianMixture, MultivariateGaussian
 from sklearn_xai.masking import ConditionalMasker
-from sklearn_xai.utils import row_generators, row_keys
+from sklearn_xai.utils import RowStreams, row_generators, row_keys
 
 
 class IndependentUniform(BaseDistribution):
@@ -82,7 +82,7 @@ def test_user_subclass_works_with_maskers_and_sampling():
     # f(z) = z0 * z1: v_x({0}) = x0 / 2 (Monte Carlo), and in closed form for
     # an affine f
     v = masker.evaluate(lambda Z, t: Z[:, 0] * Z[:, 1], [[0.8, 0.3]], [[True, False]],
-                        rngs=row_generators(0, [0]))
+                        rngs=RowStreams(0, [0]))
     np.testing.assert_allclose(v, [[0.4]], atol=0.02)
 
     class Affine:

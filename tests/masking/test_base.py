@@ -18,7 +18,7 @@ from sklearn_xai.masking import (
     check_masker,
     check_perturber,
 )
-from sklearn_xai.utils import ExplainedOutput, RowStreams, row_generators, row_keys
+from sklearn_xai.utils import ExplainedOutput, RowStreams, row_keys
 
 RNG = np.random.default_rng(0)
 X_TRAIN = RNG.normal(size=(40, 3))
@@ -37,8 +37,8 @@ def test_data_free_maskers_are_set_up_without_rows(masker):
     reference = check_masker(masker, X_TRAIN)  # fitted on rows: the same state
     keep = np.array([[True, False, True], [False, False, False]])
     np.testing.assert_array_equal(
-        out.impute(X, keep, rngs=row_generators(0, row_keys(X))),
-        reference.impute(X, keep, rngs=row_generators(0, row_keys(X))))
+        out.impute(X, keep, rngs=RowStreams(0, row_keys(X))),
+        reference.impute(X, keep, rngs=RowStreams(0, row_keys(X))))
 
 
 @pytest.mark.parametrize("masker, what", [
@@ -212,7 +212,7 @@ def test_huge_draw_count_is_refused_before_any_work():
     masker = ConditionalMasker(MultivariateGaussian(np.zeros(3), np.eye(3)),
                                n_draws=10**12).fit(np.zeros((5, 3)))
     keep = np.ones((2, 4, 3), dtype=bool)
-    rngs = [np.random.default_rng(i) for i in range(2)]
+    rngs = RowStreams(0, [0, 1])
     with pytest.raises(ValueError, match=r"n_draws=1000000000000 needs about 87.3 TiB"):
         masker.evaluate(f, np.zeros((2, 3)), keep, rngs=rngs)
     assert not calls

@@ -11,7 +11,7 @@ from sklearn_xai.masking import (
     EmpiricalConditionalMasker,
     GaussianConditionalMasker,
 )
-from sklearn_xai.utils import row_generators, row_keys
+from sklearn_xai.utils import RowStreams, row_keys
 
 
 def _dist():
@@ -24,7 +24,7 @@ def test_impute_draws_from_the_conditional():
     X = np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
     masker = ConditionalMasker(dist, n_draws=20_000).fit(X)
     keep = np.array([[True, False, False], [False, True, True], [True, True, True]])
-    Z = masker.impute(X, keep, rngs=row_generators(0, row_keys(X)))
+    Z = masker.impute(X, keep, rngs=RowStreams(0, row_keys(X)))
     assert Z.shape == (2, 3, 20_000, 3)
     np.testing.assert_array_equal(Z[:, 0, :, 0], X[:, [0]].repeat(20_000, 1))
     np.testing.assert_array_equal(Z[:, 2], np.repeat(X[:, None], 20_000, axis=1))
@@ -40,13 +40,13 @@ def test_common_random_numbers_and_row_keys():
     X = np.arange(6.0).reshape(2, 3)
     masker = ConditionalMasker(dist, n_draws=8).fit(X)
     keep = np.array([[True, False, False], [True, True, False]])
-    Z = masker.impute(X, keep, rngs=row_generators(1, row_keys(X)))
+    Z = masker.impute(X, keep, rngs=RowStreams(1, row_keys(X)))
     # feature 2 is free in both coalitions: same draws (common random numbers)
     np.testing.assert_array_equal(Z[:, 0, :, 2], Z[:, 1, :, 2])
     # a row's draws do not depend on its batch
-    alone = masker.impute(X[1:], keep, rngs=row_generators(1, row_keys(X[1:])))
+    alone = masker.impute(X[1:], keep, rngs=RowStreams(1, row_keys(X[1:])))
     np.testing.assert_array_equal(alone[0], Z[1])
-    other = masker.impute(X, keep, rngs=row_generators(2, row_keys(X)))
+    other = masker.impute(X, keep, rngs=RowStreams(2, row_keys(X)))
     assert not np.allclose(other, Z)
     with pytest.raises(ValueError, match="stochastic"):
         masker.impute(X, keep)
@@ -61,11 +61,11 @@ def test_per_row_coalitions():
         [[False, True, False], [True, True, False]],
         [[True, False, False], [False, False, False]],
     ])
-    rngs = row_generators(0, row_keys(X))
+    rngs = RowStreams(0, row_keys(X))
     Z = masker.impute(X, keep, rngs=rngs)
     for i in range(3):
         single = masker.impute(X[i : i + 1], keep[i : i + 1],
-                               rngs=row_generators(0, row_keys(X[i : i + 1])))
+                               rngs=RowStreams(0, row_keys(X[i : i + 1])))
         np.testing.assert_array_equal(Z[i], single[0])
         np.testing.assert_array_equal(Z[i][:, :, keep[i][0]][0],
                                       np.broadcast_to(X[i, keep[i][0]], (4, keep[i][0].sum())))
@@ -103,7 +103,7 @@ def test_evaluate_monte_carlo_matches_distribution():
         return np.sin(Z[:, 0]) * Z[:, 1]
 
     values = masker.evaluate(lambda Z, t: f(Z), X, keep,
-                             rngs=row_generators(3, row_keys(X)), batch_size=500)
+                             rngs=RowStreams(3, row_keys(X)), batch_size=500)
     expected = dist.conditional_expectation(f, X, keep, n_draws=300, random_state=3)
     np.testing.assert_allclose(values, expected, atol=1e-12)
 
@@ -131,7 +131,7 @@ def test_gaussian_conditional_masker_fits_the_data():
     np.testing.assert_allclose(masker.distribution_.mean, X.mean(0))
     np.testing.assert_allclose(masker.distribution_.cov, np.cov(X.T))
     x = np.array([[1.0, 0.0, 0.0]])
-    Z = masker.impute(x, [[True, False, False]], rngs=row_generators(0, [0]))
+    Z = masker.impute(x, [[True, False, False]], rngs=RowStreams(0, [0]))
     beta = np.cov(X.T)[0, 1] / np.var(X[:, 0], ddof=1)
     expected = X[:, 1].mean() + beta * (1.0 - X[:, 0].mean())
     assert Z[0, 0, :, 1].mean() == pytest.approx(expected, abs=0.03)
@@ -139,7 +139,7 @@ def test_gaussian_conditional_masker_fits_the_data():
     # singular estimated covariance (duplicated column) is accepted
     dup = np.column_stack([x0, x0])
     GaussianConditionalMasker(n_draws=3).fit(dup).impute(
-        dup[:1], [[True, False]], rngs=row_generators(0, [0]))
+        dup[:1], [[True, False]], rngs=RowStreams(0, [0]))
 
 
 def test_gaussian_conditional_masker_on_one_row_says_what_to_do():
@@ -161,8 +161,8 @@ def test_interventional_value_draws_the_marginal():
     inter = ConditionalMasker(dist, n_draws=20000, value="interventional").fit(X)
     obs = ConditionalMasker(dist, n_draws=20000).fit(X)
     keep = np.array([[True, False, True]])
-    Zi = inter.impute(X, keep, rngs=row_generators(0, [0]))
-    Zo = obs.impute(X, keep, rngs=row_generators(0, [0]))
+    Zi = inter.impute(X, keep, rngs=RowStreams(0, [0]))
+    Zo = obs.impute(X, keep, rngs=RowStreams(0, [0]))
     # marginal mean of x1 is -1; conditional mean given x0 = 3 is -1 + 0.7 * 2
     assert Zi[0, 0, :, 1].mean() == pytest.approx(-1.0, abs=0.03)
     assert Zo[0, 0, :, 1].mean() == pytest.approx(0.4, abs=0.03)

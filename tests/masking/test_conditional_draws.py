@@ -9,7 +9,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from sklearn_xai.distributions import GaussianMixture, MultivariateGaussian
 from sklearn_xai.masking import ConditionalMasker, GaussianConditionalMasker
-from sklearn_xai.utils import row_generators
+from sklearn_xai.utils import RowStreams
 
 RHO = 0.6
 
@@ -26,7 +26,7 @@ def _two_equal_coalitions(draws, n_rows=3000, n_draws=8):
     X = np.tile([[1.5, 0.0]], (n_rows, 1))
     masker = ConditionalMasker(dist, n_draws=n_draws, draws=draws).fit(X)
     keep = np.array([[True, False], [True, False]])
-    rngs = row_generators(0, np.arange(n_rows))
+    rngs = RowStreams(0, np.arange(n_rows))
     return masker.evaluate(_free_feature, X, keep, rngs=rngs)
 
 
@@ -62,7 +62,7 @@ def test_per_coalition_draws_are_exact_conditional_draws():
     X = np.array([[1.0, -2.0, 0.5]])
     keep = np.array([[True, False, False], [True, True, False], [False, False, False]])
     masker = ConditionalMasker(dist, n_draws=40_000, draws="per_coalition").fit(X)
-    Z = masker.impute(X, keep, rngs=row_generators(1, [0]))
+    Z = masker.impute(X, keep, rngs=RowStreams(1, [0]))
     assert Z.shape == (1, 3, 40_000, 3)
     np.testing.assert_array_equal(Z[0, 0, :, 0], 1.0)
     np.testing.assert_array_equal(Z[0, 1, :, :2], np.tile([1.0, -2.0], (40_000, 1)))
@@ -82,16 +82,16 @@ def test_per_coalition_rows_do_not_depend_on_their_batch():
     keep = rng.random((6, 4, 3)) < 0.5
     masker = ConditionalMasker(dist, n_draws=5, draws="per_coalition").fit(X)
     rows = np.arange(6)
-    full = masker.impute(X, keep, rngs=row_generators(3, rows))
+    full = masker.impute(X, keep, rngs=RowStreams(3, rows))
     order = rows[::-1]
     reversed_batch = masker.impute(X[order], keep[order],
-                                   rngs=row_generators(3, order))
+                                   rngs=RowStreams(3, order))
     np.testing.assert_array_equal(reversed_batch, full[order])
-    alone = masker.impute(X[2:3], keep[2:3], rngs=row_generators(3, [2]))
+    alone = masker.impute(X[2:3], keep[2:3], rngs=RowStreams(3, [2]))
     np.testing.assert_array_equal(alone[0], full[2])
     # Evaluated in blocks of one row: the same values.
     values = masker.evaluate(lambda Z, t: Z.sum(axis=1), X, keep,
-                             rngs=row_generators(3, rows), batch_size=1)
+                             rngs=RowStreams(3, rows), batch_size=1)
     np.testing.assert_allclose(values, full.sum(axis=3).mean(axis=2))
 
 
@@ -102,8 +102,8 @@ def test_shared_is_the_default_and_unchanged():
     default = ConditionalMasker(dist, n_draws=4).fit(X)
     shared = ConditionalMasker(dist, n_draws=4, draws="shared").fit(X)
     assert default.get_params()["draws"] == "shared"
-    np.testing.assert_array_equal(default.impute(X, keep, rngs=row_generators(0, [0])),
-                                  shared.impute(X, keep, rngs=row_generators(0, [0])))
+    np.testing.assert_array_equal(default.impute(X, keep, rngs=RowStreams(0, [0])),
+                                  shared.impute(X, keep, rngs=RowStreams(0, [0])))
 
 
 def test_gaussian_mixture_and_fitted_gaussian_take_the_option():
@@ -112,14 +112,14 @@ def test_gaussian_mixture_and_fitted_gaussian_take_the_option():
     X = np.array([[0.5, 0.0], [1.0, 1.0]])
     keep = np.array([[True, False], [True, False]])
     masker = ConditionalMasker(mix, n_draws=6, draws="per_coalition").fit(X)
-    Z = masker.impute(X, keep, rngs=row_generators(0, [0, 1]))
+    Z = masker.impute(X, keep, rngs=RowStreams(0, [0, 1]))
     assert Z.shape == (2, 2, 6, 2)
     np.testing.assert_array_equal(Z[:, :, :, 0], X[:, [0]][:, None].repeat(2, 1).repeat(6, 2))
     assert not np.array_equal(Z[:, 0], Z[:, 1])
     rng = np.random.default_rng(1)
     fitted = GaussianConditionalMasker(n_draws=6, draws="per_coalition").fit(
         rng.normal(size=(50, 2)))
-    Zg = fitted.impute(X, keep, rngs=row_generators(0, [0, 1]))
+    Zg = fitted.impute(X, keep, rngs=RowStreams(0, [0, 1]))
     assert not np.array_equal(Zg[:, 0], Zg[:, 1])
 
 

@@ -9,7 +9,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from sklearn_xai.distributions import MultivariateGaussian
 from sklearn_xai.masking import check_masker
 from sklearn_xai.masking import NoisyLinearMasker
-from sklearn_xai.utils import ExplainedOutput, row_generators, row_keys
+from sklearn_xai.utils import ExplainedOutput, RowStreams, row_keys
 
 RNG = np.random.default_rng(0)
 X_TRAIN = RNG.normal(size=(300, 4)) @ np.array(
@@ -95,13 +95,13 @@ def test_noise_is_per_row_reproducible_and_of_the_given_scale():
     masker = NoisyLinearMasker(noise=0.1, image_shape=(H, W), n_draws=2000).fit(image)
     assert not masker.is_deterministic
     rows = np.vstack([image, image + 1])
-    Z = masker.impute(rows, ~removed, rngs=row_generators(0, row_keys(rows)))
+    Z = masker.impute(rows, ~removed, rngs=RowStreams(0, row_keys(rows)))
     eps = Z[0, 0, :, removed[0]] - image[0, removed[0]][:, None]
     assert abs(eps.std() - 0.1) < 0.005 and abs(eps.mean()) < 0.005
     np.testing.assert_array_equal(Z[0, 0, :, ~removed[0]].T,
                                   np.broadcast_to(image[0, ~removed[0]],
                                                   (2000, (~removed[0]).sum())))
-    alone = masker.impute(rows[1:], ~removed, rngs=row_generators(0, row_keys(rows[1:])))
+    alone = masker.impute(rows[1:], ~removed, rngs=RowStreams(0, row_keys(rows[1:])))
     np.testing.assert_array_equal(alone[0], Z[1])
     with pytest.raises(ValueError, match="stochastic"):
         masker.impute(rows, ~removed)
@@ -131,7 +131,7 @@ def test_tabular_noise_is_scaled_by_the_training_std():
     masker = NoisyLinearMasker(noise=0.5, n_draws=4000).fit(X_TRAIN)
     np.testing.assert_allclose(masker.scale_, 0.5 * X_TRAIN.std(axis=0, ddof=1))
     keep = np.array([[True, False, True, False]])
-    Z = masker.impute(X[:1], keep, rngs=row_generators(1, row_keys(X[:1])))[0, 0]
+    Z = masker.impute(X[:1], keep, rngs=RowStreams(1, row_keys(X[:1])))[0, 0]
     np.testing.assert_allclose(Z[:, [1, 3]].std(axis=0), masker.scale_[[1, 3]],
                                rtol=0.05)
 

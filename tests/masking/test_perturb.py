@@ -2,11 +2,11 @@ import numpy as np
 import pytest
 
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
-from sklearn_xai.utils import row_generators, row_keys
+from sklearn_xai.utils import RowStreams, row_keys
 
 
 def _rngs(X, seed=0):
-    return row_generators(seed, row_keys(X))
+    return RowStreams(seed, row_keys(X))
 
 
 @pytest.fixture
@@ -162,8 +162,11 @@ def test_fit_errors(kwargs, match):
 def test_perturb_errors():
     X = np.zeros((2, 3))
     p = GaussianNoisePerturber().fit(X)
-    with pytest.raises(ValueError, match="one numpy Generator per row"):
+    with pytest.raises(ValueError, match="rngs must cover the 2 rows"):
         p.perturb(X, np.zeros(3, bool), 2, _rngs(X[:1]))
+    # One type crosses the interface: a list of numpy generators is refused.
+    with pytest.raises(TypeError, match="rngs must be a sklearn_xai.utils.RowStreams"):
+        p.perturb(X, np.zeros(3, bool), 2, _rngs(X).generators())
     with pytest.raises(ValueError, match="keep_fixed_mask"):
         p.perturb(X, np.zeros(4, bool), 2, _rngs(X))
     with pytest.raises(ValueError, match="n_perturbations"):

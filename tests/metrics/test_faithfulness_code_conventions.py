@@ -11,7 +11,7 @@ from sklearn.linear_model import LinearRegression
 from sklearn_xai.datasets import MultivariateGaussian
 from sklearn_xai.masking import BaselineMasker, ConditionalMasker
 from sklearn_xai.metrics import auc_tp, faith_minus, faith_plus, mono_minus, mono_plus
-from sklearn_xai.utils import row_generators
+from sklearn_xai.utils import RowStreams
 
 
 class _Tanh(RegressorMixin, BaseEstimator):
@@ -80,7 +80,7 @@ def test_xai_bench_code_values_are_independent_estimates():
     for draws, expected in (("per_coalition", 2 * 15.0 / b), ("shared", 0.0)):
         masker = ConditionalMasker(dist, b, draws=draws).fit(X)
         V = masker.evaluate(lambda Z, t: model.predict(Z), X, keep,
-                            rngs=row_generators(0, np.arange(n_rows)))
+                            rngs=RowStreams(0, np.arange(n_rows)))
         diff_var = np.var(V[:, 0] - V[:, 1], ddof=1)
         if expected == 0.0:
             assert diff_var == 0.0
