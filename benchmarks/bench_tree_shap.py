@@ -34,6 +34,7 @@ Run::
 
 import argparse
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -41,6 +42,8 @@ from _timing import interleaved
 from sklearn.base import is_classifier
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.ensemble import (
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
     GradientBoostingClassifier,
     GradientBoostingRegressor,
     HistGradientBoostingClassifier,
@@ -92,6 +95,7 @@ def _sklearn_models(task, n_trees):
     if task == "classification":
         return {
             "RandomForest": RandomForestClassifier(n_trees, max_depth=8, random_state=0),
+            "ExtraTrees": ExtraTreesClassifier(n_trees, max_depth=8, random_state=0),
             "GradientBoosting": GradientBoostingClassifier(n_estimators=n_trees,
                                                            max_depth=3, random_state=0),
             "HistGradientBoosting": HistGradientBoostingClassifier(max_iter=n_trees,
@@ -99,6 +103,7 @@ def _sklearn_models(task, n_trees):
         }
     return {
         "RandomForest": RandomForestRegressor(n_trees, max_depth=8, random_state=0),
+        "ExtraTrees": ExtraTreesRegressor(n_trees, max_depth=8, random_state=0),
         "GradientBoosting": GradientBoostingRegressor(n_estimators=n_trees, max_depth=3,
                                                       random_state=0),
         "HistGradientBoosting": HistGradientBoostingRegressor(max_iter=n_trees,
@@ -135,7 +140,13 @@ def main():
     parser.add_argument("--background", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--trees", type=int, default=100)
+    parser.add_argument("--models", default=None,
+                        help="comma-separated model names (default: all)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="cpu: this process's CPU time, which other processes "
+                             "on a loaded machine do not inflate")
     args = parser.parse_args()
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
     try:
         import shap
     except ImportError:
@@ -151,6 +162,8 @@ def main():
         background = X[-args.background:]
         library = _library_models(task, args.trees)
         for model_name, model in _models(task, args.trees).items():
+            if args.models and model_name not in args.models.split(","):
+                continue
             model.fit(X, y)
             variants = [("path_dependent", None), ("interventional", background)]
             for variant, bg in variants[:1] if model_name in library else variants:
@@ -161,7 +174,7 @@ def main():
                     "shap": lambda: results.__setitem__(
                         "shap", _shap_values(shap, model, X_explain, bg)),
                 }
-                times = interleaved(tasks, rounds=args.rounds)
+                times = interleaved(tasks, rounds=args.rounds, clock=clock)
                 diff = np.abs(results["ours"] - results["shap"]).max()
                 scale = np.abs(results["shap"]).max()
                 line = "  ".join(
