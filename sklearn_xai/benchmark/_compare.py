@@ -106,11 +106,12 @@ def applicable_explainers(model, n_features, *, output="auto"):
     (``batch_size``; the attributions do not depend on it), which amortises
     the cost of a call of a forest or boosted ensemble.  Gradient methods
     (saliency, input x gradient, integrated gradients, SmoothGrad) are added
-    for differentiable torch models.  The random control is always first.  Exact tree attributions
-    (:class:`~sklearn_xai.explainers.TreeContributions`) are added for every
-    tree model they support (xgboost, scikit-learn's trees, forests and
-    gradient boosting, LightGBM, CatBoost), on the output they explain: the
-    margin of boosted models and regressors, the probability of tree and
+    for differentiable torch models.  The random control is always first.
+    Exact tree attributions
+    (:class:`~sklearn_xai.explainers.TreeContributions`) are added for
+    every tree model they support (xgboost, scikit-learn's trees, forests
+    and gradient boosting, LightGBM, CatBoost), on the output they explain:
+    the margin of boosted models and regressors, the probability of tree and
     forest classifiers.
 
     Parameters
