@@ -22,6 +22,15 @@ _KERNEL_SHAP_BUDGET = 512
 _LIME_BUDGET = 1000
 _EXACT_SHAPLEY_MAX_FEATURES = 10
 _BACKGROUND = 25  # background rows of the explainers' marginal masker
+# Model evaluations per explained row of a masker explainer at most: the
+# sampling explainers' coalitions times their background rows.  Exact
+# Shapley values evaluate all 2^d coalitions, on as many background rows as
+# fit (12 at 10 features), so that they cost what KernelSHAP costs.
+_MASKER_EVALUATIONS = _KERNEL_SHAP_BUDGET * _BACKGROUND
+# Input entries per model call (8 MiB of float64): forests and boosted
+# ensembles pay about a millisecond per call and per hundred trees, which
+# calls of 2**17 entries (4,000 rows of 30 features) do not amortise.
+_BATCH_ENTRIES = 2**20
 # The decision set: one metric per question a practitioner asks of an
 # explanation (see decision_metrics), with the parameters compare uses.
 _DECISION_METRICS = (
@@ -69,6 +78,8 @@ def _has_representation(model):
 
 
 def _is_differentiable(model):
+    if _is_tree_model(model):  # piecewise constant (and no torch import)
+        return False
     try:
         from sklearn_xai.explainers import differentiable_model
     except ImportError:  # pragma: no cover - torch is a dependency
@@ -83,16 +94,24 @@ def _is_differentiable(model):
 def applicable_explainers(model, n_features, *, output="auto"):
     """The explainers that apply to a fitted model, with sensible budgets.
 
-    Model-agnostic explainers always apply: feature ablation, KernelSHAP,
-    LIME, sampling Shapley values and leave-one-covariate-in, all with a
-    marginal (interventional) masker on 25 background rows, plus exact
-    Shapley values up to 10 features.  Gradient methods (saliency, input x
-    gradient, integrated gradients, SmoothGrad) are added for differentiable
-    torch models.  The random control is always first.  Exact tree attributions
-    (:class:`~sklearn_xai.explainers.TreeContributions`) are added for every
-    tree model they support (xgboost, scikit-learn's trees, forests and
-    gradient boosting, LightGBM, CatBoost), on the output they explain: the
-    margin of boosted models and regressors, the probability of tree and
+    Model-agnostic explainers always apply: feature ablation, KernelSHAP
+    (512 coalitions), LIME (1000 perturbations), sampling Shapley values
+    (about 512 coalitions) and leave-one-covariate-in, all with a marginal
+    (interventional) masker on 25 background rows, plus exact Shapley values
+    up to 10 features.  The masker explainers cost at most what KernelSHAP
+    costs, 512 x 25 = 12,800 model evaluations per explained row: exact
+    Shapley values evaluate all ``2**n_features`` coalitions on as many
+    background rows as that allows (25 up to 9 features, 12 at 10).  Every
+    explainer calls the model on blocks of about 2**20 input entries
+    (``batch_size``; the attributions do not depend on it), which amortises
+    the cost of a call of a forest or boosted ensemble.  Gradient methods
+    (saliency, input x gradient, integrated gradients, SmoothGrad) are added
+    for differentiable torch models.  The random control is always first.
+    Exact tree attributions
+    (:class:`~sklearn_xai.explainers.TreeContributions`) are added for
+    every tree model they support (xgboost, scikit-learn's trees, forests
+    and gradient boosting, LightGBM, CatBoost), on the output they explain:
+    the margin of boosted models and regressors, the probability of tree and
     forest classifiers.
 
     Parameters
@@ -116,14 +135,19 @@ def applicable_explainers(model, n_features, *, output="auto"):
     ['random', 'exact_shapley', 'feature_ablation']
     """
     marginal = {"name": "MarginalMasker", "params": {"background": _BACKGROUND}}
+    # Every explainer that takes a batch size calls the model on blocks of
+    # about _BATCH_ENTRIES input entries (the attributions do not depend on it).
     out = {"output": output} if output != "auto" else {}
+    out["batch_size"] = max(1, _BATCH_ENTRIES // max(int(n_features), 1))
     explainers = {"random": "RandomExplainer"}
     if _is_tree_model(model):
         explainers["tree_shap"] = {"name": "TreeContributions",
                                    "params": {"output": _tree_output(model)}}
     if n_features <= _EXACT_SHAPLEY_MAX_FEATURES:
-        explainers["exact_shapley"] = {"name": "ExactShapley",
-                                       "params": {"masker": marginal, **out}}
+        exact_background = min(_BACKGROUND, max(1, _MASKER_EVALUATIONS >> n_features))
+        explainers["exact_shapley"] = {"name": "ExactShapley", "params": {
+            "masker": {"name": "MarginalMasker",
+                       "params": {"background": exact_background}}, **out}}
     explainers.update({
         "feature_ablation": {"name": "FeatureAblation",
                              "params": {"masker": marginal, **out}},
@@ -292,9 +316,10 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     :class:`~sklearn.frozen.FrozenEstimator`, never refitted); seeds vary
     only the explainers' and metrics' random draws.  Maskers of the
     metrics replace removed features by their mean over ``X_train``; the
-    explainers' maskers draw from 25 background rows of ``X_train`` (a
-    different choice on purpose, so no explainer is favoured by sharing the
-    metric's masker).
+    explainers' maskers draw from 25 background rows of ``X_train`` (12 for
+    exact Shapley values at 10 features, see :func:`applicable_explainers`;
+    a different choice on purpose, so no explainer is favoured by sharing
+    the metric's masker).
 
     Parameters
     ----------

@@ -21,7 +21,7 @@ from sklearn_xai.benchmark._decisions import (
     _row_groups,
     decision_summary,
 )
-from sklearn_xai.utils._files import write_in_folder
+from sklearn_xai.utils._files import csv_frame_text, read_csv_frame, write_in_folder
 
 __all__ = [
     "BenchmarkResults",
@@ -617,6 +617,12 @@ class BenchmarkResults:
         """Write ``results.csv``, ``per_row.csv``, ``leaderboard.csv``,
         ``benchmark.json`` (and Parquet copies when pyarrow is installed).
 
+        Text cells of the CSV files that start like a spreadsheet formula
+        (``= + - @``, a tab...) or with an apostrophe get a leading
+        apostrophe, so that a spreadsheet shows them as text (CSV
+        injection); :meth:`load` strips it and reads the labels back as they
+        were.  Numbers are written as numbers.
+
         Parameters
         ----------
         directory : str or path-like
@@ -635,7 +641,8 @@ class BenchmarkResults:
             files[name] = {"rows": int(n_rows), "sha256": hashlib.sha256(raw).hexdigest()}
 
         for name, frame in (("results", self.table), ("per_row", self.per_row)):
-            write(name, f"{name}.csv", frame.to_csv(index=False), len(frame))
+            # Text cells escaped: a label is never a spreadsheet formula.
+            write(name, f"{name}.csv", csv_frame_text(frame), len(frame))
             try:
                 import pyarrow  # noqa: F401
             except ImportError:
@@ -645,7 +652,7 @@ class BenchmarkResults:
             write(f"{name}_parquet", f"{name}.parquet", buffer.getvalue(), len(frame))
         if (self.table["status"] == "ok").any():
             board = self.leaderboard()
-            write("leaderboard", "leaderboard.csv", board.to_csv(index=False), len(board))
+            write("leaderboard", "leaderboard.csv", csv_frame_text(board), len(board))
         # The record of the run, written last: what every file above holds
         # (rows and a digest), checked by load().
         paths["benchmark"] = write_in_folder(directory, "benchmark.json", json.dumps(
@@ -674,12 +681,12 @@ class BenchmarkResults:
             )
         meta = _read_record(directory)
         _check_files(directory, meta.get("files"))
-        table = pd.read_csv(path, dtype={"error": object, "warnings": object})
+        table = read_csv_frame(path, dtype={"error": object, "warnings": object})
         for col in ("error", "failed_in", "warnings"):
             if col in table:
                 table[col] = table[col].astype(object).fillna("").astype(str)
         per_path = os.path.join(directory, "per_row.csv")
-        per_row = pd.read_csv(per_path) if os.path.exists(per_path) else None
+        per_row = read_csv_frame(per_path) if os.path.exists(per_path) else None
         return cls(table, per_row, spec=meta.get("spec"), control=meta.get("control"),
                    wall_time=meta.get("wall_time"))
 

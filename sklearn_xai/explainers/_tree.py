@@ -389,7 +389,9 @@ class TreeContributions(BaseExplainer):
                                         random_state=self.random_state).fit(X)
                 self.background_ = masker.background_
                 self._background_model = self._model_input(self.background_)
-                bias = self._ensemble.raw_output(self._background_model).mean(axis=0)
+                # The mean output over the background, and what every call
+                # needs of the background rows, computed once here.
+                bias = self._ensemble._background_state(self._background_model)[1]
             else:
                 bias = self._ensemble.expected_value
         else:
@@ -496,17 +498,16 @@ class TreeContributions(BaseExplainer):
                     Xm, self._background_model)
             else:
                 phi = self._ensemble.shap_values(Xm)
-            # (n, d, n_outputs) -> (n, n_outputs, d + 1) as the libraries give.
-            contribs = np.concatenate(
-                [phi.transpose(0, 2, 1), np.zeros((len(X), phi.shape[2], 1))], axis=2)
-            if contribs.shape[1] == 1:
-                contribs = contribs[:, 0]
-        elif self._family == "xgboost":
-            contribs = self._contributions(X)
+            # (n, d, n_outputs): no bias column to drop.
+            if phi.shape[2] == 1:
+                contribs = phi[:, :, 0]
+            else:
+                return phi[np.arange(len(X)), :, target_index]
         else:
-            contribs = self._native(X)
-        if contribs.ndim == 3:  # multi-class: (n, n_classes, d + 1)
-            contribs = contribs[np.arange(len(X)), target_index]
-        elif target_index is not None:  # binary: margin of class 0 is -margin
+            contribs = (self._contributions(X) if self._family == "xgboost"
+                        else self._native(X))[..., :-1]
+            if contribs.ndim == 3:  # multi-class: (n, n_classes, d)
+                return contribs[np.arange(len(X)), target_index]
+        if target_index is not None:  # binary: margin of class 0 is -margin
             contribs = np.where((target_index == 0)[:, None], -contribs, contribs)
-        return contribs[:, :-1]
+        return contribs

@@ -122,18 +122,38 @@ class _Chunk:
         self.A0 = z * (1 - uq)
         self.R1 = omega[:, None, None] * (1 - z) / self.A1
         self.F = omega / (1 - u)                                # (Q,)
-        # (L * P, d * n_out): slot -> feature x output, times the leaf's value.
-        # The same with rows p * L + k: to_features_by_leaf.
-        d = ensemble.n_features
-        out = np.arange(n_out)
-        for name, feat, val in (
-                ("to_features", slot_feature, np.broadcast_to(value, (L, P, n_out))),
-                ("to_features_by_leaf", slot_feature.T,
-                 np.broadcast_to(value[:, None, :], (P, L, n_out)))):
-            cols = (feat[..., None] * n_out + out).ravel()
-            setattr(self, name, sparse.csr_matrix(
+        self.n_features = ensemble.n_features
+        self._matrices = {}
+        self._pattern_table = None
+
+    def _matrix(self, by_leaf):
+        """(L * P, d * n_out): slot -> feature x output, times the leaf's
+        value; ``by_leaf``: the same with rows ``p * L + k``.  Built on first
+        use (a call needs one of the two)."""
+        if by_leaf not in self._matrices:
+            L, P, n_out = self.L, self.P, self.value.shape[1]
+            if by_leaf:
+                feat = self.slot_feature.T
+                val = np.broadcast_to(self.value[:, None, :], (P, L, n_out))
+            else:
+                feat = self.slot_feature
+                val = np.broadcast_to(self.value, (L, P, n_out))
+            cols = (feat[..., None] * n_out + np.arange(n_out)).ravel()
+            self._matrices[by_leaf] = sparse.csr_matrix(
                 (val.ravel(), cols, np.arange(0, P * L * n_out + 1, n_out)),
-                shape=(P * L, d * n_out)))
+                shape=(P * L, self.n_features * n_out))
+        return self._matrices[by_leaf]
+
+    def pattern_table(self):
+        """Path-dependent slot values of every pattern of ones, as
+        :func:`_by_leaf` lays them out; computed once (they depend on the
+        trees only, not on the explained rows)."""
+        if self._pattern_table is None:
+            every = _patterns(self.L)
+            self._pattern_table = _by_leaf(np.concatenate([
+                _path_dependent(every[s], self) for s in block_slices(
+                    len(every), self.P * (self.L + 1), 1, batch_size=_BLOCK_ENTRIES)]))
+        return self._pattern_table
 
 
 class TreeEnsemble:
@@ -323,16 +343,11 @@ class TreeEnsemble:
         n, d, K = len(X), self.n_features, self.n_outputs
         phi = np.zeros((n, d * K))
         for chunk in self.chunks:
-            if _by_pattern(chunk, n):  # a table of the 2^L patterns' values
-                every = _patterns(chunk.L)
-                table = _by_leaf(np.concatenate([
-                    _path_dependent(every[s], chunk) for s in block_slices(
-                        len(every), chunk.P * (chunk.L + 1), 1,
-                        batch_size=_BLOCK_ENTRIES)]))
+            table = chunk.pattern_table() if _by_pattern(chunk, n) else None
             for rows in block_slices(n, chunk.P * (chunk.L + 1), 1,
                                      batch_size=_BLOCK_ENTRIES):
                 o = self._one(chunk, X[rows])
-                if _by_pattern(chunk, n):
+                if table is not None:
                     phi[rows] += _to_features(chunk, _lookup(table, o), by_leaf=True)
                 else:
                     phi[rows] += _to_features(chunk, _path_dependent(o, chunk))
@@ -348,11 +363,37 @@ class TreeEnsemble:
             The mean output over the background rows.
         """
         X = self._cast(X)
-        B = self._cast(background)
-        n, d, K, m = len(X), self.n_features, self.n_outputs, len(B)
+        state, expected = self._background_state(background)
+        n, d, K = len(X), self.n_features, self.n_outputs
+        m = self._background_rows
         phi = np.zeros((n, d * K))
-        for chunk in self.chunks:
+        for chunk, (weights, blocks) in zip(self.chunks, state):
             P, L = chunk.P, chunk.L
+            for mb, bits, counts, first_b, failed_slots in blocks:
+                for rows in block_slices(n, P * L, 1, batch_size=_BYTE_ENTRIES):
+                    # Rows sharing a leaf's pattern share its values.
+                    fail, leaf, inverse = _cells(self._one(chunk, X[rows]))
+                    values = np.concatenate([
+                        _interventional(fail[c], leaf[c], bits, counts, first_b,
+                                        failed_slots, weights)
+                        for c in block_slices(len(fail), mb, 1,
+                                              batch_size=_BYTE_ENTRIES)])
+                    slot = np.take(values, inverse, axis=0).reshape(-1, P, L)
+                    phi[rows] += _to_features(chunk, slot, by_leaf=True)
+        return phi.reshape(n, d, K) / max(m, 1), expected
+
+    def _background_state(self, background):
+        """Per chunk, what the interventional values need of the background
+        rows (the weights by ``(|F_b|, |F_x|)`` and the slots each
+        background row fails), and the mean output over them: computed once
+        per background (the explainer passes the same array on every call)."""
+        cached = getattr(self, "_background_cache", None)
+        if cached is not None and cached[0] is background:
+            return cached[1], cached[2]
+        B = self._cast(background)
+        state = []
+        for chunk in self.chunks:
+            L = chunk.L
             # Weights by (|F_b|, |F_x|): to a feature of F_b, minus to one of F_x.
             fact = np.array([factorial(i) for i in range(2 * L + 1)], dtype=np.float64)
             a = np.arange(L + 1)[:, None]
@@ -364,26 +405,20 @@ class TreeEnsemble:
             bits_b = np.packbits(fail_b, axis=2, bitorder="little").transpose(2, 0, 1)
             n_fail_b = fail_b.sum(axis=2)                               # (P, m)
             # Background rows per block so that a block holds >= 1 row.
-            bg_step = max(1, _BYTE_ENTRIES // P)
-            for bs in range(0, m, bg_step):
+            bg_step = max(1, _BYTE_ENTRIES // chunk.P)
+            blocks = []
+            for bs in range(0, len(B), bg_step):
                 bg = slice(bs, bs + bg_step)
-                mb = len(range(m)[bg])
                 counts = n_fail_b[:, bg].ravel()                        # (P * mb,)
-                first_b = np.r_[0, np.cumsum(counts)[:-1]]
-                failed_slots = np.nonzero(fail_b[:, bg])[2]
-                bits = np.ascontiguousarray(bits_b[:, :, bg])
-                for rows in block_slices(n, P * L, 1, batch_size=_BYTE_ENTRIES):
-                    # Rows sharing a leaf's pattern share its values.
-                    fail, leaf, inverse = _cells(self._one(chunk, X[rows]))
-                    values = np.concatenate([
-                        _interventional(fail[c], leaf[c], bits, counts, first_b,
-                                        failed_slots, weights)
-                        for c in block_slices(len(fail), mb, 1,
-                                              batch_size=_BYTE_ENTRIES)])
-                    slot = np.take(values, inverse, axis=0).reshape(-1, P, L)
-                    phi[rows] += _to_features(chunk, slot, by_leaf=True)
+                blocks.append((
+                    len(range(len(B))[bg]), np.ascontiguousarray(bits_b[:, :, bg]),
+                    counts, np.r_[0, np.cumsum(counts)[:-1]],
+                    np.nonzero(fail_b[:, bg])[2]))
+            state.append((weights, blocks))
         expected = self.raw_output(background).mean(axis=0)
-        return phi.reshape(n, d, K) / max(m, 1), expected
+        self._background_rows = len(B)
+        self._background_cache = (background, state, expected)
+        return state, expected
 
 
 def _path_dependent(o, chunk):
@@ -517,26 +552,32 @@ def _to_features(chunk, slot, by_leaf=False):
     """Scatter slot weights (r, L, P), or (r, P, L) ``by_leaf``, to features
     x outputs (r, d * n_out)."""
     flat = slot.reshape(slot.shape[0], -1)
-    matrix = chunk.to_features_by_leaf if by_leaf else chunk.to_features
+    matrix = chunk._matrix(by_leaf)
     return np.asarray(matrix.T @ flat.T).T
 
 
 # ------------------------------------------------------------ scikit-learn
-def _sklearn_tree(tree, value, weight):
-    t = tree.tree_
+def _tree_state(tree):
+    """The node arrays and values of a fitted scikit-learn tree, read in one
+    call (its pickled state) instead of one array copy per attribute."""
+    state = tree.tree_.__getstate__()
+    return state["nodes"], state["values"]
+
+
+def _sklearn_tree(nodes, value, weight):
     return {
-        "left": t.children_left, "right": t.children_right,
-        "feature": np.where(t.feature >= 0, t.feature, 0),
-        "threshold": t.threshold,
-        "missing_left": np.asarray(t.missing_go_to_left, dtype=bool),
-        "cat": np.full(t.node_count, -1),
-        "cover": t.weighted_n_node_samples,
+        "left": nodes["left_child"], "right": nodes["right_child"],
+        "feature": np.maximum(nodes["feature"], 0),
+        "threshold": nodes["threshold"],
+        "missing_left": nodes["missing_go_to_left"].astype(bool),
+        "cat": np.full(len(nodes), -1),
+        "cover": nodes["weighted_n_node_samples"],
         "value": weight * value,
     }
 
 
-def _classifier_value(tree):
-    value = tree.tree_.value[:, 0, :]
+def _classifier_value(values):
+    value = values[:, 0, :]
     return value / value.sum(axis=1, keepdims=True)
 
 
@@ -566,8 +607,8 @@ def sklearn_tree_ensemble(model, n_features):
                 "prediction depends on the row. Fit it with init=None.")
         K = model.estimators_.shape[1]
         lr = model.learning_rate
-        trees = [_sklearn_tree(est, est.tree_.value[:, 0, :1], lr)
-                 for row in model.estimators_ for est in row]
+        trees = [_sklearn_tree(nodes, values[:, 0, :1], lr) for nodes, values in (
+            _tree_state(est) for row in model.estimators_ for est in row)]
         # Tree (i, k) adds to output k: spread its value over the K outputs.
         for i, tree in enumerate(trees):
             value = np.zeros((len(tree["value"]), K))
@@ -579,9 +620,9 @@ def sklearn_tree_ensemble(model, n_features):
     estimators = getattr(model, "estimators_", [model])
     weight = 1.0 / len(estimators)
     classifier = hasattr(model, "classes_")
-    trees = [_sklearn_tree(est, _classifier_value(est) if classifier
-                           else est.tree_.value[:, 0, :1], weight)
-             for est in estimators]
+    trees = [_sklearn_tree(nodes, _classifier_value(values) if classifier
+                           else values[:, 0, :1], weight)
+             for nodes, values in map(_tree_state, estimators)]
     offset = np.zeros(trees[0]["value"].shape[1])
     return TreeEnsemble(trees, offset, n_features, dtype=np.float32)
 

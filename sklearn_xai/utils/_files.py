@@ -9,7 +9,9 @@ from someone else (a benchmark's results folder).
 * :func:`markdown_text` escapes a label for Markdown (a table cell, a
   heading, a list item): one line, no raw HTML, no table or link syntax.
 * :func:`csv_text` keeps a label written into a CSV file from being read
-  as a formula by a spreadsheet (CSV injection).
+  as a formula by a spreadsheet (CSV injection); :func:`csv_frame_text` does so
+  for every text cell of a table, reversibly, and :func:`read_csv_frame`
+  reads the exact original cells back.
 * :func:`json_size_problem` bounds what a parsed YAML/JSON document expands
   to (a YAML "alias bomb" of a few hundred bytes expands to billions of
   nodes) and how deeply it nests.
@@ -19,8 +21,8 @@ import os
 import re
 import tempfile
 
-__all__ = ["csv_text", "json_size_problem", "markdown_code", "markdown_text", "one_line",
-           "write_in_folder"]
+__all__ = ["csv_frame_text", "csv_text", "json_size_problem", "markdown_code",
+           "markdown_text", "one_line", "read_csv_frame", "write_in_folder"]
 
 # Line breaks str.splitlines() knows, and the other control characters.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -101,6 +103,95 @@ def csv_text(value):
     """
     text = one_line(value)
     return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+# A number as a spreadsheet reads it ("-0.5", "+3", "1e-3"): not a formula.
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def _escape_cell(text):
+    """A text cell that a spreadsheet shows as text: one leading apostrophe
+    when it starts like a formula, or with an apostrophe (so the escape can
+    be undone), unless it is a plain number."""
+    if text.startswith(_FORMULA_START + ("'",)) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def csv_frame_text(frame):
+    """``frame`` (without its index) as the text of a CSV file that a
+    spreadsheet may open, its text cells escaped reversibly (CSV injection).
+
+    A text cell or column name that starts like a formula (``= + - @``, a
+    tab, a carriage return, ``|`` or ``%``) gets a leading apostrophe, which
+    spreadsheets read as "this cell is text"; so does one that starts with
+    an apostrophe, so that :func:`read_csv_frame` can strip exactly one from
+    every text cell that starts with one and get the original back.
+    Numbers (numeric columns, and numbers in object columns) and text that
+    is a plain number (``"-0.5"``) are left as they are.  Every text cell
+    is quoted (``csv.QUOTE_NONNUMERIC``): a carriage return inside a label
+    stays inside its cell, where an unquoted one would start a new row (and
+    the text after it a formula).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Not modified.
+
+    Returns
+    -------
+    text : str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_xai.utils._files import csv_frame_text
+    >>> print(csv_frame_text(pd.DataFrame({"label": ["=1+2", "'a", "b"],
+    ...                                    "score": [-1.0, 0, 1]})), end="")
+    "label","score"
+    "'=1+2",-1.0
+    "''a",0.0
+    "b",1.0
+    """
+    import csv
+
+    out = frame.copy()
+    for i, dtype in enumerate(frame.dtypes):
+        if dtype.kind in "OSUT" or str(dtype) in ("string", "str", "category"):
+            out.isetitem(i, frame.iloc[:, i].astype(object).map(
+                lambda v: _escape_cell(v) if isinstance(v, str) else v,
+                na_action="ignore"))
+    out.columns = [_escape_cell(c) if isinstance(c, str) else c for c in frame.columns]
+    return out.to_csv(index=False, quoting=csv.QUOTE_NONNUMERIC)
+
+
+def _unescape_cell(value):
+    return value[1:] if isinstance(value, str) and value.startswith("'") else value
+
+
+def read_csv_frame(path, **kwargs):
+    """Read a CSV file written by :func:`csv_frame_text` (the inverse of its
+    escape): one leading apostrophe is stripped from every text cell and
+    column name that has one.
+
+    Parameters
+    ----------
+    path : str or path-like
+    **kwargs
+        Passed to :func:`pandas.read_csv`.
+
+    Returns
+    -------
+    frame : DataFrame
+    """
+    import pandas as pd
+
+    frame = pd.read_csv(path, **kwargs)
+    for i, dtype in enumerate(frame.dtypes):
+        if dtype.kind == "O":
+            frame.isetitem(i, frame.iloc[:, i].map(_unescape_cell, na_action="ignore"))
+    frame.columns = [_unescape_cell(c) for c in frame.columns]
+    return frame
 
 
 def markdown_code(value):

@@ -254,3 +254,23 @@ def test_budget_from_python_cuts_and_says_so(monkeypatch, capsys):
     assert "Within a budget of 6.25 s" in results.spec["description"]
     with pytest.raises(ValueError, match="budget must be a positive number"):
         compare_explainers(model, X[300:], budget=0)
+
+
+@pytest.mark.parametrize("n_features, exact_background", [(8, 25), (9, 25), (10, 12)])
+def test_masker_explainers_cost_at_most_what_kernel_shap_costs(n_features, exact_background):
+    # KernelSHAP: 512 coalitions x 25 background rows = 12,800 model
+    # evaluations per row; exact Shapley values evaluate all 2**d coalitions
+    # on at most 12,800 / 2**d rows (12 at d = 10, i.e. 12,288 evaluations).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, n_features))
+    found = applicable_explainers(Ridge().fit(X, X[:, 0]), n_features)
+    kernel = found["kernel_shap"]["params"]
+    assert kernel["n_perturbations"] * kernel["masker"]["params"]["background"] == 12800
+    exact = found["exact_shapley"]["params"]["masker"]["params"]["background"]
+    assert exact == exact_background
+    assert 2**n_features * exact <= 12800 < 2**n_features * (exact + 1) or exact == 25
+    # Model calls of about 2**20 input entries, for every explainer that
+    # takes a batch size (the control and tree attributions do not).
+    for label, spec in found.items():
+        if label != "random":
+            assert spec["params"]["batch_size"] == 2**20 // n_features, label
