@@ -651,13 +651,15 @@ def _format_error(exc):
 
 
 # -------------------------------------------------------------------- cells
-def _cell_key(task):
+def _cell_key(task, dataset_hash, model_hash):
+    """Key of a cell.  The dataset and model enter by their hashes
+    (:func:`_fit_key`'s), computed once per label: a fitted model in a spec
+    (``compare_explainers``' forest) is hashed once per run, not per cell."""
     from sklearn_xai import __version__
 
     return joblib.hash({"version": CACHE_VERSION, "package": __version__,
-                        "dataset": task["dataset"],
-                        "model": task["model"], "explainer": task["explainer"],
-                        "seed": task["seed"]})
+                        "dataset": dataset_hash, "model": model_hash,
+                        "explainer": task["explainer"], "seed": task["seed"]})
 
 
 def _metric_key(metric_spec):
@@ -1192,15 +1194,25 @@ def _fit_groups(tasks, cache_dir):
     return groups, complete, cached_cells
 
 
-def _fit_key(dataset, model, seed):
-    """Key of a (dataset, model, seed) fit.  The parts are hashed apart: a
-    model spec that is also inside the dataset's row filter would otherwise
-    pickle as a back-reference and hash differently."""
-    return joblib.hash((joblib.hash(dataset), joblib.hash(model), seed))
+def _fit_key(dataset_hash, model_hash, seed):
+    """Key of a (dataset, model, seed) fit, from the hashes of the dataset
+    and model specs.  The parts are hashed apart: a model spec that is also
+    inside the dataset's row filter would otherwise pickle as a
+    back-reference and hash differently."""
+    return joblib.hash((dataset_hash, model_hash, seed))
+
+
+def _hash_once(cache, label, obj):
+    """``joblib.hash(obj)``, computed once per ``label`` (the spec's entry
+    for a label binds to the same content in every cell)."""
+    if label not in cache:
+        cache[label] = joblib.hash(obj)
+    return cache[label]
 
 
 def _tasks(spec):
     tasks = []
+    dataset_hashes, model_hashes = {}, {}
     outputs = {label: _explained_output(bind_registered(explainer, "explainer"))
                for label, explainer in spec.explainers.items()}
     for d, m, e, s in spec.cells():
@@ -1232,11 +1244,14 @@ def _tasks(spec):
                 metric["explained_outputs"] = scored
         # Keys are computed here, in the main process: a worker may not be
         # able to hash objects defined in the main script.
-        task["key"] = _cell_key(task)
-        task["fit_key"] = _fit_key(task["dataset"], task["model"], s)
+        dataset_hash = _hash_once(dataset_hashes, d, task["dataset"])
+        model_hash = _hash_once(model_hashes, m, task["model"])
+        task["key"] = _cell_key(task, dataset_hash, model_hash)
+        task["fit_key"] = _fit_key(dataset_hash, model_hash, s)
         by = (task["dataset"].get("explain_rows") or {}).get("correct_by") or {}
-        task["filter_keys"] = {label: _fit_key(task["dataset"], model, s)
-                               for label, model in by.items()}
+        task["filter_keys"] = {
+            label: _fit_key(dataset_hash, _hash_once(model_hashes, label, model), s)
+            for label, model in by.items()}
         task["metric_keys"] = {label: _metric_key(m) for label, m in task["metrics"].items()}
         task["reference_keys"] = {label: _reference_key(m)
                                   for label, m in task["metrics"].items()

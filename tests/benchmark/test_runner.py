@@ -202,8 +202,9 @@ def test_parameter_typos_fail_before_any_cell_with_every_problem_named():
             "explainers['ablation']: FeatureAblation has no parameter 'batch_sise'; did you "
             "mean 'batch_size'?",
             "explainers['ablation'].params.masker: BaselineMasker has no parameter 'valu'",
-            "explainers['kernel']: KernelSHAP has no parameter 'nsamples'; did you mean "
-            "'n_samples'?",
+            "explainers['kernel']: KernelSHAP has no parameter 'nsamples'; valid "
+            "parameters: ['batch_size', 'estimator', 'groups', 'masker', "
+            "'n_perturbations',",
             "metrics['pgi']: pgi has no parameter 'kk'; did you mean 'k'?",
             "metrics['pgii']: 'pgii' is not an explanation scorer. Did you mean 'pgi'?"):
         assert expected in message
