@@ -170,8 +170,11 @@ def test_run_imports_a_module_next_to_the_config(tmp_path, capsys):
     # Without --import the name is unknown: nothing next to a config runs.
     assert main(["run", str(config), "--out", out, "-q"]) == 1
     assert "MyAblation" in capsys.readouterr().err
+    # In this process (loky workers importing the module by name are checked by
+    # the killed loky run of test_hostile_inputs.py, which imports its explainer
+    # with --import in a fresh process).
     status = main(["run", str(config), "--import", "my_explainers", "--out", out,
-                   "-q", "--no-figures"])
+                   "-q", "--no-figures", "--n-jobs", "1"])
     assert status == 0, capsys.readouterr()
     assert "MyAblation" in capsys.readouterr().out
 

@@ -502,12 +502,15 @@ def test_closed_stdout_pipe_is_not_an_error(monkeypatch, capsys):
 # ---------------------------------------------------------- killed runs
 # The slow explainer of these runs never sleeps for a set time: the first
 # ``PASS`` calls go through, the later ones wait for the file ``gate/open``,
-# and every call first leaves a file in ``calls/``.  The tests wait for those
-# files, not for a clock (a bound of minutes stays, as a safety net only).
+# and every call first leaves a file in ``calls/`` named by its process id.
+# The tests wait for those files, not for a clock (a bound of minutes stays,
+# as a safety net only).  The explainer is a module next to the config that
+# the run imports with ``--import``: loky workers import it by name (the
+# config's folder is on their ``sys.path``), which the killed loky run checks
+# (test_cli.py's in-process --import test runs sequentially).
 _GATED = """
-import os, sys, time
+import os, time
 from sklearn_xai.benchmark import register_component
-from sklearn_xai.benchmark._cli import main
 from sklearn_xai.explainers import FeatureAblation
 
 FOLDER = {folder!r}
@@ -527,8 +530,10 @@ class GatedAblation(FeatureAblation):
 
 
 register_component(GatedAblation, kind="explainer")
-sys.exit(main(sys.argv[1:]))
 """
+
+# The command line, as the ``sklearn-xai`` entry point runs it.
+_CLI = "import sys; from sklearn_xai.benchmark._cli import main; sys.exit(main())"
 
 _SAFETY_S = 600  # a bound for a broken run, never reached by a working one
 
@@ -536,13 +541,13 @@ _SAFETY_S = 600  # a bound for a broken run, never reached by a working one
 def _gated_run(tmp_path, n_pass, n_seeds, extra):
     for folder in ("calls", "gate"):
         (tmp_path / folder).mkdir(exist_ok=True)
-    script = tmp_path / "gated.py"
-    script.write_text(textwrap.dedent(_GATED.format(folder=str(tmp_path), n_pass=n_pass)))
+    module = tmp_path / "gated_explainers.py"
+    module.write_text(textwrap.dedent(_GATED.format(folder=str(tmp_path), n_pass=n_pass)))
     config = _write(tmp_path / "gated.json", _config(explainers=["GatedAblation"],
                                                     seeds=list(range(n_seeds))))
     out = tmp_path / "out"
-    cmd = [sys.executable, str(script), "run", config, "--out", str(out), "-q",
-           "--no-figures", "--shard-size", "none", *extra]
+    cmd = [sys.executable, "-c", _CLI, "run", config, "--import", "gated_explainers",
+           "--out", str(out), "-q", "--no-figures", "--shard-size", "none", *extra]
     return cmd, out / "cache" / "cells"
 
 
@@ -567,7 +572,7 @@ def _n_files(folder, pattern="*"):
     return len(list(folder.glob(pattern))) if folder.exists() else 0
 
 
-def test_ctrl_c_says_how_to_resume_and_exits_130(tmp_path):
+def test_ctrl_c_says_how_to_resume_and_exits_130(tmp_path, capsys, monkeypatch):
     cmd, cells = _gated_run(tmp_path, n_pass=2, n_seeds=8, extra=["--backend", "sequential"])
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=_default_sigint)
@@ -580,11 +585,16 @@ def test_ctrl_c_says_how_to_resume_and_exits_130(tmp_path):
     assert "Traceback" not in err
     assert "interrupted after 2 of 8 cells; rerun the same command to resume" in err
     assert _n_files(cells, "*.npz") == 2
-    # The rerun resumes: only the cells not cached are computed.
+    # The rerun resumes: only the cells not cached are computed.  It runs in
+    # this process (a fresh interpreter adds nothing to reading the cache);
+    # its --import puts the config's folder on sys.path, restored afterwards.
     (tmp_path / "gate" / "open").touch()
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=_SAFETY_S)
-    assert done.returncode == 0, done.stderr
-    assert "8 cells (6 computed, 2 from the cache)" in done.stdout
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    try:
+        assert main(cmd[3:]) == 0, capsys.readouterr().err
+    finally:
+        sys.modules.pop("gated_explainers", None)
+    assert "8 cells (6 computed, 2 from the cache)" in capsys.readouterr().out
 
 
 def _tagged_processes(tag):
@@ -613,6 +623,9 @@ def _killed_run_leaves_nothing(tmp_path, ready, n_pass):
         _wait_for(lambda: ready(proc, cells), proc, "the run's workers")
         proc.send_signal(signal.SIGKILL)
         n_cells = _n_files(cells, "*.npz")
+        # The explainer ran in the workers, which imported its module by name.
+        callers = {int(p.name.split("-")[0]) for p in (tmp_path / "calls").iterdir()}
+        assert n_pass == 0 or (callers and proc.pid not in callers)
         # communicate() returns once no process holds the run's stdout/stderr.
         proc.communicate(timeout=_SAFETY_S)
         deadline = time.monotonic() + _SAFETY_S
