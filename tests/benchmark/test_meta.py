@@ -95,7 +95,13 @@ def test_feature_agreement_with_exact_ground_truth_is_powerful_and_resilient(spe
     # (a significant drop for both explainers, a worse score on most rows:
     # a shuffle keeps the top features of a row now and then).
     assert row["resilience_iec"] >= 0.9 and row["resilience_iac"] > 0.5
-    assert row["reactivity_iec"] >= 0.7 and row["reactivity_iac"] > 0.99
+    # Feature agreement here is top-1 agreement (k_max=0.25 of 4 features): a
+    # uniform shuffle keeps a row's top feature in place with probability 1/4,
+    # so each of the 40 rows scores worse with probability 3/4 (both
+    # explainers share the row's shuffle).  The bound is the binomial's
+    # 0.1 % quantile, not a value seen once.
+    assert row["reactivity_iec"] >= stats.binom.ppf(0.001, 40, 0.75) / 40
+    assert row["reactivity_iac"] > 0.99
     assert 0.8 < row["mc_score"] <= 1
     assert row["flags"] == ""
 
