@@ -43,24 +43,6 @@ def test_lazy_package_exports_every_public_name():
     assert set(benchmark.__all__) <= set(dir(benchmark))
 
 
-_CACHED_PROBE = """
-import json, sys
-from sklearn_xai.benchmark._runner import _as_spec
-spec = _as_spec("default")
-spec.validate_names()
-print(json.dumps(sorted(m for m in ("torch", "captum", "skorch") if m in sys.modules)))
-"""
-
-
-def test_the_default_preset_resolves_without_torch():
-    """Building and checking the default preset (all a fully cached rerun
-    needs before reading its cells) imports neither torch nor captum: the
-    explainers and the randomisation metrics import them on first use."""
-    result = subprocess.run([sys.executable, "-c", _CACHED_PROBE], capture_output=True,
-                            text=True, check=True)
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
-
-
 def test_lazy_explainers_export_every_public_name():
     import importlib
 
