@@ -28,8 +28,13 @@ _GROUP = ["dataset", "model", "metric"]
 # not react when the attributions are shuffled, or it gives every explainer
 # the same score.  Flags about precision (few rows, unstable or underpowered
 # rankings) are not among them: the paired tests already weigh the noise.
-DISTRUSTING_FLAGS = ("control beats the reference", "blind to shuffling",
-                     "same score for all explainers")
+# The meta-evaluation's flags that make a metric's vote untrusted.  The
+# meta-evaluation writes its flags from these names (``_meta._flags``), so
+# the wording has one source and the match below cannot drift from it.
+FLAG_CONTROL_WINS = "control beats the reference"
+FLAG_BLIND = "blind to shuffling"
+FLAG_NO_SIGNAL = "same score for all explainers"
+DISTRUSTING_FLAGS = (FLAG_CONTROL_WINS, FLAG_BLIND, FLAG_NO_SIGNAL)
 _TESTS = ("wilcoxon", "ttest")
 # Means equal up to summation order tie (as the leaderboard's rank).
 _DECIMALS = 12

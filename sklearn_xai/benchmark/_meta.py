@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from sklearn_xai.benchmark._decisions import FLAG_BLIND, FLAG_CONTROL_WINS, FLAG_NO_SIGNAL
 from sklearn_xai.benchmark._results import BenchmarkResults
 from sklearn_xai.metrics import get_metric_spec
 from sklearn_xai.utils import row_keys, row_normal, row_permutations
@@ -296,18 +297,18 @@ def _flags(rec):
     if np.isfinite(rec["split_half"]) and rec["split_half"] < SPLIT_HALF_MIN:
         flags.append(f"unstable ranking (split-half {rec['split_half']:.2f})")
     if rec["n_explainers"] >= 2 and not rec["signal"] > 0:
-        flags.append("same score for all explainers")
+        flags.append(FLAG_NO_SIGNAL)
     elif np.isfinite(rec["snr"]) and rec["snr"] < SNR_MIN:
         flags.append(f"below the noise floor (snr {rec['snr']:.2f})")
     if rec["family"] not in _PERMUTATION_INVARIANT:
         reactive = [rec.get(k, np.nan) for k in ("reactivity_iac", "reactivity_iec")]
         if np.isfinite(reactive).all() and max(reactive) < REACTIVITY_MIN:
-            flags.append("blind to shuffling")
+            flags.append(FLAG_BLIND)
     resilient = rec.get("resilience_iec", np.nan)
     if np.isfinite(resilient) and resilient < RESILIENCE_MIN:
         flags.append(f"fragile under noise (IEC {resilient:.2f})")
     if rec["effect_size"] < 0:
-        flags.append(f"control beats the reference (d_z {rec['effect_size']:.2f})")
+        flags.append(f"{FLAG_CONTROL_WINS} (d_z {rec['effect_size']:.2f})")
     elif np.isfinite(rec["n_rows_80"]) and rec["n_rows_80"] > rec["n_rows"]:
         flags.append(f"underpowered (needs {int(rec['n_rows_80'])} rows)")
     elif rec["reference"] is not None and rec["control"] is not None \
