@@ -66,7 +66,8 @@ _LIME_PRESETS = {
 }
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_output_params", "input_attributes", "regression_example",
+               references=("ribeiro2016", "liu2021"))
 class LimeTabular(_SampledSurrogate):
     """Stock LIME (``lime.lime_tabular.LimeTabularExplainer``) in regression
     mode on the explained output (XAI-Bench's "LIME"), re-implemented
@@ -140,9 +141,7 @@ class LimeTabular(_SampledSurrogate):
         ``"xai_bench"`` uses XAI-Bench's experiment configuration:
         ``kernel_width=0.5`` and ``n_perturbations=5000`` (overriding those
         two parameters).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams, so results are reproducible and a
         row's attributions do not depend on the batch, its size or the row
@@ -159,27 +158,18 @@ class LimeTabular(_SampledSurrogate):
         The kernel width used (``kernel_width`` or the preset's).
     n_perturbations_ : int
         The neighbourhood size used (``n_perturbations`` or the preset's).
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     LocalLinearSurrogate : OpenXAI's Gaussian-neighbourhood LIME.
     CaptumLime : binary-mask LIME (Captum).
 
-    References
-    ----------
-    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
-       You?': Explaining the Predictions of Any Classifier", KDD 2016.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import LimeTabular
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 3))
@@ -518,7 +508,8 @@ def _lime_surrogates(design, y, width, dist2=None):
 # ---------------------------------------------------------------------------
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_output_params", "input_attributes", "regression_example",
+               references=("ribeiro2016", "agarwal2022"))
 class LocalLinearSurrogate(_SampledSurrogate):
     """OpenXAI's LIME: a ridge surrogate fitted on a Gaussian neighbourhood
     (after Ribeiro et al. 2016), re-implemented exactly and vectorised
@@ -561,9 +552,7 @@ class LocalLinearSurrogate(_SampledSurrogate):
         Kernel width relative to ``sqrt(n_features)``.
     alpha : float, default=1.0
         Ridge penalty of the surrogate (``lime``'s ``Ridge(alpha=1)``).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams (OpenXAI: 0).
 
@@ -573,25 +562,17 @@ class LocalLinearSurrogate(_SampledSurrogate):
         The fitted model.
     n_perturbations_ : int
         The neighbourhood size used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     LimeTabular : stock LIME.
 
-    References
-    ----------
-    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
-       You?': Explaining the Predictions of Any Classifier", KDD 2016.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import LocalLinearSurrogate
     >>> X = np.random.default_rng(0).normal(size=(50, 2))
     >>> ex = LocalLinearSurrogate(LinearRegression(), alpha=1e-8, random_state=0)
@@ -669,8 +650,8 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
 
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               "explainer_random_state")
+@explainer_doc("explainer_output_params", "explainer_random_state", "input_attributes",
+               "regression_example", references=("ribeiro2016", "kokhlikyan2020"))
 class CaptumLime(_CaptumMaskSurrogate):
     """Captum's LIME (``captum.attr.Lime`` defaults): binary feature-presence
     masks, cosine-distance exponential kernel and a Lasso surrogate
@@ -708,9 +689,7 @@ class CaptumLime(_CaptumMaskSurrogate):
         Distance between the row and a masked input.
     baseline : float or array-like of shape (n_features,), default=0.0
         Value of an absent feature (Captum's default 0).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     {explainer_random_state}
 
     Attributes
@@ -721,21 +700,13 @@ class CaptumLime(_CaptumMaskSurrogate):
         The baseline broadcast to one value per feature.
     n_perturbations_ : int
         The number of masks per row used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
-    References
-    ----------
-    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
-       You?': Explaining the Predictions of Any Classifier", KDD 2016.
-    .. [2] N. Kokhlikyan et al., "Captum: A unified and generic model
-       interpretability library for PyTorch", arXiv:2009.07896, 2020.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import CaptumLime
     >>> X = np.random.default_rng(0).normal(size=(50, 3))
     >>> ex = CaptumLime(LinearRegression(), n_perturbations=100, alpha=1e-6,
@@ -805,8 +776,8 @@ class CaptumLime(_CaptumMaskSurrogate):
 _CAPTUM_INF_WEIGHT = 1e6
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               "explainer_random_state")
+@explainer_doc("explainer_output_params", "explainer_random_state", "input_attributes",
+               "regression_example", references=("lundberg2017", "kokhlikyan2020"))
 class CaptumKernelSHAP(_CaptumMaskSurrogate):
     """Captum's KernelSHAP (``captum.attr.KernelShap``), as OpenXAI and
     BEExAI run it.
@@ -842,9 +813,7 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
         ``n_samples``; its default 25, as BEExAI; OpenXAI uses 500).
     baseline : float or array-like of shape (n_features,), default=0.0
         Value of an absent feature (Captum's default 0).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     {explainer_random_state}
 
     Attributes
@@ -855,26 +824,18 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
         The baseline broadcast to one value per feature.
     n_perturbations_ : int
         The number of coalitions per row used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     KernelSHAP : KernelSHAP with shap's coalition scheme and exact constraints.
     CaptumLime : Captum's LIME.
 
-    References
-    ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
-    .. [2] N. Kokhlikyan et al., "Captum: A unified and generic model
-       interpretability library for PyTorch", arXiv:2009.07896, 2020.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import CaptumKernelSHAP
     >>> X = np.random.default_rng(0).normal(size=(50, 3))
     >>> ex = CaptumKernelSHAP(LinearRegression(), n_perturbations=25, random_state=0)
