@@ -11,9 +11,7 @@ from the package's citation registry by ``explainer_doc(..., references=(key,
 ...))``.
 """
 
-from textwrap import dedent
-
-from sklearn_xai.utils._docstring import DOC_FRAGMENTS, Substitution
+from sklearn_xai.utils._docstring import DOC_FRAGMENTS, Substitution, join_fragments
 from sklearn_xai.utils._docstring import references as _references
 
 __all__ = ["EXPLAINER_FRAGMENTS", "explainer_doc"]
@@ -56,9 +54,9 @@ EXPLAINER_FRAGMENTS = {
 }
 # How the explained output is read: the three parameters every explainer of
 # a model ends its parameter list with.
-EXPLAINER_FRAGMENTS["explainer_output_params"] = "\n".join(
-    dedent(EXPLAINER_FRAGMENTS[name]).strip("\n")
-    for name in ("explainer_target", "explainer_output", "explainer_batch_size"))
+EXPLAINER_FRAGMENTS["explainer_output_params"] = join_fragments(
+    *(EXPLAINER_FRAGMENTS[name]
+      for name in ("explainer_target", "explainer_output", "explainer_batch_size")))
 
 
 def explainer_doc(*names, references=None, **fragments):

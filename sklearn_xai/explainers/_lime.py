@@ -22,7 +22,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._docstring import EXPLAINER_FRAGMENTS, explainer_doc
 from sklearn_xai.explainers._surrogate import (
     evaluate_block,
     exponential_kernel,
@@ -30,6 +30,7 @@ from sklearn_xai.explainers._surrogate import (
     weighted_ridge,
 )
 from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._docstring import DOC_FRAGMENTS, join_fragments
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_feature_vector
@@ -626,6 +627,22 @@ class LocalLinearSurrogate(_SampledSurrogate):
 # ---------------------------------------------------------------------------
 # Captum's binary-mask surrogates: CaptumLime and CaptumKernelSHAP
 # ---------------------------------------------------------------------------
+# The parameters and attributes the Captum surrogates share (docstring
+# fragments, see sklearn_xai.explainers._docstring).
+_CAPTUM_SURROGATE_DOC = {
+    "captum_surrogate_params": join_fragments(
+        """
+        baseline : float or array-like of shape (n_features,), default=0.0
+            Value of an absent feature (Captum's default 0).""",
+        EXPLAINER_FRAGMENTS["explainer_output_params"],
+        DOC_FRAGMENTS["explainer_random_state"]),
+    "captum_surrogate_attributes": """
+        estimator_ : estimator
+            The fitted model.
+        baseline_ : ndarray of shape (n_features,)
+            The baseline broadcast to one value per feature.""",
+}
+
 
 class _CaptumMaskSurrogate(_SampledSurrogate):
     """Captum's ``Lime`` scheme, which its ``KernelShap`` also is: per row,
@@ -648,10 +665,8 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
         return A
 
 
-
-
-@explainer_doc("explainer_output_params", "explainer_random_state", "input_attributes",
-               "regression_example", references=("ribeiro2016", "kokhlikyan2020"))
+@explainer_doc("input_attributes", "regression_example", **_CAPTUM_SURROGATE_DOC,
+               references=("ribeiro2016", "kokhlikyan2020"))
 class CaptumLime(_CaptumMaskSurrogate):
     """Captum's LIME (``captum.attr.Lime`` defaults): binary feature-presence
     masks, cosine-distance exponential kernel and a Lasso surrogate
@@ -687,17 +702,11 @@ class CaptumLime(_CaptumMaskSurrogate):
         Width of the exponential similarity kernel.
     distance : {"cosine", "euclidean"}, default="cosine"
         Distance between the row and a masked input.
-    baseline : float or array-like of shape (n_features,), default=0.0
-        Value of an absent feature (Captum's default 0).
-    {explainer_output_params}
-    {explainer_random_state}
+    {captum_surrogate_params}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    baseline_ : ndarray of shape (n_features,)
-        The baseline broadcast to one value per feature.
+    {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of masks per row used.
     {input_attributes}
@@ -776,8 +785,8 @@ class CaptumLime(_CaptumMaskSurrogate):
 _CAPTUM_INF_WEIGHT = 1e6
 
 
-@explainer_doc("explainer_output_params", "explainer_random_state", "input_attributes",
-               "regression_example", references=("lundberg2017", "kokhlikyan2020"))
+@explainer_doc("input_attributes", "regression_example", **_CAPTUM_SURROGATE_DOC,
+               references=("lundberg2017", "kokhlikyan2020"))
 class CaptumKernelSHAP(_CaptumMaskSurrogate):
     """Captum's KernelSHAP (``captum.attr.KernelShap``), as OpenXAI and
     BEExAI run it.
@@ -811,17 +820,11 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
     n_perturbations : int, default=25
         Coalitions per row, the full and the empty one included (Captum's
         ``n_samples``; its default 25, as BEExAI; OpenXAI uses 500).
-    baseline : float or array-like of shape (n_features,), default=0.0
-        Value of an absent feature (Captum's default 0).
-    {explainer_output_params}
-    {explainer_random_state}
+    {captum_surrogate_params}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    baseline_ : ndarray of shape (n_features,)
-        The baseline broadcast to one value per feature.
+    {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of coalitions per row used.
     {input_attributes}

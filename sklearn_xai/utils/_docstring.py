@@ -21,11 +21,36 @@ is inserted, and ``help()`` or the API reference shows the full text.
 import re
 from textwrap import dedent, fill, indent
 
-__all__ = ["CITATIONS", "DOC_FRAGMENTS", "Substitution", "fill_doc", "references"]
+__all__ = ["CITATIONS", "DOC_FRAGMENTS", "Substitution", "fill_doc", "join_fragments",
+           "references"]
 
 
 def _fragment(text):
     return dedent(text).strip("\n")
+
+
+def join_fragments(*texts):
+    """One fragment made of ``texts``, each flush left or uniformly indented.
+
+    Parameters
+    ----------
+    *texts : str
+        Fragments (parameter entries, sections), in order.
+
+    Returns
+    -------
+    text : str
+        The fragments dedented and joined line after line, flush left.
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils._docstring import join_fragments
+    >>> print(join_fragments("    a : int", "b : int\\n    The b."))
+    a : int
+    b : int
+        The b.
+    """
+    return "\n".join(_fragment(text) for text in texts)
 
 
 # Shared parameter (and Returns/Attributes) blocks, written flush left; each

@@ -138,3 +138,103 @@ def test_xai_bench_is_cited_as_written_out():
                               (MAPLE, 2), (L2X, 2), (EmpiricalConditionalSHAP, 2)]:
         assert (f"    .. [{number}] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "
                 "\"Synthetic\n" + LIU_2021) in explainer.__doc__
+
+
+GRADIENT_TAIL = """\
+    batch_size : int or None, default=None
+        Maximum number of model rows per Captum call (an explained row
+        costs one model row, ``n_steps`` for integrated gradients,
+        ``n_perturbations`` for the noisy methods, two for DeepLIFT and
+        Guided Grad-CAM; a call holds at least one explained row);
+        ``None`` makes calls of about 2**17 input entries.  The
+        attributions do not depend on it.
+"""
+
+GRADIENT_ATTRIBUTES = """
+    Attributes
+    ----------
+    estimator_ : estimator
+        The fitted model.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+"""
+
+
+def test_gradient_blocks_read_as_written_out():
+    pytest.importorskip("captum")
+    from sklearn_xai.explainers import (
+        Deconvolution,
+        DeepLift,
+        GuidedBackprop,
+        InputXGradient,
+        SmoothGrad,
+    )
+
+    for explainer in (InputXGradient, DeepLift, SmoothGrad, GuidedBackprop,
+                      Deconvolution):
+        doc = explainer.__doc__
+        assert OUTPUT_PARAMS.split("    batch_size")[0] + GRADIENT_TAIL in doc
+        assert GRADIENT_ATTRIBUTES in doc and "{" + "gradient_" not in doc
+    for explainer in (GuidedBackprop, Deconvolution):
+        assert ("    Parameters\n    ----------\n    estimator : estimator\n"
+                "        A differentiable model whose ReLUs are ``torch.nn.ReLU`` "
+                "modules.\n    target : ") in explainer.__doc__
+
+
+def test_captum_surrogate_blocks_read_as_written_out():
+    for explainer in (CaptumLime, CaptumKernelSHAP):
+        doc = explainer.__doc__
+        assert ("    baseline : float or array-like of shape (n_features,), "
+                "default=0.0\n        Value of an absent feature (Captum's "
+                "default 0).\n" + OUTPUT_PARAMS + "    random_state : int, "
+                "RandomState instance or None, default=None\n") in doc
+        assert ("    Attributes\n    ----------\n    estimator_ : estimator\n"
+                "        The fitted model.\n    baseline_ : ndarray of shape "
+                "(n_features,)\n        The baseline broadcast to one value per "
+                "feature.\n    n_perturbations_ : int\n") in doc
+
+
+def test_image_control_blocks_read_as_written_out():
+    from sklearn_xai.explainers import InputAttribution, LaplaceFilter, SobelFilter
+
+    for explainer in (SobelFilter, LaplaceFilter, InputAttribution):
+        assert ("    estimator_ : estimator or None\n    n_features_in_ : int\n\n"
+                "    References\n    ----------\n    .. [1] B. Clark, R. Wilming and "
+                "S. Haufe, \"XAI-TRIS: Non-linear image\n       benchmarks to "
+                "quantify false positive post-hoc attribution of feature\n"
+                "       importance\", Machine Learning 113, 2024.\n\n    Examples\n"
+                ) in explainer.__doc__
+
+
+def test_relevance_blocks_read_as_written_out():
+    pytest.importorskip("torch")
+    from sklearn_xai.explainers import (
+        CompositeLRP,
+        DeepTaylor,
+        PatternAttribution,
+        PatternNet,
+    )
+
+    for explainer in (CompositeLRP, DeepTaylor):
+        doc = explainer.__doc__
+        assert ("    Parameters\n    ----------\n    estimator : estimator\n"
+                "        A dense or convolutional ReLU network (see above);\n"
+                "        ``FrozenEstimator(model)`` for a fitted one.\n") in doc
+        assert ("one value per feature.\n" + OUTPUT_PARAMS + "\n    Attributes\n    ----------\n"
+                "    estimator_ : estimator\n        The fitted model.\n"
+                "    chain_ : LayerChain\n") in doc
+    for explainer in (PatternNet, PatternAttribution):
+        doc = explainer.__doc__
+        assert ("    Parameters\n    ----------\n    estimator : estimator\n"
+                "        A dense or convolutional ReLU network or a linear model (see"
+                "\n        above); ``FrozenEstimator(model)`` for a fitted one.\n"
+                "    pattern_type : ") in doc
+        assert ("used for the output layer in both cases).\n" + OUTPUT_PARAMS
+                + "\n    Attributes\n    ----------\n    estimator_ : estimator\n") in doc
+        assert ("        Only when ``X`` has string column names.\n\n    References\n"
+                "    ----------\n    .. [1] P.-J. Kindermans") in doc
+        assert ("    array([ 1., -1.])\n    >>> from sklearn.frozen import "
+                "FrozenEstimator\n    >>> from sklearn_xai.explainers import "
+                + explainer.__name__ + "\n") in doc
+        assert "{" + "pattern_" not in doc
