@@ -131,6 +131,12 @@ DOC_FRAGMENTS = {
         ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
             The true attributions (or relevance masks), one row per explained
             row; a single row is broadcast to every row."""),
+    # --------------------------------------------------------- datasets
+    "return_X_y_as_frame": _fragment("""
+        return_X_y : bool, default=False
+            Return ``(X, y)``.
+        as_frame : bool, default=False
+            Return pandas objects."""),
     # ------------------------------------------------------- explainers
     "explainer_random_state": _fragment("""
         random_state : int, RandomState instance or None, default=None
@@ -219,6 +225,11 @@ CITATIONS = {
         'quantify false positive post-hoc attribution of feature importance", Machine '
         "Learning 113, 2024."
     ),
+    "cortez2009": (
+        'P. Cortez, A. Cerdeira, F. Almeida, T. Matos and J. Reis, "Modeling wine '
+        'preferences by data mining from physicochemical properties", Decision '
+        'Support Systems 47(4), 2009.'
+    ),
     "covert2021": (
         'I. Covert, S. Lundberg and S.-I. Lee, "Explaining by Removing: A Unified '
         'Framework for Model Explanation", Journal of Machine Learning Research '
@@ -266,6 +277,10 @@ CITATIONS = {
     "krishna2022": (
         'S. Krishna et al., "The Disagreement Problem in Explainable Machine Learning: '
         "A Practitioner's Perspective\", arXiv:2202.01602, 2022."
+    ),
+    "lin1991": (
+        'J. Lin, "Divergence measures based on the Shannon entropy", IEEE '
+        'Transactions on Information Theory 37(1), 1991.'
     ),
     "liu2021": (
         'Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic Benchmarks for '
