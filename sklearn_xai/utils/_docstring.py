@@ -137,6 +137,10 @@ DOC_FRAGMENTS = {
             Return ``(X, y)``.
         as_frame : bool, default=False
             Return pandas objects."""),
+    # ---------------------------------------------------------- maskers
+    "n_features_in": _fragment("""
+        n_features_in_ : int
+            Number of features seen during :meth:`fit`."""),
     # ------------------------------------------------------- explainers
     "explainer_random_state": _fragment("""
         random_state : int, RandomState instance or None, default=None
