@@ -201,9 +201,6 @@ _GRADIENT_DOC = {
         n_features_in_ : int
         feature_names_in_ : ndarray of str
             Only when ``X`` has string column names.""",
-    "relu_estimator": """
-        estimator : estimator
-            A differentiable model whose ReLUs are ``torch.nn.ReLU`` modules.""",
     # A doctest model shared by the examples: a logistic net on 2 features.
     "gradient_example": """
         >>> import numpy as np
@@ -221,12 +218,23 @@ default="zero"
             (OpenXAI), a constant, or a given row.""",
 }
 
+# The Parameters section of the explainers that change the ReLUs' backward
+# pass (their only parameters are the model and the explained output).
+_GRADIENT_DOC["relu_parameters"] = join_fragments("""
+    Parameters
+    ----------
+    estimator : estimator
+        A differentiable model whose ReLUs are ``torch.nn.ReLU`` modules.""",
+    _GRADIENT_DOC["gradient_output_params"])
+
 
 def _gradient_doc(*names):
     """Substitution of the common fragments and of ``names`` (this module's
-    own fragments or shared ones)."""
-    own = ("gradient_output_params", "gradient_attributes",
-           *[name for name in names if name in _GRADIENT_DOC])
+    own fragments or shared ones); ``relu_parameters`` holds the output
+    parameters."""
+    common = ("gradient_attributes",) if "relu_parameters" in names else (
+        "gradient_output_params", "gradient_attributes")
+    own = (*common, *[name for name in names if name in _GRADIENT_DOC])
     shared = [name for name in names if name not in _GRADIENT_DOC]
     return explainer_doc(*shared, **{name: _GRADIENT_DOC[name] for name in own})
 
@@ -484,17 +492,14 @@ class DeepLift(_GradientExplainer):
         return A, 2 * len(inputs)
 
 
-@_gradient_doc("gradient_example", "relu_estimator")
+@_gradient_doc("gradient_example", "relu_parameters")
 class GuidedBackprop(_GradientExplainer):
     """Guided backpropagation (Captum ``GuidedBackprop``).
 
     Gradient in which every ReLU module passes back only positive gradients
     at positive inputs (as used by XAI-TRIS).
 
-    Parameters
-    ----------
-    {relu_estimator}
-    {gradient_output_params}
+    {relu_parameters}
 
     {gradient_attributes}
 
@@ -528,17 +533,14 @@ class GuidedBackprop(_GradientExplainer):
         return self._captum(model).attribute(inputs, target=target), len(inputs)
 
 
-@_gradient_doc("gradient_example", "relu_estimator")
+@_gradient_doc("gradient_example", "relu_parameters")
 class Deconvolution(GuidedBackprop):
     """Deconvolution (Captum ``Deconvolution``).
 
     Gradient in which every ReLU module passes back the positive part of the
     gradient whatever its input (as used by XAI-TRIS).
 
-    Parameters
-    ----------
-    {relu_estimator}
-    {gradient_output_params}
+    {relu_parameters}
 
     {gradient_attributes}
 
