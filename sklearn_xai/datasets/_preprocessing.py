@@ -29,6 +29,7 @@ from sklearn.preprocessing import (
 from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._sklearn import (
     Interval,
     StrOptions,
@@ -486,6 +487,7 @@ _CATEGORICAL_FEATURES = [StrOptions({"auto"}), "array-like"]
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("agarwal2022"))
 def openxai_preprocessor(*, categorical_features="auto", drop=None,
                          handle_unknown="ignore"):
     """OpenXAI's preprocessing: one-hot categoricals, min-max scaled numbers.
@@ -520,10 +522,7 @@ def openxai_preprocessor(*, categorical_features="auto", drop=None,
         it) and passes NaN through as a missing value: NaN stays NaN in its
         scaled column, and a missing category is a level of its own.
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {dataset_references}
 
     Examples
     --------
@@ -586,6 +585,7 @@ def _beexai_scaler(scaler, random_state):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("sithakoul2024"))
 def beexai_preprocessor(*, scaler="quantile_normal", categorical_encoder="ordinal",
                         categorical_features="auto", datetime_features="auto",
                         correlation_threshold=None, convention="paper",
@@ -658,10 +658,7 @@ def beexai_preprocessor(*, scaler="quantile_normal", categorical_encoder="ordina
         :func:`openxai_preprocessor`: a dense, non-empty 2-D ``X``, NaN
         passed through as a missing value (an ordinal code of NaN).
 
-    References
-    ----------
-    .. [1] S. Sithakoul, S. Meftah and C. Feutry, "BEExAI: Benchmark to
-       Evaluate Explainable AI", 2024.
+    {dataset_references}
 
     Examples
     --------

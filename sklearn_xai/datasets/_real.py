@@ -33,6 +33,7 @@ import pandas as pd
 from sklearn import datasets as _skdatasets
 from sklearn.utils import Bunch
 
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 
 __all__ = [
@@ -622,6 +623,20 @@ def load_diamonds(*, return_X_y=False, as_frame=False, log_target=False):
 # ---------------------------------------------------------------------------
 
 
+# Docstring blocks of the loaders (filled by Substitution): the Parameters of
+# the scikit-learn wrappers and the Raises section of the file loaders.
+_SKLEARN_LOADER_PARAMETERS = """
+    Parameters
+    ----------
+    return_X_y : bool, default=False
+    as_frame : bool, default=False"""
+_RAISES_MISSING_FILE = """
+    Raises
+    ------
+    FileNotFoundError
+        When ``path`` is None or holds no such file."""
+
+
 def _wrap_sklearn(loader, return_X_y, as_frame, **kwargs):
     bunch = loader(as_frame=True, **kwargs)
     target_names = getattr(bunch, "target_names", None)
@@ -633,14 +648,12 @@ def _wrap_sklearn(loader, return_X_y, as_frame, **kwargs):
 
 
 @validate_params(_SHAPE_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(sklearn_loader_parameters=_SKLEARN_LOADER_PARAMETERS)
 def load_breast_cancer(*, return_X_y=False, as_frame=False):
     """scikit-learn's breast cancer data (569 x 30, binary) with the common
     Bunch fields of :mod:`sklearn_xai.datasets` loaders.
 
-    Parameters
-    ----------
-    return_X_y : bool, default=False
-    as_frame : bool, default=False
+    {sklearn_loader_parameters}
 
     Returns
     -------
@@ -659,14 +672,12 @@ def load_breast_cancer(*, return_X_y=False, as_frame=False):
 
 
 @validate_params(_SHAPE_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(sklearn_loader_parameters=_SKLEARN_LOADER_PARAMETERS)
 def load_wine(*, return_X_y=False, as_frame=False):
     """scikit-learn's wine recognition data (178 x 13, 3 classes) with the
     common Bunch fields (not the wine *quality* data: :func:`load_wine_quality`).
 
-    Parameters
-    ----------
-    return_X_y : bool, default=False
-    as_frame : bool, default=False
+    {sklearn_loader_parameters}
 
     Returns
     -------
@@ -727,6 +738,7 @@ _COMPAS_SENSITIVE = _column_options("race", "sex")
      "sensitive": [StrOptions(set(_COMPAS_SENSITIVE)), None]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(raises_missing_file=_RAISES_MISSING_FILE)
 def load_compas(path=None, *, target="openxai", return_X_y=False, as_frame=False,
                 sensitive="race", include_sensitive=False):
     """Load ProPublica's COMPAS two-year data from a local file.
@@ -761,10 +773,7 @@ def load_compas(path=None, *, target="openxai", return_X_y=False, as_frame=False
     data : Bunch or (data, target)
         Fields as in :func:`load_german_credit`.
 
-    Raises
-    ------
-    FileNotFoundError
-        When ``path`` is None or holds no such file.
+    {raises_missing_file}
 
     Examples
     --------
@@ -832,6 +841,7 @@ def _numeric_path_loader(path, *, columns, target_column, dataset, filename,
 
 
 @validate_params({**_PATH_PARAM, **_SHAPE_PARAMS}, prefer_skip_nested_validation=True)
+@Substitution(raises_missing_file=_RAISES_MISSING_FILE)
 def load_heloc(path=None, *, return_X_y=False, as_frame=False):
     """Load FICO's HELOC data from a local file.
 
@@ -853,10 +863,7 @@ def load_heloc(path=None, *, return_X_y=False, as_frame=False):
         ``target`` is 1 for ``RiskPerformance == "Good"``; no sensitive
         attribute.
 
-    Raises
-    ------
-    FileNotFoundError
-        When ``path`` is None or holds no such file.
+    {raises_missing_file}
 
     Examples
     --------
@@ -883,6 +890,7 @@ def load_heloc(path=None, *, return_X_y=False, as_frame=False):
      "sensitive": [StrOptions({"age"}), None]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(raises_missing_file=_RAISES_MISSING_FILE)
 def load_gmsc(path=None, *, return_X_y=False, as_frame=False, sensitive=None,
               include_sensitive=False):
     """Load Kaggle's "Give Me Some Credit" training data from a local file.
@@ -908,10 +916,7 @@ def load_gmsc(path=None, *, return_X_y=False, as_frame=False, sensitive=None,
     data : Bunch or (data, target)
         ``target`` is ``SeriousDlqin2yrs`` (1 = serious delinquency).
 
-    Raises
-    ------
-    FileNotFoundError
-        When ``path`` is None or holds no such file.
+    {raises_missing_file}
 
     Examples
     --------
@@ -941,6 +946,7 @@ def load_gmsc(path=None, *, return_X_y=False, as_frame=False, sensitive=None,
      "sensitive": [StrOptions({"age"}), None]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(raises_missing_file=_RAISES_MISSING_FILE)
 def load_pima(path=None, *, return_X_y=False, as_frame=False, sensitive=None,
               include_sensitive=False):
     """Load the Pima Indians diabetes data from a local file.
@@ -968,10 +974,7 @@ def load_pima(path=None, *, return_X_y=False, as_frame=False, sensitive=None,
     data : Bunch or (data, target)
         ``target`` is ``Outcome`` (1 = diabetes).
 
-    Raises
-    ------
-    FileNotFoundError
-        When ``path`` is None or holds no such file.
+    {raises_missing_file}
 
     Examples
     --------
@@ -1013,6 +1016,7 @@ _FRAMINGHAM_SENSITIVE = {
      "sensitive": [StrOptions(set(_FRAMINGHAM_SENSITIVE)), None]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(raises_missing_file=_RAISES_MISSING_FILE)
 def load_framingham(path=None, *, return_X_y=False, as_frame=False,
                     sensitive="sex", include_sensitive=False):
     """Load the Framingham heart study teaching file from a local file.
@@ -1040,10 +1044,7 @@ def load_framingham(path=None, *, return_X_y=False, as_frame=False,
         ``target`` is ``TenYearCHD`` (1 = coronary heart disease within ten
         years).
 
-    Raises
-    ------
-    FileNotFoundError
-        When ``path`` is None or holds no such file.
+    {raises_missing_file}
 
     Examples
     --------
@@ -1073,6 +1074,7 @@ def load_framingham(path=None, *, return_X_y=False, as_frame=False,
     {**_PATH_PARAM, **_SHAPE_PARAMS, "color": [StrOptions({"white", "red"})]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(raises_missing_file=_RAISES_MISSING_FILE)
 def load_wine_quality(path=None, color="white", *, return_X_y=False,
                       as_frame=False):
     """Load the UCI wine quality data (regression on the quality grade).
@@ -1094,10 +1096,7 @@ def load_wine_quality(path=None, color="white", *, return_X_y=False,
     data : Bunch or (data, target)
         11 physico-chemical features; ``target`` is ``quality`` (float64).
 
-    Raises
-    ------
-    FileNotFoundError
-        When ``path`` is None or holds no such file.
+    {raises_missing_file}
 
     Examples
     --------
@@ -1356,6 +1355,7 @@ OPENXAI_FEATURE_N_COLS = {"german": (1,) * 8 + (4, 5, 10, 5, 5, 4, 3, 4, 3, 3, 4
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("agarwal2022"))
 def load_openxai_csv(name, path=None, *, max_samples=None, random_state=0):
     """Read one of OpenXAI's released data sets with its own train/test split.
 
@@ -1412,10 +1412,7 @@ def load_openxai_csv(name, path=None, *, max_samples=None, random_state=0):
     minmax_scaled : OpenXAI's per-split min-max scaling.
     load_openxai_adult : Adult cleaned as OpenXAI, from the shipped UCI file.
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {dataset_references}
 
     Examples
     --------

@@ -19,6 +19,7 @@ from sklearn_xai.masking import (
     MarginalMasker,
     check_masker,
 )
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
@@ -111,6 +112,7 @@ def _value_masker(value, distribution, background, baseline, n_draws, n_features
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("shapley1953", "liu2021"))
 def exact_shapley_values(
     f,
     X,
@@ -220,13 +222,7 @@ def exact_shapley_values(
     ValueError
         If ``n_features > max_features`` (use KernelSHAP instead).
 
-    References
-    ----------
-    .. [1] L. S. Shapley, "A value for n-person games", in Contributions to
-       the Theory of Games II, Annals of Mathematics Studies 28, 1953.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {dataset_references}
 
     Examples
     --------

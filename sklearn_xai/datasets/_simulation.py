@@ -14,7 +14,12 @@ from sklearn.utils.validation import check_array, check_X_y, column_or_1d
 
 from sklearn_xai.datasets._common import _feature_names, _finish, _generator
 from sklearn_xai.distributions import MultivariateGaussian
-from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._docstring import (
+    DOC_FRAGMENTS,
+    Substitution,
+    join_fragments,
+    references,
+)
 from sklearn_xai.utils._sklearn import HasMethods, Interval, StrOptions, validate_params
 
 __all__ = [
@@ -41,6 +46,11 @@ _COPY_CONSTRAINTS = {
     "as_frame": ["boolean"],
 }
 
+# The docstring blocks of the two simulators (filled by Substitution): their
+# last parameters and their Returns section.
+_SIMULATION_OPTIONS = join_fragments("""
+    random_state : int, RandomState instance or None, default=None
+        Seed of the simulation.""", DOC_FRAGMENTS["return_X_y_as_frame"])
 _COPY_RETURNS = """
     Returns
     -------
@@ -102,7 +112,8 @@ def _gaussian_copy(X, y, *, n_samples, n_neighbors, test_size, split_random_stat
 
 
 @validate_params(_COPY_CONSTRAINTS, prefer_skip_nested_validation=True)
-@Substitution(returns=_COPY_RETURNS)
+@Substitution(simulation_options=_SIMULATION_OPTIONS, returns=_COPY_RETURNS,
+              dataset_references=references("liu2021"))
 def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
                        split_random_state=None, shuffle=True, random_state=None,
                        return_X_y=False, as_frame=False):
@@ -133,20 +144,11 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
     shuffle : bool, default=True
         Shuffle the simulated rows (they are i.i.d.; kept for the common
         generator contract).
-    random_state : int, RandomState instance or None, default=None
-        Seed of the simulation.
-    return_X_y : bool, default=False
-        Return ``(X, y)``.
-    as_frame : bool, default=False
-        Return pandas objects.
+    {simulation_options}
 
     {returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {dataset_references}
 
     Examples
     --------
@@ -171,7 +173,8 @@ def make_gaussian_copy(X, y, *, n_samples=None, n_neighbors=1, test_size=None,
 
 
 @validate_params(_COPY_CONSTRAINTS, prefer_skip_nested_validation=True)
-@Substitution(returns=_COPY_RETURNS)
+@Substitution(simulation_options=_SIMULATION_OPTIONS, returns=_COPY_RETURNS,
+              dataset_references=references("liu2021", "cortez2009"))
 def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
                          split_random_state=7, shuffle=True, random_state=None,
                          return_X_y=False, as_frame=False):
@@ -199,23 +202,11 @@ def make_wine_simulation(X, y, *, n_samples=None, n_neighbors=1, test_size=0.05,
         Seed of the hold-out split (XAI-Bench: 7).
     shuffle : bool, default=True
         Shuffle the simulated rows.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the simulation.
-    return_X_y : bool, default=False
-        Return ``(X, y)``.
-    as_frame : bool, default=False
-        Return pandas objects.
+    {simulation_options}
 
     {returns}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
-    .. [2] P. Cortez, A. Cerdeira, F. Almeida, T. Matos and J. Reis,
-       "Modeling wine preferences by data mining from physicochemical
-       properties", Decision Support Systems 47(4), 2009.
+    {dataset_references}
 
     Examples
     --------
@@ -260,6 +251,7 @@ def _jensen_shannon(P, Q, base):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("lin1991", "liu2021"))
 def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper"):
     """Per-feature Jensen-Shannon divergence between real and simulated data.
 
@@ -288,13 +280,7 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper
     -------
     divergence : ndarray of shape (n_features,)
 
-    References
-    ----------
-    .. [1] J. Lin, "Divergence measures based on the Shannon entropy", IEEE
-       Transactions on Information Theory 37(1), 1991.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {dataset_references}
 
     Examples
     --------
@@ -339,6 +325,7 @@ def marginal_divergence(X_real, X_sim, *, bins="auto", base=2, convention="paper
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("lin1991"))
 def target_divergence(y_real, y_sim, *, bins=None, base=2):
     """Jensen-Shannon divergence between real and simulated targets.
 
@@ -359,10 +346,7 @@ def target_divergence(y_real, y_sim, *, bins=None, base=2):
     -------
     divergence : float
 
-    References
-    ----------
-    .. [1] J. Lin, "Divergence measures based on the Shannon entropy", IEEE
-       Transactions on Information Theory 37(1), 1991.
+    {dataset_references}
 
     Examples
     --------
@@ -397,6 +381,7 @@ def target_divergence(y_real, y_sim, *, bins=None, base=2):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("liu2021"))
 def explanation_transfer_error(explainer, X_real, y_real, X_sim, y_sim, X_eval):
     """MSE between explanations of models trained on real and simulated data.
 
@@ -421,11 +406,7 @@ def explanation_transfer_error(explainer, X_real, y_real, X_sim, y_sim, X_eval):
     -------
     mse : float
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {dataset_references}
 
     Examples
     --------

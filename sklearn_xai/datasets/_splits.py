@@ -11,6 +11,8 @@ them like any generator (``name: two_draws``).
 
 import numpy as np
 
+from sklearn_xai.utils._docstring import Substitution, references
+
 __all__ = ["minmax_scaled", "preprocessed", "two_draws"]
 
 
@@ -70,6 +72,7 @@ def two_draws(generator="make_gaussian_piecewise_constant", n_train=1000, n_test
     return out
 
 
+@Substitution(dataset_references=references("agarwal2022"))
 def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
                   with_test_rows=False, random_state=None):
     """A generator's data with every feature min-max scaled to [0, 1].
@@ -127,10 +130,7 @@ def minmax_scaled(dataset="make_synthgauss", *, params=None, fit_on="train",
     >>> X_test.min(axis=0).tolist(), X_test.max(axis=0).tolist()
     ([0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0])
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {dataset_references}
     """
     from sklearn.preprocessing import MinMaxScaler
 

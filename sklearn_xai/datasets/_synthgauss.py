@@ -8,6 +8,7 @@ from sklearn.utils import check_random_state
 
 from sklearn_xai.datasets._common import _feature_names, _finish
 from sklearn_xai.distributions import GaussianMixture
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._validation import check_rows as _check_rows
 
@@ -113,6 +114,7 @@ class _SynthGaussLabelFunction:
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution("return_X_y_as_frame", dataset_references=references("agarwal2022"))
 def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
                     cluster_distance=6.0, weight_range=(-1.0, 1.0), sparsity=0.25,
                     cov=None, test_size=0.25, convention="openxai_code",
@@ -165,10 +167,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
         Shuffle the rows (``False`` keeps OpenXAI's cluster-by-cluster order).
     random_state : int, RandomState instance or None, default=None
         Seed (OpenXAI used 564 in the paper's parameters, 567 in its code).
-    return_X_y : bool, default=False
-        Return ``(X, y)``.
-    as_frame : bool, default=False
-        Return pandas objects.
+    {return_X_y_as_frame}
 
     Returns
     -------
@@ -183,10 +182,7 @@ def make_synthgauss(n_samples=1000, n_features=20, *, n_clusters=10,
         ``feature_info``, ``DESCR``, ``parameters``.
     (X, y) : tuple if ``return_X_y`` is True.
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {dataset_references}
 
     Examples
     --------

@@ -16,6 +16,7 @@ from scipy import ndimage
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from sklearn_xai.datasets._common import _finish
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._random import seed_entropy
 from sklearn_xai.utils._sklearn import Interval, Options, StrOptions, validate_params
 
@@ -296,6 +297,7 @@ def _stratified_splits(y, fractions, rng):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(dataset_references=references("clark2024"))
 def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
                      image_size=8, alpha=None, pattern_scale=None,
                      signal_smoothing=1.5, background_smoothing=None, white_std=0.5,
@@ -394,11 +396,7 @@ def make_tetrominoes(n_samples=None, *, scenario="linear", background="white",
         ``feature_info``, ``DESCR``, ``parameters``.
     (X, y) : tuple if ``return_X_y`` is True.
 
-    References
-    ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {dataset_references}
 
     Examples
     --------

@@ -20,7 +20,7 @@ from sklearn_xai.datasets._common import (
     _generator,
 )
 from sklearn_xai.distributions import GaussianMixture
-from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._docstring import Substitution, join_fragments, references
 from sklearn_xai.utils._shapley import all_coalitions, shapley_from_values
 from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
 from sklearn_xai.utils._validation import check_feature_vector
@@ -525,8 +525,8 @@ _MIXTURE_CONSTRAINTS = dict(
 _WEIGHTS_CONSTRAINT = {"weights": ["array-like", None]}
 
 
-# Docstring fragments of the six XAI-Bench generators (inserted by
-# sklearn_xai.utils._docstring.Substitution).
+# Docstring fragments of the six XAI-Bench generators, which :func:`_sections`
+# puts together (inserted by sklearn_xai.utils._docstring.Substitution).
 _DOCS = {
     "weights": """
         weights : array-like of shape (n_features,), default=None
@@ -600,16 +600,36 @@ _DOCS = {
 }
 
 
-def _doc(*names):
-    """The fragments of :data:`_DOCS` a generator's docstring names."""
-    return {name: _DOCS[name] for name in names}
+def _sections(*names):
+    """The Parameters, Returns and References sections of a generator.
+
+    Parameters
+    ----------
+    *names : str
+        The fragments of :data:`_DOCS` that document the generator's
+        parameters after ``n_samples`` and ``n_features``, in order.
+
+    Returns
+    -------
+    text : str
+        The sections, flush left (the ``xaibench_sections`` placeholder).
+    """
+    return join_fragments(
+        """
+        Parameters
+        ----------
+        n_samples : int, default=1000
+            Number of rows.
+        n_features : int, default=5
+            Number of features.""",
+        *(_DOCS[name] for name in names), "", _DOCS["returns"], "",
+        references("liu2021"))
 
 
 @validate_params(dict(_GAUSSIAN_CONSTRAINTS, **_WEIGHTS_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@Substitution(**_doc("weights", "features_gaussian", "noise_task",
-                     "convention_linear", "options",
-                     "returns"))
+@Substitution(xaibench_sections=_sections(
+    "weights", "features_gaussian", "noise_task", "convention_linear", "options"))
 def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0,
                          rho=0.0, cov=None, noise=0.01, task="regression",
                          convention="paper", gt_value="interventional", shuffle=True,
@@ -618,25 +638,7 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
 
     ``y = (w'x + eps - m) / s`` with ``m``, ``s`` frozen on this draw.
 
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of rows.
-    n_features : int, default=5
-        Number of features.
-    {weights}
-    {features_gaussian}
-    {noise_task}
-    {convention_linear}
-    {options}
-
-    {returns}
-
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {xaibench_sections}
 
     Examples
     --------
@@ -658,8 +660,8 @@ def make_gaussian_linear(n_samples=1000, n_features=5, *, weights=None, mean=0.0
 
 @validate_params(_GAUSSIAN_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
-@Substitution(**_doc("features_gaussian", "noise_task", "convention", "options",
-                     "returns"))
+@Substitution(xaibench_sections=_sections(
+    "features_gaussian", "noise_task", "convention", "options"))
 def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
                                      rho=0.0, cov=None, noise=0.01, task="regression",
                                      convention="paper", gt_value="interventional",
@@ -671,24 +673,7 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
     ``psi_2`` = four levels -2, -1, 1, 2 with breaks -0.5, 0, 0.5,
     ``psi_3 = trunc(2 cos(pi t))``.
 
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of rows.
-    n_features : int, default=5
-        Number of features.
-    {features_gaussian}
-    {noise_task}
-    {convention}
-    {options}
-
-    {returns}
-
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {xaibench_sections}
 
     Examples
     --------
@@ -709,8 +694,8 @@ def make_gaussian_piecewise_constant(n_samples=1000, n_features=5, *, mean=0.0,
 
 @validate_params(_GAUSSIAN_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
-@Substitution(**_doc("features_gaussian", "noise_task", "convention", "options",
-                     "returns"))
+@Substitution(xaibench_sections=_sections(
+    "features_gaussian", "noise_task", "convention", "options"))
 def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
                                      rho=0.0, cov=None, noise=0.01, task="regression",
                                      convention="paper", gt_value="interventional",
@@ -722,24 +707,7 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
     (``exp(-t)`` with ``convention="xai_bench_code"``); later features do
     not matter.
 
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of rows.
-    n_features : int, default=5
-        Number of features.
-    {features_gaussian}
-    {noise_task}
-    {convention}
-    {options}
-
-    {returns}
-
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {xaibench_sections}
 
     Examples
     --------
@@ -761,8 +729,8 @@ def make_gaussian_nonlinear_additive(n_samples=1000, n_features=5, *, mean=0.0,
 
 @validate_params(dict(_MIXTURE_CONSTRAINTS, **_WEIGHTS_CONSTRAINT),
                  prefer_skip_nested_validation=True)
-@Substitution(**_doc("weights", "features_mixture", "noise_task", "convention_linear",
-                     "options", "returns"))
+@Substitution(xaibench_sections=_sections(
+    "weights", "features_mixture", "noise_task", "convention_linear", "options"))
 def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
                         component_weights=None, component_means=None, rho=0.0,
                         cov=None, noise=0.01, task="regression", convention="paper",
@@ -773,25 +741,7 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
     Each row draws its own component (XAI-Bench's code drew one component
     per batch).
 
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of rows.
-    n_features : int, default=5
-        Number of features.
-    {weights}
-    {features_mixture}
-    {noise_task}
-    {convention_linear}
-    {options}
-
-    {returns}
-
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {xaibench_sections}
 
     Examples
     --------
@@ -814,8 +764,8 @@ def make_mixture_linear(n_samples=1000, n_features=5, *, weights=None,
 
 @validate_params(_MIXTURE_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
-@Substitution(**_doc("features_mixture", "noise_task", "convention", "options",
-                     "returns"))
+@Substitution(xaibench_sections=_sections(
+    "features_mixture", "noise_task", "convention", "options"))
 def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
                                     component_weights=None, component_means=None,
                                     rho=0.0, cov=None, noise=0.01, task="regression",
@@ -824,24 +774,7 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
                                     as_frame=False):
     """Gaussian-mixture features with the piecewise-constant label (XAI-Bench).
 
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of rows.
-    n_features : int, default=5
-        Number of features.
-    {features_mixture}
-    {noise_task}
-    {convention}
-    {options}
-
-    {returns}
-
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {xaibench_sections}
 
     Examples
     --------
@@ -862,8 +795,8 @@ def make_mixture_piecewise_constant(n_samples=1000, n_features=5, *,
 
 @validate_params(_MIXTURE_CONSTRAINTS,
                  prefer_skip_nested_validation=True)
-@Substitution(**_doc("features_mixture", "noise_task", "convention", "options",
-                     "returns"))
+@Substitution(xaibench_sections=_sections(
+    "features_mixture", "noise_task", "convention", "options"))
 def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
                                     component_weights=None, component_means=None,
                                     rho=0.0, cov=None, noise=0.01, task="regression",
@@ -872,24 +805,7 @@ def make_mixture_nonlinear_additive(n_samples=1000, n_features=5, *,
                                     as_frame=False):
     """Gaussian-mixture features with the non-linear additive label (XAI-Bench).
 
-    Parameters
-    ----------
-    n_samples : int, default=1000
-        Number of rows.
-    n_features : int, default=5
-        Number of features.
-    {features_mixture}
-    {noise_task}
-    {convention}
-    {options}
-
-    {returns}
-
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {xaibench_sections}
 
     Examples
     --------

@@ -23,6 +23,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import row_generators, row_keys, seed_entropy
 from sklearn_xai.utils._validation import affine_params, check_rows
@@ -33,6 +34,28 @@ __all__ = ["BaseDistribution"]
 # entries at most); larger ones keep the most recently used masks.
 _FULL_CACHE_MAX_FEATURES = 16
 _LRU_SIZE = 256
+
+# Docstring sections that the distributions' methods share (filled by
+# Substitution): the parameters of ``conditional`` and all of ``logpdf``'s.
+DISTRIBUTION_DOC = {
+    "conditional_parameters": """
+        Parameters
+        ----------
+        x : array-like of shape (n_features,)
+            The instance; only its values on ``given`` are used.
+        given : bool array-like of shape (n_features,) or list of int
+            The fixed features ``S``.""",
+}
+LOGPDF_DOC = {
+    "logpdf_sections": """
+        Parameters
+        ----------
+        X : array-like of shape (n_rows, n_features)
+
+        Returns
+        -------
+        logpdf : ndarray of shape (n_rows,)""",
+}
 
 
 # --------------------------------------------------------------------------
@@ -122,6 +145,7 @@ class _BlockCache:
 # --------------------------------------------------------------------------
 # base class
 # --------------------------------------------------------------------------
+@Substitution(distribution_references=references("aas2021", "liu2021"))
 class BaseDistribution(metaclass=ABCMeta):
     """Base class for feature distributions with known conditionals.
 
@@ -160,14 +184,7 @@ class BaseDistribution(metaclass=ABCMeta):
         mixture); with more than one, :meth:`standard_draws` also draws the
         uniforms that select a component.
 
-    References
-    ----------
-    .. [1] K. Aas, M. Jullum and A. Løland, "Explaining individual
-       predictions when features are dependent: More accurate approximations
-       to Shapley values", Artificial Intelligence 298, 2021.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {distribution_references}
 
     Examples
     --------
@@ -352,15 +369,11 @@ class BaseDistribution(metaclass=ABCMeta):
         empty = np.zeros(self.n_features, dtype=bool)
         return self._impute(np.zeros((1, self.n_features)), empty, Z, u, False)[0]
 
+    @Substitution(**DISTRIBUTION_DOC)
     def conditional(self, x, given):
         """Observational conditional law of the free features given ``x_S``.
 
-        Parameters
-        ----------
-        x : array-like of shape (n_features,)
-            The instance; only its values on ``given`` are used.
-        given : bool array-like of shape (n_features,) or list of int
-            The fixed features ``S``.
+        {conditional_parameters}
 
         Returns
         -------

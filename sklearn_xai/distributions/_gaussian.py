@@ -8,11 +8,14 @@ import numpy as np
 from scipy import linalg
 
 from sklearn_xai.distributions._base import (
+    DISTRIBUTION_DOC,
+    LOGPDF_DOC,
     BaseDistribution,
     _BlockCache,
     _check_given,
     _mask_key,
 )
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = ["MultivariateGaussian"]
@@ -108,15 +111,11 @@ class _GaussianFamily(BaseDistribution):
             out[:, free] = np.einsum("nk,nku->nu", np.exp(log_w), means)
         return out
 
+    @Substitution(**DISTRIBUTION_DOC)
     def conditional(self, x, given):
         """Observational conditional law of the free features given ``x_S``.
 
-        Parameters
-        ----------
-        x : array-like of shape (n_features,)
-            The instance; only its values on ``given`` are used.
-        given : bool array-like of shape (n_features,) or list of int
-            The fixed features ``S``.
+        {conditional_parameters}
 
         Returns
         -------
@@ -183,6 +182,7 @@ def _equicorrelated_cov(n_features, rho):
     return cov
 
 
+@Substitution(distribution_references=references("liu2021"))
 class MultivariateGaussian(_GaussianFamily):
     """Multivariate Gaussian ``N(mean, cov)`` with exact conditionals.
 
@@ -212,11 +212,7 @@ class MultivariateGaussian(_GaussianFamily):
     mean : ndarray of shape (n_features,), read-only
     cov : ndarray of shape (n_features, n_features), read-only
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {distribution_references}
 
     Examples
     --------
@@ -411,16 +407,11 @@ class MultivariateGaussian(_GaussianFamily):
     def _from_parts(self, weights, means, covs):
         return MultivariateGaussian(means[0], covs[0], allow_singular=True)
 
+    @Substitution(**LOGPDF_DOC)
     def logpdf(self, X):
         """Log density of each row.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_rows, n_features)
-
-        Returns
-        -------
-        logpdf : ndarray of shape (n_rows,)
+        {logpdf_sections}
         """
         X = self._check_rows(X)
         return self._log_marginal_pdf(X, np.ones(self.n_features, dtype=bool))

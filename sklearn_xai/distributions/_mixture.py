@@ -4,12 +4,14 @@ in the user guide)."""
 import numpy as np
 from scipy.special import logsumexp
 
-from sklearn_xai.distributions._base import _check_given
+from sklearn_xai.distributions._base import LOGPDF_DOC, _check_given
 from sklearn_xai.distributions._gaussian import MultivariateGaussian, _GaussianFamily
+from sklearn_xai.utils._docstring import Substitution, references
 
 __all__ = ["GaussianMixture"]
 
 
+@Substitution(distribution_references=references("liu2021"))
 class GaussianMixture(_GaussianFamily):
     """Gaussian mixture ``sum_c pi_c N(mu_c, Sigma_c)`` with exact conditionals.
 
@@ -39,11 +41,7 @@ class GaussianMixture(_GaussianFamily):
     mean, cov : ndarray
         Mean and covariance of the mixture.
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {distribution_references}
 
     Examples
     --------
@@ -176,16 +174,11 @@ class GaussianMixture(_GaussianFamily):
         log_w = self._log_joint(X, mask)
         return np.exp(log_w - logsumexp(log_w, axis=1, keepdims=True))
 
+    @Substitution(**LOGPDF_DOC)
     def logpdf(self, X):
         """Log density of each row.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_rows, n_features)
-
-        Returns
-        -------
-        logpdf : ndarray of shape (n_rows,)
+        {logpdf_sections}
         """
         X = self._check_rows(X)
         return logsumexp(self._log_joint(X, np.ones(self.n_features, dtype=bool)), axis=1)

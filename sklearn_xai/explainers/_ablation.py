@@ -18,8 +18,10 @@ from sklearn_xai.explainers._masker_based import (
 __all__ = ["FeatureAblation", "LeaveOneCovariateIn"]
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
+@explainer_doc("explainer_output_params", "masker_random_state", "masker_attributes",
+               "input_attributes", "regression_example", explainer_groups=GROUPS_DOC,
+               explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
+               references=("zeiler2014",))
 class FeatureAblation(_MaskerExplainer):
     """Occlusion: the output change when one feature is removed.
 
@@ -42,37 +44,24 @@ class FeatureAblation(_MaskerExplainer):
         (Captum and BEExAI).  Fitted on the training rows in :meth:`fit`.
     {explainer_groups}
         A group is removed as a whole: ``a_G = f(x) - v_x([d] \\ G)``.
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row random streams of a stochastic masker (unused by
-        deterministic ones).
+    {explainer_output_params}
+    {masker_random_state}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    masker_ : masker
-        The fitted masker.
+    {masker_attributes}
     {explainer_groups_attribute}
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     LeaveOneCovariateIn : keep one feature at a time instead of removing it.
 
-    References
-    ----------
-    .. [1] M. D. Zeiler and R. Fergus, "Visualizing and Understanding
-       Convolutional Networks", ECCV 2014.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import FeatureAblation
     >>> from sklearn_xai.masking import BaselineMasker
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 3.0]])
@@ -100,8 +89,10 @@ class FeatureAblation(_MaskerExplainer):
         return fx[:, None] - values
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
+@explainer_doc("explainer_output_params", "masker_random_state", "masker_attributes",
+               "input_attributes", "regression_example", explainer_groups=GROUPS_DOC,
+               explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
+               references=("covert2021",))
 class LeaveOneCovariateIn(_MaskerExplainer):
     """Keep one feature at a time: ``a_j = v_x({j}) - v_x(∅)``.
 
@@ -131,39 +122,25 @@ class LeaveOneCovariateIn(_MaskerExplainer):
         :meth:`fit`.
     {explainer_groups}
         A group is kept as a whole: ``a_G = v_x(G) - v_x(empty)``.
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row random streams of a stochastic masker (unused by
-        deterministic ones).
+    {explainer_output_params}
+    {masker_random_state}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    masker_ : masker
-        The fitted masker.
+    {masker_attributes}
     {explainer_groups_attribute}
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     FeatureAblation : remove one feature at a time.
     ExactShapley : averages the contribution of a feature over all coalitions.
 
-    References
-    ----------
-    .. [1] I. Covert, S. Lundberg and S.-I. Lee, "Explaining by Removing: A
-       Unified Framework for Model Explanation", Journal of Machine Learning
-       Research 22(209), 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import LeaveOneCovariateIn
     >>> from sklearn_xai.masking import BaselineMasker
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 3.0]])

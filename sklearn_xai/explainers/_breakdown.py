@@ -8,7 +8,9 @@ from sklearn_xai.explainers._masker_based import _MaskerExplainer
 __all__ = ["BreakDown"]
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_output_params", "masker_random_state", "masker_attributes",
+               "input_attributes", "regression_example",
+               references=("staniak2018", "liu2021"))
 class BreakDown(_MaskerExplainer):
     """Break-down attributions: remove features one at a time along a greedy
     path from the full input (pyBreakDown's "down" direction).
@@ -39,35 +41,19 @@ class BreakDown(_MaskerExplainer):
     masker : masker, default=None
         How a feature is removed; ``None`` is ``BaselineMasker("zero")``.
         Fitted on the training rows in :meth:`fit`.
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
-    random_state : int, RandomState instance or None, default=None
-        Seeds the per-row random streams of a stochastic masker (unused by
-        deterministic ones).
+    {explainer_output_params}
+    {masker_random_state}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    masker_ : masker
-        The fitted masker.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {masker_attributes}
+    {input_attributes}
 
-    References
-    ----------
-    .. [1] M. Staniak and P. Biecek, "Explanations of Model Predictions with
-       live and breakDown Packages", The R Journal 10(2), 2018.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import BreakDown
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 3.0]])
     >>> ex = BreakDown(LinearRegression()).fit(X, X @ [2.0, -1.0] + 1.0)

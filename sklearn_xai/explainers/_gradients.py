@@ -45,7 +45,7 @@ from captum.attr._utils.lrp_rules import EpsilonRule
 from torch import nn
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._docstring import EXPLAINER_FRAGMENTS, explainer_doc
 from sklearn_xai.explainers._torch import (
     Affine,
     differentiable_model,
@@ -54,6 +54,7 @@ from sklearn_xai.explainers._torch import (
 )
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._docstring import join_fragments
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
@@ -179,15 +180,22 @@ class _GradientExplainer(BaseExplainer):
 
 # Docstring fragments of this module (see sklearn_xai.utils._docstring).
 _GRADIENT_DOC = {
-    "gradient_batch_size": """
+    # The explained output: the last parameters of every gradient explainer.
+    "gradient_output_params": join_fragments(
+        EXPLAINER_FRAGMENTS["explainer_target"],
+        EXPLAINER_FRAGMENTS["explainer_output"],
+        """
         batch_size : int or None, default=None
             Maximum number of model rows per Captum call (an explained row
             costs one model row, ``n_steps`` for integrated gradients,
             ``n_perturbations`` for the noisy methods, two for DeepLIFT and
             Guided Grad-CAM; a call holds at least one explained row);
             ``None`` makes calls of about 2**17 input entries.  The
-            attributions do not depend on it.""",
+            attributions do not depend on it."""),
+    # The Attributes section, which an explainer's own attributes follow.
     "gradient_attributes": """
+        Attributes
+        ----------
         estimator_ : estimator
             The fitted model.
         n_features_in_ : int
@@ -210,15 +218,25 @@ default="zero"
             (OpenXAI), a constant, or a given row.""",
 }
 
+# The Parameters section of the explainers that change the ReLUs' backward
+# pass (their only parameters are the model and the explained output).
+_GRADIENT_DOC["relu_parameters"] = join_fragments("""
+    Parameters
+    ----------
+    estimator : estimator
+        A differentiable model whose ReLUs are ``torch.nn.ReLU`` modules.""",
+    _GRADIENT_DOC["gradient_output_params"])
+
 
 def _gradient_doc(*names):
     """Substitution of the common fragments and of ``names`` (this module's
-    own fragments or shared ones)."""
-    own = ("gradient_batch_size", "gradient_attributes",
-           *[name for name in names if name in _GRADIENT_DOC])
+    own fragments or shared ones); ``relu_parameters`` holds the output
+    parameters."""
+    common = ("gradient_attributes",) if "relu_parameters" in names else (
+        "gradient_output_params", "gradient_attributes")
+    own = (*common, *[name for name in names if name in _GRADIENT_DOC])
     shared = [name for name in names if name not in _GRADIENT_DOC]
-    return explainer_doc("explainer_target", "explainer_output", *shared,
-                         **{name: _GRADIENT_DOC[name] for name in own})
+    return explainer_doc(*shared, **{name: _GRADIENT_DOC[name] for name in own})
 
 
 # ---------------------------------------------------------------------------
@@ -238,12 +256,8 @@ class Saliency(_GradientExplainer):
         ``FrozenEstimator(model)`` for a fitted one.
     abs : bool, default=False
         Return ``|∇_x f(x)|``.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
 
-    Attributes
-    ----------
     {gradient_attributes}
 
     References
@@ -292,12 +306,8 @@ class InputXGradient(_GradientExplainer):
     ----------
     estimator : estimator
         A differentiable model (see :func:`differentiable_model`).
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
 
-    Attributes
-    ----------
     {gradient_attributes}
 
     References
@@ -351,12 +361,8 @@ class IntegratedGradients(_GradientExplainer):
     method : {"gausslegendre", "riemann_left", "riemann_right", \
 "riemann_middle", "riemann_trapezoid"}, default="gausslegendre"
     multiply_by_inputs : bool, default=True
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
 
-    Attributes
-    ----------
     {gradient_attributes}
     baseline_ : ndarray of shape (1, n_features)
         The resolved baseline.
@@ -444,12 +450,8 @@ class DeepLift(_GradientExplainer):
     {baseline}
     multiply_by_inputs : bool, default=True
         ``False`` returns the multipliers only.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
 
-    Attributes
-    ----------
     {gradient_attributes}
     baseline_ : ndarray of shape (1, n_features)
 
@@ -490,23 +492,15 @@ class DeepLift(_GradientExplainer):
         return A, 2 * len(inputs)
 
 
-@_gradient_doc("gradient_example")
+@_gradient_doc("gradient_example", "relu_parameters")
 class GuidedBackprop(_GradientExplainer):
     """Guided backpropagation (Captum ``GuidedBackprop``).
 
     Gradient in which every ReLU module passes back only positive gradients
     at positive inputs (as used by XAI-TRIS).
 
-    Parameters
-    ----------
-    estimator : estimator
-        A differentiable model whose ReLUs are ``torch.nn.ReLU`` modules.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {relu_parameters}
 
-    Attributes
-    ----------
     {gradient_attributes}
 
     References
@@ -539,23 +533,15 @@ class GuidedBackprop(_GradientExplainer):
         return self._captum(model).attribute(inputs, target=target), len(inputs)
 
 
-@_gradient_doc("gradient_example")
+@_gradient_doc("gradient_example", "relu_parameters")
 class Deconvolution(GuidedBackprop):
     """Deconvolution (Captum ``Deconvolution``).
 
     Gradient in which every ReLU module passes back the positive part of the
     gradient whatever its input (as used by XAI-TRIS).
 
-    Parameters
-    ----------
-    estimator : estimator
-        A differentiable model whose ReLUs are ``torch.nn.ReLU`` modules.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {relu_parameters}
 
-    Attributes
-    ----------
     {gradient_attributes}
 
     References
@@ -592,12 +578,8 @@ class LRP(_GradientExplainer):
     ----------
     estimator : estimator
         A differentiable model.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
 
-    Attributes
-    ----------
     {gradient_attributes}
 
     References
@@ -650,12 +632,8 @@ class GuidedGradCam(_GradientExplainer):
     estimator : estimator
         A differentiable model with at least one ``Conv2d`` layer, e.g.
         ``TetrominoNetClassifier(architecture="cnn")``.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
 
-    Attributes
-    ----------
     {gradient_attributes}
 
     References
@@ -769,13 +747,9 @@ class SmoothGrad(_NoisyGradientExplainer):
         Noise standard deviation (OpenXAI: 0.1 on min-max scaled features).
     abs : bool, default=False
         Average absolute gradients instead.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
     {explainer_random_state}
 
-    Attributes
-    ----------
     {gradient_attributes}
     n_perturbations_ : int
         The number of noisy copies per row used.
@@ -849,13 +823,9 @@ class GradientShap(_NoisyGradientExplainer):
         Draws ``(b, α, ε)`` per row.
     std : float, default=0.0
         Standard deviation of the input noise.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
     {explainer_random_state}
 
-    Attributes
-    ----------
     {gradient_attributes}
     baseline_ : ndarray of shape (n_baselines, n_features)
     n_perturbations_ : int
@@ -941,13 +911,9 @@ class DeepLiftShap(_GradientExplainer):
         ``2 * n_baselines`` model rows.
     multiply_by_inputs : bool, default=True
         ``False`` returns the averaged multipliers only.
-    {explainer_target}
-    {explainer_output}
-    {gradient_batch_size}
+    {gradient_output_params}
     {explainer_random_state}
 
-    Attributes
-    ----------
     {gradient_attributes}
     baseline_ : ndarray of shape (n_baselines, n_features)
         The background rows.

@@ -9,9 +9,18 @@ import numpy as np
 from scipy import ndimage
 
 from sklearn_xai.base import BaseExplainer
+from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.utils._images import resolve_image_shape
 
 __all__ = ["InputAttribution", "LaplaceFilter", "SobelFilter"]
+
+# The docstring blocks of the image controls: the attributes they all have
+# (after their own) and the References section.
+_image_control_doc = explainer_doc(
+    references=("clark2024",),
+    image_control_attributes="""
+        estimator_ : estimator or None
+        n_features_in_ : int""")
 
 
 class _ImageControl(BaseExplainer):
@@ -47,6 +56,7 @@ class _ImageControl(BaseExplainer):
         return self._filter(images).reshape(X.shape)
 
 
+@_image_control_doc
 class SobelFilter(_ImageControl):
     """Sobel filter of the image (XAI-TRIS's model-ignorant edge control).
 
@@ -73,14 +83,9 @@ class SobelFilter(_ImageControl):
     ----------
     image_shape_ : tuple of int
         The resolved image shape.
-    estimator_ : estimator or None
-    n_features_in_ : int
+    {image_control_attributes}
 
-    References
-    ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {explainer_references}
 
     Examples
     --------
@@ -124,6 +129,7 @@ class SobelFilter(_ImageControl):
         return np.sqrt(squares)
 
 
+@_image_control_doc
 class LaplaceFilter(_ImageControl):
     """Laplace filter of the image (``scipy.ndimage.laplace``, reflect mode;
     XAI-TRIS), all rows filtered in one vectorised call.
@@ -138,14 +144,9 @@ class LaplaceFilter(_ImageControl):
     Attributes
     ----------
     image_shape_ : tuple of int
-    estimator_ : estimator or None
-    n_features_in_ : int
+    {image_control_attributes}
 
-    References
-    ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {explainer_references}
 
     Examples
     --------
@@ -168,6 +169,7 @@ class LaplaceFilter(_ImageControl):
                                axes=tuple(range(1, images.ndim)))
 
 
+@_image_control_doc
 class InputAttribution(_ImageControl):
     """The input itself, normalised to sum to one: ``a = x / sum_j x_j``
     (XAI-TRIS).
@@ -184,14 +186,9 @@ class InputAttribution(_ImageControl):
 
     Attributes
     ----------
-    estimator_ : estimator or None
-    n_features_in_ : int
+    {image_control_attributes}
 
-    References
-    ----------
-    .. [1] B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image
-       benchmarks to quantify false positive post-hoc attribution of feature
-       importance", Machine Learning 113, 2024.
+    {explainer_references}
 
     Examples
     --------

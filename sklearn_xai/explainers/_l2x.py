@@ -77,7 +77,9 @@ def _concrete_sample(logits, k, temperature, generator):
     return samples.max(dim=1).values
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
+               "input_attributes", "regression_example",
+               references=("chen2018", "liu2021"))
 class L2X(BaseExplainer):
     """L2X: an instance-wise feature selector trained to keep the ``k``
     features that best predict the model (Chen et al. 2018).
@@ -150,23 +152,13 @@ class L2X(BaseExplainer):
         The trained selector for ``k = 1..n_features`` (logit networks).
     n_epochs_ : list of int
         Epochs run for each ``k``.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
-    References
-    ----------
-    .. [1] J. Chen, L. Song, M. J. Wainwright and M. I. Jordan, "Learning to
-       Explain: An Information-Theoretic Perspective on Model
-       Interpretation", ICML 2018.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import L2X
     >>> X = np.random.default_rng(0).normal(size=(200, 3))
     >>> ex = L2X(LinearRegression(), epochs=2, random_state=0)

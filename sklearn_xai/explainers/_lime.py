@@ -22,7 +22,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._docstring import EXPLAINER_FRAGMENTS, explainer_doc
 from sklearn_xai.explainers._surrogate import (
     evaluate_block,
     exponential_kernel,
@@ -30,6 +30,7 @@ from sklearn_xai.explainers._surrogate import (
     weighted_ridge,
 )
 from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._docstring import DOC_FRAGMENTS, join_fragments
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_feature_vector
@@ -66,7 +67,8 @@ _LIME_PRESETS = {
 }
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_output_params", "input_attributes", "regression_example",
+               references=("ribeiro2016", "liu2021"))
 class LimeTabular(_SampledSurrogate):
     """Stock LIME (``lime.lime_tabular.LimeTabularExplainer``) in regression
     mode on the explained output (XAI-Bench's "LIME"), re-implemented
@@ -140,9 +142,7 @@ class LimeTabular(_SampledSurrogate):
         ``"xai_bench"`` uses XAI-Bench's experiment configuration:
         ``kernel_width=0.5`` and ``n_perturbations=5000`` (overriding those
         two parameters).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams, so results are reproducible and a
         row's attributions do not depend on the batch, its size or the row
@@ -159,27 +159,18 @@ class LimeTabular(_SampledSurrogate):
         The kernel width used (``kernel_width`` or the preset's).
     n_perturbations_ : int
         The neighbourhood size used (``n_perturbations`` or the preset's).
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     LocalLinearSurrogate : OpenXAI's Gaussian-neighbourhood LIME.
     CaptumLime : binary-mask LIME (Captum).
 
-    References
-    ----------
-    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
-       You?': Explaining the Predictions of Any Classifier", KDD 2016.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import LimeTabular
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 3))
@@ -518,7 +509,8 @@ def _lime_surrogates(design, y, width, dist2=None):
 # ---------------------------------------------------------------------------
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_output_params", "input_attributes", "regression_example",
+               references=("ribeiro2016", "agarwal2022"))
 class LocalLinearSurrogate(_SampledSurrogate):
     """OpenXAI's LIME: a ridge surrogate fitted on a Gaussian neighbourhood
     (after Ribeiro et al. 2016), re-implemented exactly and vectorised
@@ -561,9 +553,7 @@ class LocalLinearSurrogate(_SampledSurrogate):
         Kernel width relative to ``sqrt(n_features)``.
     alpha : float, default=1.0
         Ridge penalty of the surrogate (``lime``'s ``Ridge(alpha=1)``).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     random_state : int, RandomState instance or None, default=None
         Seeds the per-row random streams (OpenXAI: 0).
 
@@ -573,25 +563,17 @@ class LocalLinearSurrogate(_SampledSurrogate):
         The fitted model.
     n_perturbations_ : int
         The neighbourhood size used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     LimeTabular : stock LIME.
 
-    References
-    ----------
-    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
-       You?': Explaining the Predictions of Any Classifier", KDD 2016.
-    .. [2] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import LocalLinearSurrogate
     >>> X = np.random.default_rng(0).normal(size=(50, 2))
     >>> ex = LocalLinearSurrogate(LinearRegression(), alpha=1e-8, random_state=0)
@@ -645,6 +627,22 @@ class LocalLinearSurrogate(_SampledSurrogate):
 # ---------------------------------------------------------------------------
 # Captum's binary-mask surrogates: CaptumLime and CaptumKernelSHAP
 # ---------------------------------------------------------------------------
+# The parameters and attributes the Captum surrogates share (docstring
+# fragments, see sklearn_xai.explainers._docstring).
+_CAPTUM_SURROGATE_DOC = {
+    "captum_surrogate_params": join_fragments(
+        """
+        baseline : float or array-like of shape (n_features,), default=0.0
+            Value of an absent feature (Captum's default 0).""",
+        EXPLAINER_FRAGMENTS["explainer_output_params"],
+        DOC_FRAGMENTS["explainer_random_state"]),
+    "captum_surrogate_attributes": """
+        estimator_ : estimator
+            The fitted model.
+        baseline_ : ndarray of shape (n_features,)
+            The baseline broadcast to one value per feature.""",
+}
+
 
 class _CaptumMaskSurrogate(_SampledSurrogate):
     """Captum's ``Lime`` scheme, which its ``KernelShap`` also is: per row,
@@ -667,10 +665,8 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
         return A
 
 
-
-
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               "explainer_random_state")
+@explainer_doc("input_attributes", "regression_example", **_CAPTUM_SURROGATE_DOC,
+               references=("ribeiro2016", "kokhlikyan2020"))
 class CaptumLime(_CaptumMaskSurrogate):
     """Captum's LIME (``captum.attr.Lime`` defaults): binary feature-presence
     masks, cosine-distance exponential kernel and a Lasso surrogate
@@ -706,36 +702,20 @@ class CaptumLime(_CaptumMaskSurrogate):
         Width of the exponential similarity kernel.
     distance : {"cosine", "euclidean"}, default="cosine"
         Distance between the row and a masked input.
-    baseline : float or array-like of shape (n_features,), default=0.0
-        Value of an absent feature (Captum's default 0).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
-    {explainer_random_state}
+    {captum_surrogate_params}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    baseline_ : ndarray of shape (n_features,)
-        The baseline broadcast to one value per feature.
+    {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of masks per row used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
-    References
-    ----------
-    .. [1] M. T. Ribeiro, S. Singh and C. Guestrin, "'Why Should I Trust
-       You?': Explaining the Predictions of Any Classifier", KDD 2016.
-    .. [2] N. Kokhlikyan et al., "Captum: A unified and generic model
-       interpretability library for PyTorch", arXiv:2009.07896, 2020.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import CaptumLime
     >>> X = np.random.default_rng(0).normal(size=(50, 3))
     >>> ex = CaptumLime(LinearRegression(), n_perturbations=100, alpha=1e-6,
@@ -805,8 +785,8 @@ class CaptumLime(_CaptumMaskSurrogate):
 _CAPTUM_INF_WEIGHT = 1e6
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               "explainer_random_state")
+@explainer_doc("input_attributes", "regression_example", **_CAPTUM_SURROGATE_DOC,
+               references=("lundberg2017", "kokhlikyan2020"))
 class CaptumKernelSHAP(_CaptumMaskSurrogate):
     """Captum's KernelSHAP (``captum.attr.KernelShap``), as OpenXAI and
     BEExAI run it.
@@ -840,41 +820,25 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
     n_perturbations : int, default=25
         Coalitions per row, the full and the empty one included (Captum's
         ``n_samples``; its default 25, as BEExAI; OpenXAI uses 500).
-    baseline : float or array-like of shape (n_features,), default=0.0
-        Value of an absent feature (Captum's default 0).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
-    {explainer_random_state}
+    {captum_surrogate_params}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    baseline_ : ndarray of shape (n_features,)
-        The baseline broadcast to one value per feature.
+    {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of coalitions per row used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     KernelSHAP : KernelSHAP with shap's coalition scheme and exact constraints.
     CaptumLime : Captum's LIME.
 
-    References
-    ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
-    .. [2] N. Kokhlikyan et al., "Captum: A unified and generic model
-       interpretability library for PyTorch", arXiv:2009.07896, 2020.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import CaptumKernelSHAP
     >>> X = np.random.default_rng(0).normal(size=(50, 3))
     >>> ex = CaptumKernelSHAP(LinearRegression(), n_perturbations=25, random_state=0)

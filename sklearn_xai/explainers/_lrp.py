@@ -267,7 +267,14 @@ _LRP_DOC = {
         connections) raise a ``TypeError``.  Max pooling passes relevance
         to each window's maximum (winner-take-all), average pooling in
         proportion to the contributions.""",
+    "lrp_estimator": """
+        estimator : estimator
+            A dense or convolutional ReLU network (see above);
+            ``FrozenEstimator(model)`` for a fitted one.""",
+    # The Attributes section of the LRP explainers.
     "lrp_attributes": """
+        Attributes
+        ----------
         estimator_ : estimator
             The fitted model.
         chain_ : LayerChain
@@ -300,8 +307,8 @@ default="min" / "max"
 def _lrp_doc(*names):
     own = [name for name in names if name in _LRP_DOC]
     shared = [name for name in names if name not in _LRP_DOC]
-    return explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-                         *shared, **{name: _LRP_DOC[name] for name in own})
+    return explainer_doc("explainer_output_params", *shared,
+                         **{name: _LRP_DOC[name] for name in own})
 
 
 _RULE_PARAMS = {
@@ -314,7 +321,7 @@ _RULE_PARAMS = {
 }
 
 
-@_lrp_doc("lrp_scope", "lrp_attributes", "lrp_example", "lrp_bounds")
+@_lrp_doc("lrp_scope", "lrp_estimator", "lrp_attributes", "lrp_example", "lrp_bounds")
 class CompositeLRP(_RelevanceExplainer):
     """Layer-wise relevance propagation with a composite of rules.
 
@@ -335,9 +342,7 @@ class CompositeLRP(_RelevanceExplainer):
 
     Parameters
     ----------
-    estimator : estimator
-        A dense or convolutional ReLU network (see above);
-        ``FrozenEstimator(model)`` for a fitted one.
+    {lrp_estimator}
     rule : {"epsilon", "gamma", "alpha_beta", "z_plus"}, default="epsilon"
         Rule of every weighted layer but the input layer (and the
         convolutions when ``conv_rule`` is set).
@@ -358,12 +363,8 @@ default=None
         Weights of the positive and negative contributions (alpha-beta rule;
         conservation needs ``alpha - beta = 1``).
     {lrp_bounds}
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
 
-    Attributes
-    ----------
     {lrp_attributes}
 
     References
@@ -433,7 +434,7 @@ default=None
             low=self.low_, high=self.high_)
 
 
-@_lrp_doc("lrp_scope", "lrp_attributes", "lrp_example", "lrp_bounds")
+@_lrp_doc("lrp_scope", "lrp_estimator", "lrp_attributes", "lrp_example", "lrp_bounds")
 class DeepTaylor(CompositeLRP):
     """Deep Taylor decomposition of a dense or convolutional ReLU network.
 
@@ -447,20 +448,14 @@ class DeepTaylor(CompositeLRP):
 
     Parameters
     ----------
-    estimator : estimator
-        A dense or convolutional ReLU network (see above);
-        ``FrozenEstimator(model)`` for a fitted one.
+    {lrp_estimator}
     input_rule : {"w_square", "z_box"}, default="w_square"
         Rule of the input layer.
     epsilon : float, default=1e-9
         Stabiliser of the denominators.
     {lrp_bounds}
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
 
-    Attributes
-    ----------
     {lrp_attributes}
 
     References

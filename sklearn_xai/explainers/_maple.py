@@ -18,7 +18,8 @@ from sklearn_xai.utils._sklearn import Interval, StrOptions
 __all__ = ["MAPLE"]
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size")
+@explainer_doc("explainer_output_params", "input_attributes", "regression_example",
+               references=("plumb2018", "liu2021"))
 class MAPLE(BaseExplainer):
     """MAPLE: local ridge regression of ``f`` on training rows weighted by a
     random forest's leaf co-occurrence (Plumb et al. 2018).
@@ -82,9 +83,7 @@ class MAPLE(BaseExplainer):
         ``"paper"``: every feature, all training rows, weights summing to
         one.  ``"xai_bench_code"``: the feature selection of XAI-Bench's code
         (see above), which its published MAPLE results come from.
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     random_state : int, RandomState instance or None, default=None
         Seeds the forest and, with ``convention="xai_bench_code"``, the
         validation split.
@@ -109,22 +108,13 @@ class MAPLE(BaseExplainer):
     validation_rmse_ : ndarray of shape (n_features,) or None
         With ``convention="xai_bench_code"``, the validation error of keeping
         the ``k = 1, ..., d`` best-scoring features; ``None`` otherwise.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
-    References
-    ----------
-    .. [1] G. Plumb, D. Molitor and A. Talwalkar, "Model Agnostic Supervised
-       Local Explanations", NeurIPS 2018.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import MAPLE
     >>> X = np.random.default_rng(0).normal(size=(200, 2))
     >>> ex = MAPLE(LinearRegression(), n_estimators=20, random_state=0)

@@ -37,8 +37,9 @@ the two-component estimator (``a_+``; ``a_-`` is stored too) unless
 
 import numpy as np
 
-from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._docstring import EXPLAINER_FRAGMENTS, explainer_doc
 from sklearn_xai.explainers._lrp import _LRP_DOC, _RelevanceExplainer
+from sklearn_xai.utils._docstring import join_fragments
 from sklearn_xai.utils._sklearn import StrOptions
 
 __all__ = ["PatternAttribution", "PatternNet", "learn_patterns"]
@@ -190,7 +191,11 @@ class _PatternExplainer(_RelevanceExplainer):
         return r
 
 
-_PATTERN_DOC = """
+# The sections the two pattern explainers share: their Parameters (the same
+# parameters), Attributes and References.
+_PATTERN_ATTRIBUTES = """
+        Attributes
+        ----------
         estimator_ : estimator
             The fitted model.
         chain_ : LayerChain
@@ -213,6 +218,11 @@ _PATTERN_DOC = """
             Only when ``X`` has string column names."""
 
 _PATTERN_PARAMS = """
+        Parameters
+        ----------
+        estimator : estimator
+            A dense or convolutional ReLU network or a linear model (see
+            above); ``FrozenEstimator(model)`` for a fitted one.
         pattern_type : {"two_component", "linear"}, default="two_component"
             Signal estimator of the layers followed by a ReLU: the
             two-component estimator ``a_+`` of the paper or the linear one
@@ -220,6 +230,8 @@ _PATTERN_PARAMS = """
             used for the output layer in both cases)."""
 
 _REFERENCE = """
+    References
+    ----------
     .. [1] P.-J. Kindermans, K. T. Schütt, M. Alber, K.-R. Müller, D. Erhan,
        B. Kim and S. Dähne, "Learning how to explain neural networks:
        PatternNet and PatternAttribution", ICLR 2018.
@@ -236,13 +248,15 @@ _SUPPRESSOR_EXAMPLE = """
         >>> X = np.column_stack([z + d, d])  # x_2 only suppresses x_1's noise
         >>> model = LinearRegression().fit(X, z)
         >>> model.coef_.round(2)  # the weights point at the suppressor
-        array([ 1., -1.])"""
+        array([ 1., -1.])
+        >>> from sklearn.frozen import FrozenEstimator"""
 
 
 _pattern_doc = explainer_doc(
-    "explainer_target", "explainer_output", "explainer_batch_size",
-    lrp_scope=_LRP_DOC["lrp_scope"], pattern_type=_PATTERN_PARAMS,
-    pattern_attributes=_PATTERN_DOC, pattern_references=_REFERENCE,
+    lrp_scope=_LRP_DOC["lrp_scope"],
+    pattern_sections=join_fragments(
+        _PATTERN_PARAMS, EXPLAINER_FRAGMENTS["explainer_output_params"], "",
+        _PATTERN_ATTRIBUTES, "", _REFERENCE),
     suppressor_example=_SUPPRESSOR_EXAMPLE,
 )
 
@@ -259,28 +273,11 @@ class PatternNet(_PatternExplainer):
     2014): the estimated signal, which a suppressor feature does not carry.
     {lrp_scope}
 
-    Parameters
-    ----------
-    estimator : estimator
-        A dense or convolutional ReLU network or a linear model (see
-        above); ``FrozenEstimator(model)`` for a fitted one.
-    {pattern_type}
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
-
-    Attributes
-    ----------
-    {pattern_attributes}
-
-    References
-    ----------
-    {pattern_references}
+    {pattern_sections}
 
     Examples
     --------
     {suppressor_example}
-    >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn_xai.explainers import PatternNet
     >>> pn = PatternNet(FrozenEstimator(model)).fit(X)
     >>> pn.patterns_[0].round(2)  # the pattern does not
@@ -305,28 +302,11 @@ class PatternAttribution(_PatternExplainer):
     sums to ``y`` and is zero on a suppressor feature.
     {lrp_scope}
 
-    Parameters
-    ----------
-    estimator : estimator
-        A dense or convolutional ReLU network or a linear model (see
-        above); ``FrozenEstimator(model)`` for a fitted one.
-    {pattern_type}
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
-
-    Attributes
-    ----------
-    {pattern_attributes}
-
-    References
-    ----------
-    {pattern_references}
+    {pattern_sections}
 
     Examples
     --------
     {suppressor_example}
-    >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn_xai.explainers import PatternAttribution
     >>> pa = PatternAttribution(FrozenEstimator(model)).fit(X)
     >>> A = pa.transform(X[:3])

@@ -393,8 +393,10 @@ class _SampledShapley(_MaskerExplainer):
         return tags
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
+@explainer_doc("explainer_output_params", "masker_attributes", "input_attributes",
+               "regression_example", explainer_groups=GROUPS_DOC,
+               explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
+               references=("shapley1953", "lundberg2017", "liu2021"))
 class ExactShapley(_MaskerExplainer):
     """Exact Shapley values by enumeration of all ``2^d`` coalitions.
 
@@ -426,44 +428,28 @@ class ExactShapley(_MaskerExplainer):
         instead of ``f(x) - v_x(empty)``; these are not Shapley values.
     max_features : int, default=16
         Refuse inputs with more features (the cost grows as ``2^d``).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     random_state : int, RandomState instance or None, default=None
         Seeds the default background subsample and stochastic maskers.
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    masker_ : masker
-        The fitted masker.
+    {masker_attributes}
     {explainer_groups_attribute}
     convention_ : str
         The convention used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     KernelSHAP : sampled coalitions, for many features.
     ShapleyValueSampling : permutation sampling.
 
-    References
-    ----------
-    .. [1] L. S. Shapley, "A value for n-person games", in Contributions to
-       the Theory of Games II, Annals of Mathematics Studies 28, 1953.
-    .. [2] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
-    .. [3] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import ExactShapley
     >>> from sklearn_xai.masking import MarginalMasker
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
@@ -511,9 +497,10 @@ class ExactShapley(_MaskerExplainer):
         return phi
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               "explainer_random_state",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
+@explainer_doc("explainer_output_params", "explainer_random_state", "masker_attributes",
+               "input_attributes", "regression_example", explainer_groups=GROUPS_DOC,
+               explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
+               references=("lundberg2017", "covert2021_kernelshap"))
 class KernelSHAP(_SampledShapley):
     """KernelSHAP: Shapley values by weighted regression on sampled coalitions.
 
@@ -570,40 +557,27 @@ class KernelSHAP(_SampledShapley):
         term [2]_ (an odd number of sampled coalitions drops the last
         complement).
     {explainer_groups}
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     {explainer_random_state}
         It also seeds the default background subsample.
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    masker_ : masker
-        The fitted masker.
+    {masker_attributes}
     {explainer_groups_attribute}
     n_perturbations_ : int or "auto"
         The number of coalitions per row used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     ExactShapley : exact enumeration (small ``d``).
 
-    References
-    ----------
-    .. [1] S. M. Lundberg and S.-I. Lee, "A Unified Approach to Interpreting
-       Model Predictions", NeurIPS 2017.
-    .. [2] I. Covert and S.-I. Lee, "Improving KernelSHAP: Practical Shapley
-       Value Estimation via Linear Regression", AISTATS 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import KernelSHAP
     >>> from sklearn_xai.masking import BaselineMasker
     >>> X = np.random.default_rng(0).normal(size=(20, 3))
@@ -740,9 +714,10 @@ class KernelSHAP(_SampledShapley):
         return units, counts
 
 
-@explainer_doc("explainer_target", "explainer_output", "explainer_batch_size",
-               "explainer_random_state",
-               explainer_groups=GROUPS_DOC, explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC)
+@explainer_doc("explainer_output_params", "explainer_random_state", "masker_attributes",
+               "input_attributes", "regression_example", explainer_groups=GROUPS_DOC,
+               explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
+               references=("castro2009", "mitchell2022"))
 class ShapleyValueSampling(_SampledShapley):
     """Shapley values by permutation sampling (Castro et al., 2009).
 
@@ -774,37 +749,22 @@ class ShapleyValueSampling(_SampledShapley):
         ``n_permutations`` the last reverse is dropped).  ``False`` draws
         independent orderings (Captum's ``ShapleyValueSampling``).
     {explainer_groups}
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     {explainer_random_state}
 
     Attributes
     ----------
-    estimator_ : estimator
-        The fitted model.
-    masker_ : masker
-        The fitted masker.
+    {masker_attributes}
     {explainer_groups_attribute}
     n_permutations_ : int
         The number of orderings per row used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
-    References
-    ----------
-    .. [1] J. Castro, D. Gómez and J. Tejada, "Polynomial calculation of the
-       Shapley value based on sampling", Computers & Operations Research
-       36(5), 2009.
-    .. [2] R. Mitchell, J. Cooper, E. Frank and G. Holmes, "Sampling
-       Permutations for Shapley Value Estimation", Journal of Machine
-       Learning Research 23(43), 2022.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import ShapleyValueSampling
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
     >>> y = X @ [2.0, -1.0]

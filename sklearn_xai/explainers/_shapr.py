@@ -45,9 +45,8 @@ def _shapr_projection(coalitions, end_weight=_END_WEIGHT):
     return np.linalg.solve(gram, design.T * w)
 
 
-@explainer_doc(
-    "explainer_target", "explainer_output", "explainer_batch_size",
-)
+@explainer_doc("explainer_output_params", "input_attributes", "regression_example",
+               references=("aas2021", "liu2021"))
 class EmpiricalConditionalSHAP(BaseExplainer):
     """Conditional Shapley values with empirical (kernel-weighted) conditionals.
 
@@ -94,9 +93,7 @@ class EmpiricalConditionalSHAP(BaseExplainer):
         Draws per coalition for ``method="gaussian"`` (ignored otherwise).
     max_features : int, default=12
         Refuse inputs with more features (the cost grows as ``2^d``).
-    {explainer_target}
-    {explainer_output}
-    {explainer_batch_size}
+    {explainer_output_params}
     random_state : int, RandomState instance or None, default=None
         Seeds the background subsample and the Gaussian draws.
 
@@ -115,27 +112,17 @@ class EmpiricalConditionalSHAP(BaseExplainer):
         The convention used.
     n_draws_ : int
         The number of draws per coalition used.
-    n_features_in_ : int
-    feature_names_in_ : ndarray of str
-        Only when ``X`` has string column names.
+    {input_attributes}
 
     See Also
     --------
     ExactShapley : exact Shapley values of a chosen masker.
 
-    References
-    ----------
-    .. [1] K. Aas, M. Jullum and A. Løland, "Explaining individual
-       predictions when features are dependent: More accurate approximations
-       to Shapley values", Artificial Intelligence 298, 2021.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {explainer_references}
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from sklearn.linear_model import LinearRegression
+    {regression_example}
     >>> from sklearn_xai.explainers import EmpiricalConditionalSHAP
     >>> X = np.random.default_rng(0).normal(size=(500, 2))
     >>> y = X @ [2.0, -1.0]

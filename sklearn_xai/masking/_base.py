@@ -29,6 +29,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._output import ExplainedOutput, affine_output, block_slices
 from sklearn_xai.utils._random import check_streams
 from sklearn_xai.utils._sklearn import validate_estimator_params
@@ -436,6 +437,7 @@ def _average(values, weights):
 # --------------------------------------------------------------------------
 # perturbers
 # --------------------------------------------------------------------------
+@Substitution(masker_references=references("agarwal2022"))
 class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
     """Base class for perturbers: noisy copies of rows, some features fixed.
 
@@ -450,10 +452,7 @@ class BasePerturber(_FittedOnRows, metaclass=ABCMeta):
     Like maskers they may implement ``_learns_from_rows`` and
     ``_fit_data_free`` to be usable without training rows.
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {masker_references}
     """
 
     _kind = "perturber"

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from sklearn_xai.masking._base import BaseMasker
+from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_feature_vector
 
@@ -20,6 +21,7 @@ _STATS = {
 }
 
 
+@Substitution("n_features_in")
 class BaselineMasker(BaseMasker):
     """Replace removed features by fixed baseline values.
 
@@ -35,8 +37,7 @@ class BaselineMasker(BaseMasker):
     ----------
     baseline_ : ndarray of shape (n_features,)
         The baseline values.
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    {n_features_in}
 
     Examples
     --------

@@ -9,7 +9,12 @@ from sklearn.utils import check_random_state
 
 from sklearn_xai.distributions import BaseDistribution, MultivariateGaussian
 from sklearn_xai.masking._base import BaseMasker
-from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._docstring import (
+    DOC_FRAGMENTS,
+    Substitution,
+    join_fragments,
+    references,
+)
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["ConditionalMasker", "EmpiricalConditionalMasker", "GaussianConditionalMasker"]
@@ -41,6 +46,9 @@ _DOC_DRAWS = """\
         own generator either way, so its values do not depend on the other
         rows of a batch; with ``"per_coalition"`` they depend on the order
         of its coalitions."""
+_DOC_DRAWS_ATTRIBUTES = join_fragments("""
+    n_draws_ : int
+        Draws per row and coalition in use.""", DOC_FRAGMENTS["n_features_in"])
 
 class _DistributionMasker(BaseMasker):
     """Impute removed features by exact draws from ``self.distribution_``.
@@ -101,7 +109,8 @@ class _DistributionMasker(BaseMasker):
         return out
 
 
-@Substitution(draws=_DOC_DRAWS)
+@Substitution(draws=_DOC_DRAWS, draws_attributes=_DOC_DRAWS_ATTRIBUTES,
+              masker_references=references("liu2021"))
 class ConditionalMasker(_DistributionMasker):
     """Observational masker for a known distribution.
 
@@ -137,16 +146,9 @@ class ConditionalMasker(_DistributionMasker):
     ----------
     distribution_ : BaseDistribution
         The distribution used.
-    n_draws_ : int
-        Draws per row and coalition in use.
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    {draws_attributes}
 
-    References
-    ----------
-    .. [1] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {masker_references}
 
     Examples
     --------
@@ -203,7 +205,8 @@ class ConditionalMasker(_DistributionMasker):
         self.distribution_ = self.distribution
 
 
-@Substitution(draws=_DOC_DRAWS)
+@Substitution(draws=_DOC_DRAWS, draws_attributes=_DOC_DRAWS_ATTRIBUTES,
+              masker_references=references("aas2021"))
 class GaussianConditionalMasker(_DistributionMasker):
     """Observational masker for real data: a Gaussian fitted to the training rows.
 
@@ -221,16 +224,9 @@ class GaussianConditionalMasker(_DistributionMasker):
     ----------
     distribution_ : MultivariateGaussian
         The fitted Gaussian.
-    n_draws_ : int
-        Draws per row and coalition in use.
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    {draws_attributes}
 
-    References
-    ----------
-    .. [1] K. Aas, M. Jullum and A. Løland, "Explaining individual
-       predictions when features are dependent: More accurate approximations
-       to Shapley values", Artificial Intelligence 298, 2021.
+    {masker_references}
 
     Examples
     --------
@@ -266,6 +262,7 @@ class GaussianConditionalMasker(_DistributionMasker):
         return "its Gaussian (the mean and covariance of the training rows)"
 
 
+@Substitution("n_features_in", masker_references=references("aas2021", "liu2021"))
 class EmpiricalConditionalMasker(BaseMasker):
     """Observational masker for real data: kernel-weighted training rows.
 
@@ -302,17 +299,9 @@ class EmpiricalConditionalMasker(BaseMasker):
         The donor rows.
     covariance_ : ndarray of shape (n_features, n_features)
         Their sample covariance.
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    {n_features_in}
 
-    References
-    ----------
-    .. [1] K. Aas, M. Jullum and A. Løland, "Explaining individual
-       predictions when features are dependent: More accurate approximations
-       to Shapley values", Artificial Intelligence 298, 2021.
-    .. [2] Y. Liu, S. Khandagale, C. White and W. Neiswanger, "Synthetic
-       Benchmarks for Scientific Research in Explainable Machine Learning",
-       NeurIPS Datasets and Benchmarks 2021.
+    {masker_references}
 
     Examples
     --------

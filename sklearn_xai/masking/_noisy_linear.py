@@ -9,6 +9,7 @@ from scipy.sparse.linalg import splu
 
 from sklearn_xai.distributions import MultivariateGaussian
 from sklearn_xai.masking._base import BaseMasker
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._sklearn import Interval
 
 __all__ = ["NoisyLinearMasker"]
@@ -167,6 +168,7 @@ def _gaussian_fill(X, keep, mean, cov):
     return out.reshape(n, m, d)
 
 
+@Substitution("n_features_in", masker_references=references("rong2022"))
 class NoisyLinearMasker(BaseMasker):
     """Noisy linear imputation of the removed features (ROAD, Rong et al. 2022).
 
@@ -222,14 +224,9 @@ class NoisyLinearMasker(BaseMasker):
         The Gaussian fitted to the training rows (tabular rows only).
     scale_ : ndarray of shape (n_features,)
         Standard deviation of the noise of each feature.
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    {n_features_in}
 
-    References
-    ----------
-    .. [1] Y. Rong, T. Leemann, V. Borisov, G. Kasneci and E. Kasneci, "A
-       Consistent and Efficient Evaluation Strategy for Attribution
-       Methods", ICML 2022.
+    {masker_references}
 
     Examples
     --------

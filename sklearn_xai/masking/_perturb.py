@@ -13,12 +13,14 @@ import warnings
 import numpy as np
 
 from sklearn_xai.masking._base import BasePerturber
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._random import RowStreams
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 
 __all__ = ["GaussianNoisePerturber"]
 
 
+@Substitution("n_features_in", masker_references=references("agarwal2022"))
 class GaussianNoisePerturber(BasePerturber):
     """Noisy copies of rows: Gaussian noise, Bernoulli flips, one-hot moves.
 
@@ -96,13 +98,9 @@ class GaussianNoisePerturber(BasePerturber):
     data_min_, data_max_ : ndarray of shape (n_features,)
         Training range (used by ``clip=True``; infinite when fitted without
         rows).
-    n_features_in_ : int
-        Number of features seen during :meth:`fit`.
+    {n_features_in}
 
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.
+    {masker_references}
 
     Examples
     --------

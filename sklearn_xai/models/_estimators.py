@@ -50,7 +50,7 @@ from sklearn_xai.models._modules import (
     TetrominoCNN,
     TetrominoMLP,
 )
-from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._docstring import Substitution, join_fragments
 from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import (
     Interval,
@@ -67,15 +67,11 @@ __all__ = [
     "TetrominoNetClassifier",
 ]
 
-# Docstring fragments of the nets (see sklearn_xai.utils._docstring): each
-# class lists its own ``lr``, ``max_epochs`` and ``batch_size`` defaults and
-# inserts these descriptions and the shared training parameters.
+# Docstring fragments of the nets (see sklearn_xai.utils._docstring), which
+# :func:`_net_doc` puts together: the training parameters (after each
+# class's ``lr``, ``max_epochs`` and ``batch_size`` defaults), the
+# attributes, and the sections of the OpenXAI nets.
 _NET_DOC = {
-    "lr_doc": """
-        Learning rate of the optimizer (Adam by default; ``optimizer=`` and
-        ``optimizer__*`` as in skorch).""",
-    "batch_size_doc": """
-        Mini-batch size of the training (``-1``: the whole training set).""",
     "training": """
         early_stopping : bool, default=True
             Stop when the validation loss has not improved by ``tol`` for
@@ -156,10 +152,58 @@ _NET_DOC = {
 }
 
 
-def _net_doc(*names):
-    """Substitution of the shared blocks (and of ``names``) of this module."""
-    return Substitution(**{name: _NET_DOC[name] for name in
-                           ("lr_doc", "batch_size_doc", "training", *names)})
+def _net_doc(*names, params, training=()):
+    """Substitution of the shared blocks of this module.
+
+    Parameters
+    ----------
+    *names : str
+        The blocks the docstring names besides ``net_params``: keys of
+        :data:`_NET_DOC`, ``classifier_attributes``, ``net_attributes`` (a
+        regressor's) or ``openxai_net_sections`` (the Attributes and
+        References of the OpenXAI nets).
+    params : tuple
+        The class's defaults of ``lr``, ``max_epochs`` and ``batch_size``.
+    training : tuple of str, default=()
+        Keys of :data:`_NET_DOC` of the parameters listed between
+        ``batch_size`` and the shared training parameters.
+
+    Returns
+    -------
+    decorator : Substitution
+    """
+    lr, max_epochs, batch_size = params
+    net_params = join_fragments(f"""
+        lr : float, default={lr}
+            Learning rate of the optimizer (Adam by default; ``optimizer=`` and
+            ``optimizer__*`` as in skorch).
+        max_epochs : int, default={max_epochs}
+            Maximum number of epochs.
+        batch_size : int, default={batch_size}
+            Mini-batch size of the training (``-1``: the whole training set).""",
+        *(_NET_DOC[name] for name in training), _NET_DOC["training"])
+    net_attributes = join_fragments("Attributes\n----------",
+                                    _NET_DOC["net_attributes"])
+    classifier_attributes = join_fragments(
+        "Attributes\n----------\nclasses_ : ndarray of shape (n_classes,)",
+        _NET_DOC["net_attributes"])
+    sections = {
+        "net_attributes": net_attributes,
+        "classifier_attributes": classifier_attributes,
+        "openxai_net_sections": join_fragments(classifier_attributes, """
+            selected_epoch_ : int
+                Under ``convention="openxai_code"``: the 1-based number of the kept
+                epoch.
+
+            References
+            ----------
+            .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
+               Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022;
+               code: ``openxai/model.py``, ``train_model``."""),
+    }
+    return Substitution(net_params=net_params,
+                        **{name: sections.get(name) or _NET_DOC[name]
+                           for name in names})
 
 
 def _noop(*args, **kwargs):
@@ -736,7 +780,8 @@ class _OpenXAITrainingMixin:
 # --------------------------------------------------------------------------
 # Seed architectures
 # --------------------------------------------------------------------------
-@_net_doc("net_attributes", "openxai_training")
+@_net_doc("openxai_net_sections", params=("1e-3", 100, 64),
+          training=("openxai_training",))
 class MLPNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     """OpenXAI's neural network classifier (``d → 100 → 100 → K``, ReLU).
 
@@ -749,28 +794,9 @@ class MLPNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     module : torch module class or instance, default=OpenXAIANN
         Its ``n_features`` and ``n_outputs`` come from the data
         (``module__hidden_layer_sizes`` etc. tune it).
-    lr : float, default=1e-3
-        {lr_doc}
-    max_epochs : int, default=100
-        Maximum number of epochs.
-    batch_size : int, default=64
-        {batch_size_doc}
-    {openxai_training}
-    {training}
+    {net_params}
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-    {net_attributes}
-    selected_epoch_ : int
-        Under ``convention="openxai_code"``: the 1-based number of the kept
-        epoch.
-
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022;
-       code: ``openxai/model.py``, ``train_model``.
+    {openxai_net_sections}
 
     Examples
     --------
@@ -800,7 +826,8 @@ class MLPNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
                          **kwargs)
 
 
-@_net_doc("net_attributes", "openxai_training")
+@_net_doc("openxai_net_sections", params=("1e-3", 100, 64),
+          training=("openxai_training",))
 class LogisticNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     """Logistic regression as a one-layer network (OpenXAI's LR).
 
@@ -813,28 +840,9 @@ class LogisticNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     ----------
     module : torch module class or instance, default=LogisticNet
         ``module__bias=False`` gives XAI-TRIS's LLR.
-    lr : float, default=1e-3
-        {lr_doc}
-    max_epochs : int, default=100
-        Maximum number of epochs.
-    batch_size : int, default=64
-        {batch_size_doc}
-    {openxai_training}
-    {training}
+    {net_params}
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-    {net_attributes}
-    selected_epoch_ : int
-        Under ``convention="openxai_code"``: the 1-based number of the kept
-        epoch.
-
-    References
-    ----------
-    .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
-       Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022;
-       code: ``openxai/model.py``, ``train_model``.
+    {openxai_net_sections}
 
     Examples
     --------
@@ -873,7 +881,7 @@ class LogisticNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
                          **kwargs)
 
 
-@_net_doc("net_attributes", "beexai_architecture")
+@_net_doc("classifier_attributes", "beexai_architecture", params=("1e-3", 200, 128))
 class BEExAIMLPClassifier(_NetClassifier):
     """BEExAI's dense network classifier.
 
@@ -885,18 +893,9 @@ class BEExAIMLPClassifier(_NetClassifier):
     Parameters
     ----------
     module : torch module class or instance, default=BEExAIMLP
-    lr : float, default=1e-3
-        {lr_doc}
-    max_epochs : int, default=200
-        Maximum number of epochs.
-    batch_size : int, default=128
-        {batch_size_doc}
-    {training}
+    {net_params}
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-    {net_attributes}
+    {classifier_attributes}
 
     Examples
     --------
@@ -916,7 +915,7 @@ class BEExAIMLPClassifier(_NetClassifier):
                          **kwargs)
 
 
-@_net_doc("net_attributes", "beexai_architecture")
+@_net_doc("net_attributes", "beexai_architecture", params=("1e-3", 200, 128))
 class BEExAIMLPRegressor(_NetRegressor):
     """BEExAI's dense network regressor.
 
@@ -927,16 +926,8 @@ class BEExAIMLPRegressor(_NetRegressor):
     Parameters
     ----------
     module : torch module class or instance, default=BEExAIMLP
-    lr : float, default=1e-3
-        {lr_doc}
-    max_epochs : int, default=200
-        Maximum number of epochs.
-    batch_size : int, default=128
-        {batch_size_doc}
-    {training}
+    {net_params}
 
-    Attributes
-    ----------
     {net_attributes}
 
     Examples
@@ -962,7 +953,7 @@ class BEExAIMLPRegressor(_NetRegressor):
 _TETROMINO_MODULES = {"llr": LogisticNet, "mlp": TetrominoMLP, "cnn": TetrominoCNN}
 
 
-@_net_doc("net_attributes")
+@_net_doc("classifier_attributes", params=("5e-4", 500, 512))
 class TetrominoNetClassifier(_NetClassifier):
     """XAI-TRIS's classifiers for tetromino images (LLR, MLP, CNN).
 
@@ -984,18 +975,9 @@ class TetrominoNetClassifier(_NetClassifier):
     image_size : {8, 64}, default=8
         Side of the square images; ``X`` must have ``image_size ** 2``
         columns.
-    lr : float, default=5e-4
-        {lr_doc}
-    max_epochs : int, default=500
-        Maximum number of epochs.
-    batch_size : int, default=512
-        {batch_size_doc}
-    {training}
+    {net_params}
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-    {net_attributes}
+    {classifier_attributes}
 
     Examples
     --------

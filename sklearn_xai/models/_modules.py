@@ -26,6 +26,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from sklearn_xai.utils._docstring import Substitution
+
 __all__ = [
     "BEExAIMLP",
     "LogisticNet",
@@ -226,6 +228,17 @@ _TRIS_MLP = {8: ((32, 16, 8), True, 0.0), 64: ((256, 256, 64), False, 0.3)}
 _TRIS_CNN = {8: ((1, 4, 4, 4, 4), 2, 2, True), 64: ((1, 4, 8, 16, 32), 4, 2, False)}
 
 
+# The Parameters of the XAI-TRIS modules (a docstring fragment).
+_TETROMINO_PARAMETERS = """
+    Parameters
+    ----------
+    n_features : int
+        ``image_size ** 2``.
+    n_outputs : int, default=2
+    image_size : {8, 64}, default=8"""
+
+
+@Substitution(tetromino_parameters=_TETROMINO_PARAMETERS)
 class TetrominoMLP(nn.Module):
     """XAI-TRIS's multi-layer perceptron for tetromino images.
 
@@ -233,12 +246,7 @@ class TetrominoMLP(nn.Module):
     64×64: ``4096 → 256 → 256 → 64 → n_outputs`` without biases, ReLU +
     Dropout(0.3).  He-normal initialisation.
 
-    Parameters
-    ----------
-    n_features : int
-        ``image_size ** 2``.
-    n_outputs : int, default=2
-    image_size : {8, 64}, default=8
+    {tetromino_parameters}
 
     Examples
     --------
@@ -305,6 +313,7 @@ def cnn_flatten_size(image_size, *, kernel_size, n_blocks=4, padding=1,
     return n_channels * side * side
 
 
+@Substitution(tetromino_parameters=_TETROMINO_PARAMETERS)
 class TetrominoCNN(nn.Module):
     """XAI-TRIS's convolutional network for tetromino images.
 
@@ -315,12 +324,7 @@ class TetrominoCNN(nn.Module):
     without bias.  The flattened input is reshaped to ``(1, L, L)`` inside
     the module.  He-normal initialisation.
 
-    Parameters
-    ----------
-    n_features : int
-        ``image_size ** 2``.
-    n_outputs : int, default=2
-    image_size : {8, 64}, default=8
+    {tetromino_parameters}
 
     Attributes
     ----------

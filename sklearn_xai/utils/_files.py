@@ -21,6 +21,8 @@ import os
 import re
 import tempfile
 
+from sklearn_xai.utils._docstring import Substitution
+
 __all__ = ["csv_frame_text", "csv_text", "json_size_problem", "markdown_code",
            "markdown_text", "one_line", "read_csv_frame", "write_in_folder"]
 
@@ -57,18 +59,24 @@ def markdown_text(value):
     return _MARKDOWN_RE.sub(lambda m: _MARKDOWN[m.group()], text)
 
 
-def one_line(value):
-    """``str(value)`` on one line, without control characters (a label or
-    message from a file printed on a terminal: no line break, no escape
-    sequence).
-
+# The Parameters and Returns of the functions that print a value as text
+# (a docstring fragment).
+_VALUE_TO_TEXT = """
     Parameters
     ----------
     value : object
 
     Returns
     -------
-    text : str
+    text : str"""
+
+@Substitution(value_to_text=_VALUE_TO_TEXT)
+def one_line(value):
+    """``str(value)`` on one line, without control characters (a label or
+    message from a file printed on a terminal: no line break, no escape
+    sequence).
+
+    {value_to_text}
     """
     return _CONTROL.sub(" ", str(value))
 
@@ -194,18 +202,13 @@ def read_csv_frame(path, **kwargs):
     return frame
 
 
+@Substitution(value_to_text=_VALUE_TO_TEXT)
 def markdown_code(value):
     """``value`` as the text of a one-line Markdown code span (between
     backticks, where nothing is interpreted): control characters and line
     breaks become a space, backticks a quote.
 
-    Parameters
-    ----------
-    value : object
-
-    Returns
-    -------
-    text : str
+    {value_to_text}
     """
     return one_line(value).replace("`", "'")
 

@@ -45,6 +45,8 @@ import numbers
 import numpy as np
 from numpy.random.bit_generator import ISeedSequence
 
+from sklearn_xai.utils._docstring import Substitution
+
 __all__ = [
     "RowStreams",
     "check_streams",
@@ -150,6 +152,21 @@ def check_streams(streams, n_rows, *, name="rngs"):
     return streams
 
 
+# Docstring fragments: the Returns section of the row-key functions and the
+# Parameters of the draws per row.
+_RETURNS_KEYS = """
+    Returns
+    -------
+    keys : ndarray of shape (n_samples,), dtype int64"""
+_ROW_DRAW_PARAMETERS = """
+    Parameters
+    ----------
+    random_state : None, int, RandomState or Generator
+    keys : array-like of int, shape (n_rows,)
+    size : int or tuple of int, default=()
+    stream : int, default=0"""
+
+@Substitution(returns_keys=_RETURNS_KEYS)
 def row_keys(X):
     """Content keys of the rows of ``X``: a 63-bit hash of each row's values.
 
@@ -177,9 +194,7 @@ def row_keys(X):
     X : array-like of shape (n_samples, n_features)
         Numeric rows (any real dtype, or a DataFrame of numeric columns).
 
-    Returns
-    -------
-    keys : ndarray of shape (n_samples,), dtype int64
+    {returns_keys}
 
     Examples
     --------
@@ -860,16 +875,12 @@ def _to_unit_interval(z):
     return u
 
 
+@Substitution(row_draw_parameters=_ROW_DRAW_PARAMETERS)
 def row_uniform(random_state, keys, size=(), *, stream=0):
     """Uniform draws in ``[0, 1)`` per row: ``RowStreams(random_state,
     keys).uniform(size, stream=stream)``.
 
-    Parameters
-    ----------
-    random_state : None, int, RandomState or Generator
-    keys : array-like of int, shape (n_rows,)
-    size : int or tuple of int, default=()
-    stream : int, default=0
+    {row_draw_parameters}
 
     Returns
     -------
@@ -885,17 +896,13 @@ def row_uniform(random_state, keys, size=(), *, stream=0):
     return RowStreams(random_state, keys).uniform(size, stream=stream)
 
 
+@Substitution(row_draw_parameters=_ROW_DRAW_PARAMETERS)
 def row_normal(random_state, keys, size=(), *, stream=0, dtype=np.float64,
                method="auto"):
     """Standard normal draws per row: ``RowStreams(random_state,
     keys).normal(size, stream=stream, dtype=dtype, method=method)``.
 
-    Parameters
-    ----------
-    random_state : None, int, RandomState or Generator
-    keys : array-like of int, shape (n_rows,)
-    size : int or tuple of int, default=()
-    stream : int, default=0
+    {row_draw_parameters}
     dtype : {numpy.float64, numpy.float32}, default=numpy.float64
     method : {"auto", "box_muller"}, default="auto"
         See :meth:`RowStreams.normal`.
@@ -976,6 +983,7 @@ def row_permutations(random_state, keys, n_items, size=(), *, n_chosen=None,
 _SEED_POLICIES = ("row", "openxai")
 
 
+@Substitution(returns_keys=_RETURNS_KEYS)
 def stream_keys(X, seed_policy="row"):
     """The keys of the rows of ``X`` under a seed policy.
 
@@ -987,9 +995,7 @@ def stream_keys(X, seed_policy="row"):
         same draws alone, in a batch or after shuffling.  ``"openxai"``: the
         row's position in ``X`` (0, 1, ...), as OpenXAI seeds by index.
 
-    Returns
-    -------
-    keys : ndarray of shape (n_samples,), dtype int64
+    {returns_keys}
 
     Examples
     --------

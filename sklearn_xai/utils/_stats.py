@@ -14,6 +14,8 @@ import numpy as np
 from scipy.stats import rankdata
 from sklearn.exceptions import UndefinedMetricWarning
 
+from sklearn_xai.utils._docstring import Substitution
+
 __all__ = [
     "CONSTANT_RTOL",
     "NAN_POLICIES",
@@ -173,6 +175,14 @@ def row_pearson(u, v, *, nan_policy=None, what="The correlation"):
     return _correlate(u, v, nearly_constant(u) | nearly_constant(v), nan_policy, what)
 
 
+# The options of the rank correlations (a docstring fragment).
+_RANK_CORRELATION_OPTIONS = """
+    nan_policy : {"omit", "zero", "raise"} or None, default=None
+        What to do where either side is constant: see :func:`row_pearson`.
+    what : str, default="The correlation"
+        The metric's name, for the messages of ``nan_policy``."""
+
+@Substitution(rank_correlation_options=_RANK_CORRELATION_OPTIONS)
 def row_spearman(u, v, *, nan_policy=None, what="The correlation"):
     """Spearman correlation of ``u`` and ``v`` along their last axis.
 
@@ -184,10 +194,7 @@ def row_spearman(u, v, *, nan_policy=None, what="The correlation"):
     Parameters
     ----------
     u, v : array-like of shape (..., n)
-    nan_policy : {"omit", "zero", "raise"} or None, default=None
-        What to do where either side is constant: see :func:`row_pearson`.
-    what : str, default="The correlation"
-        The metric's name, for the messages of ``nan_policy``.
+    {rank_correlation_options}
 
     Returns
     -------
@@ -209,6 +216,7 @@ def row_spearman(u, v, *, nan_policy=None, what="The correlation"):
                            nan_policy=nan_policy, what=what)
 
 
+@Substitution(rank_correlation_options=_RANK_CORRELATION_OPTIONS)
 def correlate_ranks(ranks_u, ranks_v, values_u, values_v, *, nan_policy=None,
                     what="The correlation"):
     """Pearson correlation of two rankings, undefined where the values ranked
@@ -226,10 +234,7 @@ def correlate_ranks(ranks_u, ranks_v, values_u, values_v, *, nan_policy=None,
         ranking: average, dense...).
     values_u, values_v : array-like of shape (..., n)
         The values ranked.
-    nan_policy : {"omit", "zero", "raise"} or None, default=None
-        What to do where either side is constant: see :func:`row_pearson`.
-    what : str, default="The correlation"
-        The metric's name, for the messages of ``nan_policy``.
+    {rank_correlation_options}
 
     Returns
     -------
