@@ -33,12 +33,7 @@ from sklearn_xai.explainers._masker_based import (
 )
 from sklearn_xai.masking import MarginalMasker
 from sklearn_xai.utils._config import check_allocation, get_config
-from sklearn_xai.utils._output import (
-    BLOCK_ENTRIES,
-    ExplainedOutput,
-    affine_output,
-    block_slices,
-)
+from sklearn_xai.utils._output import BLOCK_ENTRIES, affine_once, block_slices
 from sklearn_xai.utils._shapley import (
     all_coalitions,
     shapley_from_values,
@@ -707,12 +702,9 @@ class KernelSHAP(_SampledShapley):
         E = enumerated.astype(np.float64)
         wE = E * shapley_kernel(d, enumerated.sum(axis=1))[:, None]
         plan = (enumerated, wE, E.T @ wE, sampled_sizes, n_sampled)
-        if isinstance(f, ExplainedOutput):
-            # Whether the model is affine (values in closed form) is decided
-            # once, on the first rows of X, not again in every block: the
-            # masker gets the affine output, or the plain callable.
-            affine = affine_output(f, f.estimator, X)
-            f = f.__call__ if affine is f else affine
+        # Whether the model is affine (values in closed form) is decided once,
+        # on the first rows of X, not again in every block.
+        f = affine_once(f, X)
         limit = get_config()["max_allocation_bytes"]
         budget = _BLOCK_BYTES if limit is None else min(_BLOCK_BYTES, limit)
         phi = np.empty((n, d))
