@@ -21,7 +21,8 @@ evaluates them in one batched pass (``_with_x_blocks`` and
 :meth:`~sklearn_xai.utils.ExplainedOutput.blocks_with_x` where the metric
 needs each draw's output): time and memory grow linearly with the rows,
 and the coalitions, their model inputs and attribution masses hold one
-block (about 2**17 input entries, or ``batch_size`` model rows).
+block (8 model calls of about 2**17 input entries, or ``batch_size``
+model rows).
 Definitions: :ref:`def-removal-correlation` in the user guide.
 """
 

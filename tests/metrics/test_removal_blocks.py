@@ -57,8 +57,9 @@ def test_peak_memory_grows_by_the_row_arrays_only(linear, name):
     A = np.random.default_rng(1).normal(size=X.shape)
     metric = METRICS[name]
     metric(model, X[:50], A[:50])  # warm caches
-    small = _peak_bytes(lambda: metric(model, X[:400], A[:400]))
-    large = _peak_bytes(lambda: metric(model, X, A))
+    # Model calls of at most 210 rows: blocks of a few dozen rows at most.
+    small = _peak_bytes(lambda: metric(model, X[:400], A[:400], batch_size=210))
+    large = _peak_bytes(lambda: metric(model, X, A, batch_size=210))
     n_coalitions = {"faithfulness_correlation": 20, "sensitivity_n": 160}.get(name, 10)
     assert large - small < 3600 * 8 * 8 * (X.shape[1] + n_coalitions)
 
