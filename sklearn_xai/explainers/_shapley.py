@@ -32,7 +32,8 @@ from sklearn_xai.explainers._masker_based import (
     _MaskerExplainer,
 )
 from sklearn_xai.masking import MarginalMasker
-from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._config import check_allocation, get_config
+from sklearn_xai.utils._output import BLOCK_ENTRIES, affine_once, block_slices
 from sklearn_xai.utils._shapley import (
     all_coalitions,
     shapley_from_values,
@@ -143,6 +144,27 @@ def _add_unit_moments(M, c, units, counts, y, paired, mass):
     w = counts * (mass / counts.sum(axis=1, keepdims=True))
     UW = U * w[..., None]
     return M + np.matmul(UW.transpose(0, 2, 1), U), c + np.matmul(y[:, None, :], UW)[:, 0]
+
+
+# Bytes of the arrays of one block of KernelSHAP rows (coalitions, their
+# model inputs, draws, moments): 8 MiB, a few model calls of BLOCK_ENTRIES
+# float64 entries each, whatever the number of rows.
+_BLOCK_BYTES = 64 * BLOCK_ENTRIES
+
+
+def _row_bytes(d, n_enumerated, n_sampled, paired):
+    """Bytes one explained row occupies in a KernelSHAP block (an upper
+    estimate): its ``n_enumerated + n_sampled + 2`` coalitions (bool) and
+    their model inputs (float64: the masker's closed-form expected rows or
+    imputed copies), and for the sampled coalitions their units with a
+    float64 copy for the moments and the temporaries of their draws (at
+    most 4 per unit, plus 8; a partial shuffle per draw above 46
+    features)."""
+    n_units = -(-n_sampled // 2) if paired else n_sampled
+    per_draw = 160 + (10 * d if d > 46 else 0)
+    draws = 4 * n_units + 8 if n_units else 0
+    return ((n_enumerated + n_sampled + 2) * (9 * d + 16)
+            + n_units * (9 * d + 8) + draws * per_draw)
 
 
 def _bit_masks(codes, d):
@@ -539,6 +561,16 @@ class KernelSHAP(_SampledShapley):
     draws of the rows' :class:`~sklearn_xai.utils.RowStreams`), vectorised
     over rows.
 
+    Memory does not grow with the number of rows: the rows are explained in
+    blocks whose arrays (coalitions, their model inputs, draws, moments)
+    hold at most 8 MiB, or ``max_allocation_bytes``
+    (``sklearn_xai.set_config``) when lower, and at least one row: about
+    ``(n_perturbations + 2) (9 d + 16)`` bytes and its draws (a model that
+    is not affine sees the masker's copies in calls of whole rows, one
+    row's ``(n_perturbations + 2) n_draws`` copies when they are more than
+    a call's 2**17 entries).  The peak is one block plus the ``(n, d)``
+    attributions; a row's attributions do not depend on its block.
+
     Parameters
     ----------
     estimator : estimator
@@ -622,20 +654,45 @@ class KernelSHAP(_SampledShapley):
     def _explain(self, X, f, target_index, rngs):
         n, d = X.shape[0], self._n_players(X.shape[1])
         m = self._budget(d)
-        check_allocation(n * (min(m, 2**d - 2) if d < 62 else m) * (d + 8), itemsize=1,
-                         what=f"the coalitions of {n} rows and their values",
+        # One row's arrays (coalitions and their float64 model inputs) must
+        # fit the allocation limit (before the plan: every coalition counts as
+        # sampled unless all are enumerated); the rows are then taken in
+        # blocks whose arrays hold at most _BLOCK_BYTES (and the limit).
+        every = d < 62 and m >= 2**d - 2
+        check_allocation(_row_bytes(d, 2**d - 2, 0, self.paired) if every
+                         else _row_bytes(d, 0, m, self.paired), itemsize=1,
+                         what="the coalitions of one row and their model inputs",
                          parameter="n_perturbations", value=m)
         if d == 1:
-            v_empty, v_full, _ = _values_with_ends(
-                self, f, X, np.zeros((n, 0, 1), dtype=bool), target_index, rngs)
-            return (v_full - v_empty)[:, None]
-        if d < 62 and m >= 2**d - 2:
+            enumerated, sampled_sizes = np.zeros((0, 1), dtype=bool), np.zeros(0, int)
+        elif every:
             # The budget covers every coalition: enumerate with exact weights.
             enumerated, sampled_sizes = all_coalitions(d)[1:-1], np.zeros(0, int)
         else:
             enumerated, sampled_sizes = _kernel_plan(d, m)
         n_sampled = m - len(enumerated) if len(sampled_sizes) else 0
-        n_e = len(enumerated)
+        # Moments of the weighted regression y ~ Z phi of the enumerated
+        # coalitions: shared by all rows.
+        E = enumerated.astype(np.float64)
+        wE = E * shapley_kernel(d, enumerated.sum(axis=1))[:, None]
+        plan = (enumerated, wE, E.T @ wE, sampled_sizes, n_sampled)
+        # Whether the model is affine (values in closed form) is decided once,
+        # on the first rows of X, not again in every block.
+        f = affine_once(f, X)
+        limit = get_config()["max_allocation_bytes"]
+        budget = _BLOCK_BYTES if limit is None else min(_BLOCK_BYTES, limit)
+        phi = np.empty((n, d))
+        row_bytes = _row_bytes(d, len(enumerated), n_sampled, self.paired)
+        for sl in block_slices(n, row_bytes, 1, batch_size=budget):
+            phi[sl] = self._explain_block(
+                X[sl], f, None if target_index is None else target_index[sl],
+                None if rngs is None else rngs[sl], d, plan)
+        return phi
+
+    def _explain_block(self, X, f, target_index, rngs, d, plan):
+        """The Shapley values of a block of rows (see :meth:`_explain`)."""
+        enumerated, wE, EwE, sampled_sizes, n_sampled = plan
+        n, n_e = len(X), len(enumerated)
         # The empty and full coalitions first, then the enumerated and the
         # sampled ones: one masker call for every value of a row.
         keep = np.empty((n, 2 + n_e + n_sampled, d), dtype=bool)
@@ -647,13 +704,13 @@ class KernelSHAP(_SampledShapley):
                                          keep[:, 2 + n_e:])
         values = self._evaluate(f, X, keep, target_index=target_index, rngs=rngs)
         v_empty, v_full = values[:, 0], values[:, 1]
+        if d == 1:
+            return (v_full - v_empty)[:, None]
         y = values[:, 2:] - v_empty[:, None]
-        # Moments of the weighted regression y ~ Z phi: the enumerated part
-        # is shared by all rows, the sampled part has one weight per draw.
-        E = enumerated.astype(np.float64)
-        wE = E * shapley_kernel(d, enumerated.sum(axis=1))[:, None]
-        M = np.broadcast_to(E.T @ wE, (n, d, d)).copy()
-        c = y[:, :n_e] @ wE
+        M = np.broadcast_to(EwE, (n, d, d)).copy()
+        # One product per row (a stack of them): a row's moments do not
+        # depend on the other rows of its block.
+        c = np.matmul(y[:, None, :n_e], wE)[:, 0]
         if units is not None:
             # The sampled part carries the kernel mass of the sampled sizes,
             # shared in proportion to the draw counts (shap's renormalisation).

@@ -37,7 +37,12 @@ from sklearn_xai.masking import (
 )
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._estimators import unfreeze
-from sklearn_xai.utils._output import ExplainedOutput, affine_output
+from sklearn_xai.utils._output import (
+    ExplainedOutput,
+    affine_once,
+    affine_output,
+    block_slices,
+)
 from sklearn_xai.utils._random import keyed_streams, purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_attributions, check_rows
@@ -128,6 +133,38 @@ def _with_x(f, masker, X, keep, batch_size, rngs, raw=False):
     full scores (n[, n_classes]) and (n, m[, n_classes])."""
     return masker.evaluate(f, X, keep, target_index=f.fixed_target_index(X),
                            batch_size=batch_size, rngs=rngs, include_x=True, raw=raw)
+
+
+_CALLS_PER_BLOCK = 8
+
+
+def _with_x_blocks(f, masker, X, n_coalitions, keep_of, batch_size, rngs):
+    """``(f(x), v_x(S))`` as :func:`_with_x`, block by block of rows.
+
+    ``keep_of(sl)`` builds the coalitions (c, n_coalitions, d) of the rows
+    ``sl`` only: a block is 8 model calls
+    (:func:`~sklearn_xai.utils._output.block_slices`, about 2**17 input
+    entries or ``batch_size`` model rows each), so the coalitions, their
+    model inputs and the metric's per-coalition arrays hold one block
+    (about 8 MiB of float64 by default) whatever the number of rows.  The class of each row and whether the model is affine
+    are decided once, for all rows; a row's values do not depend on its
+    block.
+    """
+    n, d = X.shape
+    t = f.fixed_target_index(X)
+    g = affine_once(f, X)
+    fx, values = np.empty(n), np.empty((n, n_coalitions))
+    # Blocks of _CALLS_PER_BLOCK model calls: fewer blocks to build, the
+    # model calls those of one pass over all rows.
+    call = block_slices(n, n_coalitions + 1, d, batch_size)[0]
+    step = _CALLS_PER_BLOCK * max(1, call.stop - call.start) if n else 1
+    for start in range(0, n, step):
+        sl = slice(start, start + step)
+        fx[sl], values[sl] = masker.evaluate(
+            g, X[sl], keep_of(sl), target_index=None if t is None else t[sl],
+            batch_size=batch_size, rngs=None if rngs is None else rngs[sl],
+            include_x=True)
+    return fx, values
 
 
 def _check_distribution(distribution, n_features):

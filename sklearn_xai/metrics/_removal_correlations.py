@@ -15,12 +15,15 @@ attributions say?
   correlation of ``|a_i|`` with the spread of the output when feature ``i``
   is redrawn by a masker.
 
-Every metric builds all the coalitions of all rows as one boolean array and
-evaluates them in one batched pass (``_with_x`` and ``_values_with_x`` of
-``_common.py``, or the rows' blocks of
+Every metric builds the coalitions of one block of rows at a time and
+evaluates them in one batched pass (``_with_x_blocks`` and
+``_values_with_x`` of ``_common.py``, or the rows' blocks of
 :meth:`~sklearn_xai.utils.ExplainedOutput.blocks_with_x` where the metric
-needs each draw's output).  Definitions: :ref:`def-removal-correlation` in
-the user guide.
+needs each draw's output): time and memory grow linearly with the rows,
+and the coalitions, their model inputs and attribution masses hold one
+block (8 model calls of about 2**17 input entries, or ``batch_size``
+model rows).
+Definitions: :ref:`def-removal-correlation` in the user guide.
 """
 
 import numbers
@@ -37,7 +40,7 @@ from sklearn_xai.metrics._common import (
     _prepare,
     _value_inputs,
     _values_with_x,
-    _with_x,
+    _with_x_blocks,
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
@@ -201,8 +204,9 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
         order = magnitude_order(A, order_by="signed")
         steps = int(0.8 * d)
         rank = positions(order)
-        removed = rank[:, None, :] < np.arange(1, steps + 1)[None, :, None]
-        fx, values = _with_x(f, masker, X, ~removed, batch_size, rngs)
+        ks = np.arange(1, steps + 1)[None, :, None]
+        fx, values = _with_x_blocks(f, masker, X, steps,
+                                    lambda sl: ~(rank[sl, None, :] < ks), batch_size, rngs)
         drop = (fx[:, None] - values).T
         mass = np.take_along_axis(A, order[:, :steps], axis=1).T
         return float(np.nanmean(row_pearson(mass, drop)))
@@ -213,19 +217,29 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
     # the other sizes asked for); for n > d / 2 the kept d - n features are
     # drawn instead (fewer swaps).  One vectorised draw per size.
     streams = keyed_streams(X, entropy)
-    removed = np.zeros((n, S, R, d), dtype=bool)
-    base = np.arange(n * S * R).reshape(n, S, R) * d
-    for j, size in enumerate(sizes):
-        drawn = min(size, d - size)
-        idx = streams.permutations(d, (R,), n_chosen=drawn, stream=int(size))
-        flat = (base[:, j, :, None] + idx).reshape(-1)
-        if drawn == size:
-            removed.reshape(-1)[flat] = True
-        else:
-            removed[:, j] = True
-            removed.reshape(-1)[flat] = False
-    mass = np.matmul(removed.reshape(n, S * R, d), A[:, :, None]).reshape(n, S, R)
-    fx, values = _with_x(f, masker, X, ~removed.reshape(n, S * R, d), batch_size, rngs)
+    mass = np.empty((n, S, R))
+
+    def keep_of(sl):
+        # The rows' subsets and their attribution mass, one block of rows
+        # at a time (a row's draws come from its own streams).
+        block = streams[sl]
+        c = len(block)
+        removed = np.zeros((c, S, R, d), dtype=bool)
+        base = np.arange(c * S * R).reshape(c, S, R) * d
+        for j, size in enumerate(sizes):
+            drawn = min(size, d - size)
+            idx = block.permutations(d, (R,), n_chosen=drawn, stream=int(size))
+            flat = (base[:, j, :, None] + idx).reshape(-1)
+            if drawn == size:
+                removed.reshape(-1)[flat] = True
+            else:
+                removed[:, j] = True
+                removed.reshape(-1)[flat] = False
+        removed = removed.reshape(c, S * R, d)
+        mass[sl] = np.matmul(removed, A[sl, :, None]).reshape(c, S, R)
+        return ~removed
+
+    fx, values = _with_x_blocks(f, masker, X, S * R, keep_of, batch_size, rngs)
     drop = fx[:, None, None] - values.reshape(n, S, R)
     r = row_pearson(mass, drop)  # (n, S)
     defined = ~np.isnan(r)
@@ -295,10 +309,16 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
     n, d = X.shape
     _check_step(features_per_step, d)
     group, m = _steps(A, features_per_step, ascending=False)
-    removed = group[:, None, :] == np.arange(m)[None, :, None]  # (n, m, d)
-    mass = np.matmul(removed, A[:, :, None])[..., 0]
-    fx, values = _with_x(f, masker, X, ~removed, batch_size,
-                         _rngs(masker, X, random_state))
+    steps = np.arange(m)[None, :, None]
+    mass = np.empty((n, m))
+
+    def keep_of(sl):
+        removed = group[sl, None, :] == steps  # (c, m, d)
+        mass[sl] = np.matmul(removed, A[sl, :, None])[..., 0]
+        return ~removed
+
+    fx, values = _with_x_blocks(f, masker, X, m, keep_of, batch_size,
+                                _rngs(masker, X, random_state))
     r = row_pearson(mass, fx[:, None] - values)
     return handle_undefined(r, np.isnan(r), nan_policy, what="faithfulness_estimate",
                             reason="constant attributions or output drops")
@@ -395,21 +415,24 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
     _check_step(features_per_step, d)
     A = np.abs(A)
     group, m = _steps(A, features_per_step, ascending=True)
-    keep = group[:, None, :] != np.arange(m)[None, :, None]  # (n, m, d)
-    mass = np.matmul(~keep, A[:, :, None])[..., 0]
+    steps = np.arange(m)[None, :, None]
+    mass = np.empty((n, m))
     b = masker._draw_count()
     rngs = _rngs(masker, X, random_state)
     moved = np.empty((n, m))
 
     def build(sl, out):
-        out[...] = masker.impute(X[sl], keep[sl], rngs=None if rngs is None
+        # The coalitions of one block of rows only (and their mass).
+        removed = group[sl, None, :] == steps  # (c, m, d)
+        mass[sl] = np.matmul(removed, A[sl, :, None])[..., 0]
+        out[...] = masker.impute(X[sl], ~removed, rngs=None if rngs is None
                                  else rngs[sl], check_input=False).reshape(out.shape)
 
     for sl, t, raw_x, raw_z in f.blocks_with_x(X, m * b, build,
                                                target_index=f.fixed_target_index(X)):
         fx = f.select(raw_x, t)
         sq = (f.select(raw_z, t).reshape(-1, m, b) - fx[:, None, None]) ** 2
-        w = masker._draw_weights(X[sl], keep[sl])
+        w = masker._draw_weights(X[sl], group[sl, None, :] != steps)
         v = sq.mean(axis=2) if w is None else np.einsum("cmb,cmb->cm", w, sq)
         small = np.abs(fx) < eps
         moved[sl] = v / np.where(small, 1.0, fx * fx)[:, None]
@@ -537,23 +560,32 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
     if absolute is None:
         absolute = code and f.output == "predict"
     entropy = seed_entropy(random_state)  # one seed for subsets and masker
+    streams = keyed_streams(X, entropy)
     if not code:
-        # The first s entries of a random permutation: a uniform subset
-        # drawn without replacement, independently for every row and repeat.
-        idx = keyed_streams(X, entropy).permutations(d, n_subsets, n_chosen=s)
-        removed = np.zeros((n, n_subsets, d), dtype=bool)
-        flat = np.arange(0, n * n_subsets * d, d).reshape(n, n_subsets, 1) + idx
-        removed.reshape(-1)[flat] = True
-        mass = np.matmul(removed, A[:, :, None])[..., 0]
+        mass = np.empty((n, n_subsets))
+
+        def keep_of(sl):
+            # The first s entries of a random permutation: a uniform subset
+            # drawn without replacement, independently for every row and
+            # repeat, from the row's stream; one block of rows at a time.
+            idx = streams[sl].permutations(d, n_subsets, n_chosen=s)
+            c = len(idx)
+            removed = np.zeros((c, n_subsets, d), dtype=bool)
+            flat = np.arange(0, c * n_subsets * d, d).reshape(c, n_subsets, 1) + idx
+            removed.reshape(-1)[flat] = True
+            mass[sl] = np.matmul(removed, A[sl, :, None])[..., 0]
+            return ~removed
     else:
         rng = np.random.default_rng(entropy)
         idx = rng.integers(0, d, size=(n_subsets, s))
-        removed1 = np.zeros((n_subsets, d), dtype=bool)
-        np.put_along_axis(removed1, idx, True, axis=1)
-        removed = np.broadcast_to(removed1, (n, n_subsets, d))
+        kept1 = np.ones((n_subsets, d), dtype=bool)
+        np.put_along_axis(kept1, idx, False, axis=1)
         mass = A[:, idx].mean(axis=2)
+
+        def keep_of(sl):
+            return np.broadcast_to(kept1, (len(X[sl]), n_subsets, d))
     rngs = None if masker.is_deterministic else keyed_streams(X, entropy)
-    fx, values = _with_x(f, masker, X, ~removed, batch_size, rngs)
+    fx, values = _with_x_blocks(f, masker, X, n_subsets, keep_of, batch_size, rngs)
     drop = fx[:, None] - values
     if absolute:
         drop = np.abs(drop)

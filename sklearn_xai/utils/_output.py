@@ -43,6 +43,7 @@ __all__ = [
     "AffineOutput",
     "ExplainedOutput",
     "affine_output",
+    "affine_once",
     "model_input",
     "block_slices",
     "class_index",
@@ -825,3 +826,21 @@ def affine_output(f, estimator, X):
     if np.allclose(f(probe), linear, rtol=0.0, atol=1e-9 * scale):
         return AffineOutput(f, w, c)
     return f
+
+
+def affine_once(f, X):
+    """``f`` with the affine check of :func:`affine_output` made once, on
+    the first rows of ``X``, for callers that evaluate ``X`` block by block.
+
+    A masker checks an :class:`ExplainedOutput` in every ``evaluate`` call
+    (one probe per block, on the block's first rows); this returns the
+    :class:`AffineOutput` of an affine regressor, the plain callable
+    ``f.__call__`` of any other regression output (not checked again), and
+    ``f`` itself otherwise (classifier outputs are never affine, and their
+    blocks need the object to read the predicted class).
+    """
+    if not isinstance(f, ExplainedOutput) or f.output != "predict":
+        return f
+    affine = affine_output(f, f.estimator, X)
+    return f.__call__ if affine is f else affine
+
