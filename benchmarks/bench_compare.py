@@ -19,44 +19,29 @@ across processes).
 The wall time depends on the machine and its load: run it on an idle
 machine to compare with the 90 s target (2 cores).
 
-Last measured on 2 idle cores (2026-11-27; load average below 2), after
-LIME was vectorised, with the explainers' maskers on 25 background rows and
-max-sensitivity on 3 neighbours:
+Last measured on 2 idle cores (2026-11-27, load average 0.9-1.7), after
+the explainers were given large model calls (blocks of 2**20 input
+entries), exact Shapley values KernelSHAP's cost (at most 12,800 model
+evaluations a row: 12 background rows at 10 features) and the runner hashed
+each model once per run:
 
 | dataset | model | wall | best (mean rank) | < 90 s |
 |---|---|---|---|---|
-| breast_cancer | xgboost | 41.2 s | loci (1.8) | yes |
-| breast_cancer | random_forest | 92.8 s | loci (2.2) | no |
-| breast_cancer | mlp | 50.6 s | input_x_gradient (5.2) | yes |
-| breast_cancer | linear | 45.6 s | feature_ablation (2.4) | yes |
-| diabetes | xgboost | 76.6 s | feature_ablation (4.25) | yes |
-| diabetes | random_forest | 134.8 s | exact_shapley (2.8) | no |
-| diabetes | mlp | 56.9 s | input_x_gradient (3.25) | yes |
-| diabetes | linear | 34.6 s | exact_shapley (4.5) | yes |
+| breast_cancer | xgboost | 40.3 s | loci (1.8) | yes |
+| breast_cancer | random_forest | 55.4 s | loci (2.4) | yes |
+| breast_cancer | mlp | 57.9 s | shapley_sampling (3.2) | yes |
+| breast_cancer | linear | 45.2 s | feature_ablation (2.4) | yes |
+| diabetes | xgboost | 58.3 s | tree_shap (2.25) | yes |
+| diabetes | random_forest | 98.6 s | kernel_shap (2.6) | no |
+| diabetes | mlp | 53.2 s | loci (4.25) | yes |
+| diabetes | linear | 36.9 s | feature_ablation (4.3) | yes |
 
-Every case printed the decision last.  The random forest (100 trees) is the
-costliest model per evaluation, and the masker explainers' evaluations are
-re-explained by max-sensitivity: its two cases were over 90 s.
-
-Since then (issue #33) the explainers call the model on blocks of 2**20
-input entries instead of 2**17 (a scikit-learn forest pays about a
-millisecond per call and per hundred trees: 4,000-row calls on breast
-cancer's 30 columns did not amortise it), exact Shapley values cost what
-KernelSHAP costs (12,800 model evaluations per row: 12 background rows at
-10 features instead of 25) and a tree model no longer imports torch to find
-out that it is not differentiable.  On a loaded machine (load average 3 to
-9 on 2 cores, so wall times are not comparable) the CPU time of
-``compare_explainers`` with the defaults, in one process (``n_jobs=1``), on
-13 rows and 1 seed of the random-forest cases, old code next to new:
-
-| dataset | model | CPU before | CPU after | ratio |
-|---|---|---|---|---|
-| breast_cancer | random_forest | 14.6 s | 5.8 s | 2.5 |
-| diabetes | random_forest | 21.0 s | 10.1 s | 2.1 |
-
-The two cases should now be well under 90 s on 2 idle cores (about 50 and
-75 s if the comparison phase scales alike); re-measure the table above on
-an idle machine.
+Every case printed the decision last.  Before these changes the random
+forest took 92.8 s (breast cancer) and 134.8 s (diabetes).  Diabetes' fully
+grown regression forest is the costliest model per evaluation; of its 99 s,
+63 s are the 128 row shards (the masker explainers re-explained by
+max-sensitivity's neighbours), the rest start-up, training, the chosen
+explainer's 100 explanations for the figures, and the report.
 
 Run: ``python benchmarks/bench_compare.py [--cases breast_cancer:xgboost,...]
 [--rerun] [--keep DIR] [-- EXTRA COMPARE ARGS]``.
