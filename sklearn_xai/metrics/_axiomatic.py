@@ -25,6 +25,7 @@ from sklearn_xai.metrics._common import (
     _check_inputs,
     _check_training_rows,
     _class_labels,
+    _masker_streams,
     _prepare,
     _with_x,
 )
@@ -32,7 +33,7 @@ from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput
-from sklearn_xai.utils._random import keyed_streams, row_keys
+from sklearn_xai.utils._random import row_keys
 from sklearn_xai.utils._sklearn import (
     HasMethods,
     Interval,
@@ -47,7 +48,7 @@ __all__ = ["completeness", "input_invariance", "non_sensitivity", "shifted_model
 def _masked_values(f, masker, X, keep, random_state, batch_size):
     """``(f(x), v_x(S))`` for the coalitions ``keep`` (n, m, d), in one pass;
     a stochastic masker draws from one stream per row, keyed by the row."""
-    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
+    rngs = _masker_streams(masker, X, random_state)
     return _with_x(f, masker, X, keep, batch_size, rngs)
 
 

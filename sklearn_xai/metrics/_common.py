@@ -231,7 +231,7 @@ def _value_inputs(estimator, X, attributions, target, output, batch_size):
 def _values_with_x(f, X, keep, masker, random_state, batch_size):
     """``(f(x), v_x(S))``: one pass over the rows and their coalitions, with
     one random stream per row (keyed by the row)."""
-    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
+    rngs = _masker_streams(masker, X, random_state)
     return _with_x(f, masker, X, keep, batch_size, rngs)
 
 
@@ -277,3 +277,10 @@ def _refit(estimator, X_train, y_train, random_state):
             and random_state is not None:
         model.set_params(random_state=int(purpose_generator(random_state, 2).integers(2**31)))
     return model.fit(X_train, y_train)
+
+
+def _masker_streams(masker, X, random_state):
+    """The rows' random streams a masker draws from: ``None`` for a
+    deterministic masker, else :class:`~sklearn_xai.utils.RowStreams` keyed
+    on the rows of ``X``."""
+    return None if masker.is_deterministic else keyed_streams(X, random_state)

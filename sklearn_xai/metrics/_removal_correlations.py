@@ -37,6 +37,7 @@ from sklearn_xai.metrics._common import (
     _EMPTY_VALUE,
     _NAN_POLICY,
     _VALUE_PARAMS,
+    _masker_streams,
     _prepare,
     _value_inputs,
     _values_with_x,
@@ -53,7 +54,6 @@ from sklearn_xai.metrics._shared_removal import (
     _NEEDS_VALUE,
     _VALUE_DOCS,
     _VALUE_SHARED,
-    _rngs,
     _xai_bench_value_masker,
 )
 from sklearn_xai.utils._docstring import Substitution
@@ -199,7 +199,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
                                batch_size, X_train)
     n, d = X.shape
     entropy = seed_entropy(random_state)
-    rngs = _rngs(masker, X, entropy)
+    rngs = _masker_streams(masker, X, entropy)
     if convention == "quantus_code":
         order = magnitude_order(A, order_by="signed")
         steps = int(0.8 * d)
@@ -318,7 +318,7 @@ def faithfulness_estimate(estimator, X, attributions, *, features_per_step=1,
         return ~removed
 
     fx, values = _with_x_blocks(f, masker, X, m, keep_of, batch_size,
-                                _rngs(masker, X, random_state))
+                                _masker_streams(masker, X, random_state))
     r = row_pearson(mass, fx[:, None] - values)
     return handle_undefined(r, np.isnan(r), nan_policy, what="faithfulness_estimate",
                             reason="constant attributions or output drops")
@@ -418,7 +418,7 @@ def monotonicity_correlation(estimator, X, attributions, *, masker=None, X_train
     steps = np.arange(m)[None, :, None]
     mass = np.empty((n, m))
     b = masker._draw_count()
-    rngs = _rngs(masker, X, random_state)
+    rngs = _masker_streams(masker, X, random_state)
     moved = np.empty((n, m))
 
     def build(sl, out):
@@ -584,7 +584,7 @@ def faithfulness_correlation(estimator, X, attributions, *, n_subsets=20,
 
         def keep_of(sl):
             return np.broadcast_to(kept1, (len(X[sl]), n_subsets, d))
-    rngs = None if masker.is_deterministic else keyed_streams(X, entropy)
+    rngs = _masker_streams(masker, X, entropy)
     fx, values = _with_x_blocks(f, masker, X, n_subsets, keep_of, batch_size, rngs)
     drop = fx[:, None] - values
     if absolute:

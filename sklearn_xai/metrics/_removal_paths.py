@@ -37,6 +37,7 @@ from sklearn_xai.metrics._common import (
     _EMPTY_VALUE,
     _NAN_POLICY,
     _VALUE_PARAMS,
+    _masker_streams,
     _prepare,
     _value_inputs,
     _values_with_x,
@@ -56,12 +57,10 @@ from sklearn_xai.metrics._shared_removal import (
     _VALUE_SHARED,
     _importance_order,
     _monotone_fraction,
-    _rngs,
     _xai_bench_value_masker,
 )
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._images import resolve_image_shape
-from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import Interval, StrOptions, fast_validate_params
 from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import magnitude_order, positions, top_k_coalitions
@@ -273,7 +272,7 @@ def _evaluate(estimator, X, attributions, masker, X_train, target, output,
             shape = resolve_image_shape(units_kw["image_shape"], X.shape[1], ndim=2)
             curve_kw["unit_scores"] = _quantus_patch_sums(A, shape,
                                                           units_kw["patch_size"])
-    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
+    rngs = _masker_streams(masker, X, random_state)
     return (*_curves(f, masker, X, A, units, rngs=rngs, batch_size=batch_size,
                      **curve_kw), A)
 
@@ -1195,7 +1194,7 @@ def auc_tp(estimator, X, attributions, *, masker=None, X_train=None, order_by="a
                                batch_size, X_train)
     d = X.shape[1]
     regression = f.output == "predict"
-    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
+    rngs = _masker_streams(masker, X, random_state)
     if regression and convention == "beexai_code":
         P = _beexai_regression_curve(
             _performance_curve(f, masker, X, A, order_by, batch_size, "mse", rngs))
@@ -1285,7 +1284,7 @@ def monotonicity(estimator, X, attributions, *, masker=None, X_train=None,
     if d < 2:
         raise ValueError("monotonicity needs at least two features.")
     keep = _insertion_keep(A, order_by)
-    rngs = None if masker.is_deterministic else keyed_streams(X, random_state)
+    rngs = _masker_streams(masker, X, random_state)
     _, g = _with_x(f, masker, X, keep, batch_size, rngs)
     if convention == "paper":
         gains = np.diff(g, axis=1)
@@ -1581,7 +1580,7 @@ def road(estimator, X, attributions, *, percentages=_DEFAULT_PERCENTAGES, order=
         rank = d - 1 - rank
     removed = rank[:, None, :] < k[None, :, None]
     fx, values = _with_x(f, masker, X, ~removed, batch_size,
-                         _rngs(masker, X, random_state))
+                         _masker_streams(masker, X, random_state))
     return (fx[:, None] - values).mean(axis=1)
 
 

@@ -10,8 +10,12 @@ import numbers
 import numpy as np
 
 from sklearn_xai.masking import ConditionalMasker
-from sklearn_xai.metrics._common import _BASE_PARAMS, _check_distribution, _value_masker
-from sklearn_xai.utils._random import keyed_streams
+from sklearn_xai.metrics._common import (
+    _BASE_PARAMS,
+    _check_distribution,
+    _masker_streams,
+    _value_masker,
+)
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import magnitude_order
 
@@ -139,5 +143,3 @@ masker : masker, default=None
     ``X_train``."""
 
 
-def _rngs(masker, X, random_state):
-    return None if masker.is_deterministic else keyed_streams(X, random_state)
