@@ -120,12 +120,33 @@ def _min_p_value(n_pairs, test):
     return 0.0 if n_pairs >= 2 else 1.0
 
 
-def _pairs(values, explainer, reference, on):
-    """``reference``-aligned values of one explainer (inner join on ``on``)."""
-    a = values[values["explainer"] == explainer].set_index(on)["value"]
-    b = values[values["explainer"] == reference].set_index(on)["value"]
-    joined = pd.concat([a.rename("a"), b.rename("b")], axis=1, join="inner")
-    return joined["a"].to_numpy(dtype=float), joined["b"].to_numpy(dtype=float)
+class _Pairing:
+    """The scores of one (dataset, model, metric) side by side, one column per
+    explainer and one row per ``on`` key (sorted), built once for all the
+    pairs a family of tests needs instead of one join per pair.
+
+    ``pairs(explainer, reference)`` gives the two explainers' values on the
+    keys both have a score for (an inner join: a NaN score is kept, a missing
+    one is not), in the sorted key order, so the tests do not depend on the
+    order of the table's rows.
+    """
+
+    def __init__(self, values, on):
+        keyed = values.set_index(on + ["explainer"])["value"]
+        if not keyed.index.is_unique:
+            duplicated = keyed.index[keyed.index.duplicated()][:3].tolist()
+            raise ValueError(f"Scores must be unique per {on + ['explainer']}; "
+                             f"duplicated keys: {duplicated}.")
+        self.values = keyed.unstack("explainer").sort_index()
+        self.present = pd.Series(1.0, index=keyed.index).unstack("explainer").reindex(
+            index=self.values.index, columns=self.values.columns).notna()
+
+    def pairs(self, explainer, reference):
+        if explainer not in self.values.columns or reference not in self.values.columns:
+            return np.array([]), np.array([])
+        both = (self.present[explainer] & self.present[reference]).to_numpy()
+        return (self.values[explainer].to_numpy(dtype=float)[both],
+                self.values[reference].to_numpy(dtype=float)[both])
 
 
 def _row_groups(per_row):
@@ -147,14 +168,17 @@ def _paired_family(seeds, rows, reference, explainers, sign, test, *, worse=Fals
     Returns a list of dicts: explainer, n_pairs, paired_over, p_value, p_holm.
     """
     records = []
+    by_row = _Pairing(rows, ["seed", "row"]) if rows is not None and len(rows) else None
+    by_seed = None
     for explainer in explainers:
         over = "rows"
         a = np.array([])
-        if rows is not None and len(rows):
-            a, b = _pairs(rows, explainer, reference, ["seed", "row"])
+        if by_row is not None:
+            a, b = by_row.pairs(explainer, reference)
         if a.size == 0:
             over = "seeds"
-            a, b = _pairs(seeds, explainer, reference, ["seed"])
+            by_seed = by_seed if by_seed is not None else _Pairing(seeds, ["seed"])
+            a, b = by_seed.pairs(explainer, reference)
         diff = sign * (b - a) if worse else sign * (a - b)
         records.append({"explainer": explainer, "n_pairs": int(np.sum(~np.isnan(diff))),
                         "paired_over": over, "p_value": _paired_p_value(diff, test)})
