@@ -87,3 +87,40 @@ def test_fooling_test_input_errors():
         fooling_test(X, y, sensitive_feature=1, innocuous_feature=1)
     with pytest.raises(ValueError, match="two classes"):
         fooling_test(X, np.arange(60) % 3)
+
+
+def test_fooling_preset_builds_matched_scaffolds():
+    from sklearn_xai.benchmark import get_preset
+    from sklearn_xai.compose import ScaffoldedClassifier
+
+    spec = get_preset("fooling_quick")
+    assert spec.metrics["sensitive_top1"]["params"] == {"k": 1}
+    scaffolds = {label[len("scaffold_"):]: spec.models[label]["name"]
+                 for label in spec.models if label.startswith("scaffold_")}
+    assert set(scaffolds) == set(spec.explainers) - {"random"}
+    for label, scaffold in scaffolds.items():
+        assert isinstance(scaffold, ScaffoldedClassifier)
+        # Each scaffold's detector learns the perturbations of its explainer.
+        explainer = spec.explainers[label]
+        assert type(scaffold.perturbation).__name__ == explainer["name"]
+        masker = explainer["params"].get("masker")
+        if masker is not None:
+            assert type(scaffold.perturbation.masker).__name__ == masker["name"]
+    # The innocuous model is the fixed function 1[x_1 > 0].
+    innocuous = scaffold.innocuous_estimator
+    Z = np.array([[5.0, -0.1, 0.0, 0.0], [-5.0, 0.1, 0.0, 0.0]])
+    np.testing.assert_array_equal(innocuous.predict(Z), [0, 1])
+
+
+@pytest.mark.slow
+def test_fooling_preset_quick_run():
+    from sklearn_xai.benchmark import get_preset, run_benchmark
+
+    table = run_benchmark(get_preset("fooling_quick"), n_jobs=1).table
+    top1 = table.pivot_table(index="model", columns="explainer", values="value")
+    assert top1.loc["biased", ["lime", "kernel_shap_marginal"]].min() >= 0.95
+    marginal = top1.loc["scaffold_kernel_shap_marginal", "kernel_shap_marginal"]
+    assert top1.loc["scaffold_lime", "lime"] < 0.2 and marginal < 0.2
+    for masker in ("conditional", "on_manifold"):
+        label = f"kernel_shap_{masker}"
+        assert top1.loc[f"scaffold_{label}", label] > marginal + 0.1
