@@ -118,3 +118,20 @@ def test_classes_must_agree():
     perturbation=LimeTabular(n_perturbations=20), n_explained=5, random_state=0)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_perturbation_masker_is_seeded():
+    """A masker left unseeded draws the same background on every fit: the
+    scaffold seeds it from random_state."""
+    from sklearn_xai.masking import MarginalMasker
+
+    X, y = _data(200)
+    ex = KernelSHAP(n_perturbations=8, masker=MarginalMasker(10))
+    fits = [ScaffoldedClassifier(DecisionTreeClassifier(max_depth=1),
+                                 DecisionTreeClassifier(max_depth=1),
+                                 detector=DecisionTreeClassifier(random_state=0),
+                                 perturbation=ex, n_explained=5,
+                                 random_state=0).fit(X, y) for _ in range(2)]
+    Z = X + 0.5
+    np.testing.assert_array_equal(fits[0].in_distribution(Z), fits[1].in_distribution(Z))
+    assert fits[0].perturbation.masker.random_state is None  # the parameter is kept

@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_X_y
 
 from sklearn_xai.base import fit_model
 from sklearn_xai.compose import ScaffoldedClassifier
-from sklearn_xai.utils._estimators import is_frozen
+from sklearn_xai.utils._estimators import is_frozen, seed_unset
 from sklearn_xai.utils._sklearn import HasMethods, Interval, fast_validate_params
 
 __all__ = ["FoolingResults", "fooling_explainers", "fooling_maskers", "fooling_test"]
@@ -169,16 +169,16 @@ class FoolingResults:
 
 
 def _cells(explainers, maskers, seed):
-    """(explainer label, masker label, explainer with its masker set), an
-    explainer whose ``random_state`` is None seeded with ``seed``."""
+    """(explainer label, masker label, explainer with its masker set), every
+    ``random_state`` left None (the explainer's, the masker's) set to
+    ``seed``."""
     for name, explainer in explainers.items():
-        if explainer.get_params(deep=False).get("random_state", 0) is None:
-            explainer = clone(explainer).set_params(random_state=seed)
         if "masker" in explainer.get_params(deep=False):
             for masker_name, masker in maskers.items():
-                yield name, masker_name, clone(explainer).set_params(masker=clone(masker))
+                cell = clone(explainer).set_params(masker=clone(masker))
+                yield name, masker_name, seed_unset(cell, seed)
         else:
-            yield name, OWN_SAMPLING, clone(explainer)
+            yield name, OWN_SAMPLING, seed_unset(clone(explainer), seed)
 
 
 @fast_validate_params(
@@ -257,8 +257,8 @@ def fooling_test(X, y, *, sensitive_feature=0, innocuous_feature=1, explainers=N
     test_size : float, default=0.25
         Held-out fraction (stratified by ``y``).
     random_state : int, RandomState instance or None, default=None
-        Seeds the split, the scaffolds, the default maskers and every
-        explainer whose ``random_state`` is None.
+        Seeds the split, the scaffolds, and every ``random_state`` of the
+        explainers and maskers that is None.
 
     Returns
     -------

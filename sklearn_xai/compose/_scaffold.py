@@ -20,6 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.base import BaseExplainer, clone_with_estimator, fit_model
+from sklearn_xai.utils._estimators import seed_unset
 from sklearn_xai.utils._sklearn import HasMethods, Interval, fit_context
 
 __all__ = ["ScaffoldedClassifier", "explainer_queries"]
@@ -136,8 +137,8 @@ class ScaffoldedClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         ``LimeTabular()`` or ``KernelSHAP(masker=MarginalMasker())``; its
         ``estimator`` is replaced by a recorder.  ``None`` is
         :class:`~sklearn_xai.explainers.LimeTabular` with its defaults.
-        An explainer whose ``random_state`` is None is seeded with
-        ``random_state``.
+        Its ``random_state`` and those of its nested estimators (its
+        masker) that are None are seeded from ``random_state``.
     n_explained : int, default=100
         Training rows (drawn with ``random_state``) whose explanations
         provide the perturbations.
@@ -229,10 +230,7 @@ class ScaffoldedClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
             explainer = LimeTabular()
         else:
             explainer = clone(self.perturbation)
-        params = explainer.get_params(deep=False)
-        if "random_state" in params and params["random_state"] is None:
-            explainer.set_params(random_state=seed)
-        return explainer
+        return seed_unset(explainer, seed)
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
