@@ -141,7 +141,10 @@ class ScaffoldedClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         masker) that are None are seeded from ``random_state``.
     n_explained : int, default=100
         Training rows (drawn with ``random_state``) whose explanations
-        provide the perturbations.
+        provide the perturbations.  Every row the explainer evaluates is
+        held in memory until the subsample is drawn: ``n_explained`` times
+        its evaluations per row (LIME's default is 5000), times
+        ``n_features`` floats.
     perturbation_ratio : float, default=1.0
         At most ``perturbation_ratio * n_samples`` perturbations (drawn
         with ``random_state``) train the detector, next to the
