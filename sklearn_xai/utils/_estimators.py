@@ -10,7 +10,7 @@ class name for an error message) unwraps it here, by type.
 from sklearn.frozen import FrozenEstimator
 from sklearn.pipeline import Pipeline
 
-__all__ = ["is_frozen", "transform_steps", "unfreeze", "unwrap"]
+__all__ = ["is_frozen", "seed_unset", "transform_steps", "unfreeze", "unwrap"]
 
 
 def is_frozen(estimator):
@@ -80,3 +80,23 @@ def transform_steps(steps, X):
     for _, step in steps or ():
         X = step.transform(X)
     return X
+
+
+def seed_unset(estimator, seed):
+    """``estimator`` with every ``random_state`` left None, its own and its
+    nested estimators' (an explainer's masker), set to ``seed``.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Modified in place.
+    seed : int
+
+    Returns
+    -------
+    estimator : estimator
+    """
+    unset = {key: seed for key, value in estimator.get_params(deep=True).items()
+             if (key == "random_state" or key.endswith("__random_state"))
+             and value is None}
+    return estimator.set_params(**unset) if unset else estimator

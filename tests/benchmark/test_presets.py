@@ -16,7 +16,7 @@ from sklearn_xai.datasets import (
 REPRODUCTIONS = ["xaibench_table_metrics", "xaibench_table_metrics_code",
                  "xaibench_rho_sweep", "openxai_synthetic", "openxai_stability",
                  "openxai_adult", "xaitris_8x8", "xaitris_64x64",
-                 "beexai_real", "beexai_table5"]
+                 "beexai_real", "beexai_table5", "fooling"]
 
 
 # Every preset, plus the quick variant of each reproduction preset.
@@ -75,7 +75,7 @@ PRESET_MODULES = {
     "openxai_adult": "openxai", "openxai_compas": "openxai", "openxai_heloc": "openxai",
     "openxai_german": "openxai",
     "xaitris_8x8": "xaitris", "xaitris_64x64": "xaitris", "beexai_real": "beexai",
-    "beexai_table5": "beexai", "unit_tests": "units",
+    "beexai_table5": "beexai", "unit_tests": "units", "fooling": "fooling",
 }
 
 

@@ -24,6 +24,9 @@ Modules:
 ``units``
     Known-behaviour unit tests: hand-weighted models whose correct
     attributions are known (after XAI-Units, Lee et al., 2025).
+``fooling``
+    Explainers that can be fooled: models scaffolded to hide their
+    sensitive feature from an explainer's perturbations (Slack et al., 2020).
 
 Presets use the explainers and metrics this installation provides
 (``sklearn_xai.utils.discovery``): a component that is not available is left
