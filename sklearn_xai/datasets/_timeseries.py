@@ -8,7 +8,7 @@ way the image generators carry ``image_shape``.
 :func:`make_timeseries_classification` plants a shape (a bump, a level
 shift, a frequency burst) in a window of some channels on a background of
 noise, trend and seasonality; its sign is the class, so the ground truth is
-the window (a per-time-step mask) and the planted signal itself.
+the window (a per-time-step mask; the planted signal is returned too).
 :func:`load_ucr_uea` reads a problem of the UCR/UEA archives from the
 user's ``.ts`` (sktime) or ``.arff`` (Weka) files.
 """
@@ -158,11 +158,15 @@ def make_timeseries_classification(
     data : Bunch
         ``data`` (n_samples, C * T) channel-major; ``target`` (0 or 1);
         ``ground_truth_mask`` (n_samples, C * T) boolean, the window of
-        each row on the informative channels; ``ground_truth`` the planted
-        signal ``(2 y - 1) * amplitude * s`` (zero off the window);
+        each row on the informative channels; ``ground_truth`` is None (the
+        reference is the mask, as for the image generators); ``signal`` the
+        planted signal ``(2 y - 1) * amplitude * s`` (zero off the window),
+        so that ``data - signal`` is the background;
         ``window_start`` (n_samples,); ``series_shape`` ``(C, T)``;
         ``window_groups`` the windows of ``group_window`` steps as feature
-        groups (:func:`~sklearn_xai.masking.window_groups`);
+        groups (:func:`~sklearn_xai.masking.window_groups`) and
+        ``window_ids`` the same windows as one id per column (a tuple, the
+        ``groups`` of :func:`~sklearn_xai.metrics.region_perturbation`);
         ``distribution`` and ``label_function`` are None; ``feature_names``
         (``"c0_t0"``, ...), ``feature_info``, ``DESCR``, ``parameters``.
     (X, y) : tuple if ``return_X_y`` is True.
@@ -213,6 +217,10 @@ def make_timeseries_classification(
       steps[:, None, :]] = True
     X = (B + S).reshape(n, C * T)
     names = [f"c{c}_t{t}" for c in range(C) for t in range(T)]
+    groups = window_groups((C, T), int(group_window or w))
+    window_ids = np.empty(C * T, dtype=np.intp)
+    for g, cols in enumerate(groups.values()):
+        window_ids[cols] = g
     parameters = dict(
         n_samples=n, n_timesteps=T, n_channels=C,
         n_informative_channels=int(n_informative_channels), shape=shape, window=w,
@@ -228,12 +236,13 @@ def make_timeseries_classification(
         "signal."
     )
     result, _ = _finish(
-        X=X, y=labels, ground_truth=S.reshape(n, C * T),
+        X=X, y=labels, ground_truth=None,
         ground_truth_mask=M.reshape(n, C * T), distribution=None, label_function=None,
         feature_names=names, descr=descr, parameters=parameters, rng=rng,
         shuffle=shuffle, return_X_y=return_X_y, as_frame=as_frame,
-        per_row=("window_start",), window_start=starts, series_shape=(C, T),
-        window_groups=window_groups((C, T), int(group_window or w)),
+        per_row=("signal", "window_start"), signal=S.reshape(n, C * T),
+        window_start=starts, series_shape=(C, T),
+        window_groups=groups, window_ids=tuple(window_ids.tolist()),
     )
     return result
 

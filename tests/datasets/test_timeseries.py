@@ -43,7 +43,7 @@ def test_planted_signal_and_mask_closed_form(shape):
     assert data.series_shape == (C, T) and data.data.shape == (40, C * T)
     s = _closed_form_shape(shape, w)
     for i in range(40):
-        G = data.ground_truth[i].reshape(C, T)  # channel-major columns
+        G = data.signal[i].reshape(C, T)  # channel-major columns
         M = data.ground_truth_mask[i].reshape(C, T)
         sign = 2 * data.target[i] - 1
         expected = np.zeros((C, T))
@@ -60,11 +60,12 @@ def test_planted_signal_and_mask_closed_form(shape):
 def test_background_is_independent_of_the_class(background):
     data = make_timeseries_classification(
         400, n_timesteps=24, window=4, background=background, random_state=1)
-    B = data.data - data.ground_truth
+    B = data.data - data.signal
     # same background law in both classes: close means and spreads
     b0, b1 = B[data.target == 0], B[data.target == 1]
     assert abs(b0.mean() - b1.mean()) < 0.15
     assert abs(b0.std() / b1.std() - 1) < 0.1
+    assert data.ground_truth is None
     if background == "noise":
         assert abs(B.std() - 1) < 0.03 and abs(B.mean()) < 0.03
 
@@ -102,14 +103,14 @@ def test_rule_model_is_perfectly_plausible_and_a_rule_ignoring_one_at_chance():
     X, M = data.data[:150], data.ground_truth_mask[:150]
     # The rule, per row: the planted signal's own sign pattern.  Occluding
     # time step j of w.x (zero baseline) leaves w_j x_j: on the window only.
-    A = data.ground_truth[:150] * X  # f_i(x) = <s_i, x>, FeatureAblation closed form
+    A = data.signal[:150] * X  # f_i(x) = <s_i, x>, FeatureAblation closed form
     masker = BaselineMasker("zero")
     for metric in (mask_average_precision, mask_iou, relevance_mass_accuracy):
         np.testing.assert_allclose(metric(M, A), 1.0)
     # the same through the explainer, for one fixed window position
     fixed = make_timeseries_classification(
         60, n_timesteps=40, window=8, window_start=10, random_state=4)
-    w = fixed.ground_truth[fixed.target == 1][0]
+    w = fixed.signal[fixed.target == 1][0]
     ex = FeatureAblation(_rule_model(fixed, w), masker=masker).fit(fixed.data)
     A = ex.transform(fixed.data[:20])
     np.testing.assert_allclose(mask_average_precision(fixed.ground_truth_mask[:20], A), 1)
