@@ -18,13 +18,13 @@ import numpy as np
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import FunctionTransformer
 
 from sklearn_xai.compose import WindowExplainer
 from sklearn_xai.datasets import make_timeseries_classification
 from sklearn_xai.explainers import FeatureAblation, RandomExplainer
 from sklearn_xai.masking import InterpolationMasker
 from sklearn_xai.metrics import mask_average_precision, mask_iou
+from sklearn_xai.models import WindowFeatures
 
 data = make_timeseries_classification(600, n_timesteps=40, n_channels=2, window=8,
                                       window_start=20, background="trend",
@@ -46,14 +46,11 @@ axes[1].set_xlabel("time step")
 fig.tight_layout()
 
 # %%
-# A scikit-learn model on windowed features: the mean of each window of 4
-# steps per channel. The model-agnostic explainers explain the raw time steps
-# through the pipeline.
-def window_means(Z):
-    return Z.reshape(len(Z), C, T // 4, 4).mean(axis=3).reshape(len(Z), -1)
-
-
-model = make_pipeline(FunctionTransformer(window_means),
+# A scikit-learn model on windowed features
+# (:class:`~sklearn_xai.models.WindowFeatures`: the mean of each window of 4
+# steps per channel). The model-agnostic explainers explain the raw time
+# steps through the pipeline.
+model = make_pipeline(WindowFeatures(4, series_shape=data.series_shape),
                       LogisticRegression(max_iter=1000)).fit(X[train], y[train])
 print(f"test accuracy: {model.score(X[500:], y[500:]):.2f}")
 

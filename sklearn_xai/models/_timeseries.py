@@ -4,22 +4,29 @@ Both read a batch of series as the package stores them, a 2-D array
 ``(n_series, n_channels * n_timesteps)`` in channel-major order (column
 ``c * T + t``), and reshape it to ``(n_channels, n_timesteps)`` inside the
 module, so that every explainer sees one attribution per channel and time
-step and the gradient explainers differentiate through the reshape.  The
+step and the gradient explainers differentiate through the reshape.
+:class:`WindowFeatures` summarises windows for scikit-learn models.  The
 estimators are the package's skorch classifiers (float64 input, any labels,
 ``random_state``, early stopping on a validation split; see
 :mod:`sklearn_xai.models`) with a ``series_shape`` parameter.
 """
 
 
+import numbers
+
+import numpy as np
 import torch
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
 from torch import nn
 
 from sklearn_xai.models._estimators import _net_doc, _NetClassifier
 from sklearn_xai.models._modules import _check_positive_int
 from sklearn_xai.utils._images import resolve_series_shape
+from sklearn_xai.utils._sklearn import Interval, fit_context
 
 __all__ = ["TimeSeriesCNN", "TimeSeriesCNNClassifier", "TimeSeriesGRU",
-           "TimeSeriesGRUClassifier"]
+           "TimeSeriesGRUClassifier", "WindowFeatures"]
 
 
 def _series_sides(n_features, n_channels):
@@ -228,3 +235,102 @@ class TimeSeriesGRUClassifier(_SeriesNetClassifier):
         self.series_shape = series_shape
         super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
                          **kwargs)
+
+
+_STATISTICS = {"mean": np.mean, "std": np.std, "min": np.min, "max": np.max}
+
+
+class WindowFeatures(TransformerMixin, BaseEstimator):
+    """Summary statistics of consecutive time windows, as features for any
+    scikit-learn model.
+
+    Each channel of a channel-major series (column ``c * T + t``) is cut
+    into windows of ``window`` steps (the last one shorter when ``window``
+    does not divide ``T``, as :func:`~sklearn_xai.masking.window_groups`
+    cuts them) and each window is summarised by ``statistics``.  In a
+    :class:`~sklearn.pipeline.Pipeline` before a scikit-learn model, the
+    model-agnostic explainers still explain the raw time steps (the
+    pipeline's input).
+
+    Parameters
+    ----------
+    window : int, default=10
+        Window length in time steps.
+    series_shape : tuple (n_channels, n_timesteps) or None, default=None
+        Shape of one series; ``None``: one channel.
+    statistics : tuple of {"mean", "std", "min", "max"}, default=("mean",)
+
+    Attributes
+    ----------
+    series_shape_ : tuple of int
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.models import WindowFeatures
+    >>> X = np.array([[0.0, 2.0, 4.0, 6.0, 8.0]])
+    >>> WindowFeatures(window=2, statistics=("mean", "max")).fit_transform(X).tolist()
+    [[1.0, 5.0, 8.0, 2.0, 6.0, 8.0]]
+    """
+
+    _parameter_constraints: dict = {
+        "window": [Interval(numbers.Integral, 1, None, closed="left")],
+        "series_shape": ["array-like", None],
+        "statistics": [tuple, list],
+    }
+
+    def __init__(self, window=10, *, series_shape=None, statistics=("mean",)):
+        self.window = window
+        self.series_shape = series_shape
+        self.statistics = statistics
+
+    @fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Check the series shape and the statistics.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_channels * n_timesteps)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+        """
+        X = validate_data(self, X, dtype=np.float64)
+        self.series_shape_ = resolve_series_shape(self.series_shape, X.shape[1])
+        unknown = [s for s in self.statistics if s not in _STATISTICS]
+        if unknown or not self.statistics:
+            raise ValueError(f"statistics must be a non-empty tuple of "
+                             f"{sorted(_STATISTICS)}; got {self.statistics!r}.")
+        if self.window > self.series_shape_[1]:
+            raise ValueError(f"window={self.window} is longer than the series "
+                             f"({self.series_shape_[1]} steps).")
+        return self
+
+    def transform(self, X):
+        """Window statistics: per statistic, per channel, per window.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_channels * n_timesteps)
+
+        Returns
+        -------
+        features : ndarray of shape (n_samples, n_statistics * n_channels * n_windows)
+            Columns ordered by statistic, then channel, then window.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        C, T = self.series_shape_
+        S = X.reshape(len(X), C, T)
+        starts = range(0, T, self.window)
+        out = [func(S[:, :, s:s + self.window], axis=2)
+               for func in (_STATISTICS[name] for name in self.statistics)
+               for s in starts]
+        # (n, C) blocks in (statistic, window) order -> (statistic, channel, window)
+        n_w = len(starts)
+        F = np.stack(out, axis=2).reshape(len(X), C, len(self.statistics), n_w)
+        return F.transpose(0, 2, 1, 3).reshape(len(X), -1)

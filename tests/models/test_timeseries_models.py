@@ -66,3 +66,33 @@ def test_classifiers_fit_and_are_explained_per_time_step(cls, params):
     assert A.shape == (4, 24) and np.isfinite(A).all()
     with pytest.raises(ValueError, match="series_shape"):
         cls(series_shape=(5, 5), max_epochs=1).fit(data.data, data.target)
+
+
+def test_window_features_hand_computed_and_in_a_pipeline():
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+
+    from sklearn_xai.compose import WindowExplainer
+    from sklearn_xai.explainers import FeatureAblation
+    from sklearn_xai.models import WindowFeatures
+
+    X = np.arange(14.0).reshape(1, 14) ** 2  # 2 channels x 7 steps
+    F = WindowFeatures(3, series_shape=(2, 7), statistics=("mean", "std")).fit_transform(X)
+    S = X.reshape(2, 7)
+    windows = [slice(0, 3), slice(3, 6), slice(6, 7)]
+    expected = [S[c, w].mean() for c in range(2) for w in windows] + \
+               [S[c, w].std() for c in range(2) for w in windows]
+    np.testing.assert_allclose(F[0], expected)
+    with pytest.raises(ValueError, match="statistics"):
+        WindowFeatures(2, statistics=("median",)).fit(X)
+    # a scikit-learn model on window means is explained on the raw steps
+    data = make_timeseries_classification(200, n_timesteps=20, window=5, window_start=5,
+                                          shape="level_shift", random_state=0)
+    model = make_pipeline(WindowFeatures(5), LogisticRegression()).fit(data.data,
+                                                                       data.target)
+    assert model.score(data.data, data.target) > 0.9
+    ex = WindowExplainer(FeatureAblation(FrozenEstimator(model)), window=5).fit(data.data)
+    A = ex.transform(data.data[:10])
+    # the window the model reads dominates the occlusion map
+    assert (np.abs(A[:, 5:10]).mean(axis=1) > np.abs(A[:, 10:]).max(axis=1)).mean() > 0.8
