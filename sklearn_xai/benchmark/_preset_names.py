@@ -34,6 +34,7 @@ SHIPPED_PRESETS = {
     "beexai_table5": "beexai",
     "unit_tests": "units",
     "fooling": "fooling",
+    "timeseries_synthetic": "timeseries",
 }
 
 #: Shipped presets that also have a ``NAME_quick`` variant.

@@ -54,6 +54,7 @@ from sklearn_xai.datasets._simulation import (
 from sklearn_xai.datasets._splits import minmax_scaled, preprocessed, two_draws
 from sklearn_xai.datasets._synthgauss import make_synthgauss
 from sklearn_xai.datasets._tetrominoes import make_tetrominoes
+from sklearn_xai.datasets._timeseries import load_ucr_uea, make_timeseries_classification
 from sklearn_xai.datasets._units import (
     MIN_COSINE,
     MIN_FRACTION,
@@ -107,6 +108,7 @@ __all__ = [
     "load_openxai_adult",
     "load_openxai_csv",
     "load_pima",
+    "load_ucr_uea",
     "load_wine",
     "load_wine_quality",
     "minmax_scale_target",
@@ -127,6 +129,7 @@ __all__ = [
     "make_mixture_piecewise_constant",
     "make_synthgauss",
     "make_tetrominoes",
+    "make_timeseries_classification",
     "make_unit_test",
     "make_wine_simulation",
     "marginal_divergence",

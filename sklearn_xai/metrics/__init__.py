@@ -72,6 +72,8 @@ from sklearn_xai.metrics._ground_truth import (
 from sklearn_xai.metrics._localisation import (
     attribution_localisation,
     emd_score,
+    mask_average_precision,
+    mask_iou,
     mask_precision,
     mask_roc_auc,
     pointing_game,
@@ -193,6 +195,8 @@ __all__ = [
     "linear_shapley_reference",
     "local_lipschitz_estimate",
     "make_explanation_scorer",
+    "mask_average_precision",
+    "mask_iou",
     "mask_precision",
     "mask_roc_auc",
     "max_sensitivity",

@@ -21,6 +21,8 @@ Modules:
     XAI-TRIS (Clark et al., 2024): 8 x 8 tetromino images.
 ``beexai``
     BEExAI (Sithakoul et al., 2024): real tabular data, its Table 5.
+``timeseries``
+    Synthetic time series with planted shapes in known windows.
 ``units``
     Known-behaviour unit tests: hand-weighted models whose correct
     attributions are known (after XAI-Units, Lee et al., 2025).
