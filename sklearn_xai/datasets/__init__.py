@@ -54,6 +54,12 @@ from sklearn_xai.datasets._simulation import (
 from sklearn_xai.datasets._splits import minmax_scaled, preprocessed, two_draws
 from sklearn_xai.datasets._synthgauss import make_synthgauss
 from sklearn_xai.datasets._tetrominoes import make_tetrominoes
+from sklearn_xai.datasets._text import (
+    MASK_ID,
+    PAD_ID,
+    TokenCodec,
+    make_text_classification,
+)
 from sklearn_xai.datasets._units import (
     MIN_COSINE,
     MIN_FRACTION,
@@ -85,8 +91,10 @@ __all__ = [
     "GERMAN_CREDIT_COLUMNS",
     "GMSC_COLUMNS",
     "HELOC_COLUMNS",
+    "MASK_ID",
     "OPENXAI_ADULT_BINARY",
     "OPENXAI_LABELS",
+    "PAD_ID",
     "MIN_COSINE",
     "MIN_FRACTION",
     "PIMA_COLUMNS",
@@ -115,6 +123,7 @@ __all__ = [
     "openxai_split",
     "GaussianMixture",
     "MultivariateGaussian",
+    "TokenCodec",
     "exact_shapley_values",
     "explanation_transfer_error",
     "make_gaussian_copy",
@@ -127,6 +136,7 @@ __all__ = [
     "make_mixture_piecewise_constant",
     "make_synthgauss",
     "make_tetrominoes",
+    "make_text_classification",
     "make_unit_test",
     "make_wine_simulation",
     "marginal_divergence",
