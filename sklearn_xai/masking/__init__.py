@@ -20,6 +20,7 @@ from sklearn_xai.masking._conditional import (
 )
 from sklearn_xai.masking._noisy_linear import NoisyLinearMasker
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
+from sklearn_xai.masking._text import TokenMasker
 
 __all__ = [
     "BaseMasker",
@@ -31,6 +32,7 @@ __all__ = [
     "GaussianNoisePerturber",
     "MarginalMasker",
     "NoisyLinearMasker",
+    "TokenMasker",
     "check_groups",
     "check_masker",
     "check_perturber",
