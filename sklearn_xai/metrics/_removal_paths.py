@@ -1085,49 +1085,62 @@ _AOPC_PARAMS = {
     "ratios": ["array-like", None],
     "pad_id": [Interval(numbers.Integral, 0, None, closed="left")],
     "order_by": [StrOptions({"abs", "signed"})],
+    "only_positive": ["boolean"],
     "nan_policy": [StrOptions({"omit", "zero", "raise"})],
 }
 
 
-def _token_steps(A, real, ratios, order_by):
+def _token_steps(A, real, ratios, order_by, only_positive):
     """Rank of every position in the explanation's order (PAD last), the
-    top-set sizes ``k`` of each row and which of them count.
+    top-set sizes of each row and which of them count.
 
-    ``ratios=None``: ``k = 1..n_i`` (ferret's default, ``n_i`` the row's
-    tokens).  Otherwise ``k = int(p n_i)`` for each ``p`` in order, skipping
-    ``k = 0`` and a ``k`` equal to the last one kept (ferret's "perc").
+    ``ratios=None``: ``k = 1..n_i`` (``n_i`` the row's tokens, ferret's
+    ``based_on="k"``).  Otherwise ``k = int(p n_i)`` for each ``p`` in
+    order, skipping ``k = 0`` (ferret's ``based_on="perc"``).  With
+    ``only_positive`` the top set holds only the positive attributions among
+    the top ``k``, ``min(k, n_i^+)`` tokens, and is skipped when empty.  A
+    set equal to the last one counted is skipped, as ferret does.
     """
     n, L = A.shape
     key = np.where(real, A if order_by == "signed" else np.abs(A), -np.inf)
     rank = positions(np.argsort(-key, axis=1, kind="stable"))
     lengths = real.sum(axis=1)
     if ratios is None:
-        steps = np.broadcast_to(np.arange(1, L + 1), (n, L)).copy()
-        return rank, steps, steps <= lengths[:, None]
-    ratios = np.asarray(ratios, dtype=np.float64).ravel()
-    if ratios.size == 0 or np.any((ratios <= 0) | (ratios > 1)):
-        raise ValueError(
-            f"ratios must be fractions in (0, 1], e.g. ERASER's {list(ERASER_BINS)}; "
-            f"got {ratios.tolist()}."
-        )
-    steps = (ratios[None, :] * lengths[:, None]).astype(np.int64)  # int() truncation
-    valid = steps > 0
+        steps = np.broadcast_to(np.arange(1, L + 1), (n, L))
+        valid = steps <= lengths[:, None]
+    else:
+        ratios = np.asarray(ratios, dtype=np.float64).ravel()
+        if ratios.size == 0 or np.any((ratios <= 0) | (ratios > 1)):
+            raise ValueError(
+                "ratios must be fractions in (0, 1], e.g. ERASER's "
+                f"{list(ERASER_BINS)}; got {ratios.tolist()}."
+            )
+        steps = (ratios[None, :] * lengths[:, None]).astype(np.int64)  # int() truncation
+        valid = steps > 0
+    if only_positive:
+        steps = np.minimum(steps, ((A > 0) & real).sum(axis=1)[:, None])
+        valid = valid & (steps > 0)  # an empty top set is skipped
     last = np.full(n, -1)
     for m in range(steps.shape[1]):
         valid[:, m] &= steps[:, m] != last
         last = np.where(valid[:, m], steps[:, m], last)
-    return rank, steps, valid
+    return rank, np.where(valid, steps, 0), valid
 
 
-def _aopc(estimator, X, attributions, *, ratios, masker, pad_id, order_by, target,
-          output, batch_size, nan_policy, keep_top, name):
+def _aopc(estimator, X, attributions, *, ratios, masker, pad_id, order_by,
+          only_positive, target, output, batch_size, nan_policy, keep_top, name):
+    if only_positive and order_by != "signed":
+        raise ValueError(
+            "only_positive=True keeps the positive attributions among the top "
+            "tokens of the signed order; use order_by='signed' with it."
+        )
     if masker is None:
         masker = TokenMasker("pad", pad_id=pad_id)
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
                                batch_size)
     real = X != pad_id
-    rank, steps, valid = _token_steps(A, real, ratios, order_by)
-    top = rank[:, None, :] < np.where(valid, steps, 0)[:, :, None]
+    rank, steps, valid = _token_steps(A, real, ratios, order_by, only_positive)
+    top = rank[:, None, :] < steps[:, :, None]
     keep = (top | ~real[:, None, :]) if keep_top else ~top
     fx, values = _with_x(f, masker, X, keep, batch_size, None)
     count = valid.sum(axis=1)
@@ -1156,6 +1169,11 @@ order_by : {"signed", "abs"}, default="signed"
     Rank the tokens by their attribution (ferret, ERASER: the tokens that
     support the target class first) or by its magnitude.  Ties go to the
     lower position.
+only_positive : bool, default=False
+    Keep only the positive attributions in each top set (``min(k, n_i^+)``
+    tokens; ferret's ``only_pos``, which its current release turns on by
+    default); an empty top set is skipped.  A top set equal to the last one
+    counted is skipped.
 nan_policy : {"omit", "zero", "raise"}, default="omit"
     A row with no top set (no token, or ``int(p n_i) = 0`` for every ``p``).""",
 )
@@ -1166,8 +1184,9 @@ nan_policy : {"omit", "zero", "raise"}, default="omit"
               metric_references=_references("deyoung2020", "attanasio2023"),
               **_shared_docs("model_inputs", "output_params", "returns_greater"))
 def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=None,
-                           pad_id=0, order_by="signed", target="predicted",
-                           output="auto", batch_size=None, nan_policy="omit"):
+                           pad_id=0, order_by="signed", only_positive=False,
+                           target="predicted", output="auto", batch_size=None,
+                           nan_policy="omit"):
     """AOPC comprehensiveness over token fractions (ERASER, ferret).
 
     For a row of token ids ``x`` with ``n`` tokens (its non-PAD positions)
@@ -1204,7 +1223,8 @@ def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=No
     array([12.])
     """
     return _aopc(estimator, X, attributions, ratios=ratios, masker=masker,
-                 pad_id=pad_id, order_by=order_by, target=target, output=output,
+                 pad_id=pad_id, order_by=order_by, only_positive=only_positive,
+                 target=target, output=output,
                  batch_size=batch_size, nan_policy=nan_policy, keep_top=False,
                  name="aopc_comprehensiveness")
 
@@ -1214,8 +1234,9 @@ def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=No
               metric_references=_references("deyoung2020", "attanasio2023"),
               **_shared_docs("model_inputs", "output_params", "returns_lower"))
 def aopc_sufficiency(estimator, X, attributions, *, ratios=None, masker=None,
-                     pad_id=0, order_by="signed", target="predicted", output="auto",
-                     batch_size=None, nan_policy="omit"):
+                     pad_id=0, order_by="signed", only_positive=False,
+                     target="predicted", output="auto", batch_size=None,
+                     nan_policy="omit"):
     """AOPC sufficiency over token fractions (ERASER, ferret).
 
     ``AOPC_suff(x) = mean_k (f(x) - f(x restricted to T_k))``: every token
@@ -1252,7 +1273,8 @@ def aopc_sufficiency(estimator, X, attributions, *, ratios=None, masker=None,
     array([2.])
     """
     return _aopc(estimator, X, attributions, ratios=ratios, masker=masker,
-                 pad_id=pad_id, order_by=order_by, target=target, output=output,
+                 pad_id=pad_id, order_by=order_by, only_positive=only_positive,
+                 target=target, output=output,
                  batch_size=batch_size, nan_policy=nan_policy, keep_top=True,
                  name="aopc_sufficiency")
 
