@@ -189,7 +189,10 @@ class EmbeddingAttribution(_GradientExplainer):
 
     The baseline text ``x'`` is all PAD (``baseline="pad"``), or the row
     with every token replaced by ``[MASK]`` and its padding kept
-    (``baseline="mask"``).  Padding positions get 0.
+    (``baseline="mask"``); only its embeddings enter the path, so whatever
+    the module derives from the ids themselves (the transformer's attention
+    mask over PAD) stays that of ``x``, as in layer attributions of
+    Hugging Face models.  Padding positions get 0.
 
     Parameters
     ----------
