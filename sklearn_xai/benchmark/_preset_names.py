@@ -33,6 +33,7 @@ SHIPPED_PRESETS = {
     "beexai_real": "beexai",
     "beexai_table5": "beexai",
     "unit_tests": "units",
+    "text_synthetic": "text",
 }
 
 #: Shipped presets that also have a ``NAME_quick`` variant.

@@ -401,8 +401,8 @@ def make_text_classification(n_samples=500, *, rule="additive", max_len=16,
         parameters=parameters, rng=rng, shuffle=shuffle, return_X_y=return_X_y,
         as_frame=False, per_row=("texts", "score", "lengths"),
         texts=np.asarray(docs, dtype=object), score=np.asarray(scores),
-        lengths=lengths, codec=codec, weights=weights, pad_id=PAD_ID,
-        mask_id=MASK_ID,
+        lengths=lengths, codec=codec, vocab_size=len(codec.tokens_), weights=weights,
+        pad_id=PAD_ID, mask_id=MASK_ID,
     )
     if return_X_y:
         return result

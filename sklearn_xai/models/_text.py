@@ -19,12 +19,15 @@ import numbers
 import numpy as np
 import torch
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
 from sklearn_xai.models._estimators import _NetClassifier, _net_doc
-from sklearn_xai.utils._sklearn import Interval, StrOptions
+from sklearn_xai.utils._sklearn import HasMethods, Interval, StrOptions
 
 __all__ = ["TextCNN", "TextNetClassifier", "TinyTransformer", "TokenIdClassifier"]
 
@@ -195,7 +198,9 @@ class TextNetClassifier(_NetClassifier):
 
 def _estimator_has(name):
     def check(self):
-        est = getattr(self, "estimator_", self.estimator)
+        est = getattr(self, "estimator_", None)
+        if est is None:
+            est = LogisticRegression if self.estimator is None else self.estimator
         return hasattr(est, name)
     return check
 
@@ -205,56 +210,67 @@ class TokenIdClassifier(ClassifierMixin, BaseEstimator):
 
     ``codec.inverse_transform`` turns each row of ids into a string (tokens
     joined by spaces, PAD dropped, so a token replaced by PAD is removed
-    from the text), which ``estimator`` (typically a ``Pipeline`` of a
-    ``TfidfVectorizer`` or ``CountVectorizer`` and a classifier) reads.
-    Every explainer, masker and metric then works on the ids: a token is
-    removed by setting it to the PAD id, masked by the MASK id.
-
-    Use a vectorizer that splits on white space the way the codec does
-    (``token_pattern=r"\\S+"``, ``lowercase=False``) so that the tokens
-    the explainers remove are the words the model reads.
+    from the text).  With ``vectorizer="tfidf"`` or ``"count"`` the model
+    is the pipeline ``TfidfVectorizer`` / ``CountVectorizer`` (splitting on
+    white space as the codec does: ``token_pattern=r"\S+"``,
+    ``lowercase=False``) then ``estimator`` (a linear model, gradient
+    boosting, ...); with ``vectorizer=None``, ``estimator`` reads the
+    strings itself (a whole text ``Pipeline``).  Every explainer, masker
+    and metric then works on the ids: a token is removed by setting it to
+    the PAD id, masked by the MASK id (an unknown word to the vectorizer).
 
     Parameters
     ----------
-    estimator : estimator
-        A classifier taking a list of strings.
+    estimator : estimator, default=None
+        The classifier; ``None`` is ``LogisticRegression()``.
     codec : TokenCodec
         A fitted :class:`sklearn_xai.datasets.TokenCodec` (any object with
-        ``inverse_transform(ids) -> list of str``).
+        ``inverse_transform(ids) -> list of str``); in a benchmark spec,
+        ``"@codec"`` (the text generators return it).
+    vectorizer : {"tfidf", "count"} or None, default="tfidf"
+        The vectorizer put before ``estimator``; None for none.
 
     Attributes
     ----------
     estimator_ : estimator
-        The fitted clone of ``estimator``.
+        The fitted model of the texts (the pipeline when ``vectorizer`` is
+        set).
     classes_ : ndarray
     n_features_in_ : int
         Number of token positions.
 
     Examples
     --------
-    >>> from sklearn.feature_extraction.text import CountVectorizer
     >>> from sklearn.linear_model import LogisticRegression
-    >>> from sklearn.pipeline import make_pipeline
     >>> from sklearn_xai.datasets import make_text_classification
     >>> from sklearn_xai.models import TokenIdClassifier
     >>> data = make_text_classification(300, random_state=0)
-    >>> pipe = make_pipeline(CountVectorizer(token_pattern=r"\\S+", lowercase=False),
-    ...                      LogisticRegression())
-    >>> model = TokenIdClassifier(pipe, data.codec).fit(data.data, data.target)
+    >>> model = TokenIdClassifier(LogisticRegression(), data.codec, vectorizer="count")
+    >>> model = model.fit(data.data, data.target)
     >>> float(model.score(data.data, data.target)) > 0.9
     True
     """
 
-    def __init__(self, estimator, codec):
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "codec": [HasMethods(["inverse_transform"])],
+        "vectorizer": [StrOptions({"tfidf", "count"}), None],
+    }
+
+    def __init__(self, estimator=None, codec=None, *, vectorizer="tfidf"):
         self.estimator = estimator
         self.codec = codec
+        self.vectorizer = vectorizer
+
+    def _model(self):
+        estimator = LogisticRegression() if self.estimator is None else self.estimator
+        if self.vectorizer is None:
+            return clone(estimator)
+        vectorizer = {"tfidf": TfidfVectorizer, "count": CountVectorizer}[self.vectorizer]
+        return make_pipeline(vectorizer(token_pattern=r"\S+", lowercase=False),
+                             clone(estimator))
 
     def _texts(self, X):
-        if not hasattr(self.codec, "inverse_transform"):
-            raise TypeError(
-                "codec must be a fitted TokenCodec (an object with "
-                f"inverse_transform(ids) -> list of str); got {type(self.codec).__name__}."
-            )
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D matrix of token ids; got shape {X.shape}.")
@@ -280,11 +296,12 @@ class TokenIdClassifier(ClassifierMixin, BaseEstimator):
         -------
         self : TokenIdClassifier
         """
+        self._validate_params()
         for attr in ("estimator_", "n_features_in_", "classes_"):
             self.__dict__.pop(attr, None)
         texts = self._texts(X)
         self.n_features_in_ = np.shape(X)[1]
-        self.estimator_ = clone(self.estimator).fit(texts, y, **fit_params)
+        self.estimator_ = self._model().fit(texts, y, **fit_params)
         self.classes_ = self.estimator_.classes_
         return self
 

@@ -42,7 +42,8 @@ def bow():
     w = np.random.default_rng(0).normal(size=len(words))
     clf = LogisticRegression().fit(vec.transform(data.texts), data.target)
     clf.coef_, clf.intercept_ = w[None, :], np.array([0.3])
-    model = TokenIdClassifier(FrozenEstimator(make_pipeline(vec, clf)), data.codec)
+    model = TokenIdClassifier(FrozenEstimator(make_pipeline(vec, clf)), data.codec,
+                              vectorizer=None)
     model.fit(data.data, data.target)
     weight = {word: w[i] for i, word in enumerate(words)}
     X = data.data[:5]

@@ -15,10 +15,8 @@ import types
 import numpy as np
 import pytest
 from scipy.stats import kendalltau
-from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.pipeline import make_pipeline
 
 from sklearn_xai.datasets import make_text_classification
 from sklearn_xai.masking import TokenMasker
@@ -120,9 +118,8 @@ def test_text_metrics_are_scorers():
 @pytest.fixture(scope="module")
 def text_model():
     data = make_text_classification(150, rule="additive", random_state=0)
-    pipe = make_pipeline(CountVectorizer(token_pattern=r"\S+", lowercase=False),
-                         LogisticRegression(C=0.5))
-    model = TokenIdClassifier(pipe, data.codec).fit(data.data, data.target)
+    model = TokenIdClassifier(LogisticRegression(C=0.5), data.codec, vectorizer="count")
+    model.fit(data.data, data.target)
     rng = np.random.default_rng(1)
     X = data.data[:6]
     A = np.where(X != 0, rng.normal(size=X.shape), 0.0)  # no ties

@@ -24,6 +24,9 @@ Modules:
 ``units``
     Known-behaviour unit tests: hand-weighted models whose correct
     attributions are known (after XAI-Units, Lee et al., 2025).
+``text``
+    Synthetic texts with per-token ground truth (ERASER's and ferret's
+    metrics).
 
 Presets use the explainers and metrics this installation provides
 (``sklearn_xai.utils.discovery``): a component that is not available is left
