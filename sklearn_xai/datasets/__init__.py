@@ -58,6 +58,7 @@ from sklearn_xai.datasets._text import (
     MASK_ID,
     PAD_ID,
     TokenCodec,
+    load_text_corpus,
     make_text_classification,
 )
 from sklearn_xai.datasets._units import (
@@ -115,6 +116,7 @@ __all__ = [
     "load_openxai_adult",
     "load_openxai_csv",
     "load_pima",
+    "load_text_corpus",
     "load_wine",
     "load_wine_quality",
     "minmax_scale_target",

@@ -8,16 +8,25 @@ and metric of the package works on, with one column per token *position*.
 known rule over planted tokens and returns the per-token ground truth.
 """
 
+import json
 import numbers
+import os
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.datasets._common import _finish, _generator
-from sklearn_xai.utils._sklearn import Interval, StrOptions, validate_params
+from sklearn_xai.utils._sklearn import (
+    Interval,
+    StrOptions,
+    validate_estimator_params,
+    validate_params,
+)
 
-__all__ = ["PAD_ID", "MASK_ID", "TokenCodec", "make_text_classification"]
+__all__ = ["PAD_ID", "MASK_ID", "TokenCodec", "load_text_corpus",
+           "make_text_classification"]
 
 #: Id of the padding token ``"[PAD]"`` (dropped when decoding).
 PAD_ID = 0
@@ -105,7 +114,7 @@ class TokenCodec(TransformerMixin, BaseEstimator):
         -------
         self : TokenCodec
         """
-        self._validate_params()
+        validate_estimator_params(self)
         if isinstance(texts, str):
             raise TypeError("texts must be an iterable of strings, not one string.")
         split = [self._split(t) for t in texts]
@@ -426,3 +435,162 @@ def _rule_score(token_lists, rule, weights):
             s += w
         out[i] = s
     return out
+
+
+# ------------------------------------------------------------------ loader
+def _read(path, encoding):
+    with open(path, encoding=encoding) as fh:
+        return fh.read()
+
+
+def _eraser(folder, split, encoding):
+    """Texts, labels and rationale spans of an ERASER data set folder."""
+    annotations = os.path.join(folder, f"{split}.jsonl")
+    texts, labels, spans = [], [], []
+    with open(annotations, encoding=encoding) as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            evidences = [ev for group in item.get("evidences") or [] for ev in group]
+            docids = {ev["docid"] for ev in evidences} or {item["annotation_id"]}
+            if len(docids) != 1:
+                raise ValueError(
+                    f"annotation {item['annotation_id']!r} of {annotations!r} cites "
+                    f"{len(docids)} documents; load_text_corpus reads one document per "
+                    "annotation (ERASER's single-document tasks)."
+                )
+            docid = docids.pop()
+            texts.append(" ".join(_read(os.path.join(folder, "docs", docid),
+                                        encoding).split()))
+            labels.append(item["classification"])
+            spans.append([(int(ev["start_token"]), int(ev["end_token"]))
+                          for ev in evidences])
+    return texts, labels, spans
+
+
+@validate_params(
+    {
+        "path": [str, os.PathLike],
+        "text_column": [str],
+        "label_column": [str],
+        "split": [StrOptions({"train", "val", "test"})],
+        "max_len": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "lowercase": ["boolean"],
+        "encoding": [str],
+    },
+    prefer_skip_nested_validation=True,
+)
+def load_text_corpus(path, *, text_column="text", label_column="label", split="train",
+                     max_len=None, lowercase=True, encoding="utf-8"):
+    """Load a labelled corpus as a token-id matrix, with ERASER rationales.
+
+    ``path`` is one of:
+
+    * a CSV file with a text and a label column;
+    * a folder with one sub-folder per class, one text file per document
+      (as :func:`sklearn.datasets.load_files`);
+    * an ERASER data set folder (DeYoung et al. 2020): ``docs/`` with one
+      pre-tokenised document per file and ``train.jsonl`` / ``val.jsonl`` /
+      ``test.jsonl`` annotations, whose ``classification`` is the label and
+      whose ``evidences`` give the rationale as token spans
+      ``[start_token, end_token)`` of the document's white-space tokens.
+
+    The texts are encoded by a :class:`TokenCodec` fitted on them.
+
+    Parameters
+    ----------
+    path : str or path-like
+    text_column, label_column : str, default="text", "label"
+        The CSV file's columns.
+    split : {"train", "val", "test"}, default="train"
+        The annotation file of an ERASER folder.
+    max_len : int, default=None
+        Token positions kept (longer texts are truncated); ``None`` keeps
+        the longest text.
+    lowercase : bool, default=True
+        Lower-case the texts (the tokens, hence the rationale positions,
+        are unchanged).
+    encoding : str, default="utf-8"
+
+    Returns
+    -------
+    data : Bunch
+        ``data`` (n_documents, max_len) token ids, right-padded with PAD;
+        ``target`` the label indices into ``target_names``; ``texts``;
+        ``codec``; ``vocab_size``; ``ground_truth_mask`` (n_documents,
+        max_len) boolean rationale of an ERASER folder, else None;
+        ``ground_truth`` None; ``feature_names``; ``DESCR``.
+
+    References
+    ----------
+    .. [1] J. DeYoung et al., "ERASER: A Benchmark to Evaluate Rationalized
+       NLP Models", ACL 2020.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn_xai.datasets import load_text_corpus
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "reviews.csv"), "w") as fh:
+    ...     _ = fh.write("text,label\\ngood film,pos\\nnot a good film,neg\\n")
+    >>> corpus = load_text_corpus(os.path.join(folder, "reviews.csv"))
+    >>> corpus.data.shape, corpus.target.tolist(), corpus.target_names.tolist()
+    ((2, 4), [1, 0], ['neg', 'pos'])
+    """
+    path = os.fspath(path)
+    spans = None
+    if os.path.isfile(path):
+        import pandas as pd
+
+        frame = pd.read_csv(path, encoding=encoding)
+        missing = [c for c in (text_column, label_column) if c not in frame.columns]
+        if missing:
+            raise ValueError(
+                f"{path!r} has no column {missing[0]!r} (its columns: "
+                f"{list(frame.columns)}); pass text_column= and label_column=."
+            )
+        texts = frame[text_column].fillna("").astype(str).tolist()
+        labels = frame[label_column].tolist()
+        kind = "CSV file"
+    elif os.path.isdir(os.path.join(path, "docs")):
+        if not os.path.isfile(os.path.join(path, f"{split}.jsonl")):
+            raise ValueError(
+                f"{path!r} looks like an ERASER folder (it has docs/) but has no "
+                f"{split}.jsonl; pass split='train', 'val' or 'test'."
+            )
+        texts, labels, spans = _eraser(path, split, encoding)
+        kind = f"ERASER folder, {split} split"
+    elif os.path.isdir(path):
+        classes = sorted(d for d in os.listdir(path)
+                         if os.path.isdir(os.path.join(path, d)))
+        texts, labels = [], []
+        for label in classes:
+            sub = os.path.join(path, label)
+            for name in sorted(os.listdir(sub)):
+                if os.path.isfile(os.path.join(sub, name)):
+                    texts.append(_read(os.path.join(sub, name), encoding))
+                    labels.append(label)
+        kind = "folder of class folders"
+    else:
+        raise ValueError(f"path={path!r} is neither a CSV file nor a folder.")
+    if not texts:
+        raise ValueError(f"{path!r} holds no document.")
+    codec = TokenCodec(max_len=max_len, lowercase=lowercase).fit(texts)
+    X = codec.transform(texts)
+    target_names, target = np.unique(np.asarray(labels, dtype=object).astype(str),
+                                     return_inverse=True)
+    mask = None
+    if spans is not None:
+        mask = np.zeros(X.shape, dtype=bool)
+        for i, row in enumerate(spans):
+            for start, end in row:
+                mask[i, max(start, 0):min(end, codec.max_len_)] = True
+        mask &= X != PAD_ID
+    return Bunch(
+        data=X, target=target.astype(np.int64), target_names=target_names,
+        texts=texts, codec=codec, vocab_size=len(codec.tokens_), ground_truth=None,
+        ground_truth_mask=mask, feature_names=codec.get_feature_names_out().tolist(),
+        DESCR=f"Text corpus from {path!r} ({kind}): {len(texts)} documents, "
+              f"{len(target_names)} classes, {codec.max_len_} token positions.",
+    )

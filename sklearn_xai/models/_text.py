@@ -27,7 +27,12 @@ from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
 from sklearn_xai.models._estimators import _NetClassifier, _net_doc
-from sklearn_xai.utils._sklearn import HasMethods, Interval, StrOptions
+from sklearn_xai.utils._sklearn import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    validate_estimator_params,
+)
 
 __all__ = ["TextCNN", "TextNetClassifier", "TinyTransformer", "TokenIdClassifier"]
 
@@ -296,7 +301,7 @@ class TokenIdClassifier(ClassifierMixin, BaseEstimator):
         -------
         self : TokenIdClassifier
         """
-        self._validate_params()
+        validate_estimator_params(self)
         for attr in ("estimator_", "n_features_in_", "classes_"):
             self.__dict__.pop(attr, None)
         texts = self._texts(X)

@@ -142,3 +142,58 @@ def test_rule_ignoring_model_is_at_chance():
     chance = (mask.sum(axis=1) / (X != PAD_ID).sum(axis=1)).mean()
     assert np.mean(f1) == pytest.approx(chance, abs=0.03)
     assert chance < 0.3
+
+
+def test_load_text_corpus_csv_and_folders(tmp_path):
+    from sklearn_xai.datasets import load_text_corpus
+
+    csv = tmp_path / "corpus.csv"
+    csv.write_text("body,y\nA good film,1\nbad,0\nnot good at all,0\n")
+    corpus = load_text_corpus(csv, text_column="body", label_column="y")
+    assert corpus.data.shape == (3, 4) and corpus.target.tolist() == [1, 0, 0]
+    assert corpus.codec.inverse_transform(corpus.data) == [
+        "a good film", "bad", "not good at all"]
+    assert corpus.ground_truth_mask is None
+    with pytest.raises(ValueError, match="no column 'text'"):
+        load_text_corpus(csv)
+    folder = tmp_path / "classes"
+    for label, docs in {"neg": ["so bad", "awful"], "pos": ["great fun"]}.items():
+        (folder / label).mkdir(parents=True)
+        for k, doc in enumerate(docs):
+            (folder / label / f"{k}.txt").write_text(doc)
+    corpus = load_text_corpus(folder, max_len=2)
+    assert corpus.texts == ["so bad", "awful", "great fun"]
+    assert corpus.target_names.tolist() == ["neg", "pos"]
+    assert corpus.target.tolist() == [0, 0, 1] and corpus.data.shape == (3, 2)
+
+
+def test_load_text_corpus_eraser_rationales(tmp_path):
+    """ERASER's format: the rationale spans index the white-space tokens of
+    the document (spread over lines)."""
+    import json
+
+    from sklearn_xai.datasets import load_text_corpus
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "d1").write_text("the plot was dull .\nbut the cast shines\n")
+    (tmp_path / "docs" / "d2").write_text("a fine film\n")
+    lines = [
+        {"annotation_id": "d1", "classification": "POS", "query": "?",
+         "evidences": [[{"docid": "d1", "start_token": 5, "end_token": 9,
+                         "text": "but the cast shines"}],
+                       [{"docid": "d1", "start_token": 3, "end_token": 4,
+                         "text": "dull"}]]},
+        {"annotation_id": "d2", "classification": "NEG", "evidences": []},
+    ]
+    (tmp_path / "val.jsonl").write_text("\n".join(json.dumps(x) for x in lines))
+    corpus = load_text_corpus(tmp_path, split="val")
+    assert corpus.texts[0] == "the plot was dull . but the cast shines"
+    expected = np.zeros((2, 9), dtype=bool)
+    expected[0, [3, 5, 6, 7, 8]] = True
+    np.testing.assert_array_equal(corpus.ground_truth_mask, expected)
+    assert corpus.target_names.tolist() == ["NEG", "POS"]
+    tokens = corpus.codec.decode_tokens(corpus.data[:1])[0]
+    assert [tokens[j] for j in np.flatnonzero(expected[0])] == [
+        "dull", "but", "the", "cast", "shines"]
+    with pytest.raises(ValueError, match="no train.jsonl"):
+        load_text_corpus(tmp_path)
