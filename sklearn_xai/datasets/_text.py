@@ -122,7 +122,8 @@ class TokenCodec(TransformerMixin, BaseEstimator):
         self.tokens_ = np.array(list(_SPECIAL) + seen, dtype=object)
         self.vocabulary_ = {tok: i for i, tok in enumerate(self.tokens_)}
         longest = max((len(t) for t in split), default=1)
-        self.max_len_ = int(self.max_len) if self.max_len is not None else max(longest, 1)
+        self.max_len_ = (int(self.max_len) if self.max_len is not None
+                         else max(longest, 1))
         self.pad_id_, self.mask_id_, self.unk_id_ = PAD_ID, MASK_ID, UNK_ID
         return self
 

@@ -28,7 +28,11 @@ from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._gradients import _GradientExplainer
 from sklearn_xai.explainers._lime import _check_perturbations
 from sklearn_xai.explainers._masker_based import _MaskerExplainer
-from sklearn_xai.explainers._surrogate import evaluate_block, lime_kernel, weighted_ridge
+from sklearn_xai.explainers._surrogate import (
+    evaluate_block,
+    lime_kernel,
+    weighted_ridge,
+)
 from sklearn_xai.explainers._torch import summed_output
 from sklearn_xai.masking import TokenMasker
 from sklearn_xai.utils._output import block_slices
@@ -92,7 +96,8 @@ class TextLIME(_MaskerExplainer):
     >>> from sklearn_xai.explainers import TextLIME
     >>> X = np.random.default_rng(0).integers(3, 9, size=(20, 4)).astype(float)
     >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0, 4.0])
-    >>> ex = TextLIME(FrozenEstimator(model), alpha=0.0, n_perturbations=200, random_state=0)
+    >>> ex = TextLIME(FrozenEstimator(model), alpha=0.0, n_perturbations=200,
+    ...               random_state=0)
     >>> x = np.array([[3.0, 4.0, 5.0, 0.0]])  # three tokens and one PAD
     >>> ex.fit(X).transform(x).round(6)  # w_j (x_j - 1): [MASK] has id 1
     array([[ 2.,  6., 12.,  0.]])

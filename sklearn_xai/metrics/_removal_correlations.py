@@ -769,7 +769,7 @@ for _name, _func, _desc in [
 @fast_validate_params(
     {
         **{k: _MODEL_PARAMS[k] for k in ("estimator", "X", "attributions", "masker",
-                                         "target", "output", "batch_size")},
+                                         "X_train", "target", "output", "batch_size")},
         "pad_id": [Interval(numbers.Integral, 0, None, closed="left")],
         "nan_policy": [StrOptions({"omit", "zero", "raise"})],
     },
@@ -777,8 +777,8 @@ for _name, _func, _desc in [
 )
 @Substitution(metric_references=_references("attanasio2023"),
               **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
-def taucorr_loo(estimator, X, attributions, *, masker=None, pad_id=0, target="predicted",
-                output="auto", batch_size=None, nan_policy="omit"):
+def taucorr_loo(estimator, X, attributions, *, masker=None, X_train=None, pad_id=0,
+                target="predicted", output="auto", batch_size=None, nan_policy="omit"):
     """Kendall's tau between the attributions and leave-one-out effects (ferret).
 
     For a row of token ids with ``n`` tokens (its non-PAD positions), the
@@ -794,7 +794,10 @@ def taucorr_loo(estimator, X, attributions, *, masker=None, pad_id=0, target="pr
     masker : masker, default=None
         What a removed token becomes; ``None`` is ``TokenMasker("pad")``,
         which deletes it (ferret); ``TokenMasker("mask")`` replaces it by
-        ``[MASK]``.
+        ``[MASK]``.  A fitted masker is used as is, an unfitted one is
+        fitted on ``X_train``.
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows for an unfitted masker that learns from data.
     pad_id : int, default=0
         Positions holding this id are padding, not tokens.
     {output_params}
@@ -822,7 +825,7 @@ def taucorr_loo(estimator, X, attributions, *, masker=None, pad_id=0, target="pr
     if masker is None:
         masker = TokenMasker("pad", pad_id=pad_id)
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
-                               batch_size)
+                               batch_size, X_train)
     d = X.shape[1]
     keep = ~np.eye(d, dtype=bool)
     fx, values = _with_x_blocks(f, masker, X, d, lambda sl: keep, batch_size, None)
@@ -840,6 +843,6 @@ def taucorr_loo(estimator, X, attributions, *, masker=None, pad_id=0, target="pr
 
 register_metric(
     "taucorr_loo", taucorr_loo, kind="model", greater_is_better=True,
-    requires=("masker",), source="ferret",
+    requires=("masker", "training_rows"), source="ferret",
     description="Kendall's tau between token attributions and leave-one-out effects.",
 )

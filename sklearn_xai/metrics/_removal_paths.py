@@ -1081,7 +1081,7 @@ ERASER_BINS = (0.01, 0.05, 0.1, 0.2, 0.5)
 
 _AOPC_PARAMS = {
     **{k: _COMMON_PARAMS[k] for k in ("estimator", "X", "attributions", "masker",
-                                      "target", "output", "batch_size")},
+                                      "X_train", "target", "output", "batch_size")},
     "ratios": ["array-like", None],
     "pad_id": [Interval(numbers.Integral, 0, None, closed="left")],
     "order_by": [StrOptions({"abs", "signed"})],
@@ -1127,7 +1127,7 @@ def _token_steps(A, real, ratios, order_by, only_positive):
     return rank, np.where(valid, steps, 0), valid
 
 
-def _aopc(estimator, X, attributions, *, ratios, masker, pad_id, order_by,
+def _aopc(estimator, X, attributions, *, ratios, masker, X_train, pad_id, order_by,
           only_positive, target, output, batch_size, nan_policy, keep_top, name):
     if only_positive and order_by != "signed":
         raise ValueError(
@@ -1137,7 +1137,7 @@ def _aopc(estimator, X, attributions, *, ratios, masker, pad_id, order_by,
     if masker is None:
         masker = TokenMasker("pad", pad_id=pad_id)
     X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
-                               batch_size)
+                               batch_size, X_train)
     real = X != pad_id
     rank, steps, valid = _token_steps(A, real, ratios, order_by, only_positive)
     top = rank[:, None, :] < steps[:, :, None]
@@ -1161,7 +1161,10 @@ ratios : array-like of float or None, default=None
 masker : masker, default=None
     What a removed token becomes; ``None`` is ``TokenMasker("pad")``, which
     deletes it (ferret's ``remove_tokens=True``); ``TokenMasker("mask")``
-    replaces it by ``[MASK]``.
+    replaces it by ``[MASK]``.  A fitted masker is used as is, an unfitted
+    one is fitted on ``X_train``.
+X_train : array-like of shape (n_train, n_features), default=None
+    Training rows for an unfitted masker that learns from data.
 pad_id : int, default=0
     Positions holding this id are padding: not tokens, never ranked or
     removed.
@@ -1184,7 +1187,7 @@ nan_policy : {"omit", "zero", "raise"}, default="omit"
               metric_references=_references("deyoung2020", "attanasio2023"),
               **_shared_docs("model_inputs", "output_params", "returns_greater"))
 def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=None,
-                           pad_id=0, order_by="signed", only_positive=False,
+                           X_train=None, pad_id=0, order_by="signed", only_positive=False,
                            target="predicted", output="auto", batch_size=None,
                            nan_policy="omit"):
     """AOPC comprehensiveness over token fractions (ERASER, ferret).
@@ -1223,8 +1226,8 @@ def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=No
     array([12.])
     """
     return _aopc(estimator, X, attributions, ratios=ratios, masker=masker,
-                 pad_id=pad_id, order_by=order_by, only_positive=only_positive,
-                 target=target, output=output,
+                 X_train=X_train, pad_id=pad_id, order_by=order_by,
+                 only_positive=only_positive, target=target, output=output,
                  batch_size=batch_size, nan_policy=nan_policy, keep_top=False,
                  name="aopc_comprehensiveness")
 
@@ -1234,7 +1237,7 @@ def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=No
               metric_references=_references("deyoung2020", "attanasio2023"),
               **_shared_docs("model_inputs", "output_params", "returns_lower"))
 def aopc_sufficiency(estimator, X, attributions, *, ratios=None, masker=None,
-                     pad_id=0, order_by="signed", only_positive=False,
+                     X_train=None, pad_id=0, order_by="signed", only_positive=False,
                      target="predicted", output="auto", batch_size=None,
                      nan_policy="omit"):
     """AOPC sufficiency over token fractions (ERASER, ferret).
@@ -1273,21 +1276,21 @@ def aopc_sufficiency(estimator, X, attributions, *, ratios=None, masker=None,
     array([2.])
     """
     return _aopc(estimator, X, attributions, ratios=ratios, masker=masker,
-                 pad_id=pad_id, order_by=order_by, only_positive=only_positive,
-                 target=target, output=output,
+                 X_train=X_train, pad_id=pad_id, order_by=order_by,
+                 only_positive=only_positive, target=target, output=output,
                  batch_size=batch_size, nan_policy=nan_policy, keep_top=True,
                  name="aopc_sufficiency")
 
 
 register_metric(
     "aopc_comprehensiveness", aopc_comprehensiveness, kind="model",
-    greater_is_better=True, requires=("masker",), source="ERASER",
+    greater_is_better=True, requires=("masker", "training_rows"), source="ERASER",
     description="Mean output drop as the top tokens are removed (AOPC).",
 )
 
 register_metric(
     "neg_aopc_sufficiency", aopc_sufficiency, kind="model", greater_is_better=False,
-    requires=("masker",), source="ERASER",
+    requires=("masker", "training_rows"), source="ERASER",
     description="Mean output drop when only the top tokens are kept (AOPC).",
 )
 

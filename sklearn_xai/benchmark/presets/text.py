@@ -54,7 +54,8 @@ def _explainers(quick):
                     "params": {"method": "integrated_gradients", "baseline": "mask"}},
     }
     if quick:
-        explainers = {k: explainers[k] for k in ("random", "occlusion", "lime", "ig_pad")}
+        explainers = {k: explainers[k]
+                      for k in ("random", "occlusion", "lime", "ig_pad")}
         explainers["lime"] = {"name": "TextLIME", "params": {"n_perturbations": 50}}
         explainers["ig_pad"] = {"name": "EmbeddingAttribution",
                                 "params": {"n_steps": 8}}
