@@ -1115,7 +1115,8 @@ def _token_steps(A, real, ratios, order_by, only_positive):
                 "ratios must be fractions in (0, 1], e.g. ERASER's "
                 f"{list(ERASER_BINS)}; got {ratios.tolist()}."
             )
-        steps = (ratios[None, :] * lengths[:, None]).astype(np.int64)  # int() truncation
+        # int() truncation, as ferret
+        steps = (ratios[None, :] * lengths[:, None]).astype(np.int64)
         valid = steps > 0
     if only_positive:
         steps = np.minimum(steps, ((A > 0) & real).sum(axis=1)[:, None])
@@ -1187,7 +1188,8 @@ nan_policy : {"omit", "zero", "raise"}, default="omit"
               metric_references=_references("deyoung2020", "attanasio2023"),
               **_shared_docs("model_inputs", "output_params", "returns_greater"))
 def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=None,
-                           X_train=None, pad_id=0, order_by="signed", only_positive=False,
+                           X_train=None, pad_id=0, order_by="signed",
+                           only_positive=False,
                            target="predicted", output="auto", batch_size=None,
                            nan_policy="omit"):
     """AOPC comprehensiveness over token fractions (ERASER, ferret).

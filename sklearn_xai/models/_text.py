@@ -61,8 +61,8 @@ class TextCNN(nn.Module):
         The padding id, whose embedding is fixed at zero.
     """
 
-    def __init__(self, n_features, n_outputs, vocab_size, embedding_dim=16, n_filters=16,
-                 kernel_size=3, pad_id=0):
+    def __init__(self, n_features, n_outputs, vocab_size, embedding_dim=16,
+                 n_filters=16, kernel_size=3, pad_id=0):
         super().__init__()
         self.embedding = nn.Embedding(vocab_size, embedding_dim, padding_idx=pad_id)
         self.conv = nn.Conv1d(embedding_dim, n_filters, kernel_size,
@@ -110,7 +110,8 @@ class TinyTransformer(nn.Module):
         self.position = nn.Parameter(torch.randn(n_features, embedding_dim) * 0.1)
         layer = nn.TransformerEncoderLayer(embedding_dim, n_heads, dim_feedforward,
                                            dropout=0.0, batch_first=True)
-        self.encoder = nn.TransformerEncoder(layer, n_layers, enable_nested_tensor=False)
+        self.encoder = nn.TransformerEncoder(layer, n_layers,
+                                             enable_nested_tensor=False)
         self.out = nn.Linear(embedding_dim, n_outputs)
 
     def forward(self, X):
@@ -271,14 +272,16 @@ class TokenIdClassifier(ClassifierMixin, BaseEstimator):
         estimator = LogisticRegression() if self.estimator is None else self.estimator
         if self.vectorizer is None:
             return clone(estimator)
-        vectorizer = {"tfidf": TfidfVectorizer, "count": CountVectorizer}[self.vectorizer]
+        vectorizer = {"tfidf": TfidfVectorizer,
+                      "count": CountVectorizer}[self.vectorizer]
         return make_pipeline(vectorizer(token_pattern=r"\S+", lowercase=False),
                              clone(estimator))
 
     def _texts(self, X):
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2:
-            raise ValueError(f"X must be a 2-D matrix of token ids; got shape {X.shape}.")
+            raise ValueError(
+                f"X must be a 2-D matrix of token ids; got shape {X.shape}.")
         if hasattr(self, "n_features_in_") and X.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {X.shape[1]} token positions, but {type(self).__name__} was "
