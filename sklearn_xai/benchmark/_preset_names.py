@@ -35,6 +35,7 @@ SHIPPED_PRESETS = {
     "unit_tests": "units",
     "fooling": "fooling",
     "timeseries_synthetic": "timeseries",
+    "text_synthetic": "text",
 }
 
 #: Shipped presets that also have a ``NAME_quick`` variant.

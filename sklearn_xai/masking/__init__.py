@@ -21,6 +21,7 @@ from sklearn_xai.masking._conditional import (
 from sklearn_xai.masking._noisy_linear import NoisyLinearMasker
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.masking._timeseries import InterpolationMasker, window_groups
+from sklearn_xai.masking._text import TokenMasker
 
 __all__ = [
     "BaseMasker",
@@ -33,6 +34,7 @@ __all__ = [
     "InterpolationMasker",
     "MarginalMasker",
     "NoisyLinearMasker",
+    "TokenMasker",
     "check_groups",
     "check_masker",
     "check_perturber",

@@ -68,6 +68,7 @@ from sklearn_xai.metrics._ground_truth import (
     rank_correlation,
     sign_agreement,
     signed_rank_agreement,
+    token_f1,
 )
 from sklearn_xai.metrics._localisation import (
     attribution_localisation,
@@ -105,8 +106,12 @@ from sklearn_xai.metrics._removal_correlations import (
     faithfulness_estimate,
     monotonicity_correlation,
     sensitivity_n,
+    taucorr_loo,
 )
 from sklearn_xai.metrics._removal_paths import (
+    ERASER_BINS,
+    aopc_comprehensiveness,
+    aopc_sufficiency,
     auc_tp,
     comprehensiveness,
     irof,
@@ -158,6 +163,8 @@ from sklearn_xai.metrics._stability import (
 from sklearn_xai.utils._stats import UndefinedScoreWarning
 
 __all__ = [
+    "aopc_comprehensiveness",
+    "aopc_sufficiency",
     "attribution_localisation",
     "auc_tp",
     "avg_sensitivity",
@@ -172,6 +179,7 @@ __all__ = [
     "effective_complexity",
     "efficient_mprt",
     "emd_score",
+    "ERASER_BINS",
     "exact_shapley_reference",
     "ExplanationScorer",
     "faith_minus",
@@ -245,6 +253,8 @@ __all__ = [
     "smooth_mprt",
     "sparseness",
     "sufficiency",
+    "taucorr_loo",
+    "token_f1",
     "top_k_intersection",
     "UndefinedScoreWarning",
     "unregister_metric",

@@ -201,6 +201,11 @@ CITATIONS = {
         'P. Atanasova, J. G. Simonsen, C. Lioma and I. Augenstein, "A Diagnostic Study '
         'of Explainability Techniques for Text Classification", EMNLP 2020.'
     ),
+    "attanasio2023": (
+        'G. Attanasio, E. Pastor, C. Di Bonaventura and D. Nozza, "ferret: a Framework '
+        'for Benchmarking Explainers on Transformers", EACL 2023 (System '
+        "Demonstrations)."
+    ),
     "bach2015": (
         'S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and W. Samek, "On '
         "Pixel-Wise Explanations for Non-Linear Classifier Decisions by Layer-Wise "

@@ -29,6 +29,9 @@ Modules:
 ``fooling``
     Explainers that can be fooled: models scaffolded to hide their
     sensitive feature from an explainer's perturbations (Slack et al., 2020).
+``text``
+    Synthetic texts with per-token ground truth (ERASER's and ferret's
+    metrics).
 
 Presets use the explainers and metrics this installation provides
 (``sklearn_xai.utils.discovery``): a component that is not available is left
