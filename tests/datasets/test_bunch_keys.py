@@ -43,6 +43,7 @@ def _openxai_files(folder):
 def _ts_file(folder):
     path = folder / "Tiny_TRAIN.ts"
     path.write_text("@problemName Tiny\n@classLabel true a b\n@data\n1,2:a\n3,4:b\n")
+    return path
 
 
 def _text_file(folder):
