@@ -438,6 +438,11 @@ def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
     every model).  Lower is better (scorer ``neg_smooth_mprt``).  See
     :ref:`def-smooth-mprt` in the user guide.
 
+    Quantus' ``SmoothMPRT`` leaves the last of its ``nr_samples`` copies
+    noise-free and draws fresh noise for every model; with the same noise
+    (the last copy noise-free) the two give the same per-layer similarities
+    (``tests/metrics/test_randomisation.py`` runs Quantus 0.6 directly).
+
     Parameters
     ----------
     {estimator}
