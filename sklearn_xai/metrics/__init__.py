@@ -21,7 +21,8 @@ never a module.  The private modules, one family of quantities each:
                              infidelity)
 ``_sensitivity.py``          explanation change under small input changes
                              (max/avg sensitivity, local Lipschitz estimate,
-                             continuity, consistency)
+                             continuity; consistency and Dasgupta et al.'s
+                             sufficiency, explanations across rows)
 ``_stability.py``            explanation change relative to input,
                              representation or output change (relative
                              stability)
@@ -140,6 +141,7 @@ from sklearn_xai.metrics._sensitivity import (
     avg_sensitivity,
     consistency,
     continuity,
+    dasgupta_sufficiency,
     local_lipschitz_estimate,
     max_sensitivity,
 )
@@ -166,6 +168,7 @@ __all__ = [
     "consistency",
     "continuity",
     "cosine_similarity",
+    "dasgupta_sufficiency",
     "data_randomisation",
     "effective_complexity",
     "efficient_mprt",
