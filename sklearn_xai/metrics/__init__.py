@@ -29,7 +29,7 @@ never a module.  The private modules, one family of quantities each:
 ``_localisation.py``         attributions against a ground-truth mask (mask
                              precision, EMD, mass/rank accuracy, ROC AUC,
                              pointing game, attribution localisation, top-k
-                             intersection)
+                             intersection, focus on mosaics)
 ``_complexity.py``           the attributions alone (complexity, sparseness)
 ``_ground_truth.py``         agreement with a reference explanation
 ``_shapley_reference.py``    agreement with exact Shapley values
@@ -73,6 +73,8 @@ from sklearn_xai.metrics._ground_truth import (
 from sklearn_xai.metrics._localisation import (
     attribution_localisation,
     emd_score,
+    focus,
+    make_mosaics,
     mask_precision,
     mask_roc_auc,
     pointing_game,
@@ -180,6 +182,7 @@ __all__ = [
     "faithfulness_correlation",
     "faithfulness_estimate",
     "FAMILIES",
+    "focus",
     "feature_agreement",
     "get_metric_spec",
     "get_scorer",
@@ -196,6 +199,7 @@ __all__ = [
     "linear_shapley_reference",
     "local_lipschitz_estimate",
     "make_explanation_scorer",
+    "make_mosaics",
     "mask_precision",
     "mask_roc_auc",
     "max_sensitivity",
