@@ -18,7 +18,7 @@ never a module.  The private modules, one family of quantities each:
 ``_retraining.py``           the same quantities with the model retrained
                              (ROAR: roar, roar_curve, roar-faith±, roar-mono±)
 ``_perturbation_gaps.py``    output gaps under perturbation (PGI, PGU,
-                             infidelity)
+                             infidelity, explanation error)
 ``_sensitivity.py``          explanation change under small input changes
                              (max/avg sensitivity, local Lipschitz estimate,
                              continuity; consistency and Dasgupta et al.'s
@@ -82,7 +82,7 @@ from sklearn_xai.metrics._localisation import (
     relevance_rank_accuracy,
     top_k_intersection,
 )
-from sklearn_xai.metrics._perturbation_gaps import infidelity, pgi, pgu
+from sklearn_xai.metrics._perturbation_gaps import explanation_error, infidelity, pgi, pgu
 from sklearn_xai.metrics._randomisation import (
     data_randomisation,
     efficient_mprt,
@@ -176,6 +176,7 @@ __all__ = [
     "efficient_mprt",
     "emd_score",
     "exact_shapley_reference",
+    "explanation_error",
     "ExplanationScorer",
     "faith_minus",
     "faith_plus",
