@@ -26,6 +26,8 @@ never a module.  The private modules, one family of quantities each:
 ``_stability.py``            explanation change relative to input,
                              representation or output change (relative
                              stability)
+``_fold_stability.py``       explanations of models trained on different
+                             folds (MeGe, ReCo)
 ``_localisation.py``         attributions against a ground-truth mask (mask
                              precision, EMD, mass/rank accuracy, ROC AUC,
                              pointing game, attribution localisation, top-k
@@ -56,6 +58,7 @@ from sklearn_xai.metrics._axiomatic import (
 )
 from sklearn_xai.metrics._complexity import complexity, effective_complexity, sparseness
 from sklearn_xai.metrics._fairness import GroupGapScorer, group_gap
+from sklearn_xai.metrics._fold_stability import mege, reco
 from sklearn_xai.metrics._ground_truth import (
     cosine_similarity,
     feature_agreement,
@@ -204,6 +207,7 @@ __all__ = [
     "mask_precision",
     "mask_roc_auc",
     "max_sensitivity",
+    "mege",
     "metric_specs",
     "MetricSpec",
     "mono_minus",
@@ -220,6 +224,7 @@ __all__ = [
     "random_logit",
     "rank_agreement",
     "rank_correlation",
+    "reco",
     "region_perturbation",
     "register_metric",
     "register_scorer",
