@@ -22,6 +22,7 @@ from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._docstring import Substitution
+from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import row_keys, seed_entropy
 from sklearn_xai.utils._sklearn import (
     HasMethods,
@@ -49,7 +50,7 @@ def _fold_distances(estimator, X_train, y_train, explainer, n_splits, shuffle,
     if y.shape != (len(X),):
         raise ValueError(f"y_train must hold one label per row of X_train ({len(X)}); "
                          f"got shape {y.shape}.")
-    if not hasattr(estimator, "classes_"):
+    if ExplainedOutput(estimator).output == "predict":  # also: fitted?
         raise NotApplicableError(
             f"{name} compares correct and wrong predictions: estimator must be a "
             f"classifier; got {type(estimator).__name__}.")
@@ -106,6 +107,7 @@ _PARAMS = {
     "explainer": [HasMethods(["explain"])],
     "X_train": ["array-like", None],
     "y_train": ["array-like", None],
+    "attributions_train": ["array-like", None],
     "n_splits": [Interval(numbers.Integral, 2, None, closed="left")],
     "shuffle": ["boolean"],
     "random_state": ["random_state"],
@@ -130,6 +132,9 @@ _DOC = """    estimator : fitted classifier
         The labelled rows split into folds (required).
     y_train : array-like of shape (n_train,)
         Their class labels (required).
+    attributions_train : array-like or None, default=None
+        Not used; accepted so that a scorer binding the training data of
+        retraining metrics can pass it.
     n_splits : int, default=4
         Folds ``k``, as many models (Xplique's ``k_splits``).
     shuffle : bool, default=False
@@ -158,7 +163,8 @@ def _undefined(name, which):
 @fast_validate_params({**_PARAMS}, prefer_skip_nested_validation=True)
 @Substitution(common=_DOC, metric_references=_references("fel2022"))
 def mege(estimator, X, attributions, *, explainer, X_train=None, y_train=None,
-         n_splits=4, shuffle=False, random_state=None, return_details=False):
+         attributions_train=None, n_splits=4, shuffle=False, random_state=None,
+         return_details=False):
     """Mean generalisability (MeGe, Fel et al. 2022; Xplique).
 
     ``MeGe = 1 / (1 + mean(S=))``: how close the explanations of a row are
@@ -219,7 +225,8 @@ def mege(estimator, X, attributions, *, explainer, X_train=None, y_train=None,
 @fast_validate_params({**_PARAMS}, prefer_skip_nested_validation=True)
 @Substitution(common=_DOC, metric_references=_references("fel2022"))
 def reco(estimator, X, attributions, *, explainer, X_train=None, y_train=None,
-         n_splits=4, shuffle=False, random_state=None, return_details=False):
+         attributions_train=None, n_splits=4, shuffle=False, random_state=None,
+         return_details=False):
     """Relative consistency (ReCo, Fel et al. 2022; Xplique).
 
     How well one distance threshold tells the explanations of two fold
@@ -287,14 +294,14 @@ def reco(estimator, X, attributions, *, explainer, X_train=None, y_train=None,
 
 register_metric(
     "mege", mege, kind="model", greater_is_better=True, per_instance=False,
-    requires=("explainer", "training_rows", "random_state", "classifier"),
+    requires=("explainer", "training_data", "random_state", "classifier"),
     source="Fel et al. 2022, Xplique",
     description="Closeness of the explanations of fold models that both "
                 "classify a row correctly.",
 )
 register_metric(
     "reco", reco, kind="model", greater_is_better=True, per_instance=False,
-    requires=("explainer", "training_rows", "random_state", "classifier"),
+    requires=("explainer", "training_data", "random_state", "classifier"),
     source="Fel et al. 2022, Xplique",
     description="How well explanation distance separates fold models that "
                 "agree from ones that disagree.",

@@ -140,7 +140,7 @@ def test_errors_and_registry():
         spec = get_metric_spec(name)
         assert spec.greater_is_better and not spec.per_instance
         assert spec.family == "robustness"
-        assert {"explainer", "training_rows", "classifier"} <= set(spec.requires)
+        assert {"explainer", "training_data", "classifier"} <= set(spec.requires)
 
 
 def test_undefined_reco_warns():
