@@ -189,6 +189,15 @@ def mege(estimator, X, attributions, *, explainer, X_train=None, y_train=None,
     score : float
         In ``(0, 1]``; greater is better.  NaN (with a warning) when ``S=``
         is empty.
+
+    Notes
+    -----
+    An explanation that ignores the model scores 1: the random control
+    (its attributions are a fixed function of the row and the seed, the
+    same for every fold model) or a constant map.  Read MeGe with
+    :func:`reco`, which is 0 for them.  A stochastic explainer explains a
+    row with the row's random stream for every fold model (common random
+    numbers), so its Monte-Carlo noise does not count as instability.
     details : Bunch
         Only with ``return_details=True``: ``score``, ``s_equal`` and
         ``s_differ``, the distances of ``S=`` and ``S≠``.
