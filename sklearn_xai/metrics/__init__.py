@@ -85,7 +85,12 @@ from sklearn_xai.metrics._localisation import (
     relevance_rank_accuracy,
     top_k_intersection,
 )
-from sklearn_xai.metrics._perturbation_gaps import explanation_error, infidelity, pgi, pgu
+from sklearn_xai.metrics._perturbation_gaps import (
+    explanation_error,
+    infidelity,
+    pgi,
+    pgu,
+)
 from sklearn_xai.metrics._randomisation import (
     data_randomisation,
     efficient_mprt,

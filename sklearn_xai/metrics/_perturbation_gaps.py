@@ -13,10 +13,9 @@
 import numbers
 
 import numpy as np
-
-from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
 from sklearn.utils import Bunch
 
+from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _check_inputs,
@@ -27,12 +26,12 @@ from sklearn_xai.metrics._common import (
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, block_slices
 from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._sklearn import fast_validate_params as validate_params
-from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._validation import positions, resolve_k, top_k_coalitions
 
 __all__ = [

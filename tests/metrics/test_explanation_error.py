@@ -6,7 +6,7 @@ import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.neural_network import MLPRegressor
 
-from sklearn_xai.masking import BaselineMasker, MarginalMasker
+from sklearn_xai.masking import MarginalMasker
 from sklearn_xai.metrics import explanation_error, get_metric_spec
 
 

@@ -5,7 +5,12 @@ import numpy as np
 import pytest
 import torch
 
-from sklearn_xai.metrics import attribution_localisation, focus, get_metric_spec, make_mosaics
+from sklearn_xai.metrics import (
+    attribution_localisation,
+    focus,
+    get_metric_spec,
+    make_mosaics,
+)
 from sklearn_xai.utils._stats import UndefinedScoreWarning
 
 
