@@ -983,7 +983,10 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     ``C(x) = f(x) - f(x_{T̄} ⊕ b_T)`` with ``T`` the top-k features of the
     explanation (ERASER; BEExAI).  One model row per ratio and instance.
-    See :ref:`def-comprehensiveness` in the user guide.
+    See :ref:`def-comprehensiveness` in the user guide.  Quantus'
+    ``Sufficiency`` is another quantity (Dasgupta et al. 2022: whether rows
+    with close explanations get the same prediction):
+    :func:`dasgupta_sufficiency`.
 
     Parameters
     ----------
@@ -1027,7 +1030,10 @@ def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     ``S(x) = f(x) - f(x_T ⊕ b_{T̄})`` with ``T`` the top-k features of the
     explanation (ERASER; BEExAI).  One model row per ratio and instance.
-    See :ref:`def-comprehensiveness` in the user guide.
+    See :ref:`def-comprehensiveness` in the user guide.  Quantus'
+    ``Sufficiency`` is another quantity (Dasgupta et al. 2022: whether rows
+    with close explanations get the same prediction):
+    :func:`dasgupta_sufficiency`.
 
     Parameters
     ----------
