@@ -34,6 +34,8 @@ SHIPPED_PRESETS = {
     "beexai_table5": "beexai",
     "unit_tests": "units",
     "fooling": "fooling",
+    "timeseries_synthetic": "timeseries",
+    "text_synthetic": "text",
 }
 
 #: Shipped presets that also have a ``NAME_quick`` variant.

@@ -54,6 +54,14 @@ from sklearn_xai.datasets._simulation import (
 from sklearn_xai.datasets._splits import minmax_scaled, preprocessed, two_draws
 from sklearn_xai.datasets._synthgauss import make_synthgauss
 from sklearn_xai.datasets._tetrominoes import make_tetrominoes
+from sklearn_xai.datasets._timeseries import load_ucr_uea, make_timeseries_classification
+from sklearn_xai.datasets._text import (
+    MASK_ID,
+    PAD_ID,
+    TokenCodec,
+    load_text_corpus,
+    make_text_classification,
+)
 from sklearn_xai.datasets._units import (
     MIN_COSINE,
     MIN_FRACTION,
@@ -85,8 +93,10 @@ __all__ = [
     "GERMAN_CREDIT_COLUMNS",
     "GMSC_COLUMNS",
     "HELOC_COLUMNS",
+    "MASK_ID",
     "OPENXAI_ADULT_BINARY",
     "OPENXAI_LABELS",
+    "PAD_ID",
     "MIN_COSINE",
     "MIN_FRACTION",
     "PIMA_COLUMNS",
@@ -107,6 +117,8 @@ __all__ = [
     "load_openxai_adult",
     "load_openxai_csv",
     "load_pima",
+    "load_ucr_uea",
+    "load_text_corpus",
     "load_wine",
     "load_wine_quality",
     "minmax_scale_target",
@@ -115,6 +127,7 @@ __all__ = [
     "openxai_split",
     "GaussianMixture",
     "MultivariateGaussian",
+    "TokenCodec",
     "exact_shapley_values",
     "explanation_transfer_error",
     "make_gaussian_copy",
@@ -127,6 +140,8 @@ __all__ = [
     "make_mixture_piecewise_constant",
     "make_synthgauss",
     "make_tetrominoes",
+    "make_timeseries_classification",
+    "make_text_classification",
     "make_unit_test",
     "make_wine_simulation",
     "marginal_divergence",

@@ -46,6 +46,8 @@ _SUBMODULE = {
     "differentiable_model": "_torch",
     "torch_replica": "_torch",
     "TreeContributions": "_tree",
+    "EmbeddingAttribution": "_text",
+    "TextLIME": "_text",
 }
 
 
@@ -71,6 +73,7 @@ __all__ = [
     "DeepLift",
     "DeepLiftShap",
     "DeepTaylor",
+    "EmbeddingAttribution",
     "EmpiricalConditionalSHAP",
     "ExactShapley",
     "FeatureAblation",
@@ -97,6 +100,7 @@ __all__ = [
     "ShapleyValueSampling",
     "SmoothGrad",
     "SobelFilter",
+    "TextLIME",
     "TreeContributions",
     "differentiable_model",
     "torch_replica",

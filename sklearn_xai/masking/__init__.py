@@ -20,6 +20,8 @@ from sklearn_xai.masking._conditional import (
 )
 from sklearn_xai.masking._noisy_linear import NoisyLinearMasker
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
+from sklearn_xai.masking._timeseries import InterpolationMasker, window_groups
+from sklearn_xai.masking._text import TokenMasker
 
 __all__ = [
     "BaseMasker",
@@ -29,10 +31,13 @@ __all__ = [
     "EmpiricalConditionalMasker",
     "GaussianConditionalMasker",
     "GaussianNoisePerturber",
+    "InterpolationMasker",
     "MarginalMasker",
     "NoisyLinearMasker",
+    "TokenMasker",
     "check_groups",
     "check_masker",
     "check_perturber",
     "onehot_groups",
+    "window_groups",
 ]

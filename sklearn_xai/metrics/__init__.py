@@ -18,17 +18,20 @@ never a module.  The private modules, one family of quantities each:
 ``_retraining.py``           the same quantities with the model retrained
                              (ROAR: roar, roar_curve, roar-faith±, roar-mono±)
 ``_perturbation_gaps.py``    output gaps under perturbation (PGI, PGU,
-                             infidelity)
+                             infidelity, explanation error)
 ``_sensitivity.py``          explanation change under small input changes
                              (max/avg sensitivity, local Lipschitz estimate,
-                             continuity, consistency)
+                             continuity; consistency and Dasgupta et al.'s
+                             sufficiency, explanations across rows)
 ``_stability.py``            explanation change relative to input,
                              representation or output change (relative
                              stability)
+``_fold_stability.py``       explanations of models trained on different
+                             folds (MeGe, ReCo)
 ``_localisation.py``         attributions against a ground-truth mask (mask
                              precision, EMD, mass/rank accuracy, ROC AUC,
                              pointing game, attribution localisation, top-k
-                             intersection)
+                             intersection, focus on mosaics)
 ``_complexity.py``           the attributions alone (complexity, sparseness)
 ``_ground_truth.py``         agreement with a reference explanation
 ``_shapley_reference.py``    agreement with exact Shapley values
@@ -55,6 +58,7 @@ from sklearn_xai.metrics._axiomatic import (
 )
 from sklearn_xai.metrics._complexity import complexity, effective_complexity, sparseness
 from sklearn_xai.metrics._fairness import GroupGapScorer, group_gap
+from sklearn_xai.metrics._fold_stability import mege, reco
 from sklearn_xai.metrics._ground_truth import (
     cosine_similarity,
     feature_agreement,
@@ -68,10 +72,15 @@ from sklearn_xai.metrics._ground_truth import (
     rank_correlation,
     sign_agreement,
     signed_rank_agreement,
+    token_f1,
 )
 from sklearn_xai.metrics._localisation import (
     attribution_localisation,
     emd_score,
+    focus,
+    make_mosaics,
+    mask_average_precision,
+    mask_iou,
     mask_precision,
     mask_roc_auc,
     pointing_game,
@@ -79,7 +88,12 @@ from sklearn_xai.metrics._localisation import (
     relevance_rank_accuracy,
     top_k_intersection,
 )
-from sklearn_xai.metrics._perturbation_gaps import infidelity, pgi, pgu
+from sklearn_xai.metrics._perturbation_gaps import (
+    explanation_error,
+    infidelity,
+    pgi,
+    pgu,
+)
 from sklearn_xai.metrics._randomisation import (
     data_randomisation,
     efficient_mprt,
@@ -103,8 +117,12 @@ from sklearn_xai.metrics._removal_correlations import (
     faithfulness_estimate,
     monotonicity_correlation,
     sensitivity_n,
+    taucorr_loo,
 )
 from sklearn_xai.metrics._removal_paths import (
+    ERASER_BINS,
+    aopc_comprehensiveness,
+    aopc_sufficiency,
     auc_tp,
     comprehensiveness,
     irof,
@@ -140,6 +158,7 @@ from sklearn_xai.metrics._sensitivity import (
     avg_sensitivity,
     consistency,
     continuity,
+    dasgupta_sufficiency,
     local_lipschitz_estimate,
     max_sensitivity,
 )
@@ -156,6 +175,8 @@ from sklearn_xai.metrics._stability import (
 from sklearn_xai.utils._stats import UndefinedScoreWarning
 
 __all__ = [
+    "aopc_comprehensiveness",
+    "aopc_sufficiency",
     "attribution_localisation",
     "auc_tp",
     "avg_sensitivity",
@@ -166,17 +187,21 @@ __all__ = [
     "consistency",
     "continuity",
     "cosine_similarity",
+    "dasgupta_sufficiency",
     "data_randomisation",
     "effective_complexity",
     "efficient_mprt",
     "emd_score",
+    "ERASER_BINS",
     "exact_shapley_reference",
+    "explanation_error",
     "ExplanationScorer",
     "faith_minus",
     "faith_plus",
     "faithfulness_correlation",
     "faithfulness_estimate",
     "FAMILIES",
+    "focus",
     "feature_agreement",
     "get_metric_spec",
     "get_scorer",
@@ -193,9 +218,13 @@ __all__ = [
     "linear_shapley_reference",
     "local_lipschitz_estimate",
     "make_explanation_scorer",
+    "make_mosaics",
+    "mask_average_precision",
+    "mask_iou",
     "mask_precision",
     "mask_roc_auc",
     "max_sensitivity",
+    "mege",
     "metric_specs",
     "MetricSpec",
     "mono_minus",
@@ -212,6 +241,7 @@ __all__ = [
     "random_logit",
     "rank_agreement",
     "rank_correlation",
+    "reco",
     "region_perturbation",
     "register_metric",
     "register_scorer",
@@ -241,6 +271,8 @@ __all__ = [
     "smooth_mprt",
     "sparseness",
     "sufficiency",
+    "taucorr_loo",
+    "token_f1",
     "top_k_intersection",
     "UndefinedScoreWarning",
     "unregister_metric",

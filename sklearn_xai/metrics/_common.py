@@ -10,7 +10,8 @@ fitted masker) and :func:`_with_x` (``f(x)`` and the value function
 model call per block of rows).  Metrics defined from a data distribution
 (XAI-Bench) resolve their masker with :func:`_value_masker`.  The metrics
 that re-explain rows check the explainer with :func:`_check_explainer`; those
-that refit the model do so with :func:`_refit`.
+that refit the model do so with :func:`_refit`, and explain a refitted
+model with a fresh clone of the explainer, :func:`_explainer_on`.
 
 A helper only one family needs lives in that family's shared module
 (``_shared_removal.py``, ``_shared_neighbours.py``), never here.
@@ -27,6 +28,7 @@ import numbers
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.frozen import FrozenEstimator
 
 from sklearn_xai.distributions import BaseDistribution
 from sklearn_xai.masking import (
@@ -36,7 +38,7 @@ from sklearn_xai.masking import (
     check_masker,
 )
 from sklearn_xai.utils._config import check_allocation
-from sklearn_xai.utils._estimators import unfreeze
+from sklearn_xai.utils._estimators import is_frozen, unfreeze
 from sklearn_xai.utils._output import (
     ExplainedOutput,
     affine_once,
@@ -277,6 +279,74 @@ def _refit(estimator, X_train, y_train, random_state):
             and random_state is not None:
         model.set_params(random_state=int(purpose_generator(random_state, 2).integers(2**31)))
     return model.fit(X_train, y_train)
+
+
+# The rows and targets a fitted explainer of this package was fitted on
+# (set by BaseExplainer.fit, kept by reference).
+_FIT_DATA = "_sklearn_xai_fit_data"
+
+
+def _refittable(explainer):
+    """The explainer to clone for another model: ``explainer`` itself when it
+    takes an ``estimator`` parameter, else the fitted explainer it wraps
+    (``explainer_``: an :class:`~sklearn_xai.compose.ExplainedModel`, which
+    takes a ``model`` instead), recognised by protocol."""
+    seen = explainer
+    while True:
+        params = seen.get_params(deep=False) if hasattr(seen, "get_params") else {}
+        if "estimator" in params:
+            return seen
+        inner = getattr(seen, "explainer_", None)
+        if inner is None:
+            raise TypeError(
+                "This metric explains each randomised or refitted model with a "
+                "fresh clone of the explainer, clone(explainer).set_params("
+                "estimator=FrozenEstimator(model)); "
+                f"{type(explainer).__name__} has no estimator parameter. Pass a "
+                "sklearn_xai explainer (or an ExplainedModel) as explainer=."
+            )
+        seen = inner
+
+
+def _fit_data(explainer):
+    """(X, y) the fitted explainer (or the explainer it wraps) was fitted on,
+    or None when it does not keep them (an explainer outside this package)."""
+    seen = explainer
+    while seen is not None:
+        data = getattr(seen, _FIT_DATA, None)
+        if data is not None:
+            return data
+        seen = getattr(seen, "explainer_", None)
+    return None
+
+
+def _explainer_on(explainer, model, X_train, y_train=None, *, name="The check"):
+    """A fresh clone of the explainer explaining ``model`` instead of its own.
+
+    ``clone(explainer).set_params(estimator=FrozenEstimator(model))`` fitted
+    on ``(X_train, y_train)`` when ``X_train`` is given, else on the rows and
+    targets the explainer was fitted on: whatever it learnt from the model
+    at fit (a surrogate, tree paths, LRP rules, patterns) is learnt again
+    from ``model``, and whatever it learnt from data alone is learnt again
+    from the same data (equal, for a deterministic fit).  A model-ignorant
+    explainer fitted without a model (the random control) is returned as is.
+    """
+    if all(getattr(explainer, attr, None) is None
+           for attr in ("explained_estimator_", "estimator_")):
+        return explainer  # model-ignorant: nothing to point elsewhere
+    target = _refittable(explainer)
+    if X_train is None:
+        data = _fit_data(explainer)
+        if data is None:
+            raise ValueError(
+                f"{name} fits a fresh clone of the explainer to each randomised "
+                f"or refitted model, but {type(explainer).__name__} does not keep the rows it "
+                "was fitted on: pass them as X_train=... (and y_train=... if its "
+                "fit needs targets)."
+            )
+        X_train, y_train = data
+    frozen = model if is_frozen(model) else FrozenEstimator(model)
+    return clone(target).set_params(estimator=frozen).fit(X_train, y_train)
 
 
 def _masker_streams(masker, X, random_state):

@@ -61,6 +61,7 @@ __all__ = [
     "gt_precision",
     "gt_recall",
     "gt_f1",
+    "token_f1",
     "linear_model_reference",
     "linear_shapley_reference",
 ]
@@ -729,6 +730,84 @@ def gt_f1(ground_truth, attributions, *, threshold=0.5, threshold_type="abs",
         scores = 2.0 * tp / denom
     return handle_undefined(scores, denom == 0, nan_policy, "gt_f1",
                             "no feature selected and no relevant feature")
+
+
+@fast_validate_params(
+    {
+        "ground_truth": ["array-like"],
+        "attributions": ["array-like"],
+        "k": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "order_by": [StrOptions({"abs", "signed"})],
+        "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("deyoung2020", "attanasio2023"))
+def token_f1(ground_truth, attributions, *, k=None, order_by="signed",
+             nan_policy="omit"):
+    """Token F1: the top-k tokens of the explanation against the rationale.
+
+    The ``k`` positions of largest attribution ``P`` (ties to the lower
+    position) are compared with the ground-truth tokens ``T`` (a mask, or
+    true attributions' non-zero entries): ``F1 = 2 |P ∩ T| / (|P| + |T|)``.
+    ``k=None`` takes ``k = |T|`` per row, where precision, recall and F1
+    coincide.  ERASER's token-level F1 of a hard rationale, with ferret's
+    top-k discretisation of soft scores.  See :ref:`text` in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_features)
+        The rationale: a 0/1 or boolean mask of the relevant tokens, or true
+        attributions (their non-zero entries are relevant).
+    attributions : array-like of shape (n_samples, n_features)
+        Explanations to score (padding positions should hold 0).
+    k : int or None, default=None
+        Size of the selected set; ``None`` is the size of each row's
+        rationale.
+    order_by : {"signed", "abs"}, default="signed"
+        Select the largest attributions (the tokens supporting the explained
+        class, as ferret) or the largest magnitudes.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row whose rationale is empty with ``k=None`` has no score.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row F1 in ``[0, 1]``; greater is better.
+
+    See Also
+    --------
+    gt_f1 : F1 of a thresholded explanation.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import token_f1
+    >>> rationale = [[0, 1, 1, 0, 0]]
+    >>> token_f1(rationale, [[0.1, 0.9, -0.5, 0.4, 0.0]])  # top 2: tokens 1 and 3
+    array([0.5])
+    """
+    A = check_attributions(attributions)
+    G = check_reference(ground_truth, A)
+    true = G != 0
+    n_true = true.sum(axis=1)
+    K = n_true if k is None else np.full(A.shape[0], min(int(k), A.shape[1]))
+    rank = positions(magnitude_order(A, order_by=order_by))
+    selected = rank < K[:, None]
+    tp = (selected & true).sum(axis=1)
+    denom = K + n_true
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = 2.0 * tp / denom
+    return handle_undefined(scores, denom == 0, nan_policy, "token_f1",
+                            "an empty rationale")
+
+
+register_metric(
+    "token_f1", token_f1, kind="reference", greater_is_better=True,
+    requires=("ground_truth",), source="ERASER",
+    description="F1 of the top-k tokens against the ground-truth rationale.",
+)
 
 
 # ----------------------------------------------------------- model references

@@ -6,7 +6,8 @@ score is computed from its row alone.
 
 * Mass and rank on the mask (XAI-TRIS; :ref:`def-mask-metrics`):
   :func:`mask_precision`, :func:`relevance_rank_accuracy`,
-  :func:`relevance_mass_accuracy`, :func:`mask_roc_auc`;
+  :func:`relevance_mass_accuracy`, :func:`mask_roc_auc`,
+  :func:`mask_average_precision`, :func:`mask_iou`;
 * the transport distance to the mask, :func:`emd_score` (:ref:`def-emd`);
 * pointing game, attribution localisation and top-k intersection
   (:ref:`def-localisation-metrics`).
@@ -32,11 +33,13 @@ from joblib import Parallel, delayed, effective_n_jobs
 from scipy.ndimage import binary_dilation
 from scipy.spatial.distance import cdist
 from scipy.stats import rankdata
+from sklearn.utils import Bunch
 
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._images import resolve_image_shape
+from sklearn_xai.utils._random import purpose_generator
 from sklearn_xai.utils._sklearn import (
     Interval,
     StrOptions,
@@ -56,6 +59,10 @@ from sklearn_xai.utils._validation import (
 __all__ = [
     "attribution_localisation",
     "emd_score",
+    "focus",
+    "make_mosaics",
+    "mask_average_precision",
+    "mask_iou",
     "mask_precision",
     "mask_roc_auc",
     "pointing_game",
@@ -350,6 +357,130 @@ def mask_roc_auc(ground_truth, attributions, *, nan_policy="omit"):
 
 
 @validate_params(
+    {"ground_truth": ["array-like"], "attributions": ["array-like"],
+     "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
+    prefer_skip_nested_validation=True,
+)
+def mask_average_precision(ground_truth, attributions, *, nan_policy="omit"):
+    """Average precision (area under the precision-recall curve) of ``|a|``
+    as a detector of the mask, per row.
+
+    The features are ranked by ``|a|``; at each distinct threshold (ties
+    form one step) ``P_n`` is the share of the mask among the features at
+    or above it and ``R_n`` the share of the mask they cover, and
+    ``AP = sum_n (R_n - R_{n-1}) P_n`` -- the step-wise area of
+    :func:`sklearn.metrics.average_precision_score`, without
+    interpolation.  Unlike :func:`mask_roc_auc` it weighs the top of the
+    ranking most, which suits small masks (a planted window in a long
+    series).  Each map is scored on its own.  See :ref:`def-mask-metrics`
+    in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened like the
+        attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_features)
+        Attribution maps to score.
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        An empty mask leaves the score undefined: NaN with a warning, 0,
+        or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row average precision in ``(0, 1]``; a map that ranks features
+        at random scores about the mask's share ``|G| / n_features``;
+        greater is better.
+
+    See Also
+    --------
+    mask_roc_auc : The area under the ROC curve of the same detector.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import mask_average_precision
+    >>> mask_average_precision([[1, 1, 0, 0]], [[0.9, 0.1, 0.5, 0.0]])
+    array([0.83333333])
+    """
+    A, M = _check_mask_inputs(ground_truth, attributions)
+    n, d = A.shape
+    mag = np.abs(A)
+    order = np.argsort(-mag, axis=1, kind="stable")
+    S = np.take_along_axis(mag, order, axis=1)
+    hits = np.take_along_axis(M, order, axis=1)
+    tp = np.cumsum(hits, axis=1, dtype=np.float64)
+    # A tie group counts as one threshold: every member takes the precision
+    # at the group's last position.
+    last = np.ones((n, d), dtype=bool)
+    last[:, :-1] = S[:, :-1] != S[:, 1:]
+    idx = np.broadcast_to(np.arange(d), (n, d))
+    end = np.minimum.accumulate(np.where(last, idx, d)[:, ::-1], axis=1)[:, ::-1]
+    precision = np.take_along_axis(tp, end, axis=1) / (end + 1)
+    n_pos = M.sum(axis=1).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = (precision * hits).sum(axis=1) / n_pos
+    return handle_undefined(scores, n_pos == 0, nan_policy, "mask_average_precision",
+                            "empty mask")
+
+
+@validate_params(
+    {"ground_truth": ["array-like"], "attributions": ["array-like"],
+     "k": [Interval(numbers.Real, None, None, closed="neither"), None],
+     "nan_policy": [StrOptions({"omit", "zero", "raise"})]},
+    prefer_skip_nested_validation=True,
+)
+def mask_iou(ground_truth, attributions, *, k=None, nan_policy="omit"):
+    """Intersection over union of the top-k attributed features and the mask, per row.
+
+    ``IoU = |T_k(a) ∩ G| / |T_k(a) ∪ G|`` with ``T_k`` the ``k`` features of
+    largest ``|a|`` (ties broken by the lower index) and ``G`` the mask.
+    With ``k = |G|`` (the default) it is ``h / (2 |G| - h)`` for ``h`` hits,
+    a monotone function of :func:`relevance_rank_accuracy`; a fixed ``k``
+    also penalises a top set larger or smaller than the mask.  See
+    :ref:`def-mask-metrics` in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, n_features) or (n_features,)
+        Ground-truth masks, 0/1 or boolean, one per row (flattened like the
+        attributions); a single mask applies to every row.
+    attributions : array-like of shape (n_samples, n_features)
+        Attribution maps to score.
+    k : int, float or None, default=None
+        Size of the top set: ``None`` for each row's mask size ``|G|``;
+        ``-1`` for all features, an int in ``[1, n_features]`` or a fraction
+        in ``(0, 1]`` rounded up (see :func:`sklearn_xai.utils.resolve_k`).
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        An empty mask with ``k=None`` (an empty union) leaves the score
+        undefined: NaN with a warning, 0, or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row IoU in ``[0, 1]``; greater is better.
+
+    Examples
+    --------
+    >>> from sklearn_xai.metrics import mask_iou
+    >>> mask_iou([[1, 1, 0, 0]], [[0.9, 0.1, 0.5, 0.0]])  # top-2 {0, 2}
+    array([0.33333333])
+    >>> mask_iou([[1, 1, 0, 0]], [[0.9, 0.1, 0.5, 0.0]], k=3)
+    array([0.66666667])
+    """
+    A, M = _check_mask_inputs(ground_truth, attributions)
+    n, d = A.shape
+    K = M.sum(axis=1) if k is None else np.full(n, resolve_k(k, d))
+    top = positions(magnitude_order(A)) < K[:, None]
+    inter = (top & M).sum(axis=1).astype(np.float64)
+    union = (top | M).sum(axis=1).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = inter / union
+    return handle_undefined(scores, union == 0, nan_policy, "mask_iou",
+                            "empty mask and empty top set")
+
+
+@validate_params(
     {
         "ground_truth": ["array-like"],
         "attributions": ["array-like"],
@@ -456,6 +587,10 @@ _REGISTERED = [
      "1 - earth mover's distance between the map and the mask, normalised."),
     ("mask_roc_auc", mask_roc_auc, "",
      "ROC-AUC of the attribution magnitudes against the mask."),
+    ("mask_average_precision", mask_average_precision, "",
+     "Average precision (AUC-PR) of the attribution magnitudes against the mask."),
+    ("mask_iou", mask_iou, "",
+     "Intersection over union of the top-k features (k = mask size) and the mask."),
     ("relevance_mass_accuracy", relevance_mass_accuracy, "",
      "Share of the attribution mass inside the mask."),
     ("relevance_rank_accuracy", relevance_rank_accuracy, "",
@@ -481,6 +616,15 @@ def _check_masks(ground_truth, attributions):
             and ground_truth.shape in (A.shape, A.shape[1:])):
         return A, np.broadcast_to(ground_truth, A.shape)
     return _check_mask_inputs(ground_truth, A)
+
+
+def _positive_share(A, M, eps=0.0):
+    """Share of each row's positive attribution inside its mask, and that
+    positive total (the share is NaN where the total is 0 and ``eps`` is 0)."""
+    R = np.maximum(A, 0.0)
+    total = R.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (R * M).sum(axis=1) / (total + eps), total
 
 
 def _disk(radius):
@@ -677,11 +821,9 @@ def attribution_localisation(ground_truth, attributions, *, weighted=False,
             scores = scores * (size / n_features)
         undefined = size == 0
     else:
-        R = np.maximum(A, 0.0)
-        total = R.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            scores = (R * M).sum(axis=1) / total
-            if weighted:
+        scores, total = _positive_share(A, M)
+        if weighted:
+            with np.errstate(invalid="ignore", divide="ignore"):
                 scores = scores * (n_features / size)
         undefined = (size == 0) | (total == 0)
     return handle_undefined(scores, undefined, nan_policy, "attribution_localisation",
@@ -759,6 +901,228 @@ def top_k_intersection(ground_truth, attributions, *, k=0.25, mask=None):
     return (top_k_mask(A, K) & inside).sum(axis=1) / K
 
 
+# ----------------------------------------------------------------- focus
+def _quadrant_masks(quadrants, image_shape):
+    """Pixel masks (n, n_pixels) of the flagged quadrants of 2 x 2 mosaics:
+    flags (top-left, top-right, bottom-left, bottom-right), every channel."""
+    shape = tuple(image_shape)
+    h, w = shape[-2:]
+    rows = np.arange(h)[:, None] >= h // 2
+    cols = np.arange(w)[None, :] >= w // 2
+    which = (2 * rows + cols).ravel()  # quadrant of each (row, column)
+    M = np.asarray(quadrants, dtype=bool)[:, which]
+    channels = int(np.prod(shape[:-2], dtype=np.int64))
+    return np.tile(M, (1, channels))
+
+
+@fast_validate_params(
+    {
+        "ground_truth": ["array-like"],
+        "attributions": ["array-like"],
+        "image_shape": ["array-like", None],
+        "convention": [StrOptions({"paper", "quantus_code"})],
+        "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("arias_duart2022", "hedstrom2023"))
+def focus(ground_truth, attributions, *, image_shape=None, convention="paper",
+          nan_policy="omit"):
+    """Focus: share of the positive attribution on the target class's
+    images of a mosaic.
+
+    A mosaic (:func:`make_mosaics`) is a 2 x 2 grid of images, two of the
+    explained class and two of others; an explanation of the class that is
+    faithful puts its positive relevance on the two images of the class:
+    ``Focus = sum_{j in T} max(a_j, 0) / sum_j max(a_j, 0)`` with ``T`` the
+    pixels of the target quadrants (Arias-Duart et al. 2022).  A random
+    explanation scores about 0.5.  See :ref:`def-focus` in the user guide.
+
+    Parameters
+    ----------
+    ground_truth : array-like of shape (n_samples, 4) or (n_samples, n_pixels)
+        Which quadrants hold the explained class, 0/1 flags (top-left,
+        top-right, bottom-left, bottom-right: ``make_mosaics(...).quadrants``,
+        Quantus' ``custom_batch``), or the pixel masks of those quadrants
+        (``make_mosaics(...).ground_truth``).  An array of the attributions'
+        shape is taken as pixel masks.
+    attributions : array-like of shape (n_samples, n_pixels)
+        Explanations of the mosaics (flattened row-major).
+    image_shape : tuple of int or None, default=None
+        ``(h, w)`` or ``(c, h, w)`` of a mosaic, to place quadrant flags;
+        ``None`` takes a square single-channel mosaic.  An odd side puts
+        the middle row (column) in the lower (right) quadrants.
+    convention : {"paper", "quantus_code"}, default="paper"
+        ``"paper"``: a row without positive attribution has no score.
+        ``"quantus_code"``: ``1e-9`` is added to the denominator, as Quantus'
+        ``Focus`` (such a row scores 0).
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row without positive attribution (``"paper"``): NaN with a warning,
+        0, or an error.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Per-row share in ``[0, 1]``; greater is better.
+
+    See Also
+    --------
+    attribution_localisation : The same share on any mask.
+    make_mosaics : Builds the mosaics and their quadrant flags.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.metrics import focus
+    >>> # A 2 x 2 mosaic of 1-pixel images, the class at the top-left and
+    >>> # bottom-right.
+    >>> focus([[1, 0, 0, 1]], [[0.5, 0.25, -1.0, 0.25]], image_shape=(2, 2))
+    array([0.75])
+    """
+    A = check_attributions(attributions)
+    n_pixels = A.shape[1]
+    G = np.asarray(ground_truth)
+    if G.ndim == 2 and G.shape[1] == 4 and n_pixels != 4:
+        if len(G) != len(A):
+            raise ValueError(
+                f"ground_truth has {len(G)} rows of quadrant flags but the "
+                f"attributions have {len(A)}; pass one row of 4 flags per mosaic.")
+        if not np.isin(G, (0, 1)).all():
+            raise ValueError("ground_truth quadrant flags must be 0/1 (or boolean): "
+                             "which of the 4 quadrants hold the explained class.")
+        shape = resolve_image_shape(image_shape, n_pixels)
+        if len(shape) < 2:
+            raise ValueError(f"image_shape must be (h, w) or (c, h, w); got {shape}.")
+        M = _quadrant_masks(G, shape)
+    else:
+        A, M = _check_masks(G, A)
+    scores, total = _positive_share(A, M, 1e-9 if convention == "quantus_code" else 0.0)
+    undefined = np.zeros(len(A), dtype=bool) if convention == "quantus_code" else total == 0
+    return handle_undefined(scores, undefined, nan_policy, "focus",
+                            "no positive attribution")
+
+
+@fast_validate_params(
+    {
+        "images": ["array-like"],
+        "labels": ["array-like"],
+        "image_shape": ["array-like", None],
+        "mosaics_per_class": [Interval(numbers.Integral, 1, None, closed="left")],
+        "classes": ["array-like", None],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("arias_duart2022"))
+def make_mosaics(images, labels, *, image_shape=None, mosaics_per_class=10,
+                 classes=None, random_state=None):
+    """Build 2 x 2 mosaics of labelled images for :func:`focus`.
+
+    Each mosaic of class ``c`` holds two distinct images of class ``c`` and
+    two images of other classes (each drawn by picking one of the other
+    classes uniformly, then one of its images), in a random order of the
+    four quadrants (Arias-Duart et al. 2022).  The mosaic is explained for
+    class ``c`` (``target``); :func:`focus` scores the explanation against
+    the quadrants of class ``c`` (``quadrants`` or ``ground_truth``).
+
+    Parameters
+    ----------
+    images : array-like of shape (n_images, n_pixels)
+        The images, flattened row-major (as the package's image data sets,
+        e.g. :func:`~sklearn_xai.datasets.make_tetrominoes`).
+    labels : array-like of shape (n_images,)
+        Their classes (at least two classes; at least two images of each
+        class that gets mosaics).
+    image_shape : tuple of int or None, default=None
+        ``(h, w)`` or ``(c, h, w)`` of one image; ``None`` takes a square
+        single-channel image.
+    mosaics_per_class : int, default=10
+        Mosaics built for each class.
+    classes : array-like or None, default=None
+        The classes to build mosaics of (``None``: every class in
+        ``labels``).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws.
+
+    Returns
+    -------
+    mosaics : Bunch
+        ``data`` (n_mosaics, 4 * n_pixels), the flattened mosaics;
+        ``image_shape``, the shape of one mosaic (``(2h, 2w)`` or
+        ``(c, 2h, 2w)``); ``target`` (n_mosaics,), the class of each
+        mosaic; ``quadrants`` (n_mosaics, 4) bool, which quadrants
+        (top-left, top-right, bottom-left, bottom-right) hold an image of
+        ``target``; ``ground_truth`` (n_mosaics, 4 * n_pixels) bool, the
+        pixels of those quadrants; ``indices`` and ``labels`` (n_mosaics,
+        4), the index in ``images`` and the class of each quadrant's image.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.metrics import make_mosaics
+    >>> images = np.arange(6 * 4, dtype=float).reshape(6, 4)  # 2 x 2 images
+    >>> m = make_mosaics(images, [0, 0, 0, 1, 1, 1], mosaics_per_class=2,
+    ...                  random_state=0)
+    >>> m.data.shape, m.image_shape, m.target.tolist()
+    ((4, 16), (4, 4), [0, 0, 1, 1])
+    >>> m.quadrants.sum(axis=1).tolist()
+    [2, 2, 2, 2]
+    """
+    X = check_attributions(images, name="images")
+    y = np.asarray(labels)
+    if y.shape != (len(X),):
+        raise ValueError(f"labels must have one class per image ({len(X)}); got "
+                         f"shape {y.shape}.")
+    shape = resolve_image_shape(image_shape, X.shape[1])
+    if len(shape) < 2:
+        raise ValueError(f"image_shape must be (h, w) or (c, h, w); got {shape}.")
+    present = np.unique(y)
+    if len(present) < 2:
+        raise ValueError("make_mosaics needs images of at least two classes; "
+                         f"labels has {len(present)}.")
+    targets = present if classes is None else np.asarray(classes).ravel()
+    members = {c: np.flatnonzero(y == c) for c in present}
+    for c in targets:
+        if len(members.get(c, ())) < 2:
+            label = c.item() if isinstance(c, np.generic) else c
+            raise ValueError(
+                f"make_mosaics puts two distinct images of class {label!r} in each of "
+                "its mosaics; labels has fewer than 2 of them. Pass classes=... "
+                "without it.")
+    rng = purpose_generator(random_state, 0)
+    indices, quad_labels = [], []
+    for c in targets:
+        others = present[present != c]
+        for _ in range(mosaics_per_class):
+            own = rng.choice(members[c], size=2, replace=False)
+            other_classes = others[rng.integers(len(others), size=2)]
+            foreign = [rng.choice(members[o]) for o in other_classes]
+            order = rng.permutation(4)
+            idx = np.concatenate([own, foreign])[order]
+            indices.append(idx)
+            quad_labels.append(np.concatenate([[c, c], other_classes])[order])
+    indices = np.asarray(indices, dtype=np.intp).reshape(-1, 4)
+    quad_labels = np.asarray(quad_labels).reshape(-1, 4)
+    target = np.repeat(targets, mosaics_per_class)
+    # (n, 4, *shape) -> (n, *lead, 2h, 2w): quadrants q = 2 * row + column.
+    tiles = X[indices].reshape(len(indices), 2, 2, *shape)
+    lead = shape[:-2]
+    k = len(lead)
+    axes = (0, *range(3, 3 + k), 1, 3 + k, 2, 4 + k)
+    h, w = shape[-2:]
+    mosaic_shape = (*lead, 2 * h, 2 * w)
+    data = tiles.transpose(axes).reshape(len(indices), -1)
+    quadrants = quad_labels == target[:, None]
+    return Bunch(data=data, image_shape=mosaic_shape, target=target,
+                 quadrants=quadrants,
+                 ground_truth=_quadrant_masks(quadrants, mosaic_shape),
+                 indices=indices, labels=quad_labels)
+
+
 # --------------------------------------------------------------------- registry
 register_metric(
     "pointing_game", pointing_game, kind="reference", greater_is_better=True,
@@ -776,4 +1140,12 @@ register_metric(
     "top_k_intersection", top_k_intersection, kind="reference", greater_is_better=True,
     requires=("ground_truth",), source="Quantus",
     description="Share of the top-k features inside the mask (or the reference's top-k).",
+)
+
+register_metric(
+    "focus", focus, kind="reference", greater_is_better=True,
+    requires=("ground_truth", "image_shape", "mask"),
+    source="Arias-Duart et al. 2022, Quantus",
+    description="Share of the positive attribution on the explained class's "
+                "images of a 2 x 2 mosaic.",
 )

@@ -4,29 +4,38 @@
   gap when the important (unimportant) features are perturbed;
 * :func:`infidelity` (Yeh et al. 2019; XAI-Bench, BEExAI, Captum;
   :ref:`def-infidelity`): the gap between the output change a perturbation
-  causes and the change the attributions predict for it.
+  causes and the change the attributions predict for it;
+* :func:`explanation_error` (shap's benchmark; :ref:`def-explanation-error`):
+  the same gap when the features of random permutation prefixes are kept
+  and the others removed by a masker.
 """
 
 import numbers
 
 import numpy as np
+from sklearn.utils import Bunch
 
 from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _check_inputs,
     _check_training_rows,
+    _masker_streams,
+    _prepare,
+    _with_x_blocks,
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
+from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._output import ExplainedOutput, block_slices
 from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._sklearn import fast_validate_params as validate_params
-from sklearn_xai.utils._validation import resolve_k, top_k_coalitions
+from sklearn_xai.utils._validation import positions, resolve_k, top_k_coalitions
 
 __all__ = [
+    "explanation_error",
     "infidelity",
     "pgi",
     "pgu",
@@ -521,4 +530,133 @@ register_metric(
     requires=("masker", "training_rows", "random_state"),
     source="XAI-Bench, BEExAI, Captum",
     description="Squared error of attributions predicting output changes under noise.",
+)
+
+
+# ------------------------------------------------------- explanation error
+@validate_params({
+    **_BASE_PARAMS,
+    "masker": [None, object],
+    "X_train": ["array-like", None],
+    "n_permutations": [Interval(numbers.Integral, 1, None, closed="left")],
+    "features_per_step": [Interval(numbers.Integral, 1, None, closed="left")],
+    "random_state": ["random_state"],
+    "return_details": ["boolean"],
+}, prefer_skip_nested_validation=True)
+@Substitution("masker", "X_train", metric_references=_references("lundberg2017"),
+              **_shared_docs("model_inputs", "output_params"))
+def explanation_error(estimator, X, attributions, *, masker=None, X_train=None,
+                      n_permutations=10, features_per_step=1, random_state=None,
+                      return_details=False, target="predicted", output="auto",
+                      batch_size=None):
+    """Explanation error (shap's ``benchmark.ExplanationError``).
+
+    How far the additive model the attributions define is from the model:
+    along ``n_permutations`` random orders ``π`` of the features, the
+    coalitions ``S_k`` of the first ``min(d, k s)`` features of ``π``
+    (``k = 0, 1, ..., ⌈d / s⌉``, ``s = features_per_step``) are kept and the
+    others removed by ``masker``, and
+
+    ``EE(x) = sqrt(mean_{π, k} (v_x(S_k) - v_x(∅) - sum_{j in S_k} a_j)²)``.
+
+    Exact Shapley values of an additive model score 0.  Lower is better
+    (scorer ``neg_explanation_error``).  See :ref:`def-explanation-error`
+    in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {masker}
+        ``None`` is ``BaselineMasker("zero")``; shap's benchmark uses its
+        masker's background, as :class:`~sklearn_xai.masking.MarginalMasker`
+        does.
+    {X_train}
+    n_permutations : int, default=10
+        Random feature orders per row (shap's ``num_permutations``).
+    features_per_step : int, default=1
+        Features added to the coalition per step (shap's ``int(d *
+        step_fraction)``, at least 1; its default ``step_fraction=0.01``
+        adds one feature per step below 200 features).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the orders (and a stochastic masker's draws): row ``i``'s
+        depend only on the seed and the row's values.
+    return_details : bool, default=False
+        Also return the orders and the squared errors.
+    {output_params}
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples,)
+        Root mean squared error per row; lower is better.
+    details : Bunch
+        Only with ``return_details=True``: ``scores``, ``permutations``
+        (n_samples, n_permutations, n_features), the orders, and
+        ``squared_errors`` (n_samples, n_permutations, n_steps + 1), the
+        squared error of each coalition (0 for the empty one).
+
+    Notes
+    -----
+    shap 0.51 reports one number for all the rows it is given: the root
+    mean over the coalitions of the *last* row only (the per-row errors it
+    computes for the other rows are not used); run on one row, it equals
+    this row's score with the same orders.  It draws the orders from
+    numpy's global generator, reseeded to a fixed seed at each call.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.masking import MarginalMasker
+    >>> from sklearn_xai.metrics import explanation_error
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 4))
+    >>> model = LinearRegression().fit(X, X @ [3.0, 2.0, 1.0, 0.0])
+    >>> masker = MarginalMasker(background=X[:20])
+    >>> exact = model.coef_ * (X[:5] - X[:20].mean(axis=0))
+    >>> bool(explanation_error(model, X[:5], exact, masker=masker,
+    ...                        random_state=0).max() < 1e-12)
+    True
+    >>> bool(explanation_error(model, X[:5], -exact, masker=masker,
+    ...                        random_state=0).min() > 0.1)
+    True
+    """
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    n, d = X.shape
+    s = features_per_step
+    n_steps = -(-d // s)
+    n_coalitions = n_permutations * (n_steps + 1)
+    check_allocation(n_coalitions * d, itemsize=1, what="the coalitions of one row",
+                     parameter="n_permutations", value=n_permutations)
+    rngs = _masker_streams(masker, X, random_state)
+    order = keyed_streams(X, random_state).permutations(d, n_permutations, stream=1)
+    # Position of each feature in each order, and each step's size.
+    rank = positions(order.reshape(-1, d)).reshape(n, n_permutations, 1, d)
+    size = np.minimum(np.arange(n_steps + 1) * s, d)[None, None, :, None]
+
+    def keep_of(sl):
+        return (rank[sl] < size).reshape(-1, n_coalitions, d)
+
+    _, values = _with_x_blocks(f, masker, X, n_coalitions, keep_of, batch_size, rngs)
+    values = values.reshape(n, n_permutations, n_steps + 1)
+    # sum_{j in S_k} a_j: cumulative sums of the attributions in each order.
+    ordered = np.take_along_axis(A[:, None, :], order, axis=2)
+    cumulative = np.concatenate([np.zeros((n, n_permutations, 1)),
+                                 np.cumsum(ordered, axis=2)], axis=2)
+    predicted = values[:, :, :1] + cumulative[:, :, size[0, 0, :, 0]]
+    errors = (values - predicted) ** 2
+    scores = np.sqrt(errors.mean(axis=(1, 2)))
+    if return_details:
+        return Bunch(scores=scores, permutations=order, squared_errors=errors)
+    return scores
+
+
+register_metric(
+    "neg_explanation_error", explanation_error, kind="model", greater_is_better=False,
+    requires=("masker", "training_rows", "random_state"),
+    source="shap.benchmark",
+    description="RMS gap between the model and the additive model of the "
+                "attributions over random permutation prefixes.",
 )

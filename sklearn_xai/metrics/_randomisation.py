@@ -14,8 +14,6 @@ call, from ``random_state`` alone, and all rows are explained in one
 import numbers
 
 import numpy as np
-from sklearn.base import clone
-from sklearn.frozen import FrozenEstimator
 from sklearn.utils import Bunch
 
 from sklearn_xai.metrics._common import (
@@ -23,13 +21,13 @@ from sklearn_xai.metrics._common import (
     _NAN_POLICY,
     _check_inputs,
     _explained_at,
+    _explainer_on,
     _refit,
 )
 from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._estimators import is_frozen
 from sklearn_xai.utils._output import ExplainedOutput
 from sklearn_xai.utils._random import (
     RowStreams,
@@ -55,74 +53,6 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- helpers
-# The rows and targets a fitted explainer of this package was fitted on
-# (set by BaseExplainer.fit, kept by reference).
-_FIT_DATA = "_sklearn_xai_fit_data"
-
-
-def _refittable(explainer):
-    """The explainer to clone for another model: ``explainer`` itself when it
-    takes an ``estimator`` parameter, else the fitted explainer it wraps
-    (``explainer_``: an :class:`~sklearn_xai.compose.ExplainedModel`, which
-    takes a ``model`` instead), recognised by protocol."""
-    seen = explainer
-    while True:
-        params = seen.get_params(deep=False) if hasattr(seen, "get_params") else {}
-        if "estimator" in params:
-            return seen
-        inner = getattr(seen, "explainer_", None)
-        if inner is None:
-            raise TypeError(
-                "The randomisation checks explain each randomised model with a "
-                "fresh clone of the explainer, clone(explainer).set_params("
-                "estimator=FrozenEstimator(model)); "
-                f"{type(explainer).__name__} has no estimator parameter. Pass a "
-                "sklearn_xai explainer (or an ExplainedModel) as explainer=."
-            )
-        seen = inner
-
-
-def _fit_data(explainer):
-    """(X, y) the fitted explainer (or the explainer it wraps) was fitted on,
-    or None when it does not keep them (an explainer outside this package)."""
-    seen = explainer
-    while seen is not None:
-        data = getattr(seen, _FIT_DATA, None)
-        if data is not None:
-            return data
-        seen = getattr(seen, "explainer_", None)
-    return None
-
-
-def _explainer_on(explainer, model, X_train, y_train=None, *, name="The check"):
-    """A fresh clone of the explainer explaining ``model`` instead of its own.
-
-    ``clone(explainer).set_params(estimator=FrozenEstimator(model))`` fitted
-    on ``(X_train, y_train)`` when ``X_train`` is given, else on the rows and
-    targets the explainer was fitted on: whatever it learnt from the model
-    at fit (a surrogate, tree paths, LRP rules, patterns) is learnt again
-    from ``model``, and whatever it learnt from data alone is learnt again
-    from the same data (equal, for a deterministic fit).  A model-ignorant
-    explainer fitted without a model (the random control) is returned as is.
-    """
-    if all(getattr(explainer, attr, None) is None
-           for attr in ("explained_estimator_", "estimator_")):
-        return explainer  # model-ignorant: nothing to point elsewhere
-    target = _refittable(explainer)
-    if X_train is None:
-        data = _fit_data(explainer)
-        if data is None:
-            raise ValueError(
-                f"{name} fits a fresh clone of the explainer to each randomised "
-                f"model, but {type(explainer).__name__} does not keep the rows it "
-                "was fitted on: pass them as X_train=... (and y_train=... if its "
-                "fit needs targets)."
-            )
-        X_train, y_train = data
-    frozen = model if is_frozen(model) else FrozenEstimator(model)
-    return clone(target).set_params(estimator=frozen).fit(X_train, y_train)
-
-
 def _explained_labels(estimator, X, target, output, batch_size):
     """The class labels explained at ``X`` by the original model (None for a
     single-output model)."""
@@ -437,6 +367,11 @@ def smooth_mprt(estimator, X, attributions, *, explainer, n_perturbations=50,
     ``σ_x = noise_magnitude · (max_j x_j - min_j x_j)`` (the same noise for
     every model).  Lower is better (scorer ``neg_smooth_mprt``).  See
     :ref:`def-smooth-mprt` in the user guide.
+
+    Quantus' ``SmoothMPRT`` leaves the last of its ``nr_samples`` copies
+    noise-free and draws fresh noise for every model; with the same noise
+    (the last copy noise-free) the two give the same per-layer similarities
+    (``tests/metrics/test_randomisation.py`` runs Quantus 0.6 directly).
 
     Parameters
     ----------

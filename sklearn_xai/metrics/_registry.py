@@ -36,6 +36,7 @@ _MODULE_FAMILY = {
     "_removal_paths": "faithfulness", "_removal_correlations": "faithfulness",
     "_retraining": "faithfulness", "_perturbation_gaps": "faithfulness",
     "_sensitivity": "robustness", "_stability": "robustness",
+    "_fold_stability": "robustness",
     "_localisation": "localisation", "_complexity": "complexity",
     "_axiomatic": "axiomatic", "_randomisation": "randomisation",
     "_ground_truth": "ground_truth", "_shapley_reference": "ground_truth",

@@ -30,7 +30,7 @@ import numbers
 
 import numpy as np
 
-from sklearn_xai.masking import BaselineMasker, MarginalMasker
+from sklearn_xai.masking import BaselineMasker, MarginalMasker, TokenMasker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
@@ -69,6 +69,7 @@ __all__ = [
     "faithfulness_estimate",
     "monotonicity_correlation",
     "sensitivity_n",
+    "taucorr_loo",
 ]
 
 
@@ -167,7 +168,7 @@ def sensitivity_n(estimator, X, attributions, *, subset_sizes=None, n_subsets=10
         alone *across the rows* of ``X``, and the mean over the steps is
         returned (one float for the batch; ``subset_sizes`` and
         ``n_subsets`` are ignored).
-    nan_policy : {{"omit", "zero", "raise"}}, default="omit"
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
         A size where the drop or the mass is constant over the subsets has
         no correlation and is left out of the row's mean; a row with no
         size left is NaN with a warning (``"omit"``), 0 (``"zero"``) or
@@ -763,3 +764,85 @@ for _name, _func, _desc in [
 ]:
     register_metric(_name, _func, kind="model", greater_is_better=True,
                     requires=_NEEDS_VALUE, source="XAI-Bench", description=_desc)
+
+
+@fast_validate_params(
+    {
+        **{k: _MODEL_PARAMS[k] for k in ("estimator", "X", "attributions", "masker",
+                                         "X_train", "target", "output", "batch_size")},
+        "pad_id": [Interval(numbers.Integral, 0, None, closed="left")],
+        "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution(metric_references=_references("attanasio2023"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
+def taucorr_loo(estimator, X, attributions, *, masker=None, X_train=None, pad_id=0,
+                target="predicted", output="auto", batch_size=None, nan_policy="omit"):
+    """Kendall's tau between the attributions and leave-one-out effects (ferret).
+
+    For a row of token ids with ``n`` tokens (its non-PAD positions), the
+    leave-one-out effect of token ``j`` is ``f(x) - f(x without j)``;
+    the score is Kendall's tau-b (:func:`scipy.stats.kendalltau`) between
+    these ``n`` effects and the ``n`` attributions.  ferret's
+    ``TauLOO_Evaluation`` (``taucorr_loo``).  See :ref:`text` in the user
+    guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    masker : masker, default=None
+        What a removed token becomes; ``None`` is ``TokenMasker("pad")``,
+        which deletes it (ferret); ``TokenMasker("mask")`` replaces it by
+        ``[MASK]``.  A fitted masker is used as is, an unfitted one is
+        fitted on ``X_train``.
+    X_train : array-like of shape (n_train, n_features), default=None
+        Training rows for an unfitted masker that learns from data.
+    pad_id : int, default=0
+        Positions holding this id are padding, not tokens.
+    {output_params}
+    nan_policy : {"omit", "zero", "raise"}, default="omit"
+        A row with fewer than two tokens, or constant effects or
+        attributions, has no correlation.
+
+    {returns_scores_greater}
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import taucorr_loo
+    >>> X = np.random.default_rng(0).integers(3, 9, size=(20, 3)).astype(float)
+    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    >>> x = np.array([[4.0, 5.0, 6.0]])  # effects 4, 10, 18
+    >>> taucorr_loo(model, x, [[0.1, 0.2, 0.3]]).round(6)
+    array([1.])
+    """
+    from scipy.stats import kendalltau
+
+    if masker is None:
+        masker = TokenMasker("pad", pad_id=pad_id)
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    d = X.shape[1]
+    keep = ~np.eye(d, dtype=bool)
+    fx, values = _with_x_blocks(f, masker, X, d, lambda sl: keep, batch_size, None)
+    effects = fx[:, None] - values
+    real = X != pad_id
+    tau = np.full(X.shape[0], np.nan)
+    for i in range(X.shape[0]):
+        e, a = effects[i, real[i]], A[i, real[i]]
+        if e.size >= 2 and np.ptp(e) > 0 and np.ptp(a) > 0:
+            tau[i] = kendalltau(e, a)[0]
+    return handle_undefined(tau, np.isnan(tau), nan_policy, what="taucorr_loo",
+                            reason="fewer than two tokens, or constant effects or "
+                                   "attributions")
+
+
+register_metric(
+    "taucorr_loo", taucorr_loo, kind="model", greater_is_better=True,
+    requires=("masker", "training_rows"), source="ferret",
+    description="Kendall's tau between token attributions and leave-one-out effects.",
+)

@@ -30,7 +30,7 @@ import textwrap
 
 import numpy as np
 
-from sklearn_xai.masking import NoisyLinearMasker
+from sklearn_xai.masking import NoisyLinearMasker, TokenMasker
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
@@ -66,6 +66,9 @@ from sklearn_xai.utils._stats import handle_undefined
 from sklearn_xai.utils._validation import magnitude_order, positions, top_k_coalitions
 
 __all__ = [
+    "ERASER_BINS",
+    "aopc_comprehensiveness",
+    "aopc_sufficiency",
     "auc_tp",
     "comprehensiveness",
     "irof",
@@ -980,7 +983,10 @@ def comprehensiveness(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     ``C(x) = f(x) - f(x_{T̄} ⊕ b_T)`` with ``T`` the top-k features of the
     explanation (ERASER; BEExAI).  One model row per ratio and instance.
-    See :ref:`def-comprehensiveness` in the user guide.
+    See :ref:`def-comprehensiveness` in the user guide.  Quantus'
+    ``Sufficiency`` is another quantity (Dasgupta et al. 2022: whether rows
+    with close explanations get the same prediction):
+    :func:`dasgupta_sufficiency`.
 
     Parameters
     ----------
@@ -1024,7 +1030,10 @@ def sufficiency(estimator, X, attributions, *, ratio=0.3, masker=None,
 
     ``S(x) = f(x) - f(x_T ⊕ b_{T̄})`` with ``T`` the top-k features of the
     explanation (ERASER; BEExAI).  One model row per ratio and instance.
-    See :ref:`def-comprehensiveness` in the user guide.
+    See :ref:`def-comprehensiveness` in the user guide.  Quantus'
+    ``Sufficiency`` is another quantity (Dasgupta et al. 2022: whether rows
+    with close explanations get the same prediction):
+    :func:`dasgupta_sufficiency`.
 
     Parameters
     ----------
@@ -1067,6 +1076,230 @@ register_metric(
     "neg_sufficiency", sufficiency, kind="model", greater_is_better=False,
     requires=("masker", "training_rows"), source="BEExAI",
     description="Output drop when only the top features are kept.",
+)
+
+
+# ======================================================================
+# AOPC over token fractions (ERASER, ferret): rows of padded token ids
+# ======================================================================
+#: ERASER's AOPC bins (fractions of the tokens removed or kept).
+ERASER_BINS = (0.01, 0.05, 0.1, 0.2, 0.5)
+
+_AOPC_PARAMS = {
+    **{k: _COMMON_PARAMS[k] for k in ("estimator", "X", "attributions", "masker",
+                                      "X_train", "target", "output", "batch_size")},
+    "ratios": ["array-like", None],
+    "pad_id": [Interval(numbers.Integral, 0, None, closed="left")],
+    "order_by": [StrOptions({"abs", "signed"})],
+    "only_positive": ["boolean"],
+    "nan_policy": [StrOptions({"omit", "zero", "raise"})],
+}
+
+
+def _token_steps(A, real, ratios, order_by, only_positive):
+    """Rank of every position in the explanation's order (PAD last), the
+    top-set sizes of each row and which of them count.
+
+    ``ratios=None``: ``k = 1..n_i`` (``n_i`` the row's tokens, ferret's
+    ``based_on="k"``).  Otherwise ``k = int(p n_i)`` for each ``p`` in
+    order, skipping ``k = 0`` (ferret's ``based_on="perc"``).  With
+    ``only_positive`` the top set holds only the positive attributions among
+    the top ``k``, ``min(k, n_i^+)`` tokens, and is skipped when empty.  A
+    set equal to the last one counted is skipped, as ferret does.
+    """
+    n, L = A.shape
+    key = np.where(real, A if order_by == "signed" else np.abs(A), -np.inf)
+    rank = positions(np.argsort(-key, axis=1, kind="stable"))
+    lengths = real.sum(axis=1)
+    if ratios is None:
+        steps = np.broadcast_to(np.arange(1, L + 1), (n, L))
+        valid = steps <= lengths[:, None]
+    else:
+        ratios = np.asarray(ratios, dtype=np.float64).ravel()
+        if ratios.size == 0 or np.any((ratios <= 0) | (ratios > 1)):
+            raise ValueError(
+                "ratios must be fractions in (0, 1], e.g. ERASER's "
+                f"{list(ERASER_BINS)}; got {ratios.tolist()}."
+            )
+        # int() truncation, as ferret
+        steps = (ratios[None, :] * lengths[:, None]).astype(np.int64)
+        valid = steps > 0
+    if only_positive:
+        steps = np.minimum(steps, ((A > 0) & real).sum(axis=1)[:, None])
+        valid = valid & (steps > 0)  # an empty top set is skipped
+    last = np.full(n, -1)
+    for m in range(steps.shape[1]):
+        valid[:, m] &= steps[:, m] != last
+        last = np.where(valid[:, m], steps[:, m], last)
+    return rank, np.where(valid, steps, 0), valid
+
+
+def _aopc(estimator, X, attributions, *, ratios, masker, X_train, pad_id, order_by,
+          only_positive, target, output, batch_size, nan_policy, keep_top, name):
+    if only_positive and order_by != "signed":
+        raise ValueError(
+            "only_positive=True keeps the positive attributions among the top "
+            "tokens of the signed order; use order_by='signed' with it."
+        )
+    if masker is None:
+        masker = TokenMasker("pad", pad_id=pad_id)
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    real = X != pad_id
+    rank, steps, valid = _token_steps(A, real, ratios, order_by, only_positive)
+    top = rank[:, None, :] < steps[:, :, None]
+    keep = (top | ~real[:, None, :]) if keep_top else ~top
+    fx, values = _with_x(f, masker, X, keep, batch_size, None)
+    count = valid.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = np.where(valid, fx[:, None] - values, 0.0).sum(axis=1) / count
+    return handle_undefined(scores, count == 0, nan_policy, name,
+                            "a text too short for any top set")
+
+
+_AOPC_DOCS = dict(
+    aopc_params="""
+ratios : array-like of float or None, default=None
+    ``None``: the top-``k`` sets for ``k = 1, ..., n_i``, every size up to
+    the row's ``n_i`` tokens (ferret's default).  Fractions ``p`` give
+    ``k = int(p n_i)`` (truncated), skipping ``k = 0`` and repeated sizes
+    (ferret's ``based_on="perc"``); ERASER's bins are
+    :data:`ERASER_BINS`, ``(0.01, 0.05, 0.1, 0.2, 0.5)``.
+masker : masker, default=None
+    What a removed token becomes; ``None`` is ``TokenMasker("pad")``, which
+    deletes it (ferret's ``remove_tokens=True``); ``TokenMasker("mask")``
+    replaces it by ``[MASK]``.  A fitted masker is used as is, an unfitted
+    one is fitted on ``X_train``.
+X_train : array-like of shape (n_train, n_features), default=None
+    Training rows for an unfitted masker that learns from data.
+pad_id : int, default=0
+    Positions holding this id are padding: not tokens, never ranked or
+    removed.
+order_by : {"signed", "abs"}, default="signed"
+    Rank the tokens by their attribution (ferret, ERASER: the tokens that
+    support the target class first) or by its magnitude.  Ties go to the
+    lower position.
+only_positive : bool, default=False
+    Keep only the positive attributions in each top set (``min(k, n_i^+)``
+    tokens; ferret's ``only_pos``, which its current release turns on by
+    default); an empty top set is skipped.  A top set equal to the last one
+    counted is skipped.
+nan_policy : {"omit", "zero", "raise"}, default="omit"
+    A row with no top set (no token, or ``int(p n_i) = 0`` for every ``p``).""",
+)
+
+
+@fast_validate_params(_AOPC_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(**_AOPC_DOCS,
+              metric_references=_references("deyoung2020", "attanasio2023"),
+              **_shared_docs("model_inputs", "output_params", "returns_greater"))
+def aopc_comprehensiveness(estimator, X, attributions, *, ratios=None, masker=None,
+                           X_train=None, pad_id=0, order_by="signed",
+                           only_positive=False,
+                           target="predicted", output="auto", batch_size=None,
+                           nan_policy="omit"):
+    """AOPC comprehensiveness over token fractions (ERASER, ferret).
+
+    For a row of token ids ``x`` with ``n`` tokens (its non-PAD positions)
+    and the top-``k`` tokens ``T_k`` of the explanation:
+    ``AOPC_comp(x) = mean_k (f(x) - f(x without T_k))`` over the sizes
+    ``k`` of ``ratios``.  ferret's ``AOPC_Comprehensiveness_Evaluation``
+    (text ids rather than strings; its ``remove_first_last`` special tokens
+    do not exist here).  See :ref:`text` in the user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {aopc_params}
+    {output_params}
+
+    {returns_greater}
+
+    See Also
+    --------
+    aopc_sufficiency, comprehensiveness
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import aopc_comprehensiveness
+    >>> X = np.random.default_rng(0).integers(3, 9, size=(20, 3)).astype(float)
+    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    >>> x = np.array([[4.0, 5.0, 0.0]])  # two tokens, then PAD
+    >>> # k = 1 removes token 1 (2 * 5), k = 2 both (+ 1 * 4): mean (10 + 14) / 2
+    >>> aopc_comprehensiveness(model, x, [[1.0, 2.0, 0.0]]).round(6)
+    array([12.])
+    """
+    return _aopc(estimator, X, attributions, ratios=ratios, masker=masker,
+                 X_train=X_train, pad_id=pad_id, order_by=order_by,
+                 only_positive=only_positive, target=target, output=output,
+                 batch_size=batch_size, nan_policy=nan_policy, keep_top=False,
+                 name="aopc_comprehensiveness")
+
+
+@fast_validate_params(_AOPC_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(**_AOPC_DOCS,
+              metric_references=_references("deyoung2020", "attanasio2023"),
+              **_shared_docs("model_inputs", "output_params", "returns_lower"))
+def aopc_sufficiency(estimator, X, attributions, *, ratios=None, masker=None,
+                     X_train=None, pad_id=0, order_by="signed", only_positive=False,
+                     target="predicted", output="auto", batch_size=None,
+                     nan_policy="omit"):
+    """AOPC sufficiency over token fractions (ERASER, ferret).
+
+    ``AOPC_suff(x) = mean_k (f(x) - f(x restricted to T_k))``: every token
+    outside the top-``k`` set ``T_k`` is removed, for the sizes ``k`` of
+    ``ratios``.  ferret's ``AOPC_Sufficiency_Evaluation``; ferret writes
+    the kept tokens in the order of their scores, here they keep their
+    positions (the same for a bag-of-words model).  See :ref:`text` in the
+    user guide.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {aopc_params}
+    {output_params}
+
+    {returns_lower}
+
+    See Also
+    --------
+    aopc_comprehensiveness, sufficiency
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import aopc_sufficiency
+    >>> X = np.random.default_rng(0).integers(3, 9, size=(20, 3)).astype(float)
+    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0])
+    >>> x = np.array([[4.0, 5.0, 0.0]])
+    >>> # k = 1 keeps token 1 only (drop 1 * 4), k = 2 keeps both (0)
+    >>> aopc_sufficiency(model, x, [[1.0, 2.0, 0.0]]).round(6)
+    array([2.])
+    """
+    return _aopc(estimator, X, attributions, ratios=ratios, masker=masker,
+                 X_train=X_train, pad_id=pad_id, order_by=order_by,
+                 only_positive=only_positive, target=target, output=output,
+                 batch_size=batch_size, nan_policy=nan_policy, keep_top=True,
+                 name="aopc_sufficiency")
+
+
+register_metric(
+    "aopc_comprehensiveness", aopc_comprehensiveness, kind="model",
+    greater_is_better=True, requires=("masker", "training_rows"), source="ERASER",
+    description="Mean output drop as the top tokens are removed (AOPC).",
+)
+
+register_metric(
+    "neg_aopc_sufficiency", aopc_sufficiency, kind="model", greater_is_better=False,
+    requires=("masker", "training_rows"), source="ERASER",
+    description="Mean output drop when only the top tokens are kept (AOPC).",
 )
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "avg_sensitivity",
     "consistency",
     "continuity",
+    "dasgupta_sufficiency",
     "local_lipschitz_estimate",
     "max_sensitivity",
 ]
@@ -489,6 +490,27 @@ def continuity(estimator, X, attributions, *, explainer, n_steps=None, radius=0.
 
 
 # ----------------------------------------------------------------- consistency
+def _predicted_classes(estimator, X, batch_size, name):
+    """The class index each row is predicted (a classifier's arg-max output)."""
+    f = ExplainedOutput(estimator, batch_size=batch_size)
+    if f.output == "predict":
+        raise NotApplicableError(
+            f"{name} compares predicted classes: estimator must be a "
+            f"classifier with predict_proba or decision_function; got "
+            f"{type(estimator).__name__}."
+        )
+    return f.all_outputs(X).argmax(axis=1)
+
+
+def _mean_of_defined(local, defined, message):
+    """Mean of the defined local scores (in sorted order, so that it does not
+    depend on the rows' order); NaN with ``message`` as a warning if none."""
+    if defined.any():
+        return float(np.mean(np.sort(local[defined])))
+    warnings.warn(message, UndefinedScoreWarning, stacklevel=4)
+    return float("nan")
+
+
 def _patterns(A, k, discretize, convention):
     """Integer code of each row's discretised explanation (n,)."""
     n, d = A.shape
@@ -600,14 +622,7 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
     """
     X, A = _check_inputs(X, attributions)
     n, d = X.shape
-    f = ExplainedOutput(estimator, batch_size=batch_size)
-    if f.output == "predict":
-        raise NotApplicableError(
-            "consistency compares predicted classes: estimator must be a "
-            f"classifier with predict_proba or decision_function; got "
-            f"{type(estimator).__name__}."
-        )
-    predicted = f.all_outputs(X).argmax(axis=1)
+    predicted = _predicted_classes(estimator, X, batch_size, "consistency")
     kk = d if isinstance(k, str) else k
     if not isinstance(kk, numbers.Integral) or isinstance(kk, bool):
         kk = resolve_k(float(kk), d)
@@ -624,17 +639,155 @@ def consistency(estimator, X, attributions, *, k=5, discretize="top_k_sign",
     local = np.full(n, np.nan)
     local[defined] = (same[defined] - 1) / (size[defined] - 1)
     n_defined = int(defined.sum())
-    if n_defined:
-        score = float(np.mean(np.sort(local[defined])))
-    else:
-        warnings.warn(
-            "consistency is undefined: no two rows have the same explanation "
-            "pattern, so NaN is returned. Pass more rows, a smaller k or a "
-            'coarser discretize ("top_k").', UndefinedScoreWarning, stacklevel=3)
-        score = float("nan")
+    score = _mean_of_defined(
+        local, defined, "consistency is undefined: no two rows have the same "
+        "explanation pattern, so NaN is returned. Pass more rows, a smaller k or "
+        'a coarser discretize ("top_k").')
     if return_details:
         return Bunch(score=score, local_consistency=local, pattern=pattern,
                      n_defined=n_defined)
+    return score
+
+
+_DISTANCES = {"seuclidean", "euclidean", "cityblock", "chebyshev", "cosine"}
+
+
+def _explanation_distances(A, distance):
+    """Pairwise distances of the rows of ``A`` (n, n); ``"seuclidean"`` scales
+    each column by its sample variance over the rows (a constant column
+    differs by 0 between any two rows whatever its scale, so it gets 1)."""
+    from scipy.spatial.distance import cdist
+
+    if distance == "seuclidean":
+        var = A.var(axis=0, ddof=1) if A.shape[0] > 1 else np.ones(A.shape[1])
+        return cdist(A, A, "seuclidean", V=np.where(var > 0, var, 1.0))
+    return cdist(A, A, distance)
+
+
+@fast_validate_params(
+    {
+        "estimator": [object],
+        "X": ["array-like"],
+        "attributions": ["array-like"],
+        "threshold": [Interval(numbers.Real, 0, None, closed="left")],
+        "distance": [StrOptions(_DISTANCES)],
+        "relative": ["boolean"],
+        "absolute": ["boolean"],
+        "return_details": ["boolean"],
+        "batch_size": _BASE_PARAMS["batch_size"],
+    },
+    prefer_skip_nested_validation=True,
+)
+@Substitution("X", "batch_size", metric_references=_references("dasgupta2022"))
+def dasgupta_sufficiency(estimator, X, attributions, *, threshold=0.6,
+                         distance="seuclidean", relative=True, absolute=True,
+                         return_details=False, batch_size=None):
+    """Sufficiency of Dasgupta et al. 2022 (Quantus' Sufficiency).
+
+    The probability that rows whose explanations are close get the same
+    predicted class: with ``δ_ij`` the distance between the explanations
+    of rows ``i`` and ``j`` and ``f(x)`` the prediction, the local
+    sufficiency of row ``i`` is
+
+    ``s_i = #{j ≠ i : δ_ij ≤ t, f_j = f_i} / #{j ≠ i : δ_ij ≤ t}``
+
+    over the rows of ``X``, and the score is the mean of ``s_i`` over the
+    rows with at least one close row.  It is one number for the whole set
+    of rows.  Not to be confused with :func:`sufficiency` (ERASER's: the
+    output kept by the top features of one row).  See
+    :ref:`def-dasgupta-sufficiency` in the user guide.
+
+    Parameters
+    ----------
+    estimator : fitted classifier
+        The explained model; its predicted classes are compared.
+    {X}
+    attributions : array-like of shape (n_samples, n_features)
+        Their explanations.
+    threshold : float, default=0.6
+        Two explanations are close when their distance is at most
+        ``threshold`` (Quantus' default).
+    distance : {{"seuclidean", "euclidean", "cityblock", "chebyshev", \
+"cosine"}}, default="seuclidean"
+        Distance between explanations (scipy's ``cdist``); ``"seuclidean"``
+        divides each column by its variance over the scored rows (Quantus'
+        default).
+    relative : bool, default=True
+        Divide the distances by the largest one among the scored rows first
+        (Quantus normalises the distance matrix so), which makes
+        ``threshold`` a fraction of it.
+    absolute : bool, default=True
+        Compare ``|a|`` (Quantus' default).
+    return_details : bool, default=False
+        Also return the per-row local sufficiencies.
+    {batch_size}
+
+    Returns
+    -------
+    score : float
+        Greater is better, in ``[0, 1]``; NaN (with a warning) when no row
+        has a close row.
+    details : Bunch
+        Only with ``return_details=True``: ``score``,
+        ``local_sufficiency`` (``s_i``, NaN for rows with no close row),
+        ``n_close`` (close rows of each row) and ``n_defined``.
+
+    Notes
+    -----
+    Quantus scores each row within its batch of ``batch_size`` rows (64 by
+    default), so a row's score depends on the rows batched with it (the
+    variances of ``"seuclidean"`` and the largest distance are the batch's),
+    and it scores 0 a row with no close row.  Its per-row scores on one
+    batch holding every row equal ``local_sufficiency`` where defined.
+    Quantus 0.6 passes ``V=None`` to scipy's ``cdist`` whatever its
+    ``distance_func``, which recent scipy refuses for every distance but
+    ``"seuclidean"``.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn_xai.metrics import dasgupta_sufficiency
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 3))
+    >>> clf = LogisticRegression().fit(X, X[:, 0] > 0)
+    >>> # Signed explanations that carry the decision (x_0's term) against
+    >>> # unrelated ones.
+    >>> A = X * clf.coef_[0]
+    >>> good = dasgupta_sufficiency(clf, X, A, threshold=0.05, absolute=False)
+    >>> noise = dasgupta_sufficiency(clf, X, rng.normal(size=X.shape),
+    ...                              threshold=0.05, absolute=False)
+    >>> round(good, 2), round(noise, 2)
+    (0.95, 0.69)
+    """
+    X, A = _check_inputs(X, attributions)
+    n = X.shape[0]
+    check_allocation(n * n, what=f"the pairwise distances of {n} explanations",
+                     parameter="X", value=f"{n} rows")
+    predicted = _predicted_classes(estimator, X, batch_size, "dasgupta_sufficiency")
+    if absolute:
+        A = np.abs(A)
+    dist = _explanation_distances(A, distance)
+    np.nan_to_num(dist, copy=False, nan=0.0)  # cosine of a zero explanation
+    top = dist.max()
+    if relative and top > 0:
+        dist /= top
+    close = dist <= threshold
+    np.fill_diagonal(close, False)
+    n_close = close.sum(axis=1)
+    same = (close & (predicted[:, None] == predicted[None, :])).sum(axis=1)
+    defined = n_close > 0
+    local = np.full(n, np.nan)
+    local[defined] = same[defined] / n_close[defined]
+    score = _mean_of_defined(
+        local, defined, "dasgupta_sufficiency is undefined: no row has an "
+        "explanation within threshold of another's, so NaN is returned. Pass "
+        "more rows or a larger threshold.")
+    if return_details:
+        return Bunch(score=score, local_sufficiency=local, n_close=n_close,
+                     n_defined=int(defined.sum()))
     return score
 
 
@@ -664,6 +817,14 @@ register_metric(
     per_instance=False, requires=("classifier",), source="Quantus",
     description="Probability that rows with the same explanation pattern get "
                 "the same prediction.",
+)
+
+register_metric(
+    "dasgupta_sufficiency", dasgupta_sufficiency, kind="model",
+    greater_is_better=True, per_instance=False, requires=("classifier",),
+    source="Dasgupta et al. 2022, Quantus",
+    description="Probability that rows with close explanations get the same "
+                "prediction.",
 )
 
 

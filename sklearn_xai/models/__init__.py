@@ -1,7 +1,8 @@
 """Neural networks of the seed benchmarks as scikit-learn estimators (skorch).
 
 Torch modules (``OpenXAIANN``, ``LogisticNet``, ``BEExAIMLP``,
-``TetrominoMLP``, ``TetrominoCNN``) return logits; the estimators wrap them in
+``TetrominoMLP``, ``TetrominoCNN``, ``TimeSeriesCNN``, ``TimeSeriesGRU``)
+return logits; the estimators wrap them in
 :class:`skorch.NeuralNetClassifier` / :class:`skorch.NeuralNetRegressor`
 subclasses that accept float64 input, arbitrary class labels and a
 ``random_state``, and stop early on a validation split.  Gradient explainers
@@ -35,6 +36,15 @@ _SUBMODULE = {
     "TetrominoCNN": "_modules",
     "TetrominoMLP": "_modules",
     "cnn_flatten_size": "_modules",
+    "TimeSeriesCNN": "_timeseries",
+    "TimeSeriesCNNClassifier": "_timeseries",
+    "TimeSeriesGRU": "_timeseries",
+    "TimeSeriesGRUClassifier": "_timeseries",
+    "WindowFeatures": "_timeseries",
+    "TextCNN": "_text",
+    "TextNetClassifier": "_text",
+    "TinyTransformer": "_text",
+    "TokenIdClassifier": "_text",
     "randomise_model": "_randomise",
     "randomised_layers": "_randomise",
     "UNITS": "_units",
@@ -68,7 +78,16 @@ __all__ = [
     "TetrominoCNN",
     "TetrominoMLP",
     "TetrominoNetClassifier",
+    "TimeSeriesCNN",
+    "TimeSeriesCNNClassifier",
+    "TimeSeriesGRU",
+    "TimeSeriesGRUClassifier",
+    "TextCNN",
+    "TextNetClassifier",
+    "TinyTransformer",
+    "TokenIdClassifier",
     "UNITS",
+    "WindowFeatures",
     "cnn_flatten_size",
     "randomise_model",
     "randomised_layers",

@@ -197,9 +197,18 @@ CITATIONS = {
         'ground truth evaluation of neural network explanations", Information Fusion '
         "81, 2022."
     ),
+    "arias_duart2022": (
+        'A. Arias-Duart, F. Parés, D. Garcia-Gasulla and V. Gimenez-Abalos, "Focus! '
+        'Rating XAI Methods and Finding Biases", FUZZ-IEEE 2022.'
+    ),
     "atanasova2020": (
         'P. Atanasova, J. G. Simonsen, C. Lioma and I. Augenstein, "A Diagnostic Study '
         'of Explainability Techniques for Text Classification", EMNLP 2020.'
+    ),
+    "attanasio2023": (
+        'G. Attanasio, E. Pastor, C. Di Bonaventura and D. Nozza, "ferret: a Framework '
+        'for Benchmarking Explainers on Transformers", EACL 2023 (System '
+        "Demonstrations)."
     ),
     "bach2015": (
         'S. Bach, A. Binder, G. Montavon, F. Klauschen, K.-R. Müller and W. Samek, "On '
@@ -250,6 +259,11 @@ CITATIONS = {
     "deyoung2020": (
         'J. DeYoung et al., "ERASER: A Benchmark to Evaluate Rationalized NLP Models", '
         "ACL 2020."
+    ),
+    "fel2022": (
+        'T. Fel, D. Vigouroux, R. Cadène and T. Serre, "How Good is your '
+        'Explanation? Algorithmic Stability Measures to Assess the Quality of '
+        'Explanations for Deep Neural Networks", WACV 2022.'
     ),
     "hedstrom2023": (
         'A. Hedström et al., "Quantus: An Explainable AI Toolkit for Responsible '

@@ -1,9 +1,10 @@
-"""Images stored as flattened rows (row-major), as the explainers and the
+"""Images stored as flattened rows (row-major), and time series stored
+channel-major, as the explainers and the
 metrics of attribution maps read them."""
 
 import numpy as np
 
-__all__ = ["resolve_image_shape"]
+__all__ = ["resolve_image_shape", "resolve_series_shape"]
 
 
 def resolve_image_shape(image_shape, n_pixels, *, ndim=None):
@@ -58,3 +59,52 @@ def resolve_image_shape(image_shape, n_pixels, *, ndim=None):
             f"number of columns); got {image_shape!r}."
         )
     return shape
+
+
+def resolve_series_shape(series_shape, n_columns):
+    """The ``(n_channels, n_timesteps)`` shape of one series whose flattened
+    row has ``n_columns`` values.
+
+    A batch of series is a 2-D array ``(n_series, n_channels * n_timesteps)``
+    in channel-major order: column ``c * n_timesteps + t`` holds channel
+    ``c`` at time step ``t`` (a C-order reshape to ``(n_channels,
+    n_timesteps)`` gives one series), the way images are flattened row-major
+    and read through :func:`resolve_image_shape`.
+
+    Parameters
+    ----------
+    series_shape : array-like of two ints or None
+        ``(n_channels, n_timesteps)``; ``None`` means one channel,
+        ``(1, n_columns)``.
+    n_columns : int
+        Length of one flattened series (the number of columns).
+
+    Returns
+    -------
+    shape : tuple of two ints
+        ``(n_channels, n_timesteps)`` whose product is ``n_columns``.
+
+    Raises
+    ------
+    ValueError
+        If ``series_shape`` does not have two positive sides whose product
+        is ``n_columns``.
+
+    Examples
+    --------
+    >>> from sklearn_xai.utils._images import resolve_series_shape
+    >>> resolve_series_shape(None, 50)
+    (1, 50)
+    >>> resolve_series_shape((2, 25), 50)
+    (2, 25)
+    """
+    if series_shape is None:
+        return (1, int(n_columns))
+    try:
+        return resolve_image_shape(series_shape, n_columns, ndim=2)
+    except (ValueError, TypeError):
+        raise ValueError(
+            f"series_shape must be (n_channels, n_timesteps) whose product is "
+            f"{n_columns} (the number of columns, channel-major); got "
+            f"{series_shape!r}."
+        ) from None

@@ -9,6 +9,7 @@ from sklearn_xai.benchmark.presets import PRESETS, is_preset, register_preset
 from sklearn_xai.datasets import (
     make_gaussian_linear,
     make_gaussian_piecewise_constant,
+    make_text_classification,
     preprocessed,
     two_draws,
 )
@@ -31,14 +32,17 @@ def test_every_preset_resolves_every_component(name, quick):
     assert spec.name == name + ("_quick" if quick else "")
     spec.validate_names()
     context = {"distribution": make_gaussian_linear(20, random_state=0).distribution,
-               "image_shape": (8, 8)}
+               "image_shape": (8, 8), "series_shape": (1, 20)}
     for label, explainer in spec.explainers.items():
         resolve_component(explainer, "explainer", seed=0, context=context)
     # What datasets hand to models through "@key" references: the unit of a
     # known-behaviour dataset, the test rows OpenXAI's trainer selects on.
     rng = np.random.default_rng(0)
+    text = make_text_classification(5, random_state=0)
     model_context = {"unit": "xor",
-                     "test_rows": (rng.normal(size=(8, 20)), np.arange(8) % 2)}
+                     "test_rows": (rng.normal(size=(8, 20)), np.arange(8) % 2),
+                     "series_shape": (1, 20),
+                     "codec": text.codec, "vocab_size": text.vocab_size}
     for label, model in spec.models.items():
         built = []
         for task in ("regression", "classification"):
@@ -76,6 +80,7 @@ PRESET_MODULES = {
     "openxai_german": "openxai",
     "xaitris_8x8": "xaitris", "xaitris_64x64": "xaitris", "beexai_real": "beexai",
     "beexai_table5": "beexai", "unit_tests": "units", "fooling": "fooling",
+    "timeseries_synthetic": "timeseries", "text_synthetic": "text",
 }
 
 
@@ -95,7 +100,8 @@ def test_every_name_the_cli_accepts_resolves_to_a_preset():
     quick = set(REPRODUCTIONS) | {"xaibench_figure_grid", "xaibench_linear100",
                                   "xaibench_wine", "xaibench_wine_code",
                                   "xaibench_roar_curve", "openxai_compas",
-                                  "openxai_heloc", "openxai_german", "unit_tests"}
+                                  "openxai_heloc", "openxai_german", "unit_tests",
+                                  "timeseries_synthetic", "text_synthetic"}
     assert set(SHIPPED_PRESETS) == set(PRESET_MODULES) and WITH_QUICK_VARIANT == quick
     for name in PRESET_MODULES:
         _check_benchmark_name(name, imports=[])

@@ -40,6 +40,18 @@ def _openxai_files(folder):
     return folder
 
 
+def _ts_file(folder):
+    path = folder / "Tiny_TRAIN.ts"
+    path.write_text("@problemName Tiny\n@classLabel true a b\n@data\n1,2:a\n3,4:b\n")
+    return path
+
+
+def _text_file(folder):
+    path = folder / "texts.csv"
+    path.write_text("text,label\ngood film,pos\nbad film,neg\n")
+    return path
+
+
 # Cheap calls (tiny sizes) of every public generator and loader that
 # returns a data set; ``tmp`` is a folder for loaders that need a file.
 _CALLS = {
@@ -58,6 +70,12 @@ _CALLS = {
     "make_synthgauss": lambda tmp: datasets.make_synthgauss(20, 4, n_clusters=2,
                                                            random_state=0),
     "make_tetrominoes": lambda tmp: datasets.make_tetrominoes(40, random_state=0),
+    "make_timeseries_classification": lambda tmp: datasets.make_timeseries_classification(
+        10, n_timesteps=12, window=3, random_state=0),
+    "load_ucr_uea": lambda tmp: datasets.load_ucr_uea(_ts_file(tmp)),
+    "make_text_classification":
+        lambda tmp: datasets.make_text_classification(10, random_state=0),
+    "load_text_corpus": lambda tmp: datasets.load_text_corpus(_text_file(tmp)),
     "make_unit_test": lambda tmp: datasets.make_unit_test("xor", 10, random_state=0),
     "make_gaussian_copy": lambda tmp: datasets.make_gaussian_copy(
         *_real_xy(), n_samples=10, test_size=0.25, random_state=0),

@@ -48,9 +48,11 @@ FAST = {
     "MAPLE": {"n_estimators": 5, "min_samples_leaf": 3},
     "ShapleyValueSampling": {"n_permutations": 3, "antithetic": False},
     "SmoothGrad": {"n_perturbations": 5},
+    "TextLIME": {"n_perturbations": 20},
 }
 # Explainers whose default construction needs a model the others cannot use.
-SPECIAL_MODEL = {"GuidedGradCam": "convolutional net", "TreeContributions": "xgboost"}
+SPECIAL_MODEL = {"GuidedGradCam": "convolutional net", "TreeContributions": "xgboost",
+                 "EmbeddingAttribution": "text net with an embedding layer"}
 MASKER_BASED = (BreakDown, ExactShapley, FeatureAblation, LeaveOneCovariateIn)
 
 

@@ -388,3 +388,69 @@ def test_smooth_mprt_refuses_a_huge_noise_count_before_any_work():
     with pytest.raises(ValueError, match=r"n_perturbations=1000000000000 needs about"):
         smooth_mprt(model, X[:4], ex.transform(X[:4]), explainer=ex,
                     n_perturbations=10**12, random_state=0)
+
+
+class _FixedNoise:
+    """Stands in for RowStreams in sMPRT: ``normal`` returns the fixed noise
+    ``E`` (n, m, d) whatever the seed (the noise is the test's, not ours)."""
+
+    E = None
+
+    def __init__(self, seed, keys):
+        pass
+
+    def normal(self, shape):
+        return _FixedNoise.E
+
+
+def test_smooth_mprt_equals_quantus_at_fixed_noise(net, monkeypatch):
+    """Quantus' SmoothMPRT run directly, with both sides drawing the same
+    noise: Quantus adds ``np.random.randn`` noise to nr_samples - 1 copies
+    and leaves the last one noise-free, so our fixed noise is the same
+    draws with a zero last copy, and Quantus' randn replays them (the same
+    cycle for the original model and every randomised one, as ours)."""
+    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; pip install quantus")
+    import sklearn_xai.metrics._randomisation as randomisation
+    import sklearn_xai.models
+
+    monkeypatch.setattr(np, "trapz", np.trapezoid, raising=False)
+    monkeypatch.setattr(sklearn_xai.models, "randomise_model", _quantus_randomise)
+    m = 5
+    E = np.random.default_rng(7).normal(size=(len(X), m, D))
+    E[:, -1] = 0.0
+    monkeypatch.setattr(_FixedNoise, "E", E)
+    monkeypatch.setattr(randomisation, "RowStreams", _FixedNoise)
+    calls = []
+
+    def randn(*shape):
+        assert shape == (len(X), 1, D)
+        k = len(calls) % (m - 1)
+        calls.append(k)
+        return E[:, k][:, None, :].copy()
+
+    ex = LogitGradient(FrozenEstimator(net)).fit(X_TRAIN)
+    y = net.predict(X.astype(np.float32))
+    A = ex.explain(X, target=y)
+    ours = smooth_mprt(net, X, A, explainer=ex, n_perturbations=m, noise_magnitude=0.2,
+                       X_train=X_TRAIN, return_layers=True, random_state=0)
+    metric = quantus.SmoothMPRT(layer_order="top_down", seed=42, nr_samples=m,
+                                noise_magnitude=0.2, return_average_correlation=False,
+                                similarity_func=quantus.similarity_func.correlation_spearman,
+                                abs=True, normalise=True, disable_warnings=True)
+    monkeypatch.setattr(np.random, "randn", randn)
+    # Quantus 0.6's smoothing calls quantus.explain, not explain_func (a
+    # captum gradient that needs 2-d outputs): point it at the same gradient.
+    monkeypatch.setattr(quantus, "explain", _quantus_explain)
+    theirs = metric(model=copy.deepcopy(net.module_), x_batch=X[:, None, :].astype(np.float32),
+                    y_batch=y, a_batch=None, explain_func=_quantus_explain,
+                    channel_first=True, softmax=False, device="cpu")
+    monkeypatch.undo()
+    layers = [name for name in theirs if name != "original"]
+    assert layers == ours.layers == randomised_layers(net)
+    # Quantus explained the original model twice (a_batch, then "original"),
+    # then each randomised one: every explanation saw the same noise.
+    assert len(calls) == (2 + len(layers)) * (m - 1)
+    np.testing.assert_allclose(theirs["original"], 1.0, atol=1e-6)
+    for k, name in enumerate(layers):
+        np.testing.assert_allclose(ours.layer_scores[:, k], theirs[name], atol=1e-6)
+    np.testing.assert_allclose(ours.scores, ours.layer_scores.mean(axis=1))

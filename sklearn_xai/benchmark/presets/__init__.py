@@ -21,12 +21,17 @@ Modules:
     XAI-TRIS (Clark et al., 2024): 8 x 8 tetromino images.
 ``beexai``
     BEExAI (Sithakoul et al., 2024): real tabular data, its Table 5.
+``timeseries``
+    Synthetic time series with planted shapes in known windows.
 ``units``
     Known-behaviour unit tests: hand-weighted models whose correct
     attributions are known (after XAI-Units, Lee et al., 2025).
 ``fooling``
     Explainers that can be fooled: models scaffolded to hide their
     sensitive feature from an explainer's perturbations (Slack et al., 2020).
+``text``
+    Synthetic texts with per-token ground truth (ERASER's and ferret's
+    metrics).
 
 Presets use the explainers and metrics this installation provides
 (``sklearn_xai.utils.discovery``): a component that is not available is left
