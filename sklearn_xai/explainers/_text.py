@@ -24,6 +24,7 @@ import numpy as np
 import torch
 from captum.attr import LayerGradientXActivation, LayerIntegratedGradients
 
+from sklearn_xai.explainers._capabilities import model_agnostic_hint
 from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._gradients import _GradientExplainer
 from sklearn_xai.explainers._lime import _check_perturbations
@@ -35,6 +36,7 @@ from sklearn_xai.explainers._surrogate import (
 )
 from sklearn_xai.explainers._torch import summed_output
 from sklearn_xai.masking import TokenMasker
+from sklearn_xai.utils._exceptions import NotApplicableError
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 
@@ -276,10 +278,13 @@ default="integrated_gradients"
 
         net, _ = differentiable_model(self.estimator_, explainer=type(self).__name__)
         if not isinstance(getattr(net.module_, self.layer, None), torch.nn.Module):
-            raise ValueError(
-                f"layer={self.layer!r} names no layer of the net's module "
-                f"({type(net.module_).__name__}); pass the attribute name of its "
-                "embedding layer."
+            # Not applicable (skipped by the runner), as a gradient explainer
+            # on a tree: the model has no embedding layer of that name.
+            raise NotApplicableError(
+                f"{type(self).__name__}: layer={self.layer!r} names no layer of the "
+                f"net's module ({type(net.module_).__name__}); pass the attribute name "
+                "of its embedding layer (a text net: TextNetClassifier). "
+                + model_agnostic_hint()
             )
 
     def _model_rows_per_row(self):
