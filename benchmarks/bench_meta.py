@@ -44,10 +44,57 @@ of the two full runs are within the machine's noise); of its own 3.7 s,
 explainers and the statistics.
 
 Run: python benchmarks/bench_meta.py
+
+MetaQuantus on a shared small case (``--metaquantus``)
+------------------------------------------------------
+
+``python benchmarks/bench_meta.py --metaquantus`` (with MetaQuantus 0.0.5 on
+the path, ``pip install --no-deps --target DIR metaquantus==0.0.5`` and
+``PYTHONPATH=DIR``; it needs torch and Quantus, not torchvision) runs
+MetaQuantus's ``MetaEvaluation`` and ``meta_evaluate`` on the same case and
+writes MetaQuantus's numbers, with their provenance, to
+``tests/benchmark/data/metaquantus_shared_case.json``, which
+``tests/benchmark/test_meta_metaquantus.py`` compares ``meta_evaluate``
+with in the default test run.
+
+The case (:data:`SHARED`): ``make_classification`` (4 features, 300 rows, 64
+explained), a logistic regression, three feature ablations (mean, zero and
+one baselines), comprehensiveness and complexity, MetaQuantus's MNIST noise
+levels (model: multiplicative ``N(1, 0.001)`` and ``N(1, 2)``; input:
+uniform ``±0.001`` and ``±5``).  MetaQuantus needs a torch model: it gets the
+logistic regression as a ``torch.nn.Linear`` with two logits (0 and the
+regression's logit: the same predictions and the same multiplicative noise on
+``coef_`` and ``intercept_`` as ours) behind a layer that maps standardised
+inputs ``z`` to ``x = mean + std * z``, so its uniform noise on ``z`` is our
+noise in training standard deviations.  Its explanation function and its
+estimator turn the (perturbed) torch module back into a logistic regression
+and call this package's explainers and metrics (the runner's own
+``_explain`` and ``_metric_kwargs``): the unperturbed scores are the same on
+both sides (checked), so the only difference is the meta-evaluation.
+
+Two adjustments make MetaQuantus 0.0.5 compute what its paper defines:
+
+* its inter-consistency under disruption tests ``if score_direction:``, so
+  both "higher" and "lower" count a *higher* perturbed score as worse; it
+  gets ``score_direction=None`` for a greater-is-better metric and
+  ``"lower"`` otherwise (the intent of the earlier ``lower_is_better``);
+* its input test clips the perturbed inputs below at the batch minimum
+  (image range); the batch carries one extra column at ``-1e6``, ignored by
+  the model and the metrics, so that nothing is clipped (tabular features
+  have no common range; ``meta_evaluate`` does not clip).
+
+Measured (MetaQuantus: 4 iterations x 5 perturbations = 20 per test; ours:
+20 perturbations; mean, and the standard error of the difference)::
+
+    see the fixture's "comparison" entry (printed by the script)
 """
 
+import json
+import os
+import sys
 import tempfile
 import time
+import types
 import warnings
 
 import numpy as np
@@ -120,7 +167,226 @@ def main():
           "statistics)")
 
 
+# ------------------------------------------------ MetaQuantus, shared case
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests",
+                       "benchmark", "data", "metaquantus_shared_case.json")
+SHARED = {
+    "dataset": {"name": "sklearn.datasets.make_classification",
+                "params": {"n_samples": 300, "n_features": 4, "n_informative": 3,
+                           "n_redundant": 0, "random_state": 0}},
+    "models": {"logistic": "logistic_regression"},
+    "explainers": {
+        "ablation_mean": {"name": "FeatureAblation", "params": {"masker": MEAN}},
+        "ablation_zero": {"name": "FeatureAblation", "params": {"masker": {
+            "name": "BaselineMasker", "params": {"value": 0.0}}}},
+        "ablation_one": {"name": "FeatureAblation", "params": {"masker": {
+            "name": "BaselineMasker", "params": {"value": 1.0}}}},
+    },
+    "metrics": {"comprehensiveness": {"name": "comprehensiveness", "params": {"masker": MEAN}},
+                "neg_complexity": "neg_complexity"},
+    "seeds": [0], "n_explain": 64,
+}
+MQ_ITERATIONS, MQ_PERTURBATIONS = 4, 5
+# meta_evaluate's n_perturbations in the default-run test (its cost).
+TEST_PERTURBATIONS = 8
+_TESTS = {("model", "iac_nr"): "Model Resilience Test", ("model", "iec_nr"): "Model Resilience Test",
+          ("model", "iac_ar"): "Model Adversary Test", ("model", "iec_ar"): "Model Adversary Test",
+          ("input", "iac_nr"): "Input Resilience Test", ("input", "iec_nr"): "Input Resilience Test",
+          ("input", "iac_ar"): "Input Adversary Test", ("input", "iec_ar"): "Input Adversary Test"}
+
+
+def _import_metaquantus():
+    sys.modules.setdefault("torchvision", types.ModuleType("torchvision"))
+    if not hasattr(np, "trapz"):  # Quantus 0.6 on numpy 2
+        np.trapz = np.trapezoid
+    import metaquantus
+
+    return metaquantus
+
+
+def _shared_case():
+    """The fitted logistic regression, the prepared cell and the runner's
+    tasks of :data:`SHARED`."""
+    from sklearn_xai.benchmark._runner import _as_spec, _fit, _tasks
+
+    tasks = _tasks(_as_spec(SHARED))
+    fit = _fit(tasks[0]["dataset"], tasks[0]["model"], tasks[0]["seed"], {})
+    return fit["prepared"], {t["labels"]["explainer"]: t for t in tasks}
+
+
+def run_metaquantus():
+    """MetaQuantus's MetaEvaluation on the shared case; returns
+    {metric: {type: {criterion: {"mean", "sd", "n"}}}} and the unperturbed
+    scores it computed."""
+    import copy
+    import inspect
+
+    import torch
+
+    from sklearn_xai.benchmark._runner import _explain, _metric_kwargs
+    from sklearn_xai.metrics import get_metric_spec, get_scorer
+
+    mq = _import_metaquantus()
+    prepared, task_of = _shared_case()
+    lr = prepared["model"]
+    X = prepared["X_explain"]
+    d = X.shape[1]
+    mu, sd = prepared["X_train"].mean(axis=0), np.nanstd(prepared["X_train"], axis=0)
+
+    class Logits(torch.nn.Module):
+        """Two logits, 0 and the regression's, of x = mu + sd * z."""
+
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(d, 2, dtype=torch.float64)
+            with torch.no_grad():
+                self.linear.weight.zero_()
+                self.linear.bias.zero_()
+                self.linear.weight[1] = torch.as_tensor(lr.coef_[0])
+                self.linear.bias[1] = float(lr.intercept_[0])
+            self.register_buffer("mu", torch.as_tensor(mu))
+            self.register_buffer("sd", torch.as_tensor(sd))
+
+        def forward(self, z):
+            z = z.reshape(len(z), -1)[:, :d].to(torch.float64)
+            return self.linear(self.mu + self.sd * z)
+
+    def as_sklearn(module):
+        new = copy.deepcopy(lr)
+        w = module.linear.weight.detach().numpy()
+        b = module.linear.bias.detach().numpy()
+        new.coef_ = (w[1] - w[0])[None, :].copy()
+        new.intercept_ = np.array([b[1] - b[0]])
+        return new
+
+    def as_x(z):
+        return mu + sd * np.asarray(z, dtype=float).reshape(len(z), -1)[:, :d]
+
+    def explain_func(model, inputs, targets, method, **kwargs):
+        explainer, _ = _explain(task_of[method], {**prepared, "model": as_sklearn(model)})
+        A = explainer.explain(as_x(inputs), target=np.asarray(targets))
+        out = np.zeros((len(A), 1, d + 1))
+        out[:, 0, :d] = A
+        return out
+
+    class Estimator:
+        abs, normalise, normalise_func, normalise_func_kwargs = False, False, None, {}
+
+        def __init__(self, label):
+            self.spec = next(iter(task_of.values()))["metrics"][label]
+            self.registry = get_metric_spec(self.spec["name"])
+
+        def __call__(self, model, x_batch, y_batch, a_batch, **kwargs):
+            est = as_sklearn(model)
+            params, _ = _metric_kwargs(self.spec, self.registry, {**prepared, "model": est},
+                                       None, 0)
+            if "target" in inspect.signature(self.registry.func).parameters:
+                params["target"] = np.asarray(y_batch)
+            A = np.asarray(a_batch).reshape(len(a_batch), -1)[:, :d]
+            return list(get_scorer(self.spec["name"], **params).score_attributions(
+                est, as_x(x_batch), A))
+
+    module = Logits().eval()
+    z = np.full((len(X), 1, d + 1), -1e6)  # the last column: no clipping
+    z[:, 0, :d] = (X - mu) / sd
+    assert (module(torch.as_tensor(z)).argmax(1).numpy() == lr.predict(X)).all()
+    suite = {
+        "Model Resilience Test": mq.ModelPerturbationTest(
+            noise_type="multiplicative", mean=1.0, std=0.001, type="Resilience"),
+        "Model Adversary Test": mq.ModelPerturbationTest(
+            noise_type="multiplicative", mean=1.0, std=2.0, type="Adversary"),
+        "Input Resilience Test": mq.InputPerturbationTest(noise=0.001, type="Resilience"),
+        "Input Adversary Test": mq.InputPerturbationTest(noise=5.0, type="Adversary"),
+    }
+    np.random.seed(0)
+    torch.manual_seed(0)
+    out, unperturbed = {}, {}
+    for label in SHARED["metrics"]:
+        gib = get_metric_spec(SHARED["metrics"][label]["name"] if isinstance(
+            SHARED["metrics"][label], dict) else label).greater_is_better
+        meta = mq.MetaEvaluation(test_suite=suite, xai_methods={e: {} for e in task_of},
+                                 iterations=MQ_ITERATIONS, nr_perturbations=MQ_PERTURBATIONS,
+                                 explain_func=explain_func, write_to_file=False)
+        meta(estimator=Estimator(label), model=module, x_batch=z, y_batch=lr.predict(X),
+             channel_first=True, softmax=False, score_direction=None if gib else "lower")
+        unperturbed[label] = {e: meta.results_eval_scores["Model Resilience Test"][e]
+                              for e in task_of}
+        result = {}
+        for (kind, criterion), test in _TESTS.items():
+            if criterion.startswith("iac"):
+                # (methods, iterations, perturbations) -> per perturbation
+                values = np.mean([meta.results_intra_scores[test][e] for e in task_of], axis=0)
+            else:
+                values = np.asarray(meta.results_inter_scores[test])
+            values = values.ravel()
+            result.setdefault(kind, {})[criterion] = {
+                "mean": float(values.mean()), "sd": float(values.std(ddof=1)),
+                "n": int(values.size)}
+        mc = meta.results_meta_consistency_scores
+        for kind, name in (("model", "Model"), ("input", "Input")):
+            assert np.isclose(float(mc[name]["MC_mean"]),
+                              np.mean([result[kind][c]["mean"] for c in
+                                       ("iac_nr", "iac_ar", "iec_nr", "iec_ar")]))
+        out[label] = result
+    return out, unperturbed
+
+
+def compare_metaquantus(write=True):
+    import importlib.metadata as md
+
+    from sklearn_xai.benchmark import run_benchmark
+
+    theirs, unperturbed = run_metaquantus()
+    # The unperturbed scores are the same on both sides.
+    rows = run_benchmark(SHARED).per_row
+    for label, by_explainer in unperturbed.items():
+        for explainer, values in by_explainer.items():
+            ours = rows[(rows["metric"] == label) & (rows["explainer"] == explainer)]
+            np.testing.assert_allclose(ours.sort_values("row")["value"], values, rtol=1e-9)
+    n_ours = MQ_ITERATIONS * MQ_PERTURBATIONS
+    meta = meta_evaluate(SHARED, n_perturbations=n_ours, random_state=0)
+    pair = ("make_classification", "logistic")
+    print(f"{'metric':18s} {'test':6s} {'criterion':9s} {'MetaQuantus':>11s} {'ours':>7s} "
+          f"{'diff':>7s} {'SE diff':>7s}")
+    comparison = []
+    for label, by_type in theirs.items():
+        ours = meta.attrs["metaquantus"][(*pair, label)]
+        for kind, criteria in by_type.items():
+            for criterion, t in criteria.items():
+                se = t["sd"] * np.sqrt(1 / n_ours + 1 / t["n"])
+                diff = ours[kind][criterion] - t["mean"]
+                comparison.append(f"{label} {kind} {criterion}: MetaQuantus {t['mean']:.4f}, "
+                                  f"ours {ours[kind][criterion]:.4f}, SE {se:.4f}")
+                print(f"{label:18s} {kind:6s} {criterion:9s} {t['mean']:11.4f} "
+                      f"{ours[kind][criterion]:7.4f} {diff:7.4f} {se:7.4f}")
+    if write:
+        fixture = {
+            "provenance": {
+                "written_by": "benchmarks/bench_meta.py --metaquantus",
+                "metaquantus": md.version("metaquantus"), "quantus": md.version("quantus"),
+                "torch": md.version("torch"), "numpy": np.__version__,
+                "settings": {"iterations": MQ_ITERATIONS,
+                             "nr_perturbations": MQ_PERTURBATIONS,
+                             "model_noise": "multiplicative N(1, 0.001) / N(1, 2.0)",
+                             "input_noise": "uniform +-0.001 / +-5.0 (training std units)",
+                             "seeds": "np.random.seed(0), torch.manual_seed(0)"},
+                "note": ("mean: MetaQuantus's criterion; sd: its standard deviation over "
+                         "the n perturbations (iterations x nr_perturbations)"),
+            },
+            "spec": SHARED, "pair": list(pair),
+            "ours_n_perturbations_in_test": TEST_PERTURBATIONS,
+            "metaquantus": theirs, "comparison": comparison,
+        }
+        with open(FIXTURE, "w", encoding="utf-8") as f:
+            json.dump(fixture, f, indent=1)
+            f.write("\n")
+        print(f"wrote {os.path.normpath(FIXTURE)}")
+
+
 if __name__ == "__main__":
     warnings.simplefilter("ignore")
     with threadpool_limits(1):
-        main()
+        if "--metaquantus" in sys.argv:
+            compare_metaquantus()
+        else:
+            main()

@@ -25,14 +25,14 @@ _GROUP = ["dataset", "model", "metric"]
 # Reliability flags (:func:`~sklearn_xai.benchmark.meta_evaluate`'s
 # ``flags``) that say a metric's ranking is not evidence about the
 # explainers: it prefers the random control to the best explainer, it does
-# not react when the attributions are shuffled, or it gives every explainer
+# not react when the model is disrupted (or its attributions shuffled), or it gives every explainer
 # the same score.  Flags about precision (few rows, unstable or underpowered
 # rankings) are not among them: the paired tests already weigh the noise.
 # The meta-evaluation's flags that make a metric's vote untrusted.  The
 # meta-evaluation writes its flags from these names (``_meta._flags``), so
 # the wording has one source and the match below cannot drift from it.
 FLAG_CONTROL_WINS = "control beats the reference"
-FLAG_BLIND = "blind to shuffling"
+FLAG_BLIND = "blind to disruption"
 FLAG_NO_SIGNAL = "same score for all explainers"
 DISTRUSTING_FLAGS = (FLAG_CONTROL_WINS, FLAG_BLIND, FLAG_NO_SIGNAL)
 _TESTS = ("wilcoxon", "ttest")
