@@ -83,8 +83,12 @@ Two adjustments make MetaQuantus 0.0.5 compute what its paper defines:
   the model and the metrics, so that nothing is clipped (tabular features
   have no common range; ``meta_evaluate`` does not clip).
 
-Measured (MetaQuantus: 4 iterations x 5 perturbations = 20 per test; ours:
-20 perturbations; mean, and the standard error of the difference)::
+The metrics can run in parallel: ``--metaquantus --metric LABEL --part
+PATH`` runs one metric's MetaQuantus evaluation, ``--metaquantus --merge
+PATH ...`` compares and writes the fixture.
+
+Measured (MetaQuantus: 2 iterations x 5 perturbations = 10 per test; ours:
+10 perturbations; mean, and the standard error of the difference)::
 
     see the fixture's "comparison" entry (printed by the script)
 """
@@ -186,7 +190,7 @@ SHARED = {
                 "neg_complexity": "neg_complexity"},
     "seeds": [0], "n_explain": 64,
 }
-MQ_ITERATIONS, MQ_PERTURBATIONS = 4, 5
+MQ_ITERATIONS, MQ_PERTURBATIONS = 2, 5
 # meta_evaluate's n_perturbations in the default-run test (its cost).
 TEST_PERTURBATIONS = 8
 _TESTS = {("model", "iac_nr"): "Model Resilience Test", ("model", "iec_nr"): "Model Resilience Test",
@@ -214,8 +218,9 @@ def _shared_case():
     return fit["prepared"], {t["labels"]["explainer"]: t for t in tasks}
 
 
-def run_metaquantus():
-    """MetaQuantus's MetaEvaluation on the shared case; returns
+def run_metaquantus(metrics=None):
+    """MetaQuantus's MetaEvaluation on the shared case (``metrics``: the
+    labels to run, None for all); returns
     {metric: {type: {criterion: {"mean", "sd", "n"}}}} and the unperturbed
     scores it computed."""
     import copy
@@ -301,7 +306,7 @@ def run_metaquantus():
     np.random.seed(0)
     torch.manual_seed(0)
     out, unperturbed = {}, {}
-    for label in SHARED["metrics"]:
+    for label in metrics or SHARED["metrics"]:
         gib = get_metric_spec(SHARED["metrics"][label]["name"] if isinstance(
             SHARED["metrics"][label], dict) else label).greater_is_better
         meta = mq.MetaEvaluation(test_suite=suite, xai_methods={e: {} for e in task_of},
@@ -331,12 +336,23 @@ def run_metaquantus():
     return out, unperturbed
 
 
-def compare_metaquantus(write=True):
+def compare_metaquantus(write=True, parts=None):
+    """Run MetaQuantus (or read its per-metric runs from the JSON ``parts``
+    written by ``--metaquantus --metric LABEL --part PATH``), compare with
+    ``meta_evaluate`` and write the fixture."""
     import importlib.metadata as md
 
     from sklearn_xai.benchmark import run_benchmark
 
-    theirs, unperturbed = run_metaquantus()
+    if parts:
+        theirs, unperturbed = {}, {}
+        for path in parts:
+            with open(path, encoding="utf-8") as f:
+                part = json.load(f)
+            theirs.update(part["metaquantus"])
+            unperturbed.update(part["unperturbed"])
+    else:
+        theirs, unperturbed = run_metaquantus()
     # The unperturbed scores are the same on both sides.
     rows = run_benchmark(SHARED).per_row
     for label, by_explainer in unperturbed.items():
@@ -386,7 +402,17 @@ def compare_metaquantus(write=True):
 if __name__ == "__main__":
     warnings.simplefilter("ignore")
     with threadpool_limits(1):
-        if "--metaquantus" in sys.argv:
+        if "--metaquantus" in sys.argv and "--part" in sys.argv:
+            # One metric's MetaQuantus run, to run the metrics in parallel.
+            label = sys.argv[sys.argv.index("--metric") + 1]
+            theirs, unperturbed = run_metaquantus([label])
+            with open(sys.argv[sys.argv.index("--part") + 1], "w", encoding="utf-8") as f:
+                json.dump({"metaquantus": theirs, "unperturbed": {
+                    k: {e: list(map(float, v)) for e, v in by.items()}
+                    for k, by in unperturbed.items()}}, f)
+        elif "--metaquantus" in sys.argv and "--merge" in sys.argv:
+            compare_metaquantus(parts=sys.argv[sys.argv.index("--merge") + 1:])
+        elif "--metaquantus" in sys.argv:
             compare_metaquantus()
         else:
             main()
