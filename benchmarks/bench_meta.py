@@ -193,10 +193,11 @@ SHARED = {
 MQ_ITERATIONS, MQ_PERTURBATIONS = 2, 5
 # meta_evaluate's n_perturbations in the default-run test (its cost).
 TEST_PERTURBATIONS = 8
-_TESTS = {("model", "iac_nr"): "Model Resilience Test", ("model", "iec_nr"): "Model Resilience Test",
-          ("model", "iac_ar"): "Model Adversary Test", ("model", "iec_ar"): "Model Adversary Test",
-          ("input", "iac_nr"): "Input Resilience Test", ("input", "iec_nr"): "Input Resilience Test",
-          ("input", "iac_ar"): "Input Adversary Test", ("input", "iec_ar"): "Input Adversary Test"}
+# (type, criterion) -> MetaQuantus's test that gives it.
+_TESTS = {(kind, criterion): f"{kind.title()} {test} Test"
+          for kind in ("model", "input")
+          for criterion, test in (("iac_nr", "Resilience"), ("iec_nr", "Resilience"),
+                                  ("iac_ar", "Adversary"), ("iec_ar", "Adversary"))}
 
 
 def _import_metaquantus():

@@ -464,7 +464,7 @@ def _flags(rec, per_type=None):
 
 
 # -------------------------------------------------------- perturbed scores
-def _test_copies(protocol, settings, prepared, X, pred0, seed, random_state):
+def _test_copies(settings, prepared, X, pred0, seed, random_state):
     """The perturbed copies of one (dataset, model, seed): a list of
     ``(test, model or None, X, kept)`` per perturbation, ``test`` a (type,
     name) key, ``model`` the perturbed model (None: the fitted one, the
@@ -473,8 +473,6 @@ def _test_copies(protocol, settings, prepared, X, pred0, seed, random_state):
     everything = np.ones(n, dtype=bool)
     x_scale = np.nanstd(prepared["X_train"], axis=0)
     copies = []
-    if protocol == "attribution_noise":
-        return copies  # made per explainer (they perturb its attributions)
     kinds = {METAQUANTUS_DISRUPTIVE[d] for d in settings["disruptive"]}
     tests = [("model", "minor")] if "model" in kinds else []
     tests += [("model", d) for d in settings["disruptive"]
@@ -526,15 +524,14 @@ def _perturbed_group(tasks, reference_specs, cache_dir, protocol, settings, rand
                 pred0 = _predict(prepared["model"], X)
                 target = (pred0 if prepared["explain_target"] is None
                           else prepared["explain_target"])
-            copies = _test_copies(protocol, settings, prepared, X, pred0, task0["seed"],
-                                  random_state)
+            copies = _test_copies(settings, prepared, X, pred0, task0["seed"], random_state)
         except Exception:  # noqa: BLE001 - e.g. a model whose parameters cannot be scaled
             copies = []
             if "input_noise" in settings["disruptive"]:
                 try:
                     only_input = {**settings, "disruptive": ("input_noise",)}
-                    copies = _test_copies(protocol, only_input, prepared, X, pred0,
-                                          task0["seed"], random_state)
+                    copies = _test_copies(only_input, prepared, X, pred0, task0["seed"],
+                                          random_state)
                 except Exception:  # noqa: BLE001
                     copies = []
     for test, _, _, kept in copies:
