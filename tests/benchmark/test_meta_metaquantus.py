@@ -236,9 +236,10 @@ def test_shared_case_matches_metaquantus_within_monte_carlo_error():
     MetaQuantus 0.0.5 gave on the same model, explainers, metrics and noise
     levels.  Each criterion is a mean over perturbations of per-perturbation
     values; the tolerance is 4 standard errors of the difference of the two
-    means, the per-perturbation standard deviation taken from MetaQuantus's
-    run (both sides draw the same distribution when they agree), plus 0.02
-    for the criteria MetaQuantus saw no spread in."""
+    means, with the larger of the per-perturbation standard deviations
+    measured on each side (MetaQuantus's run, and single perturbations of
+    ours; the p-values under minor noise are heavy-tailed), plus 0.02 for the
+    criteria where neither side saw any spread."""
     fixture = _fixture()
     n_ours = fixture["ours_n_perturbations_in_test"]
     meta = meta_evaluate(fixture["spec"], n_perturbations=n_ours, random_state=0)
@@ -247,6 +248,7 @@ def test_shared_case_matches_metaquantus_within_monte_carlo_error():
         ours = meta.attrs["metaquantus"][(dataset, model, metric)]
         for kind, criteria in by_type.items():
             for criterion, theirs in criteria.items():
-                se = theirs["sd"] * np.sqrt(1 / n_ours + 1 / theirs["n"])
+                sd = max(theirs["sd"], theirs["ours_sd"])
+                se = sd * np.sqrt(1 / n_ours + 1 / theirs["n"])
                 assert abs(ours[kind][criterion] - theirs["mean"]) <= 4 * se + 0.02, (
                     metric, kind, criterion, ours[kind][criterion], theirs)
