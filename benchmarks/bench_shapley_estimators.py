@@ -129,22 +129,23 @@ def rmse(a, b):
     return float(np.sqrt(np.mean((np.asarray(a) - np.asarray(b)) ** 2)))
 
 
-def timed(fn):
-    start = time.perf_counter()
+def timed(fn, clock=time.perf_counter):
+    start = clock()
     out = fn()
-    return time.perf_counter() - start, out
+    return clock() - start, out
 
 
-def interleaved(runs, rounds):
+def interleaved(runs, rounds, clock=time.perf_counter):
     """Times of ``runs`` (name -> fn(round)), one of each per round, the
     order rotated from round to round so that no one always follows the
-    same neighbour on a shared machine."""
+    same neighbour on a shared machine (``clock=time.process_time``: CPU
+    time, which other processes on a loaded machine inflate less)."""
     names = list(runs)
     times = {name: [] for name in names}
     for r in range(rounds):
         k = r % len(names)
         for name in names[k:] + names[:k]:
-            times[name].append(timed(lambda: runs[name](r))[0])
+            times[name].append(timed(lambda: runs[name](r), clock)[0])
     return times
 
 
@@ -233,6 +234,51 @@ def kernel_scaling(model, Xall, rounds):
     print(f"exponent from 1,000 to 10,000 rows: {np.log10(res[10000] / res[1000]):.2f}")
 
 
+# ------------------------------------------------- KernelSHAP floor, d
+def kernel_floor(rounds, n_rows=100, n_shap=20, m=512):
+    """KernelSHAP against the bare model evaluations (``predict_proba`` on
+    the same ``n_rows x (m + 2)`` model rows in one call) and shap's
+    ``KernelExplainer`` (on the first ``n_shap`` rows: its cost is per
+    explained row, so its time is scaled to ``n_rows``) at d = 10, 20, 50,
+    on two cheap classifiers, 1-row background, CPU time."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neural_network import MLPClassifier
+
+    print(f"\nKernelSHAP floor, {n_rows} rows, n_perturbations={m}, 1-row background, "
+          f"CPU ms median (range) over {rounds} rounds; shap on {n_shap} rows, "
+          f"scaled to {n_rows}")
+    print(f"{'model':8s} {'d':>3s} {'ours':>22s} {'bare':>22s} {'ours/bare':>9s} "
+          f"{'shap/ours':>9s}")
+    for name in ("logistic", "mlp16"):
+        for d in (10, 20, 50):
+            rng = np.random.default_rng(0)
+            X = rng.normal(size=(2000, d))
+            y = (X[:, :3].sum(axis=1) + X[:, 3] * X[:, 4] > 0).astype(int)
+            model = (LogisticRegression() if name == "logistic" else
+                     MLPClassifier((16,), max_iter=50, random_state=0)).fit(X, y)
+            Xe, bg = X[:n_rows], X[-1:]
+            ex = KernelSHAP(FrozenEstimator(model), n_perturbations=m,
+                            masker=MarginalMasker(background=bg), random_state=0).fit(Xe)
+            rows = rng.normal(size=(n_rows * (m + 2), d))
+            runs = {"ours": lambda r: ex.transform(Xe),
+                    "bare": lambda r: model.predict_proba(rows)}
+            if shap is not None:
+                def proba1(Z, model=model):
+                    return model.predict_proba(Z)[:, 1]
+
+                def peer(r, bg=bg, proba1=proba1, Xs=Xe[:n_shap]):
+                    np.random.seed(r)
+                    shap.KernelExplainer(proba1, bg).shap_values(Xs, nsamples=m,
+                                                                 silent=True)
+                runs["shap"] = peer
+            times = interleaved(runs, rounds, clock=time.process_time)
+            med = {k: np.median(v) for k, v in times.items()}
+            shap_ratio = (med["shap"] * n_rows / n_shap / med["ours"]
+                          if "shap" in med else np.nan)
+            print(f"{name:8s} {d:3d} {fmt(times['ours']):>22s} {fmt(times['bare']):>22s} "
+                  f"{med['ours'] / med['bare']:9.2f} {shap_ratio:9.0f}", flush=True)
+
+
 # --------------------------------------------------- permutation sampling
 def _ours_svs(model, X, n_perm, seed, antithetic=None):
     kw = {} if antithetic is None else {"antithetic": antithetic}
@@ -302,7 +348,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--skip-scaling", action="store_true")
-    parser.add_argument("--only", choices=["kernel", "scaling", "permutation"])
+    parser.add_argument("--only", choices=["kernel", "scaling", "floor", "permutation"])
     args = parser.parse_args()
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -313,6 +359,8 @@ def main():
             kernel_shap(model, Xall, args.rounds)
         if args.only in (None, "scaling") and not args.skip_scaling:
             kernel_scaling(model, Xall, max(3, args.rounds // 2))
+        if args.only in (None, "floor"):
+            kernel_floor(max(3, args.rounds // 2))
         if args.only in (None, "permutation"):
             permutation_sampling(model, Xall, args.rounds)
 
