@@ -123,3 +123,26 @@ def test_coalitions_and_values_follow_the_row_streams(d, m):
         y = _f(X[i] * keep) - v_empty
         phi = _constrained_wls(keep.astype(float), w, y, v_full - v_empty)
         np.testing.assert_allclose(A[i], phi, rtol=1e-8, atol=1e-10)
+
+
+def test_blocks_hold_whole_model_calls():
+    """With room for 4 rows a block but 3 rows a model call, blocks of 3
+    rows: every call but the last is full (blocks of 4 made calls of 3 and
+    1 row), and the values do not change."""
+    from sklearn_xai import config_context
+    from sklearn_xai.explainers._shapley import _kernel_plan, _row_bytes
+
+    d, m, n = 12, 200, 10
+    X = np.random.default_rng(5).uniform(1.0, 2.0, size=(n, d))
+    enumerated, _ = _kernel_plan(d, m)
+    row_bytes = _row_bytes(d, len(enumerated), m - len(enumerated), True)
+    rec = _Recorder().fit(X)
+    ex = KernelSHAP(FrozenEstimator(rec), n_perturbations=m, batch_size=3 * (m + 2),
+                    masker=BaselineMasker("zero"), random_state=0).fit(X)
+    with config_context(max_allocation_bytes=int(4.5 * row_bytes)):
+        A = ex.transform(X)
+    assert [len(Z) for Z in rec.inputs_] == [3 * (m + 2)] * 3 + [m + 2]
+    rec.inputs_ = []
+    B = ex.transform(X)  # blocks of 8 MiB: 9 rows, three calls of 3
+    assert [len(Z) for Z in rec.inputs_] == [3 * (m + 2)] * 3 + [m + 2]
+    np.testing.assert_allclose(A, B, rtol=1e-12, atol=1e-14)
