@@ -105,7 +105,7 @@ def _constrained_wls(Z, w, y, delta):
 @pytest.mark.parametrize("d, m", [(20, 61), (30, 91), (50, 151)])
 def test_coalitions_and_values_follow_the_row_streams(d, m):
     # No size is enumerated at these budgets (3 d + 1): at d = 20, 61 x the
-    # kernel mass share of the sizes (1, 19), about 0.28, is below their 40
+    # kernel mass share of the sizes (1, 19), about 0.30, is below their 40
     # coalitions, so every size is sampled; likewise at d = 30 and 50.
     X = np.random.default_rng(3).uniform(1.0, 2.0, size=(3, d))  # no zero entry
     rec = _Recorder().fit(X)
