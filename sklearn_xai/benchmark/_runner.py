@@ -22,7 +22,10 @@ unsharded cell.  The other metrics are scored on the whole cell once its
 shards are joined.  Finished shards are cached until their cell is, so an
 interrupted run loses nothing.  Tasks run through :class:`joblib.Parallel`,
 whose backend (loky processes, threads, or a Dask cluster, local or reached
-by its scheduler's address) the caller chooses.
+by its scheduler's address) the caller chooses.  Shard and whole-cell tasks
+are submitted longest first, by a cost estimated in model evaluations
+(:func:`_task_cost`); worker processes import what the run needs while the
+fit phase runs (:func:`_warm_worker`).
 """
 
 import collections
@@ -1663,7 +1666,8 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
         Explained rows per task.  ``"auto"`` cuts a cell into at most 8
         shards of at least 10 rows (50 explained rows: 5 shards of 10);
         ``None`` makes each cell one task.  It changes how the work is
-        spread, never the results.
+        spread, never the results.  Tasks are submitted longest first, by
+        their cost estimated in model evaluations (see the user guide).
     scheduler_address : str, default=None
         Address of a running Dask scheduler (``"tcp://host:8786"``) to run
         the tasks on; needs ``backend="dask"``.  The cluster is left running.
