@@ -9,13 +9,20 @@ script runs a preset with 1 and 2 workers on loky and on a Dask
 configurations, and prints for each the median wall time and its range, the
 speed-up over 1 worker of the same backend (paired by repetition), and how
 evenly the shard tasks spread over the workers: each worker's busy time (sum
-of its tasks' wall-clock run times), CPU time and task count, and the
-machine's load average when the run started.  BLAS runs one thread per
-process, so "1 worker" is one core.
+of its tasks' wall-clock run times), CPU time and task count, the tail (the
+seconds between the first worker's last task end and the last worker's),
+and the machine's load average when the run started.  BLAS runs one thread
+per process, so "1 worker" is one core.  Each run is a fresh Python process,
+as a command-line run is: its workers start with the run and import the
+package's dependencies (scikit-learn, scipy, pandas; torch and captum for the
+runs that use them), never reused from an earlier run.
 
-Run: ``python benchmarks/bench_runner_scaling.py [--preset default]
+Run: ``python benchmarks/bench_runner_scaling.py [--preset default|four_datasets]
 [--repeats 3] [--shard-size auto|none|N] [--backends loky dask]``.  Dask is skipped
-with a message when ``dask.distributed`` is not installed.
+with a message when ``dask.distributed`` is not installed.  ``four_datasets``
+is the default preset on four datasets (the linear Gaussian data at
+correlations 0, 0.25, 0.5, 0.75): 120 cells, 600 shard tasks, 24 fits, for
+the same fixed cost of a run.
 
 Results on the project's 2-core development machine (2026-11-23, the
 default preset of that day: 30 cells of 50 rows, 14 metrics including MPRT,
