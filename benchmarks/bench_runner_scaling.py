@@ -82,6 +82,11 @@ times measure the load, not the runner; the CPU columns do::
     | loky         | 2       | 655.3 [621.5-689.2] | 0.39 [0.10-0.69] | 1.45 [1.28-1.62] | 27.5 [26.0-29.1] / 28.1 [26.2-30.0] | 296.5 / 303.5    | 0.98 [0.97-0.99] | 0.9 [0.5-1.3] | 18.0 [16.4-19.5] |
     | loky, before | 2       | 566.1 [432.2-700.0] | 0.41 [0.14-0.68] | 1.48 [1.44-1.52] | 27.0 [26.5-27.5] / 27.3 [26.7-27.9] | 297.0 / 303.0    | 0.99 [0.99-0.99] | 0.6 [0.3-0.9] | 17.5 [17.2-17.9] |
 
+A calmer hour later (load 2.7-6.1, one run each): 1 worker 80.6 s (41.2 s of
+task CPU), 2 workers 152.6 s (CPU 27.0 / 26.8 s, CPU speed-up 1.53, tail
+0.1 s), before this change 139.2 s (CPU 24.0 / 24.3 s, tail 0.0 s); the
+workers were busy 81 s for 27 s of CPU: they still shared the cores.
+
 With a core each, two workers run the task phase 1.45x faster (1.28-1.62):
 the 600 shards spread evenly (CPU min/max 0.98) and the workers end within
 a second of each other (tail), but the two workers spend 1.35 times the
