@@ -112,6 +112,7 @@ def test_compare_pictures_the_chosen_explainers_own_attributions(tmp_path,
     assert main(["compare", str(csv), "--target", "target", "--model",
                  "linear_regression", "--n-explain", "12", "--seeds", "2",
                  "--n-jobs", "1", "-q", "--out", str(out),
+                 "--explainers", "feature_ablation,kernel_shap,loci",
                  "--metrics", "comprehensiveness,neg_complexity"]) == 0
     (kw,) = calls
     results = BenchmarkResults.load(out)
