@@ -43,6 +43,31 @@ grown regression forest is the costliest model per evaluation; of its 99 s,
 max-sensitivity's neighbours), the rest start-up, training, the chosen
 explainer's 100 explanations for the figures, and the report.
 
+Re-measured under heavy load (2026-11-27, load average 17-23 on the 2
+cores, so the wall times mean nothing; the ``cpu`` column, the CPU seconds
+of the command and its workers, is the comparable figure), diabetes x
+random forest, the code before and after the explanation figures reused the
+comparison's attributions, run side by side:
+
+| dataset | model | wall | cpu | best (mean rank) |
+|---|---|---|---|---|
+| diabetes | random_forest (before) | 1673.8 s | 199.2 s | kernel_shap (2.6) |
+| diabetes | random_forest (after) | 1631.4 s | 202.0 s | kernel_shap (2.6) |
+
+The difference is within the noise of one run at that load; the part
+measured on its own (3 interleaved repetitions, one process) went from
+6.7 to 1.3 CPU-s (the 100 rows no longer explained again by KernelSHAP), and
+both runs wrote the same ``attributions.csv``, byte for byte.  Where the
+CPU goes (cProfile, CPU time, 20 rows, one process): 90 % of the cells'
+time is the forest's ``predict`` (about 11 ms a call for its 100 trees,
+then 8 microseconds a row under that load: a call of 2**20 input entries
+spends 1.4 % on the fixed cost, so larger calls would not help), and
+max-sensitivity's 3 re-explained neighbours are two thirds of the cells'
+time (the masker explainers evaluate 10,000 to 12,850 rows per explained
+row).  With ``PYTHONDONTWRITEBYTECODE`` set (as in these measurements),
+every process compiles its modules from source: 18.9 instead of 6.5 CPU-s
+per loky worker and 11.8 instead of 3.8 CPU-s for the command's imports.
+
 Run: ``python benchmarks/bench_compare.py [--cases breast_cancer:xgboost,...]
 [--rerun] [--keep DIR] [-- EXTRA COMPARE ARGS]``.
 """
