@@ -11,8 +11,9 @@ from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import train_test_split
 
 from sklearn_xai.base import BaseExplainer
-from sklearn_xai.benchmark import BenchmarkResults, compare_explainers, explanation_figures
 from sklearn_xai.benchmark import _explanation_figures as figures_module
+from sklearn_xai.benchmark import _report as report_module
+from sklearn_xai.benchmark import compare_explainers, explanation_figures
 from sklearn_xai.benchmark._cli import main
 from sklearn_xai.benchmark._explanation_figures import _build
 
@@ -86,7 +87,8 @@ def test_given_attributions_are_pictured_without_explaining_the_rows(tmp_path,
         "ablation", model, X, tmp_path, X_train=X_train,
         explainers={"ablation": "FeatureAblation"}, attributions={"other": given})
     assert explained == [12, 1]
-    with pytest.raises(ValueError, match=r"attributions\['ablation'\] has shape \(11, 4\)"):
+    shape = r"attributions\['ablation'\] has shape \(11, 4\)"
+    with pytest.raises(ValueError, match=shape):
         explanation_figures("ablation", model, X, tmp_path, X_train=X_train,
                             explainers={"ablation": "FeatureAblation"},
                             attributions={"ablation": given[:11]})
@@ -103,20 +105,22 @@ def test_compare_pictures_the_chosen_explainers_own_attributions(tmp_path,
     calls = []
     original = figures_module.explanation_figures
 
-    def spy(*args, **kw):
-        calls.append(kw)
-        return original(*args, **kw)
+    def spy(results, *args, **kw):
+        section = original(results, *args, **kw)
+        calls.append((results, kw, section))
+        return section
 
     monkeypatch.setattr(figures_module, "explanation_figures", spy)
+    # The rest of the report (its own figures) is not what is tested here.
+    monkeypatch.setattr(report_module, "write_report", lambda *args, **kw: {})
     out = tmp_path / "out"
     assert main(["compare", str(csv), "--target", "target", "--model",
                  "linear_regression", "--n-explain", "12", "--seeds", "2",
                  "--n-jobs", "1", "-q", "--out", str(out),
                  "--explainers", "feature_ablation,kernel_shap,loci",
                  "--metrics", "comprehensiveness,neg_complexity"]) == 0
-    (kw,) = calls
-    results = BenchmarkResults.load(out)
-    label = figures_module.chosen_explainer(results)
+    ((results, kw, section),) = calls
+    label = section["explainer"]
     assert label in kw["attributions"]
     written = pd.read_csv(out / "attributions.csv", index_col="row").to_numpy()
     # The CLI's split of the file's rows: 75 training rows, 25 held out, the
