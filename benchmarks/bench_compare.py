@@ -54,7 +54,9 @@ comparison's attributions, run side by side:
 | diabetes | random_forest (before) | 1673.8 s | 199.2 s | kernel_shap (2.6) |
 | diabetes | random_forest (after) | 1631.4 s | 202.0 s | kernel_shap (2.6) |
 
-The difference is within the noise of one run at that load; the part
+and again one after the other at a load average of 3-6: 185.2 CPU-s
+before, 186.0 after (241.6 s and 284.1 s of wall time).  The difference
+is within the noise of one run at such loads; the part
 measured on its own (3 interleaved repetitions, one process) went from
 6.7 to 1.3 CPU-s (the 100 rows no longer explained again by KernelSHAP), and
 both runs wrote the same ``attributions.csv``, byte for byte.  Where the
