@@ -1682,6 +1682,10 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
         ``rows`` (start, stop), ``worker`` (host:pid), ``start`` / ``end``
         (epoch seconds) and ``cpu`` (CPU seconds of the worker process
         during the task), to see how the work spread over the workers.
+        Its ``attributions`` attribute (a dict, not saved either) maps
+        ``(dataset, model, explainer, seed)`` labels to the attributions of
+        the cell's explained rows, for every cell that has them, computed or
+        cached (:func:`explanation_figures` reuses them).
 
     Examples
     --------
@@ -1822,4 +1826,8 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     results.task_log = pd.DataFrame(log, columns=["dataset", "model", "explainer", "seed",
                                                   "task", "rows", "worker", "start", "end",
                                                   "cpu"])
+    results.attributions = {
+        tuple(out["task"]["labels"][k] for k in ("dataset", "model", "explainer", "seed")):
+            out["explanation"]["attributions"]
+        for out in outputs if (out.get("explanation") or {}).get("attributions") is not None}
     return results
