@@ -20,19 +20,25 @@ call on the ``n`` rows plus one ``predict_proba`` for the explained class).
 Quantus' ``InputInvariance`` gets the same gradient as its
 ``explain_func``.  Torch and BLAS run single-threaded.
 
-Measured on 2 CPU cores shared with other jobs (load average about 10
-during the run, so single timings vary by 2x), Python 3.11, torch CPU, 25
-rounds; Quantus with its default ``batch_size=64`` and with all 200 rows in
-one batch; "ours/bare" gives the ratio of the medians, then of the fastest
-rounds:
+Re-measured 2026-11-27 on 2 CPU cores shared with other jobs (load
+average 10 to 14, so single timings vary by 10x and more), Python 3.11,
+torch CPU, 25 rounds; Quantus with its default ``batch_size=64`` and with
+all 200 rows in one batch; "speed-up" is Quantus' median over ours (default
+batch / batch of 200), "ours/bare" the ratio of the medians, then of the
+fastest rounds:
 
-================  =================  =================  =================  ==================  ========  ==========
-metric            ours (ms)          Quantus (ms)       Quantus bs=200     bare (ms)           speed-up  ours/bare
-================  =================  =================  =================  ==================  ========  ==========
-completeness      2.16 [1.03, 14.1]  26.3 [13.3, 42.8]  16.2 [3.26, 32.2]  1.14 [0.692, 13.7]  12x / 7x  1.89, 1.49
-non_sensitivity   30.6 [24.5, 45.9]  200 [130, 296]     80.1 [49.6, 110]   34 [20.7, 43]       7x / 3x   0.90, 1.18
-input_invariance  20.2 [8.37, 31.4]  221 [162, 291]     142 [108, 205]     17.4 [4.02, 30.2]   11x / 7x  1.16, 2.08
-================  =================  =================  =================  ==================  ========  ==========
+================  ==================  =================  ==================  ==================  ========  ===========
+metric            ours (ms)           Quantus (ms)       Quantus bs=200      bare (ms)           speed-up  ours/bare
+================  ==================  =================  ==================  ==================  ========  ===========
+completeness      74.9 [1.83, 90.9]   242 [163, 336]     158 [66.5, 226]     1.29 [0.807, 85.6]  3x / 2x   57.97, 2.27
+non_sensitivity   266 [128, 440]      1640 [1120, 2410]  583 [373, 797]      253 [142, 425]      6x / 2x   1.05, 0.90
+input_invariance  169 [106, 342]      1740 [1170, 2830]  961 [608, 1770]     135 [65.7, 271]     10x / 6x  1.25, 1.61
+================  ==================  =================  ==================  ==================  ========  ===========
+
+Completeness takes about 2 ms on a quiet round: its medians here measure
+the machine's load, not the metric (its fastest rounds give 89x / 36x).
+The 2026-11-23 run (load average about 10) gave 12x / 7x, 7x / 3x and
+11x / 7x.
 
 The three metrics are bound by the model rows they must evaluate, and
 Quantus evaluates the same rows batched over the rows (two calls for

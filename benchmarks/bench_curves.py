@@ -20,15 +20,18 @@ the range; "(min)" is the ratio of the fastest rounds, less sensitive to the
 bursts of a shared machine.  BLAS and torch run single-threaded (``threadpool_limits(1)``,
 ``torch.set_num_threads(1)``).
 
-Measured on 2 CPU cores shared with other jobs (torch 2, numpy 2.4;
-seconds)::
+Re-measured 2026-11-27 on 2 CPU cores shared with other jobs (load
+average 14 to 18; torch 2, numpy 2.4; seconds; 7 rounds instead of 21)::
 
-    200 rows, 20 features, median [range] of 21 interleaved rounds
+    200 rows, 20 features, median [range] of 7 interleaved rounds
     metric                      ours                  Quantus               bare model          Quantus/ours  ours/bare  (min)
-    pixel_flipping       0.0231 [0.0144, 0.0348]  0.6087 [0.4825, 0.9559]  0.0160 [0.0102, 0.0295]   26.4x   1.44x  1.42x
-    region_perturbation  0.0159 [0.0027, 0.0204]  0.2966 [0.2465, 0.5433]  0.0080 [0.0014, 0.0182]   18.7x   1.98x  1.85x
-    selectivity          0.0154 [0.0077, 0.0329]  0.2727 [0.2311, 0.4542]  0.0020 [0.0014, 0.0176]   17.7x   7.76x  5.45x
-    irof                 0.2029 [0.1329, 0.3533]  1.0669 [0.6864, 1.6712]  0.0124 [0.0103, 0.0259]    5.3x  16.34x 12.89x
+    pixel_flipping       0.0879 [0.0605, 0.1172]  2.6883 [1.6081, 3.3856]  0.0660 [0.0285, 0.1136]   30.6x   1.33x  2.12x
+    region_perturbation  0.0313 [0.0115, 0.0683]  0.6012 [0.5444, 0.7129]  0.0015 [0.0014, 0.0461]   19.2x  20.50x  8.31x
+    selectivity          0.0373 [0.0120, 0.0454]  0.6677 [0.5394, 0.9401]  0.0298 [0.0019, 0.0579]   17.9x   1.25x  6.23x
+    irof                 0.6132 [0.5252, 0.8652]  4.2298 [2.6014, 6.2232]  0.0384 [0.0337, 0.0807]    6.9x  15.95x 15.58x
+
+The 2026-11-23 run (21 rounds, a quieter machine) gave 26x, 19x, 18x and
+5x, and 1.4x to 16x the bare model.
 
 On this shared machine the timings are bimodal (bursts of 5 ms hit any
 call), which the medians of the millisecond-sized calls show: region

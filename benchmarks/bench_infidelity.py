@@ -17,17 +17,24 @@ message when it is not installed.
 Interleaved repetitions (the order rotated from round to round), median and
 range, torch and BLAS single-threaded.
 
-Measured on the 2-core development machine (2026-11-23, captum 0.9, other
-jobs running: the ranges are wide), 7 rounds::
+Re-measured on the 2-core development machine (2026-11-27, captum 0.9,
+load average about 10 from other jobs: the ranges are wide), 5 rounds::
 
     model              rows   ours ms (range)      captum ms (range)      bare ms (range)   ours/bare captum/ours
-    MLPNetClassifier   1000    400.8 ( 382.7- 931.8)   892.7 ( 789.5-1056.5)   264.5 ( 209.2- 578.2)  1.52  2.23
-    MLPNetClassifier   5000   2054.9 (1774.1-2439.1)  4897.5 (4578.5-6482.6)  1690.6 (1325.7-2039.7)  1.22  2.38
-    torch Linear       1000     96.4 (  82.0- 103.5)   283.0 ( 204.0- 313.2)    13.2 (   6.2-  18.6)  7.33  2.94
-    torch Linear       5000    598.0 ( 404.9- 634.9)  2195.9 (1842.9-2446.7)   447.3 ( 120.3- 647.7)  1.34  3.67
+    MLPNetClassifier   1000   1701.8 (1449.0-1862.6)   3074.6 (2467.8-4216.1)   1018.9 ( 886.3-1129.5)  1.67  1.81
+    MLPNetClassifier   5000   5361.2 (4129.9-8908.6)  15728.3 (9288.3-22976.5)  3755.5 (2483.3-5692.8)  1.43  2.93
+    torch Linear       1000    529.3 ( 390.6- 615.5)   1159.9 (1071.3-1462.1)     76.5 (  28.3- 222.0)  6.92  2.19
+    torch Linear       5000   2256.9 (1916.4-2503.8)   6847.2 (6722.6-7394.1)   1367.3 (1193.7-1768.8)  1.65  3.03
 
-Ours is 2.2x to 3.7x faster than Captum, and within 2x of the bare
-evaluations on the package's net.  On a bare ``torch.nn.Linear`` the model is
+and at 200 rows (``--rows 200``, 5 rounds, the same day)::
+
+    MLPNetClassifier    200   1043.6 ( 686.2-2363.7)   1853.1 (1549.1-2812.9)    754.9 ( 421.0- 983.0)  1.38  1.78
+    torch Linear        200    363.9 ( 173.3- 486.3)    944.3 ( 686.0-1130.9)      1.3 (   1.0-  64.8)  281.12  2.60
+
+Ours is 1.8x to 3.0x faster than Captum at 200 to 5,000 rows (1.8x on the
+package's net, 2.2x to 3.0x on a bare ``torch.nn.Linear``; the 2026-11-23
+run, on a less loaded machine, gave 2.2x to 3.7x at 1,000 and 5,000 rows),
+and within 1.7x of the bare evaluations on the package's net.  On a bare ``torch.nn.Linear`` the model is
 cheaper than drawing the noise: cProfile of 1,000 rows (130 ms): the
 Box–Muller draws of the 2,000,000 normals (``_box_muller_block`` 45 ms plus
 the SplitMix64 hashing 13 ms) against 27 ms for the model, so no sampler in

@@ -14,22 +14,26 @@ These metrics need **no model evaluation**: the ratio to the bare model
 evaluations of the other benchmarks does not apply (0 model rows).  The last
 line gives, for scale, one forward pass of the MLP on the 200 rows.
 
-Measured on the development machine (2 cores shared with other jobs, so
-the ranges are wide; 41 rounds; ms, median [min, max]):
+Re-measured 2026-11-27 on the development machine (2 cores shared with
+other jobs, load average 10 to 14; 41 rounds; ms, median [min, max]; the
+speed-up is the ratio of the fastest rounds, since on this load the
+medians of sub-millisecond calls measure the machine, not the metric: their
+ratios came out at 200x to 380x):
 
-=======================================  ===================  ====================  ========
-metric                                   ours                 Quantus 0.6           speed-up
-=======================================  ===================  ====================  ========
-pointing_game                            0.174 [0.130, 12.5]  1.752 [1.149, 14.3]   10x
-attribution_localisation (quantus_code)  0.175 [0.126, 8.3]   5.554 [1.047, 14.0]   32x
-top_k_intersection (k=5)                 0.158 [0.120, 0.25]  1.787 [1.202, 14.0]   11x
-effective_complexity                     0.090 [0.064, 10.4]  1.448 [0.898, 13.9]   16x
-cosine_similarity                        0.462 [0.347, 14.4]
-gt_precision / gt_recall / gt_f1         0.38 to 0.52
-MLP forward pass, 200 rows (scale)       0.337 [0.247, 12.5]
-=======================================  ===================  ====================  ========
+=======================================  ======================  =======================  ========
+metric                                   ours                    Quantus 0.6              speed-up
+=======================================  ======================  =======================  ========
+pointing_game                            0.253 [0.157, 100.4]    81.5 [1.578, 167.0]      10x
+attribution_localisation (quantus_code)  0.323 [0.155, 100.4]    65.7 [1.547, 216.5]      10x
+top_k_intersection (k=5)                 0.246 [0.146, 100.6]    75.0 [1.541, 149.5]      11x
+effective_complexity                     0.146 [0.082, 170.6]    54.9 [1.061, 128.6]      13x
+cosine_similarity                        0.719 [0.484, 313.8]
+gt_precision / gt_recall / gt_f1         0.51 to 0.70
+MLP forward pass, 200 rows (scale)       0.476 [0.382, 108.7]
+=======================================  ======================  =======================  ========
 
-On the fastest rounds (the minima) the speed-ups are 8x to 14x.  At this
+The 2026-11-23 run (a quieter machine) gave medians 10x to 32x and
+fastest rounds 8x to 14x.  At this
 size both sides are fixed costs: ours is parameter and input validation plus
 a handful of vectorised numpy passes (about half of one forward pass of the
 MLP on the same rows), Quantus' is its input checks and set-up around the

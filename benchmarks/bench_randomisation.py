@@ -20,13 +20,20 @@ rows, in one call per model) plus one forward pass for the explained
 classes; the ratio ours / bare is the overhead of the metric (copies and
 randomisation of the model, ranks, bookkeeping).
 
-Measured (2 shared CPU cores, median [min, max] over 5 repetitions, ms):
+Re-measured 2026-11-27 (2 CPU cores shared with other jobs, load average
+10 to 14: the milliseconds are about 10x an idle machine's, compare the
+ratios; median [min, max] over 5 repetitions, ms; the metrics now get
+``X_train=X``, since a fresh clone of this explainer is fitted to every
+randomised model)::
 
-    metric         ours [range]          Quantus [range]          bare   Quantus/ours  ours/bare
-    MPRT           18.7 [6.3, 29.6]      604.9 [499.7, 710.3]      7.1      32x        2.6
-    RandomLogit     6.4 [2.0, 6.8]       148.9 [114.9, 160.9]      1.2      23x        5.4
-    sMPRT (N=50)  161.1 [97.7, 232.5]   3805.8 [2797.9, 4419.1]  102.1      24x        1.6
-    eMPRT           3.9 [3.4, 13.4]      614.8 [593.9, 657.9]      2.2     158x        1.8
+    metric         ours [range]             Quantus [range]              bare   Quantus/ours  ours/bare
+    MPRT            566.5 [393.0, 757.3]     9634.7 [9044.8, 13640.1]    103.4     17x        5.5
+    RandomLogit     101.9 [99.9, 198.7]      3372.9 [2343.8, 3443.6]      83.7     33x        1.2
+    sMPRT (N=50)   1985.9 [1693.5, 2528.6]  51341.4 [43655.2, 59545.9]  1743.8     26x        1.1
+    eMPRT           115.5 [94.9, 193.4]      8847.7 [8605.7, 10107.6]     48.0     77x        2.4
+
+(2026-11-23, on a less loaded machine: 32x, 23x, 24x and 158x; 2.6, 5.4,
+1.6 and 1.8 the bare work.)
 
 The model work of this small MLP is 1-7 ms: what remains above it in
 MPRT, RandomLogit and eMPRT is fixed per call (validation, the forward
@@ -147,7 +154,7 @@ def main():
 
     cases = {
         "MPRT": (
-            lambda: mprt(model, X, A, explainer=ex, random_state=0),
+            lambda: mprt(model, X, A, explainer=ex, X_train=X, random_state=0),
             lambda: quantus.MPRT(layer_order="top_down", similarity_func=spearman,
                                  return_average_correlation=True,
                                  disable_warnings=True)(model=module, **common),
@@ -158,7 +165,7 @@ def main():
                                         disable_warnings=True)(model=module, **common),
             bare(1, n_copies=0)),  # the original model, another class
         "sMPRT (N=50)": (
-            lambda: smooth_mprt(model, X, A, explainer=ex, random_state=0),
+            lambda: smooth_mprt(model, X, A, explainer=ex, X_train=X, random_state=0),
             # Quantus' SmoothMPRT ignores explain_func for the noisy copies and
             # calls quantus.explain (Captum's Saliency): give it that method.
             lambda: quantus.SmoothMPRT(layer_order="top_down", similarity_func=spearman,
@@ -167,7 +174,7 @@ def main():
                 model=module, **common, explain_func_kwargs={"method": "Saliency"}),
             bare(n_layers + 1, copies=50)),
         "eMPRT": (
-            lambda: efficient_mprt(model, X, A, explainer=ex, absolute=True,
+            lambda: efficient_mprt(model, X, A, explainer=ex, absolute=True, X_train=X,
                                    random_state=0),
             # softmax: Quantus also takes the entropy of the model's outputs.
             lambda: quantus.EfficientMPRT(abs=True, disable_warnings=True)(

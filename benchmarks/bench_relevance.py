@@ -16,15 +16,19 @@ ratio = time / bare ``predict_proba``.  Run with ``OPENBLAS_NUM_THREADS=1``:
 on a loaded machine a multi-threaded BLAS made the pattern moments ten
 times slower.
 
-Measured on the 2-core development machine (2026-11-23, shared with other
-jobs, load average about 9-10, BLAS single-threaded)::
+Re-measured on the 2-core development machine (2026-11-27, shared with
+other jobs, load average about 18, ``OPENBLAS_NUM_THREADS=1``)::
 
-    bare predict_proba             median 0.255s range [0.212, 0.434]  ratio 1.0
-    PatternAttribution.fit         median 1.478s range [1.296, 1.916]  ratio 5.8
-    PatternAttribution.transform   median 0.730s range [0.585, 1.071]  ratio 2.9
-    CompositeLRP.transform         median 1.297s range [0.957, 1.762]  ratio 5.1
-    captum LRP.transform           median 3.545s range [2.495, 4.477]  ratio 13.9
-    Saliency.transform             median 1.044s range [0.945, 1.230]  ratio 4.1
+    bare predict_proba            median 0.758s range [0.485, 1.300]  ratio 1.0
+    PatternAttribution.fit        median 3.663s range [2.735, 3.852]  ratio 4.8
+    PatternAttribution.transform  median 1.964s range [1.768, 2.156]  ratio 2.6
+    CompositeLRP.transform        median 2.946s range [2.524, 3.029]  ratio 3.9
+    captum LRP.transform          median 10.650s range [9.852, 10.884]  ratio 14.1
+    Saliency.transform            median 2.577s range [1.980, 3.096]  ratio 3.4
+
+CompositeLRP is 3.6x faster than Captum's LRP (2.7x on 2026-11-23: 5.1
+against 13.9).  Without ``OPENBLAS_NUM_THREADS=1`` the same day gave
+8.1 against 13.6 (1.7x) and PatternAttribution.fit 34x.
 """
 
 import warnings

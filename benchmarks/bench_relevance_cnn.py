@@ -14,16 +14,18 @@ rounds) of:
 
 ratio = time / bare ``predict_proba``.  Run with ``OPENBLAS_NUM_THREADS=1``.
 
-Measured on the 2-core development machine (2026-11-23, shared with other
-jobs, load average about 8, BLAS and torch single-threaded)::
+Re-measured on the 2-core development machine (2026-11-27, shared with
+other jobs, load average about 18, BLAS and torch single-threaded)::
 
-    bare predict_proba                   median 0.028s range [0.022, 0.041]  ratio 1.0
-    PatternAttribution.fit               median 0.235s range [0.224, 0.254]  ratio 8.3
-    CompositeLRP(epsilon).transform      median 0.187s range [0.171, 0.220]  ratio 6.6
-    CompositeLRP(ab, z_box).transform    median 0.348s range [0.321, 0.432]  ratio 12.3
-    DeepTaylor.transform                 median 0.225s range [0.191, 0.255]  ratio 8.0
-    PatternAttribution.transform         median 0.139s range [0.122, 0.177]  ratio 4.9
-    captum LRP.transform                 median 0.144s range [0.129, 0.196]  ratio 5.1
+    bare predict_proba                 median 0.131s range [0.127, 0.139]  ratio 1.0
+    PatternAttribution.fit             median 1.002s range [0.891, 1.516]  ratio 7.6
+    CompositeLRP(epsilon).transform    median 0.915s range [0.822, 1.002]  ratio 7.0
+    CompositeLRP(ab, z_box).transform  median 1.850s range [1.603, 2.272]  ratio 14.1
+    DeepTaylor.transform               median 1.109s range [0.977, 1.184]  ratio 8.5
+    PatternAttribution.transform       median 0.772s range [0.588, 0.798]  ratio 5.9
+    captum LRP.transform               median 0.942s range [0.753, 1.062]  ratio 7.2
+
+(2026-11-23, load average about 8: 4.9 to 12.3, Captum's LRP 5.1.)
 """
 
 import warnings

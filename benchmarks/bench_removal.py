@@ -21,15 +21,22 @@ is the time of ``predict_proba`` on the number of model rows the metric
 evaluates (counted by the wrapper), in blocks of 2**17 entries like the
 metrics'.  BLAS and torch run single-threaded.
 
-Measured (2 shared CPU cores, median [min, max] in ms, 5 rounds ours, 3
-Quantus)::
+Re-measured 2026-11-27 (2 CPU cores shared with other jobs, load average
+10 to 14: the milliseconds are about 10x those of an idle machine, compare
+the ratios; median [min, max] in ms, 5 rounds ours, 3 Quantus)::
 
-    metric                                   ours               quantus  x faster ours/bare
-    faithfulness_estimate              6.5 [6, 7]      187.2 [187, 212]        29      1.43
-    monotonicity_correlation      361.2 [346, 466]  19325.2 [18089, 20019]     54      1.16
-    sensitivity_n (quantus_code)       4.3 [4, 6]      156.8 [153, 329]        36      1.49
-    sensitivity_n (paper, 1600/row) 374.6 [356, 448]          -                -       1.38
-    road (4x5 images)                16.6 [15, 18]   2825.4 [2677, 2856]      170      9.63
+    metric                                   ours                quantus  x faster ours/bare
+    faithfulness_estimate             43.2 [31, 47]     1877.7 [1688, 2573]        43      1.37
+    monotonicity_correlation  4975.7 [3572, 6062] 226218.1 [221889, 261711]        45      1.29
+    sensitivity_n (quantus_code)      37.3 [20, 85]     1986.5 [1825, 2841]        53      0.95
+    road (4x5 images)               353.6 [290, 428]  74832.4 [42870, 81536]      212     10.34
+
+(ROAD ran alone, ``python benchmarks/bench_removal.py road``: the full run
+did not finish within 15 minutes on the loaded machine; the paper's
+sensitivity-n, ours only, was not re-run.)  ROAD's ratio varies the most
+from run to run: 148x on the fastest rounds (290 ms against 42.9 s), 56x in
+the run reported in issue #36, 170x on 2026-11-23; the other three gave
+29x, 54x and 36x on 2026-11-23.
 
 ROAD's ratio to the bare evaluations is the cost of the noisy linear
 imputation itself (1800 linear systems, batched dense solves), which

@@ -20,13 +20,17 @@ shared machine hits all three; median and range (min-max) in ms.  BLAS and
 torch run single-threaded (``threadpoolctl.threadpool_limits(1)``,
 ``torch.set_num_threads(1)``).
 
-Measured (2 shared cores, CPU; see the report for the date):
+Re-measured 2026-11-27 (2 shared cores, load average 14 to 18; 5 rounds)::
 
     metric                     model rows     ours ms            Quantus ms           bare ms       Quantus/ours  ours/bare
-    avg_sensitivity                210200  370.0 [324.6-401.5]  2387.2 [2112.5-3352.6]  276.5 [239.1-376.2]   6.5   1.34
-    local_lipschitz_estimate       210200  382.8 [364.6-463.7]  2300.2 [2158.7-2478.1]  266.2 [253.2-316.3]   6.0   1.44
-    continuity (4x5 images)         38000   59.6 [53.9-62.9]     162.5 [137.8-166.7]    49.3 [39.9-52.1]     2.7   1.21
-    consistency                       200    1.4 [1.3-14.0]       11.3 [3.1-14.2]        0.3 [0.2-0.3]       8.0   5.62
+    avg_sensitivity                210200  1140.7 [1041.4-1768.2]  7761.6 [5666.2-8742.3]  954.5 [752.0-1538.6]   6.8   1.20
+    local_lipschitz_estimate       210200   526.0 [427.8-1078.9]   4133.1 [3029.8-5125.8]  354.5 [304.0-435.3]    7.9   1.48
+    continuity (4x5 images)         38000   230.9 [124.7-306.9]     693.3 [375.2-803.9]    115.6 [88.0-208.5]     3.0   2.00
+    consistency                       200    28.2 [16.4-33.0]        47.8 [43.3-51.5]        0.8 [0.4-0.8]       1.7  37.53
+
+(The 2026-11-23 run, on a quieter machine: 6.5x, 6.0x, 2.7x and 8.0x; 1.2x
+to 1.4x the bare model but consistency 5.6x.  Consistency's few
+milliseconds are the most exposed to the load.)
 
 Ours stays within 1.5x of the model evaluations the re-explanations need
 (the explainer's own: 50 neighbours x 21 ablated rows per row).  Against

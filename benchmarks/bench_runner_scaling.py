@@ -9,13 +9,20 @@ script runs a preset with 1 and 2 workers on loky and on a Dask
 configurations, and prints for each the median wall time and its range, the
 speed-up over 1 worker of the same backend (paired by repetition), and how
 evenly the shard tasks spread over the workers: each worker's busy time (sum
-of its tasks' wall-clock run times), CPU time and task count, and the
-machine's load average when the run started.  BLAS runs one thread per
-process, so "1 worker" is one core.
+of its tasks' wall-clock run times), CPU time and task count, the tail (the
+seconds between the first worker's last task end and the last worker's),
+and the machine's load average when the run started.  BLAS runs one thread
+per process, so "1 worker" is one core.  Each run is a fresh Python process,
+as a command-line run is: its workers start with the run and import the
+package's dependencies (scikit-learn, scipy, pandas; torch and captum for the
+runs that use them), never reused from an earlier run.
 
-Run: ``python benchmarks/bench_runner_scaling.py [--preset default]
+Run: ``python benchmarks/bench_runner_scaling.py [--preset default|four_datasets]
 [--repeats 3] [--shard-size auto|none|N] [--backends loky dask]``.  Dask is skipped
-with a message when ``dask.distributed`` is not installed.
+with a message when ``dask.distributed`` is not installed.  ``four_datasets``
+is the default preset on four datasets (the linear Gaussian data at
+correlations 0, 0.25, 0.5, 0.75): 120 cells, 600 shard tasks, 24 fits, for
+the same fixed cost of a run.
 
 Results on the project's 2-core development machine (2026-11-23, the
 default preset of that day: 30 cells of 50 rows, 14 metrics including MPRT,
@@ -60,6 +67,40 @@ benchmark amortises.
 
 Before row shards (one task per cell), ``--n-jobs 2`` gave 1.1x on the
 default preset: the six LimeTabular cells set the wall time.
+
+The longer workload, 2026-11-27 (``--preset four_datasets --repeats 2
+--backends loky``; each run a fresh process), with the runner before shard
+tasks were submitted longest first and workers warmed during the fit phase
+("loky, before") interleaved as a third configuration.  The machine was
+heavily loaded (load 9-20 on 2 cores, other sessions' test suites; the
+load fell to 9 for one 1-worker run, 61 s against 477 s), so the wall
+times measure the load, not the runner; the CPU columns do::
+
+    | backend      | workers | wall (s)            | speed-up         | CPU speed-up     | CPU per worker (s)                  | tasks per worker | CPU min/max      | tail (s)      | load             |
+    | ------------ | ------- | ------------------- | ---------------- | ---------------- | ----------------------------------- | ---------------- | ---------------- | ------------- | ---------------- |
+    | loky         | 1       | 268.9 [61.1-476.7]  | 1.00             | 1.00             | 40.5 [38.5-42.5]                    | 600              | 1.00             | 0.0           | 9.8 [8.9-10.7]   |
+    | loky         | 2       | 655.3 [621.5-689.2] | 0.39 [0.10-0.69] | 1.45 [1.28-1.62] | 27.5 [26.0-29.1] / 28.1 [26.2-30.0] | 296.5 / 303.5    | 0.98 [0.97-0.99] | 0.9 [0.5-1.3] | 18.0 [16.4-19.5] |
+    | loky, before | 2       | 566.1 [432.2-700.0] | 0.41 [0.14-0.68] | 1.48 [1.44-1.52] | 27.0 [26.5-27.5] / 27.3 [26.7-27.9] | 297.0 / 303.0    | 0.99 [0.99-0.99] | 0.6 [0.3-0.9] | 17.5 [17.2-17.9] |
+
+A calmer hour later (load 2.7-6.1, one run each): 1 worker 80.6 s (41.2 s of
+task CPU), 2 workers 152.6 s (CPU 27.0 / 26.8 s, CPU speed-up 1.53, tail
+0.1 s), before this change 139.2 s (CPU 24.0 / 24.3 s, tail 0.0 s); the
+workers were busy 81 s for 27 s of CPU: they still shared the cores.
+
+With a core each, two workers run the task phase 1.45x faster (1.28-1.62):
+the 600 shards spread evenly (CPU min/max 0.98) and the workers end within
+a second of each other (tail), but the two workers spend 1.35 times the
+task CPU of one (55.6 s against 40.5 s): each fits the explainer of every
+cell it runs shards of, and pays its first calls' lazy imports.  Shards of
+this preset cost about the same (0.7-0.9 s each), so the order changes
+little here; it matters when a few tasks are long (``--shard-size none``,
+LIME with thousands of perturbations), where an expensive task started
+last sets the tail.  The warm-up neither: loky workers already import the
+runner (scikit-learn, scipy, pandas: about 9 CPU seconds each on this
+machine) in their initializer, before the fit phase; the warm-up adds the
+modules of the run's models, explainers and datasets (torch and captum for
+gradient explainers), which a worker left without a fit imports during the
+fit phase, and on Dask workers, which have no initializer, the runner too.
 """
 
 import os
@@ -72,11 +113,31 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import json  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-from sklearn_xai.benchmark import get_preset, run_benchmark  # noqa: E402
+from sklearn_xai.benchmark import BenchmarkSpec, get_preset, run_benchmark  # noqa: E402
+
+# The default preset on four datasets (XAI-Bench's linear Gaussian data at
+# four correlations): 4 x 2 models x 5 explainers x 3 seeds = 120 cells,
+# 600 row shards, 24 fits; the fixed cost of a run (worker start-up and
+# imports) is the same as the default preset's.
+FOUR_DATASETS_RHO = (0.0, 0.25, 0.5, 0.75)
+
+
+def _spec(name):
+    if name != "four_datasets":
+        return get_preset(name)
+    config = get_preset("default").to_dict()
+    base = config["datasets"]["gaussian_linear"]
+    config["datasets"] = {f"gaussian_linear_rho{rho:g}": {
+        **base, "params": {**base["params"], "rho": rho}} for rho in FOUR_DATASETS_RHO}
+    config.update(name="four_datasets", description="The default preset on four datasets.")
+    return BenchmarkSpec.from_dict(config)
+
 
 def _have_dask():
     try:
@@ -88,20 +149,43 @@ def _have_dask():
 
 def _spread(log):
     """Busy seconds (wall-clock time in tasks), CPU seconds and task counts
-    per worker of one run's task log, workers sorted by busy time."""
+    per worker of one run's task log, workers sorted by busy time, and the
+    tail: seconds between the first and the last worker's last task end."""
     busy = (log["end"] - log["start"]).groupby(log["worker"]).sum().sort_values()
     cpu = log.groupby("worker")["cpu"].sum().reindex(busy.index)
     count = log.groupby("worker").size().reindex(busy.index)
-    return list(busy), list(cpu), list(count)
+    last = log.groupby("worker")["end"].max()
+    return list(busy), list(cpu), [int(c) for c in count], float(last.max() - last.min())
 
 
-def _run(spec, backend, workers, shard_size):
+def _child(spec_name, backend, workers, shard_size):
+    """One run in this (fresh) process, as a command-line run would start
+    it: its workers start with the run.  Prints a JSON line."""
+    spec = _spec(spec_name)
+    # Import the package's dependencies in this process first, as the
+    # command line has when it calls the runner.
+    run_benchmark({"dataset": {"name": "make_linear_attribution",
+                               "params": {"n_samples": 50}},
+                   "models": ["linear_regression"], "explainers": ["RandomExplainer"],
+                   "metrics": ["neg_complexity"], "seeds": [0], "n_explain": 5})
     load = os.getloadavg()[0]
     start = time.perf_counter()
     results = run_benchmark(spec, n_jobs=workers, backend=backend, shard_size=shard_size)
     wall = time.perf_counter() - start
     errors = int((results.table["status"] == "error").sum())
-    return wall, _spread(results.task_log), errors, load
+    busy, cpu, count, tail = _spread(results.task_log)
+    print(json.dumps({"wall": wall, "busy": busy, "cpu": cpu, "count": count, "tail": tail,
+                      "errors": errors, "load": load}))
+
+
+def _run(spec_name, backend, workers, shard_size):
+    """One run in a fresh Python process (workers are not reused between
+    runs, as loky would within one process)."""
+    shard = "none" if shard_size is None else str(shard_size)
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", spec_name,
+                          backend, str(workers), shard],
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _fmt_range(values, digits=1):
@@ -109,12 +193,20 @@ def _fmt_range(values, digits=1):
             f"[{min(values):.{digits}f}-{max(values):.{digits}f}]")
 
 
+def _shard_size(value):
+    return value if value == "auto" else None if value == "none" else int(value)
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--child":
+        name, backend, workers, shard = argv[1:5]
+        return _child(name, backend, int(workers), _shard_size(shard))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--preset", default="default")
+    parser.add_argument("--preset", default="default",
+                        help="a preset, or four_datasets (the default preset on 4 datasets)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--shard-size", default="auto",
-                        type=lambda v: v if v == "auto" else None if v == "none" else int(v))
+    parser.add_argument("--shard-size", default="auto", type=_shard_size)
     parser.add_argument("--backends", nargs="+", default=["loky", "dask"])
     args = parser.parse_args(argv)
     backends = list(args.backends)
@@ -122,53 +214,47 @@ def main(argv=None):
         print("dask.distributed is not installed: the dask rows are skipped "
               "(pip install 'dask[distributed]').", file=sys.stderr)
         backends.remove("dask")
-    spec = get_preset(args.preset)
-    # Import everything once so the first timing does not pay for imports.
-    run_benchmark({"dataset": {"name": "make_linear_attribution",
-                               "params": {"n_samples": 50}},
-                   "models": ["linear_regression"], "explainers": ["RandomExplainer"],
-                   "metrics": ["neg_complexity"], "seeds": [0], "n_explain": 5})
+    _spec(args.preset)  # fail early on an unknown name
     configs = [(backend, workers) for backend in backends for workers in (1, 2)]
-    walls = {c: [] for c in configs}
-    spreads = {c: [] for c in configs}
-    loads = {c: [] for c in configs}
+    runs = {c: [] for c in configs}
     for rep in range(args.repeats):
         # Interleaved, the order rotated each repetition (the machine's load drifts).
         order = configs[rep % len(configs):] + configs[:rep % len(configs)]
         for backend, workers in order:
-            wall, spread, errors, load = _run(spec, backend, workers, args.shard_size)
-            walls[backend, workers].append(wall)
-            spreads[backend, workers].append(spread)
-            loads[backend, workers].append(load)
-            print(f"  rep {rep}: {backend} x{workers}: {wall:.1f} s (load {load:.1f}), "
-                  f"busy per worker {[round(b, 1) for b in spread[0]]} s, CPU "
-                  f"{[round(c, 1) for c in spread[1]]} s, tasks {spread[2]}, "
-                  f"{errors} errors", file=sys.stderr, flush=True)
+            run = _run(args.preset, backend, workers, args.shard_size)
+            runs[backend, workers].append(run)
+            print(f"  rep {rep}: {backend} x{workers}: {run['wall']:.1f} s "
+                  f"(load {run['load']:.1f}), busy per worker "
+                  f"{[round(b, 1) for b in run['busy']]} s, CPU "
+                  f"{[round(c, 1) for c in run['cpu']]} s, tasks {run['count']}, "
+                  f"tail {run['tail']:.1f} s, {run['errors']} errors",
+                  file=sys.stderr, flush=True)
     print(f"\n{args.preset}: shard_size={args.shard_size}, {args.repeats} interleaved runs, "
           f"median [range]; {os.cpu_count()} cores\n")
     header = ("backend", "workers", "wall (s)", "speed-up", "CPU speed-up",
               "busy per worker (s)", "CPU per worker (s)", "tasks per worker", "CPU min/max",
-              "load")
+              "tail (s)", "load")
     rows = []
     for backend, workers in configs:
-        w = walls[backend, workers]
-        base = walls[backend, 1]
-        speedups = [b / x for b, x in zip(base, w)]  # paired by repetition
-        busy = [s[0] for s in spreads[backend, workers]]
-        cpu = [s[1] for s in spreads[backend, workers]]
-        counts = [s[2] for s in spreads[backend, workers]]
+        these, base = runs[backend, workers], runs[backend, 1]
+        w = [r["wall"] for r in these]
+        speedups = [b["wall"] / r["wall"] for b, r in zip(base, these)]  # paired by repetition
+        busy = [r["busy"] for r in these]
+        cpu = [r["cpu"] for r in these]
+        counts = [r["count"] for r in these]
         balance = [min(c) / max(c) for c in cpu]
         # The tasks' CPU seconds with 1 worker over the busiest worker's:
         # the speed-up of the task phase when each worker has a core.
-        cpu_speedups = [sum(c1) / max(c) for c1, c in zip(
-            (s[1] for s in spreads[backend, 1]), cpu)]
+        cpu_speedups = [sum(b["cpu"]) / max(c) for b, c in zip(base, cpu)]
         per_worker = range(min(len(b) for b in busy))
         rows.append((backend, str(workers), _fmt_range(w), _fmt_range(speedups, 2),
-                     _fmt_range(cpu_speedups, 2), " / ".join(_fmt_range([b[k] for b in busy]) for k in per_worker),
+                     _fmt_range(cpu_speedups, 2),
+                     " / ".join(_fmt_range([b[k] for b in busy]) for k in per_worker),
                      " / ".join(_fmt_range([c[k] for c in cpu]) for k in per_worker),
                      " / ".join(str(statistics.median([c[k] for c in counts]))
                                 for k in per_worker),
-                     _fmt_range(balance, 2), _fmt_range(loads[backend, workers])))
+                     _fmt_range(balance, 2), _fmt_range([r["tail"] for r in these]),
+                     _fmt_range([r["load"] for r in these])))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     for line in [header, tuple("-" * w for w in widths), *rows]:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |")

@@ -19,17 +19,19 @@ single-threaded) of:
 ratio = ours / bare (goal <= 1.2) and skorch / ours.  The outputs are
 compared too (max absolute difference to the DataLoader path).
 
-Measured on the 2-core development machine (2026-11-23, shared with other
-jobs, load average about 10, so the ranges are wide)::
+Re-measured on the 2-core development machine (2026-11-27, shared with
+other jobs, load average about 20, so the ranges are wide)::
 
     model                    rows        ours ms (range)  skorch ms  bare ms ours/bare skorch/ours max |diff|
-    MLPNetClassifier         4000     63.7 ( 47.6- 94.7)      801.0     87.2      0.73        12.6   0.00e+00
-    MLPNetClassifier        20000    247.4 (167.1-303.5)     4805.5    320.6      0.77        19.4   0.00e+00
-    BEExAIMLPRegressor       4000     99.2 ( 85.8-133.1)      843.4     92.6      1.07         8.5   0.00e+00
-    BEExAIMLPRegressor      20000    441.0 (344.4-498.8)     4655.5    450.9      0.98        10.6   0.00e+00
+    MLPNetClassifier         4000    100.2 ( 55.2-166.1)     1903.9    145.5      0.69        19.0   0.00e+00
+    MLPNetClassifier        20000    318.7 (244.6-678.8)     5882.3    421.2      0.76        18.5   0.00e+00
+    BEExAIMLPRegressor       4000    107.7 ( 91.7-176.1)     1230.9    117.3      0.92        11.4   0.00e+00
+    BEExAIMLPRegressor      20000    516.1 (443.6-756.3)     7310.0    624.9      0.83        14.2   0.00e+00
+
+(2026-11-23: 0.73-1.07 the bare forward, 8.5x to 19x faster than skorch.)
 
 Our nets predict at the speed of one bare forward (ratios below 1 are the
-blocks fitting the cache better than one 20,000-row tensor) and 8.5x to
+blocks fitting the cache better than one 20,000-row tensor) and 11x to
 19x faster than skorch's DataLoader path, with identical outputs.
 
 Run: python benchmarks/bench_torch_models.py

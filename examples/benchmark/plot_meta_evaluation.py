@@ -6,11 +6,11 @@ Which metrics to trust: meta-evaluation
 Explanation metrics disagree. Before deciding on a leaderboard, ask of each
 metric whether its ranking of the explainers repeats on fresh rows, whether
 it separates a good explainer from the random control with the rows
-explained, whether it reacts to explanations that no longer say anything
-about the model (MetaQuantus's adversarial reactivity) but not to small
-noise (noise resilience), and whether it agrees with the other metrics of
-its family. :func:`~sklearn_xai.benchmark.meta_evaluate` answers all of
-it from one run of the benchmark.
+explained, whether it reacts when the model or its inputs are disrupted
+(MetaQuantus's adversarial reactivity) but not to small noise (noise
+resilience), and whether it agrees with the other metrics of its family.
+:func:`~sklearn_xai.benchmark.meta_evaluate` answers all of it from one run
+of the benchmark.
 
 The data have a linear label on correlated Gaussian features, so the
 ground-truth attributions are known; the model is a small MLP. A metric that
@@ -50,9 +50,12 @@ register_metric("output_level", output_level, kind="model", greater_is_better=Tr
 # The benchmark
 # -------------
 # Four explainers (the random control among them), six metrics, two seeds of
-# 40 explained rows. ``meta_evaluate`` runs it, keeping each cell's
-# attributions, and re-scores every metric once on slightly noisy inputs and
-# attributions and once on attributions shuffled within each row.
+# 40 explained rows. ``meta_evaluate`` runs it and then MetaQuantus's tests:
+# the MLP's weights are multiplied by ``N(1, 0.001²)`` (minor) and
+# ``N(1, 2²)`` (disruptive) draws and every explainer re-explains the rows
+# for the perturbed model; the inputs get uniform noise of ±0.001 and ±5
+# training standard deviations. Each metric scores the new explanations,
+# twice per test here (``n_perturbations=2``).
 mean = {"name": "BaselineMasker", "params": {"value": "mean"}}
 benchmark = {
     "name": "meta",
@@ -77,11 +80,22 @@ benchmark = {
     },
     "seeds": [0, 1], "n_explain": 40,
 }
-meta = meta_evaluate(benchmark, random_state=0)
+meta = meta_evaluate(benchmark, n_perturbations=2, random_state=0)
 
 columns = ["metric", "noise_floor", "snr", "split_half", "effect_size", "n_rows_80",
-           "reactivity_iec", "resilience_iec", "mc_score", "family_agreement"]
+           "resilience_iac", "resilience_iec", "reactivity_iac", "reactivity_iec",
+           "mc_score", "family_agreement"]
 print(meta[columns].round(2).to_string(index=False))
+
+# %%
+# MetaQuantus's scores, each in [0, 1] with 1 ideal: ``resilience_iac``, how
+# similar an explainer's scores stay under minor noise (a mean Wilcoxon
+# p-value: any systematic shift, however small, pulls it down);
+# ``resilience_iec``, how often the explainers keep their order on a row;
+# ``reactivity_iac``, how clearly the scores change under disruption;
+# ``reactivity_iec``, how often a row's score gets worse; ``mc_score``, the
+# mean of the four. Each test type's criteria are in ``meta.attrs``:
+print(meta.attrs["metaquantus"][("gaussian_linear", "mlp", "comprehensiveness")])
 
 # %%
 # ``split_half`` near 1 says the ranking repeats on the other half of the
@@ -91,12 +105,19 @@ print(meta[columns].round(2).to_string(index=False))
 print("\n".join(reliability_summary(meta)))
 
 # %%
-# ``output_level`` is caught three times over: every explainer gets the same
-# score, nothing separates the best explainer from the control, and
-# shuffling the attributions changes nothing. ``neg_complexity`` does not
-# react to shuffling either, but by construction (it measures how spread out
-# the attributions are, not which features they point to), so it is not
-# flagged for it.
+# ``output_level`` is caught: every explainer gets the same score and
+# nothing separates the best explainer from the control. It does react to a
+# disrupted model (it reads the model's output), so MetaQuantus's tests alone
+# would not catch it. The quick protocol perturbs the attributions instead,
+# without re-explaining anything; a shuffle of each row's attributions
+# changes nothing in ``output_level``, which it flags as blind:
+quick = meta_evaluate(benchmark, protocol="attribution_noise", random_state=0)
+print(quick.set_index("metric").loc["output_level", "flags"])
+
+# %%
+# ``neg_complexity`` does not react to shuffling either, but by construction
+# (it measures how spread out the attributions are, not which features they
+# point to), so it is not flagged for it.
 #
 # Rows needed and meta-consistency
 # --------------------------------

@@ -673,12 +673,21 @@ def _compare(args, out):
     verbose = 0 if args.quiet else 1
 
     def explanations():
-        # Pictures of the explainer the decision picks, on the compared rows.
+        # Pictures of the explainer the decision picks, on the compared rows,
+        # from the attributions its cells of the first seed computed (the
+        # same as explaining the rows again: numeric rows are explained as
+        # they are, and every row draws from its own random stream).
         from sklearn_xai.benchmark._explanation_figures import explanation_figures
 
+        seed = options["seeds"][0]
+        computed = None
+        if rows.codec is None:
+            computed = {explainer: A for (_, _, explainer, s), A
+                        in getattr(results, "attributions", {}).items() if s == seed}
         return explanation_figures(
             results, model, X_test, directory, X_train=X_train, y_train=y_train,
-            feature_names=list(frame.columns), alpha=args.alpha, verbose=verbose)
+            feature_names=list(frame.columns), alpha=args.alpha, random_state=seed,
+            attributions=computed, verbose=verbose)
 
     paths, record = _write_report_if_changed(
         results, directory, args.alpha, not args.no_figures, verbose=verbose,

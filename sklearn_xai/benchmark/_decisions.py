@@ -25,16 +25,19 @@ _GROUP = ["dataset", "model", "metric"]
 # Reliability flags (:func:`~sklearn_xai.benchmark.meta_evaluate`'s
 # ``flags``) that say a metric's ranking is not evidence about the
 # explainers: it prefers the random control to the best explainer, it does
-# not react when the attributions are shuffled, or it gives every explainer
+# not react when the model is disrupted (or its attributions shuffled), or it gives every explainer
 # the same score.  Flags about precision (few rows, unstable or underpowered
 # rankings) are not among them: the paired tests already weigh the noise.
 # The meta-evaluation's flags that make a metric's vote untrusted.  The
 # meta-evaluation writes its flags from these names (``_meta._flags``), so
 # the wording has one source and the match below cannot drift from it.
 FLAG_CONTROL_WINS = "control beats the reference"
-FLAG_BLIND = "blind to shuffling"
+FLAG_BLIND = "blind to disruption"
 FLAG_NO_SIGNAL = "same score for all explainers"
 DISTRUSTING_FLAGS = (FLAG_CONTROL_WINS, FLAG_BLIND, FLAG_NO_SIGNAL)
+# The reason of a metric dropped for its MetaQuantus score (an option of
+# :func:`distrusted_metrics`, off by default).
+FLAG_FAILS_METAQUANTUS = "fails MetaQuantus"
 _TESTS = ("wilcoxon", "ttest")
 # Means equal up to summation order tie (as the leaderboard's rank).
 _DECIMALS = 12
@@ -270,21 +273,27 @@ def _decision_columns(board, ok, per_row, *, control, test, alpha, significance=
     }, index=board.index)
 
 
-def distrusted_metrics(meta):
+def distrusted_metrics(meta, *, min_mc_score=None):
     """The metrics a reliability table distrusts, with the reason.
 
     Parameters
     ----------
     meta : DataFrame or None
         :func:`~sklearn_xai.benchmark.meta_evaluate`'s table (columns
-        dataset, model, metric, flags).
+        dataset, model, metric, flags, and ``mc_score`` for
+        ``min_mc_score``).
+    min_mc_score : float, default=None
+        Also distrust the metrics that fail MetaQuantus's test: a
+        meta-consistency score (``mc_score``, in [0, 1], ideal 1) below
+        this.  None (the default) does not read the MC score; a metric
+        without one (results-only meta-evaluation) is never dropped for it.
 
     Returns
     -------
     distrusted : dict
         ``(dataset, model, metric) -> reason``: the metrics with a flag of
-        :data:`DISTRUSTING_FLAGS`, the reason being those flags; empty for
-        ``None``.
+        :data:`DISTRUSTING_FLAGS` (the reason being those flags) or with an
+        MC score below ``min_mc_score``; empty for ``None``.
 
     Examples
     --------
@@ -296,14 +305,24 @@ def distrusted_metrics(meta):
     ...                                "underpowered (needs 50 rows)"]})
     >>> distrusted_metrics(meta)
     {('d', 'm', 'a'): 'control beats the reference (d_z -0.40)'}
+    >>> meta["mc_score"] = [0.9, 0.4]
+    >>> distrusted_metrics(meta, min_mc_score=0.5)[("d", "m", "b")]
+    'fails MetaQuantus (MC 0.40 < 0.50)'
     """
     out = {}
+    if min_mc_score is not None and not (isinstance(min_mc_score, Real)
+                                         and 0 <= min_mc_score <= 1):
+        raise ValueError(f"min_mc_score must be None or a float in [0, 1], got "
+                         f"{min_mc_score!r}.")
     if meta is None or not len(meta) or "flags" not in meta:
         return out
     for _, row in meta.iterrows():
         flags = row["flags"] if isinstance(row["flags"], str) else ""
         reasons = [f.strip() for f in flags.split(";")
                    if f.strip().startswith(DISTRUSTING_FLAGS)]
+        mc = pd.to_numeric(row.get("mc_score", np.nan), errors="coerce")
+        if min_mc_score is not None and np.isfinite(mc) and mc < min_mc_score:
+            reasons.append(f"{FLAG_FAILS_METAQUANTUS} (MC {mc:.2f} < {min_mc_score:.2f})")
         if reasons:
             out[(row["dataset"], row["model"], row["metric"])] = "; ".join(reasons)
     return out

@@ -168,12 +168,14 @@ def _say(verbose, text):
 
 def explanation_figures(decision, model, X, folder, *, explainers=None, X_train=None,
                         y_train=None, feature_names=None, n_explain="auto", alpha=0.05,
-                        reliability=True, max_display=20, random_state=0, verbose=0):
+                        reliability=True, max_display=20, random_state=0,
+                        attributions=None, verbose=0):
     """Explain the compared rows with the chosen explainer and draw them.
 
     The explainer the decision puts first (:func:`chosen_explainer`: best
     mean rank, never the random control) is fitted on ``X_train`` for
-    ``model`` and explains the rows of ``X``.  Into ``folder`` (through
+    ``model`` and explains the rows of ``X`` (or its attributions are taken
+    from ``attributions``, computed once by the comparison).  Into ``folder`` (through
     :func:`~sklearn_xai.utils._files.write_in_folder`: no write leaves the
     folder or follows a link) go a beeswarm of every row
     (:class:`~sklearn_xai.plotting.BeeswarmDisplay`), a bar chart of each
@@ -224,6 +226,16 @@ def explanation_figures(decision, model, X, folder, *, explainers=None, X_train=
     random_state : int, default=0
         Seed of the explainer (the first seed of the comparison by default)
         and of the beeswarm's jitter.
+    attributions : dict, default=None
+        Explainer label -> attributions the comparison already computed on
+        these rows with this ``random_state`` (the ``attributions`` of
+        :func:`run_benchmark`'s results, of the cells of that seed).  When
+        it holds the chosen explainer, its matrix of shape ``(n_rows,
+        n_features)`` is pictured instead of explaining the rows again
+        (only the waterfall's row is explained, for its base value), which
+        saves one explanation of every row; it must then be what the
+        explainer's ``transform`` gives on the rows.  ``None`` explains
+        them.
     verbose : int, default=0
         Print one line per stage to standard error when > 0.
 
@@ -285,10 +297,20 @@ def explanation_figures(decision, model, X, folder, *, explainers=None, X_train=
     rows = _rows(X, n_rows)
     background = rows if X_train is None else X_train
 
-    _say(verbose, f"explaining {n_rows} rows with {one_line(label)}")
     explainer = _build(spec, label, model, random_state)
     explainer.fit(background, y_train)
-    A = np.asarray(explainer.transform(rows), dtype=np.float64)
+    if attributions is not None and label in attributions:
+        _say(verbose, f"the comparison's attributions of {n_rows} rows by "
+                      f"{one_line(label)}")
+        A = np.asarray(attributions[label], dtype=np.float64)
+        if A.ndim != 2 or len(A) != n_rows:
+            raise ValueError(
+                f"attributions[{label!r}] has shape {A.shape} but {n_rows} rows are "
+                "pictured: pass one row of attributions per explained row (the first "
+                "n_explain rows of X), or attributions=None to explain them.")
+    else:
+        _say(verbose, f"explaining {n_rows} rows with {one_line(label)}")
+        A = np.asarray(explainer.transform(rows), dtype=np.float64)
     if A.ndim != 2:
         raise ValueError(
             f"The chosen explainer {label!r} gives attributions of shape {A.shape}; the "

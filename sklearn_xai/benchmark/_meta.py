@@ -11,6 +11,7 @@ metrics of its family (Kendall tau between explainer rankings).
 
 import numbers
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -20,7 +21,9 @@ from scipy import stats
 from sklearn_xai.benchmark._decisions import FLAG_BLIND, FLAG_CONTROL_WINS, FLAG_NO_SIGNAL
 from sklearn_xai.benchmark._results import BenchmarkResults
 from sklearn_xai.metrics import get_metric_spec
-from sklearn_xai.utils import row_keys, row_normal, row_permutations
+from sklearn_xai.utils import NotApplicableError, row_keys, row_normal, row_permutations
+from sklearn_xai.utils._estimators import unwrap
+from sklearn_xai.utils._output import model_input
 
 __all__ = [
     "DISRUPTIVE_PERTURBATIONS",
@@ -50,7 +53,7 @@ _COLUMNS = [
 ]
 
 
-# ------------------------------------------------------ disruptive perturbations
+# ------------------------------------------- attribution-noise perturbations
 def _shuffle_attributions(model, X, attributions, *, random_state):
     """Each row's attributions permuted across its features (a permutation
     drawn per row from the row's key): the explanation no longer says
@@ -60,10 +63,9 @@ def _shuffle_attributions(model, X, attributions, *, random_state):
 
 
 # Name -> perturb(model, X, attributions, *, random_state) returning the
-# disrupted (model, X, attributions).  The hook of further disruptive tests:
-# a model randomisation (Adebayo et al., 2018) registers here as
-# "randomised_model", returning the randomised model and the attributions
-# the explainer gives on it.
+# disrupted (model, X, attributions): the disruptive perturbations of the
+# quick ``protocol="attribution_noise"``, which re-scores the cells'
+# attributions without re-explaining.
 DISRUPTIVE_PERTURBATIONS = {"shuffle_attributions": _shuffle_attributions}
 
 
@@ -76,6 +78,87 @@ def _minor_perturbation(X, attributions, noise_scale, x_scale, random_state):
     a_scale = np.abs(attributions).mean(axis=1, keepdims=True)
     return (X + noise_scale * x_scale * z[:, 0],
             attributions + noise_scale * a_scale * z[:, 1])
+
+
+# ------------------------------------------------ MetaQuantus's perturbations
+# The disruptive tests of protocol="metaquantus": each perturbs the model
+# ("model" type: the explainers re-explain the rows for the perturbed model)
+# or the inputs ("input" type: the cells' attributions are scored on the
+# perturbed rows, as MetaQuantus's input perturbation test does).  The minor
+# test of a type is always run with its disruptive ones.
+METAQUANTUS_DISRUPTIVE = {"model_noise": "model", "input_noise": "input",
+                          "randomised_model": "model", "shuffled_labels": "model"}
+_MQ_CRITERIA = ("iac_nr", "iac_ar", "iec_nr", "iec_ar")
+
+
+def _scale_parameters(model, std, rng):
+    """A deep copy of the fitted ``model`` with every parameter multiplied
+    by its own draw of ``N(1, std**2)`` (MetaQuantus's model perturbation,
+    Quantus's ``sample(noise_type="multiplicative")``): every tensor of a
+    torch net's ``module_``, ``coefs_`` and ``intercepts_`` of a
+    scikit-learn MLP, ``coef_`` and ``intercept_`` of a linear model, in a
+    Pipeline or a FrozenEstimator or not."""
+    import copy
+
+    new = copy.deepcopy(model)
+    _, final = unwrap(new)
+    module = getattr(final, "module_", None)
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(module, torch.nn.Module):
+        generator = torch.Generator().manual_seed(int(rng.integers(2**62)))
+        with torch.no_grad():
+            for param in module.parameters():
+                noise = 1.0 + std * torch.randn(param.shape, generator=generator,
+                                                dtype=param.dtype)
+                param.mul_(noise.to(param.device))
+        return new
+
+    def scaled(values):
+        values = np.asarray(values)
+        return (values * rng.normal(1.0, std, values.shape)).astype(values.dtype)
+
+    if hasattr(final, "coefs_") and hasattr(final, "intercepts_"):
+        final.coefs_ = [scaled(w) for w in final.coefs_]
+        final.intercepts_ = [scaled(b) for b in final.intercepts_]
+        return new
+    if hasattr(final, "coef_"):
+        final.coef_ = scaled(final.coef_)
+        intercept = getattr(final, "intercept_", None)
+        if isinstance(intercept, np.ndarray):
+            final.intercept_ = scaled(intercept)
+        elif isinstance(intercept, numbers.Real):
+            final.intercept_ = float(intercept * rng.normal(1.0, std))
+        return new
+    raise NotApplicableError(
+        f"Cannot perturb the parameters of {type(final).__name__}: MetaQuantus's model "
+        "tests need a torch net (module_), an MLPClassifier / MLPRegressor or a linear "
+        "model (coef_); use disruptive=('input_noise',) for other models.")
+
+
+def _shuffled_label_model(prepared, rng):
+    """The model refitted on the training rows with their labels permuted."""
+    from sklearn.base import clone
+
+    y = np.asarray(prepared["y_train"])
+    model = clone(prepared["model"])
+    model.fit(prepared["X_train"], y[rng.permutation(len(y))])
+    return model
+
+
+def _predict(model, X):
+    return np.asarray(model.predict(model_input(model, X)))
+
+
+def _perturbed_models(name, prepared, std, rng):
+    """The perturbed model of a model-type test."""
+    if name == "randomised_model":
+        from sklearn_xai.models import randomise_model
+
+        return randomise_model(prepared["model"], "all",
+                               random_state=int(rng.integers(2**31)))
+    if name == "shuffled_labels":
+        return _shuffled_label_model(prepared, rng)
+    return _scale_parameters(prepared["model"], std, rng)
 
 
 # -------------------------------------------------------------- statistics
@@ -154,35 +237,84 @@ def _differences(q, q_hat):
     return np.where(np.abs(diff) <= tol, 0.0, diff)
 
 
-def _same_ranking(Q, Q_hat):
-    """Fraction of (unit, position) where the explainers sorted by their
-    scores are the same (MetaQuantus's inter-consistency under minor
-    perturbations).  ``Q``, ``Q_hat``: (K, N) oriented scores."""
-    keep = np.isfinite(Q).all(axis=0) & np.isfinite(Q_hat).all(axis=0)
-    if Q.shape[0] < 2 or not keep.any():
-        return np.nan
-    order = np.argsort(-Q[:, keep], axis=0, kind="stable")
-    order_hat = np.argsort(-Q_hat[:, keep], axis=0, kind="stable")
-    return float(np.mean(order == order_hat))
+def _nanmean(values):
+    values = np.asarray(values, dtype=float)
+    return float(np.mean(values[np.isfinite(values)])) if np.isfinite(values).any() \
+        else np.nan
 
 
-def _mc_criteria(Q, minor, disruptive):
-    """MetaQuantus's four criteria from oriented scores: ``Q`` (K, N)
-    unperturbed, ``minor`` and ``disruptive`` (M, K, N) perturbed."""
-    K = Q.shape[0]
-    out = {}
-    if minor is not None:
-        out["resilience_iac"] = float(np.nanmean(
-            [_wilcoxon_p(Q[k], m[k]) for m in minor for k in range(K)]))
-        out["resilience_iec"] = _same_ranking(Q, np.nanmean(minor, axis=0))
-    if disruptive is not None:
-        out["reactivity_iac"] = float(np.nanmean(
-            [1 - _wilcoxon_p(Q[k], d[k]) for d in disruptive for k in range(K)]))
-        D = np.nanmean(disruptive, axis=0)
-        keep = np.isfinite(Q) & np.isfinite(D)
-        out["reactivity_iec"] = (float(np.mean(_differences(Q[keep], D[keep]) > 0))
-                                 if keep.any() else np.nan)
-    return out
+def _iac(Q, Q_hat, mask, adversary):
+    """MetaQuantus's intra-consistency: the mean over perturbations and
+    explainers of the two-sided Wilcoxon p-value (zeros split) between the
+    unperturbed and the perturbed scores of the kept units, ``1 - p`` for a
+    disruptive test.  ``Q`` (K, N), ``Q_hat`` (M, K, N), ``mask`` (M, N)."""
+    values = []
+    for m in range(Q_hat.shape[0]):
+        for k in range(Q.shape[0]):
+            p = _wilcoxon_p(Q[k][mask[m]], Q_hat[m, k][mask[m]])
+            values.append(1.0 - p if adversary else p)
+    return _nanmean(values)
+
+
+def _iec_resilience(raw, raw_hat, mask):
+    """MetaQuantus's inter-consistency under a minor perturbation: per
+    perturbation, the fraction of (kept unit, rank position) where the
+    explainers sorted by their raw scores (ascending, as MetaQuantus's
+    ``argsort``) are the same explainer; averaged over perturbations."""
+    values = []
+    for m in range(raw_hat.shape[0]):
+        keep = mask[m] & np.isfinite(raw).all(axis=0) & np.isfinite(raw_hat[m]).all(axis=0)
+        if not keep.any():
+            values.append(np.nan)
+            continue
+        order = np.argsort(raw[:, keep], axis=0, kind="stable")
+        order_hat = np.argsort(raw_hat[m][:, keep], axis=0, kind="stable")
+        values.append(float(np.mean(order == order_hat)))
+    return _nanmean(values)
+
+
+def _iec_adversary(Q, Q_hat, mask):
+    """MetaQuantus's inter-consistency under a disruptive perturbation: per
+    perturbation, the fraction of (explainer, kept unit) whose oriented
+    score is strictly worse perturbed; averaged over perturbations."""
+    values = []
+    for m in range(Q_hat.shape[0]):
+        keep = mask[m][None, :] & np.isfinite(Q) & np.isfinite(Q_hat[m])
+        values.append(float(np.mean(_differences(Q[keep], Q_hat[m][keep]) > 0))
+                      if keep.any() else np.nan)
+    return _nanmean(values)
+
+
+def _mc_criteria(Q, tests, greater_is_better):
+    """MetaQuantus's criteria from oriented scores ``Q`` (K, N) and the
+    perturbed scores of each test, ``{(type, name): (Q_hat (M, K, N), mask
+    (M, N))}`` (name "minor" for the minor test of a type).
+
+    Returns the table's columns (each criterion averaged over the types,
+    ``mc_score`` the mean of the types' MC scores) and per type the four
+    criteria and its MC score (their mean, MetaQuantus's ``MC_mean``)."""
+    sign = 1.0 if greater_is_better else -1.0
+    by_type = {}
+    for (kind, name), (Q_hat, mask) in tests.items():
+        lists = by_type.setdefault(kind, {c: [] for c in _MQ_CRITERIA})
+        if name == "minor":
+            lists["iac_nr"].append(_iac(Q, Q_hat, mask, False))
+            lists["iec_nr"].append(_iec_resilience(sign * Q, sign * Q_hat, mask))
+        else:
+            lists["iac_ar"].append(_iac(Q, Q_hat, mask, True))
+            lists["iec_ar"].append(_iec_adversary(Q, Q_hat, mask))
+    per_type = {}
+    for kind, lists in by_type.items():
+        crit = {c: (_nanmean(v) if v else np.nan) for c, v in lists.items()}
+        values = list(crit.values())
+        crit["mc"] = float(np.mean(values)) if np.isfinite(values).all() else np.nan
+        per_type[kind] = crit
+    columns = {}
+    for column, criterion in (("resilience_iac", "iac_nr"), ("resilience_iec", "iec_nr"),
+                              ("reactivity_iac", "iac_ar"), ("reactivity_iec", "iec_ar"),
+                              ("mc_score", "mc")):
+        columns[column] = _nanmean([c[criterion] for c in per_type.values()])
+    return columns, per_type
 
 
 # ----------------------------------------------------------------- scoring
@@ -260,15 +392,17 @@ def _metric_record(ok, rows, *, control, reference, n_splits, alpha, power, rng,
     rec["effect_size"] = float(effect)
     rec["n_rows_80"] = (2.0 if np.isinf(effect) and effect > 0
                         else _rows_for_power(effect, alpha, power))
-    if perturbed is not None and S is not None:
-        # The explanation methods, the control left out (shuffling a random
-        # explanation leaves it random: it has nothing to lose).
+    rec["metaquantus"] = None
+    if perturbed and S is not None:
+        # The explanation methods, the control left out (its explanation
+        # ignores the model: it has nothing to lose).
         keep = [k for k, e in enumerate(explainers) if e != control]
-        minor, disruptive = perturbed
         if keep:
-            rec.update(_mc_criteria(
-                S[keep], None if minor is None else _oriented(minor[:, keep], gib),
-                None if disruptive is None else _oriented(disruptive[:, keep], gib)))
+            tests = {key: (_oriented(Q_hat[:, keep], gib), mask)
+                     for key, (Q_hat, mask) in perturbed.items()}
+            columns, per_type = _mc_criteria(S[keep], tests, gib)
+            rec.update(columns)
+            rec["metaquantus"] = per_type
     return rec
 
 
@@ -292,7 +426,7 @@ def _agreement(board):
     return tau
 
 
-def _flags(rec):
+def _flags(rec, per_type=None):
     flags = []
     if np.isfinite(rec["split_half"]) and rec["split_half"] < SPLIT_HALF_MIN:
         flags.append(f"unstable ranking (split-half {rec['split_half']:.2f})")
@@ -300,8 +434,18 @@ def _flags(rec):
         flags.append(FLAG_NO_SIGNAL)
     elif np.isfinite(rec["snr"]) and rec["snr"] < SNR_MIN:
         flags.append(f"below the noise floor (snr {rec['snr']:.2f})")
-    if rec["family"] not in _PERMUTATION_INVARIANT:
-        reactive = [rec.get(k, np.nan) for k in ("reactivity_iac", "reactivity_iec")]
+    # Blindness is judged on the disruption of the model (the explainers
+    # re-explain a disrupted model), else on the shuffled attributions of
+    # the quick protocol (not for the complexity family: shuffling cannot
+    # change it).  Not on MetaQuantus's input test alone: it scores the
+    # unperturbed attributions on disrupted inputs, so a metric that does
+    # not read the inputs (ground truth, complexity) cannot react to it.
+    per_type = per_type or {}
+    disrupted = per_type.get("model")
+    if disrupted is None and rec["family"] not in _PERMUTATION_INVARIANT:
+        disrupted = per_type.get("attribution")
+    if disrupted is not None:
+        reactive = [disrupted["iac_ar"], disrupted["iec_ar"]]
         if np.isfinite(reactive).all() and max(reactive) < REACTIVITY_MIN:
             flags.append(FLAG_BLIND)
     resilient = rec.get("resilience_iec", np.nan)
@@ -320,32 +464,84 @@ def _flags(rec):
 
 
 # -------------------------------------------------------- perturbed scores
-def _perturbed_group(tasks, reference_specs, cache_dir, noise_scale, n_perturbations,
-                     disruptive, random_state):
-    """Run the cells of one (dataset, model, seed) and re-score their
-    metrics on perturbed inputs and attributions, one call per metric and
-    explainer for all the perturbed copies of all the rows.
+def _test_copies(settings, prepared, X, pred0, seed, random_state):
+    """The perturbed copies of one (dataset, model, seed): a list of
+    ``(test, model or None, X, kept)`` per perturbation, ``test`` a (type,
+    name) key, ``model`` the perturbed model (None: the fitted one, the
+    cells' attributions scored), ``kept`` the rows the test keeps."""
+    n, M = len(X), settings["n_perturbations"]
+    everything = np.ones(n, dtype=bool)
+    x_scale = np.nanstd(prepared["X_train"], axis=0)
+    copies = []
+    kinds = {METAQUANTUS_DISRUPTIVE[d] for d in settings["disruptive"]}
+    tests = [("model", "minor")] if "model" in kinds else []
+    tests += [("model", d) for d in settings["disruptive"]
+              if METAQUANTUS_DISRUPTIVE[d] == "model"]
+    if "input" in kinds:
+        tests += [("input", "minor"), ("input", "input_noise")]
+    for t, (kind, name) in enumerate(tests):
+        level = settings[f"{kind}_noise"][0 if name == "minor" else 1]
+        for m in range(M):
+            rng = np.random.default_rng([random_state, seed, m, t])
+            if kind == "model":
+                model = _perturbed_models(name, prepared, level, rng)
+                Xp, pred = X, _predict(model, X)
+            else:
+                model = None
+                Xp = X + rng.uniform(-level, level, X.shape) * x_scale
+                pred = _predict(prepared["model"], Xp)
+            if pred0 is None:  # a regressor: every row is kept
+                kept = everything
+            else:
+                kept = (pred == pred0) if name == "minor" else (pred != pred0)
+            copies.append(((kind, name), model, Xp, kept))
+    return copies
 
-    Returns the cell outputs and {(explainer, metric label): (minor,
-    disruptive)}, each (M, n_rows) or None."""
-    from sklearn_xai.benchmark._runner import (
-        _explain,
-        _fit,
-        _metadata_overrides,
-        _metric_kwargs,
-        _run_cell,
-    )
-    from sklearn_xai.metrics import ExplanationScorer, get_scorer
+
+def _perturbed_group(tasks, reference_specs, cache_dir, protocol, settings, random_state):
+    """Run the cells of one (dataset, model, seed) and re-score their
+    metrics on the perturbed copies of the rows.
+
+    ``protocol="metaquantus"``: MetaQuantus's tests, the explainers
+    re-explaining the rows for each perturbed model; ``"attribution_noise"``:
+    the cells' attributions perturbed and re-scored.  Returns the cell
+    outputs, ``{(explainer, metric label): {test: (M, n) scores}}`` and
+    ``{test: (M, n) kept rows}``."""
+    from sklearn_xai.benchmark._runner import _explain, _fit, _run_cell
 
     task0 = tasks[0][1]
     fit = _fit(task0["dataset"], task0["model"], task0["seed"], reference_specs)
-    outputs, perturbed = [], {}
+    outputs, perturbed, masks = [], {}, {}
+    prepared = fit["prepared"]
+    copies = []
+    pred0 = target = None
+    if not fit["error"] and protocol == "metaquantus":
+        X = prepared["X_explain"]
+        try:
+            if prepared["task"] == "classification":
+                # The explained class stays the fitted model's prediction (or
+                # the explain_rows target), as MetaQuantus explains y_pred.
+                pred0 = _predict(prepared["model"], X)
+                target = (pred0 if prepared["explain_target"] is None
+                          else prepared["explain_target"])
+            copies = _test_copies(settings, prepared, X, pred0, task0["seed"], random_state)
+        except Exception:  # noqa: BLE001 - e.g. a model whose parameters cannot be scaled
+            copies = []
+            if "input_noise" in settings["disruptive"]:
+                try:
+                    only_input = {**settings, "disruptive": ("input_noise",)}
+                    copies = _test_copies(only_input, prepared, X, pred0, task0["seed"],
+                                          random_state)
+                except Exception:  # noqa: BLE001
+                    copies = []
+    for test, _, _, kept in copies:
+        masks.setdefault(test, []).append(kept)
+    masks = {test: np.array(kept) for test, kept in masks.items()}
     for index, task in tasks:
         out = _run_cell(task, cache_dir, fit)
         outputs.append((index, out))
         if out["status"] != "ok" or out.get("explanation") is None or fit["error"]:
             continue
-        prepared = fit["prepared"]
         explanation = out["explanation"]
         try:
             explainer, _ = _explain(task, prepared)
@@ -355,75 +551,114 @@ def _perturbed_group(tasks, reference_specs, cache_dir, noise_scale, n_perturbat
         A = np.asarray(explanation["attributions"], dtype=np.float64)
         if A.shape != X.shape:
             continue
-        n = len(X)
-        model = getattr(explainer, "explained_estimator_", prepared["model"])
-        x_scale = np.nanstd(prepared["X_train"], axis=0)
-        copies = []  # (kind, model, X, A) per perturbation
-        for m in range(n_perturbations):
-            seed = [random_state, task["seed"], m]
-            Xm, Am = _minor_perturbation(X, A, noise_scale, x_scale,
-                                         np.random.default_rng(seed))
-            copies.append(("minor", model, Xm, Am))
-            for name in disruptive:
-                dm, dX, dA = DISRUPTIVE_PERTURBATIONS[name](
-                    model, X, A, random_state=np.random.default_rng(seed))
-                copies.append(("disruptive", dm, np.asarray(dX, float), np.asarray(dA, float)))
+        scored = []  # (test, model, explainer, X, A, prepared) per copy
+        if protocol == "attribution_noise":
+            scored, masks = _attribution_copies(settings, task, prepared, explainer, X, A,
+                                                random_state)
+        else:
+            for test, model, Xp, _ in copies:
+                if model is None:
+                    scored.append((test, prepared["model"], explainer, Xp, A, prepared))
+                    continue
+                view = {**prepared, "model": model}
+                try:
+                    again, _ = _explain(task, view)
+                    Ap = np.asarray(again.explain(X, target=target), dtype=np.float64)
+                except Exception:  # noqa: BLE001 - left out: the test has no score
+                    continue
+                scored.append((test, model, again, X, Ap, view))
         for label, metric_spec in task["metrics"].items():
             result = out["metrics"].get(label, {})
             if result.get("status") != "ok" or result.get("scores") is None:
                 continue
             try:
-                registry_spec = get_metric_spec(metric_spec["name"])
-                reference = fit["references"].get(task["reference_keys"].get(label))
-                kwargs, reason = _metric_kwargs(
-                    metric_spec, registry_spec, prepared, explainer, task["seed"],
-                    explanation.get("attributions_train"), reference)
-                if reason is not None:
-                    continue
-                metadata = {k: v for k, v in prepared["metadata"].items()
-                            if k in registry_spec.metadata}
-                overrides, reason = _metadata_overrides(metric_spec["params"],
-                                                        registry_spec, prepared)
-                if reason is not None:
-                    continue
-                metadata.update(overrides)
-                scores = _score_copies(get_scorer, ExplanationScorer, metric_spec["name"],
-                                       kwargs, copies, metadata, explainer, n)
+                scores = _score_copies(task, label, metric_spec, fit, explanation, scored,
+                                       len(X), target, protocol)
             except Exception:  # noqa: BLE001 - a metric that fails on perturbed rows
                 continue
-            kinds = np.array([c[0] for c in copies])
-            minor = scores[kinds == "minor"] if (kinds == "minor").any() else None
-            dis = scores[kinds == "disruptive"] if (kinds == "disruptive").any() else None
-            perturbed[(task["labels"]["explainer"], label)] = (minor, dis)
-    return outputs, perturbed
+            by_test = {}
+            for (test, *_), row in zip(scored, scores, strict=True):
+                by_test.setdefault(test, []).append(row)
+            if set(by_test) == set(masks) and all(
+                    len(v) == len(masks[t]) for t, v in by_test.items()):
+                perturbed[(task["labels"]["explainer"], label)] = {
+                    t: np.array(v) for t, v in by_test.items()}
+    return outputs, perturbed, masks
 
 
-def _score_copies(get_scorer, scorer_class, name, kwargs, copies, metadata, explainer, n):
-    """Per-row scores (n_copies, n) of the perturbed copies: the copies that
-    share a model are stacked and scored in one call."""
-    tiled_kwargs = dict(kwargs)
-    out = np.full((len(copies), n), np.nan)
-    by_model = {}
-    for i, (_, model, _, _) in enumerate(copies):
-        by_model.setdefault(id(model), []).append(i)
-    for idx in by_model.values():
+def _attribution_copies(settings, task, prepared, explainer, X, A, random_state):
+    """The copies of ``protocol="attribution_noise"``: inputs and
+    attributions plus noise (minor), the disruptive perturbations of
+    :data:`DISRUPTIVE_PERTURBATIONS`; every row kept."""
+    model = getattr(explainer, "explained_estimator_", prepared["model"])
+    x_scale = np.nanstd(prepared["X_train"], axis=0)
+    scored, masks = [], {}
+    for m in range(settings["n_perturbations"]):
+        seed = [random_state, task["seed"], m]
+        Xm, Am = _minor_perturbation(X, A, settings["noise_scale"], x_scale,
+                                     np.random.default_rng(seed))
+        scored.append((("attribution", "minor"), model, explainer, Xm, Am, prepared))
+        for name in settings["disruptive"]:
+            dm, dX, dA = DISRUPTIVE_PERTURBATIONS[name](
+                model, X, A, random_state=np.random.default_rng(seed))
+            scored.append((("attribution", name), dm, explainer, np.asarray(dX, float),
+                           np.asarray(dA, float), prepared))
+    for test, *_ in scored:
+        masks.setdefault(test, []).append(np.ones(len(X), dtype=bool))
+    return scored, {t: np.array(v) for t, v in masks.items()}
+
+
+def _score_copies(task, label, metric_spec, fit, explanation, scored, n, target, protocol):
+    """Per-row scores (n_copies, n) of one metric on the perturbed copies:
+    the copies that share a model and an explainer are stacked and scored
+    in one call."""
+    from sklearn_xai.benchmark._runner import _metadata_overrides, _metric_kwargs
+    from sklearn_xai.benchmark._spec import _accepts
+    from sklearn_xai.metrics import ExplanationScorer, get_scorer
+
+    registry_spec = get_metric_spec(metric_spec["name"])
+    out = np.full((len(scored), n), np.nan)
+    groups = {}
+    for i, (_, model, explainer, *_rest) in enumerate(scored):
+        groups.setdefault((id(model), id(explainer)), []).append(i)
+    for idx in groups.values():
+        _, model, explainer, _, _, prepared = scored[idx[0]]
+        same = model is fit["prepared"]["model"]
+        reference = (fit["references"].get(task["reference_keys"].get(label))
+                     if protocol == "attribution_noise" else None)
+        kwargs, reason = _metric_kwargs(
+            metric_spec, registry_spec, prepared, explainer, task["seed"],
+            explanation.get("attributions_train") if same else None, reference)
+        if reason is not None:
+            raise NotApplicableError(reason)
+        if protocol == "metaquantus" and target is not None and "target" not in kwargs \
+                and registry_spec.kind == "model" and _accepts(registry_spec.func, "target"):
+            kwargs["target"] = target  # the class the unperturbed model predicts
+        metadata = {k: v for k, v in prepared["metadata"].items()
+                    if k in registry_spec.metadata}
+        overrides, reason = _metadata_overrides(metric_spec["params"], registry_spec,
+                                                prepared)
+        if reason is not None:
+            raise NotApplicableError(reason)
+        metadata.update(overrides)
         reps = len(idx)
-        if "reference" in tiled_kwargs and tiled_kwargs["reference"] is not None:
-            tiled_kwargs["reference"] = np.tile(np.asarray(kwargs["reference"]), (reps, 1))
-        scorer = get_scorer(name, **tiled_kwargs)
-        if not isinstance(scorer, scorer_class):
-            raise TypeError(f"{name!r} gives no per-row scores.")
-        X = np.concatenate([copies[i][2] for i in idx])
-        A = np.concatenate([copies[i][3] for i in idx])
+        for key in ("reference", "target"):  # per-row arguments follow the rows
+            if kwargs.get(key) is not None and np.ndim(kwargs[key]) >= 1:
+                value = np.asarray(kwargs[key])
+                kwargs[key] = np.tile(value, (reps,) + (1,) * (value.ndim - 1))
+        scorer = get_scorer(metric_spec["name"], **kwargs)
+        if not isinstance(scorer, ExplanationScorer):
+            raise TypeError(f"{metric_spec['name']!r} gives no per-row scores.")
+        X = np.concatenate([scored[i][3] for i in idx])
+        A = np.concatenate([scored[i][4] for i in idx])
         meta = {k: np.concatenate([np.asarray(v)] * reps) for k, v in metadata.items()}
-        scores = np.asarray(scorer.score_attributions(copies[idx[0]][1], X, A,
-                                                      explainer=explainer, **meta), float)
+        scores = np.asarray(scorer.score_attributions(model, X, A, explainer=explainer,
+                                                      **meta), float)
         out[idx] = scores.reshape(reps, n)
     return out
 
 
-def _run_perturbed(spec, *, n_jobs, cache_dir, noise_scale, n_perturbations, disruptive,
-                   random_state):
+def _run_perturbed(spec, *, n_jobs, cache_dir, protocol, settings, random_state):
     """Run a benchmark (its cells and the perturbed re-scoring), grouped by
     (dataset, model, seed)."""
     import joblib
@@ -441,48 +676,57 @@ def _run_perturbed(spec, *, n_jobs, cache_dir, noise_scale, n_perturbations, dis
     if cache_dir is not None:
         os.makedirs(os.path.join(os.fspath(cache_dir), "cells"), exist_ok=True)
     done = joblib.Parallel(n_jobs=n_jobs)(
-        joblib.delayed(_perturbed_group)(group_tasks, refs, cache_dir, noise_scale,
-                                         n_perturbations, disruptive, random_state)
+        joblib.delayed(_perturbed_group)(group_tasks, refs, cache_dir, protocol, settings,
+                                         random_state)
         for group_tasks, refs in groups.values())
-    outputs, perturbed = [], {}
-    for (group_tasks, _), (outs, scores) in zip(groups.values(), done, strict=True):
+    outputs, perturbed, masks = [], {}, {}
+    for (group_tasks, _), (outs, scores, kept) in zip(groups.values(), done, strict=True):
         outputs.extend(outs)
         labels = group_tasks[0][1]["labels"]
+        masks[(labels["dataset"], labels["model"], labels["seed"])] = kept
         for (explainer, metric), value in scores.items():
             perturbed[(labels["dataset"], labels["model"], metric, labels["seed"],
                        explainer)] = value
     outputs = [out for _, out in sorted(outputs, key=lambda pair: pair[0])]
-    return BenchmarkResults.from_cells(spec, outputs), perturbed
+    return BenchmarkResults.from_cells(spec, outputs), (perturbed, masks)
 
 
 def _stack_perturbed(perturbed, dataset, model, metric, explainers, rows):
-    """(M, K, N) minor and disruptive scores aligned with the units of
-    :func:`_group_units`, or None when any explainer lacks them."""
+    """``{test: ((M, K, N) scores, (M, N) kept)}`` aligned with the units of
+    :func:`_group_units`; a test is left out when an explainer or a seed
+    lacks it."""
+    scores_of, masks_of = perturbed
     wide = rows.pivot_table(index=["seed", "row"], columns="explainer", values="value",
                             aggfunc="mean", dropna=False).reindex(columns=explainers)
     wide = wide[wide.notna().any(axis=1)]
     seeds = wide.index.get_level_values("seed").to_numpy()
     positions = wide.index.get_level_values("row").to_numpy()
-    out = []
-    for which in (0, 1):
-        blocks = None
-        for k, explainer in enumerate(explainers):
-            for seed in np.unique(seeds):
-                entry = perturbed.get((dataset, model, metric, seed, explainer))
-                if entry is None or entry[which] is None:
-                    return None
-                scores = entry[which]
-                if blocks is None:
-                    blocks = np.full((scores.shape[0], len(explainers), len(seeds)), np.nan)
-                cols = np.flatnonzero(seeds == seed)
-                blocks[:, k, cols] = scores[:, positions[cols]]
-        out.append(blocks)
-    return tuple(out)
+    tests = None
+    for seed in np.unique(seeds):
+        kept = masks_of.get((dataset, model, seed)) or {}
+        have = set(kept)
+        for explainer in explainers:
+            have &= set(scores_of.get((dataset, model, metric, seed, explainer)) or {})
+        tests = have if tests is None else tests & have
+    out = {}
+    for test in sorted(tests or (), key=str):
+        M = min(masks_of[(dataset, model, seed)][test].shape[0] for seed in np.unique(seeds))
+        Q_hat = np.full((M, len(explainers), len(seeds)), np.nan)
+        mask = np.zeros((M, len(seeds)), dtype=bool)
+        for seed in np.unique(seeds):
+            cols = np.flatnonzero(seeds == seed)
+            mask[:, cols] = masks_of[(dataset, model, seed)][test][:M][:, positions[cols]]
+            for k, explainer in enumerate(explainers):
+                values = scores_of[(dataset, model, metric, seed, explainer)][test]
+                Q_hat[:, k, cols] = values[:M][:, positions[cols]]
+        out[test] = (Q_hat, mask)
+    return out
 
 
 # ------------------------------------------------------------------ public
-def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_perturbations=1,
-                  disruptive=("shuffle_attributions",), reference=None, n_splits=100,
+def meta_evaluate(results_or_spec, *, perturb="auto", protocol="metaquantus",
+                  model_noise=(0.001, 2.0), input_noise=(0.001, 5.0), noise_scale=0.05,
+                  n_perturbations=3, disruptive="auto", reference=None, n_splits=100,
                   alpha=0.05, power=0.8, n_jobs=None, cache_dir=None, random_state=0):
     """How far to trust each metric of a benchmark.
 
@@ -507,19 +751,38 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
       detect it with probability ``power`` (normal approximation with
       Guenther's t correction, :math:`n = ((z_{1-\\alpha/2} + z_{\\beta}) /
       d_z)^2 + z_{1-\\alpha/2}^2 / 2`) [3]_.
-    * **MetaQuantus's failure modes** [1]_ (spec mode only: they re-score
-      the metrics): under *minor* perturbations (Gaussian noise of
-      ``noise_scale`` training standard deviations on the inputs and of
-      ``noise_scale`` times the row's mean absolute attribution on the
-      attributions) a metric should be resilient: intra-consistency
-      ``resilience_iac`` is the mean two-sided Wilcoxon p-value between
-      unperturbed and perturbed per-row scores, inter-consistency
-      ``resilience_iec`` the fraction of (row, rank position) where the
-      explainers keep their order.  Under *disruptive* ones (each row's
-      attributions shuffled) it should react: ``reactivity_iac`` is the
-      mean of one minus the p-values, ``reactivity_iec`` the fraction of
-      (explainer, row) scores that get worse.  ``mc_score`` is their mean,
-      the paper's meta-consistency score against the ideal ``(1, 1, 1, 1)``.
+    * **MetaQuantus's meta-consistency** [1]_ (spec mode only: the metrics
+      are re-scored on perturbed copies; ``protocol="metaquantus"``, its
+      tests as its code runs them).  *Model test*: every parameter of the
+      model is multiplied by its own ``N(1, s**2)`` draw and each explainer
+      re-explains the rows for the perturbed model, which the metric then
+      scores; *input test*: the rows get uniform noise of ``±a`` training
+      standard deviations per feature and the metric scores the cells'
+      (unperturbed) attributions on the perturbed rows.  Each test is run
+      at a *minor* level (``model_noise[0]``, ``input_noise[0]``; the rows
+      whose predicted class is unchanged are kept) and a *disruptive* one
+      (``model_noise[1]``, ``input_noise[1]``; the rows whose predicted class
+      changed are kept; a regressor keeps every row), ``n_perturbations``
+      times.  A metric should be resilient to the minor perturbation:
+      ``resilience_iac`` (IAC NR, intra-consistency) is the mean two-sided
+      Wilcoxon p-value (zeros split) between an explainer's unperturbed and
+      perturbed per-row scores, ``resilience_iec`` (IEC NR,
+      inter-consistency) the fraction of (row, rank position) where the
+      explainers sorted by their scores are the same.  It should react to
+      the disruptive one: ``reactivity_iac`` (IAC AR) is the mean of one
+      minus the p-values, ``reactivity_iec`` (IEC AR) the fraction of
+      (explainer, row) scores that get worse.  The MC score of a test type
+      is the mean of its four criteria (the distance to the ideal
+      ``(1, 1, 1, 1)``); the columns average the criteria over the model and
+      input types and ``mc_score`` is the mean of their MC scores;
+      ``meta.attrs["metaquantus"][(dataset, model, metric)]`` holds each
+      type's criteria (``"iac_nr"``, ``"iac_ar"``, ``"iec_nr"``,
+      ``"iec_ar"``, ``"mc"``).  ``protocol="attribution_noise"`` is a quick
+      variant that re-explains nothing: Gaussian noise of ``noise_scale`` on
+      the inputs (training standard deviations) and on the attributions
+      (the row's mean absolute attribution) as the minor perturbation, the
+      attributions of each row shuffled as the disruptive one (type
+      ``"attribution"``, every row kept).
     * **agreement**: the Kendall tau-b between the metric's explainer
       ranking and each other metric's (the matrix is
       ``pd.DataFrame(meta.attrs["agreement"][(dataset, model)])``);
@@ -542,15 +805,39 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
         Re-score the metrics on perturbed rows (the MetaQuantus columns).
         "auto": when given a benchmark to run.  Results cannot be perturbed
         (they hold no attributions).
+    protocol : {"metaquantus", "attribution_noise"}, default="metaquantus"
+        The perturbations: MetaQuantus's model and input tests (the
+        explainers re-explain the rows for each perturbed model), or the
+        quick variant that perturbs the cells' attributions and explains
+        nothing again (the cost of scoring the metrics twice).
+    model_noise : (float, float), default=(0.001, 2.0)
+        Standard deviations of the multiplicative ``N(1, s**2)`` noise on the
+        model's parameters, minor and disruptive (MetaQuantus's MNIST
+        levels; its ImageNet ones are ``(0.001, 0.5)``).  Torch nets
+        (``module_``, skorch), scikit-learn MLPs and linear models; other
+        models get the input test only.
+    input_noise : (float, float), default=(0.001, 5.0)
+        Half-widths of the uniform noise on the inputs, in training standard
+        deviations of each feature, minor and disruptive (MetaQuantus's
+        levels, on inputs of unit scale).
     noise_scale : float, default=0.05
-        Size of the minor perturbations, in training standard deviations of
-        each feature (inputs) and in mean absolute attributions of the row
-        (attributions).
-    n_perturbations : int, default=1
-        Perturbed copies of every row per perturbation; the perturbed scores
-        are averaged over copies for the inter-consistencies.
-    disruptive : tuple of str, default=("shuffle_attributions",)
-        Disruptive perturbations among :data:`DISRUPTIVE_PERTURBATIONS`.
+        Size of the minor perturbation of ``protocol="attribution_noise"``,
+        in training standard deviations of each feature (inputs) and in mean
+        absolute attributions of the row (attributions).
+    n_perturbations : int, default=3
+        Perturbations per test (MetaQuantus's ``iterations`` times
+        ``nr_perturbations``: the criteria are means over them).
+    disruptive : "auto" or tuple of str, default="auto"
+        The disruptive tests.  With ``protocol="metaquantus"``, among
+        ``"model_noise"`` and ``"input_noise"`` (MetaQuantus's, the "auto"
+        pair), ``"randomised_model"`` (every layer re-initialised by
+        :func:`~sklearn_xai.models.randomise_model`) and
+        ``"shuffled_labels"`` (the model refitted on permuted training
+        labels), the last two model tests (averaged with ``"model_noise"``
+        into the model type's reactivity); the minor test of a type runs
+        with its disruptive ones.  With ``protocol="attribution_noise"``,
+        among :data:`DISRUPTIVE_PERTURBATIONS` ("auto":
+        ``("shuffle_attributions",)``).
     reference : str, default=None
         Explainer label of the reference of the discriminative power; None:
         an explainer labelled "oracle" or "ground_truth" when the benchmark
@@ -592,27 +879,34 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
     -----
     Flags: split-half reliability below 0.5; signal below the noise floor;
     the control better than the reference;
-    both reactivities below 0.5 (not for the complexity family, which is
-    invariant to a permutation of a row's attributions by construction);
+    both reactivities of the disruptive model test below 0.5 ("blind to
+    disruption");
     inter-consistency under minor noise below 0.5; more rows needed for 80 %
     power than the run explained; a mean Kendall tau with its family below
     zero.
 
-    Differences from MetaQuantus [1]_: the minor perturbation adds noise to
-    the attributions instead of re-explaining the perturbed inputs (so the
-    explainers are not rerun: the cost is that of scoring the metrics twice,
-    measured in ``benchmarks/bench_meta.py``), and the disruptive one
-    shuffles the attributions instead of randomising the model (a model
-    randomisation plugs in through :data:`DISRUPTIVE_PERTURBATIONS`).  The
-    criteria follow the paper and its code: Wilcoxon p-values with zeros
-    split, ``1 - p`` under disruption, positional rank agreement, and the
-    per-explainer "unperturbed better than disrupted" rate; the random
-    control is left out of them (a shuffled random explanation is still
-    random, it has nothing to lose).  MetaQuantus
-    itself is not run (it pins other torch and torchvision versions); on the
-    default preset the pattern its paper reports holds: no metric is
-    perfectly resilient and reactive at once, and the complexity metrics
-    react least to disruption.
+    The blindness flag reads the model test (the quick protocol's shuffle
+    when there is none, except for the complexity family, which a shuffle
+    cannot change): MetaQuantus's input test scores unperturbed
+    attributions on perturbed rows, so a metric that does not read the
+    inputs (ground truth, complexity) cannot react to it by construction.
+
+    ``protocol="metaquantus"`` follows MetaQuantus 0.0.5's code (its
+    ``ModelPerturbationTest``, ``InputPerturbationTest`` and
+    ``MetaEvaluation``): the explained class stays the unperturbed model's
+    prediction (metrics that take a ``target`` score it); criteria are
+    computed per perturbation on the kept rows and averaged.  Differences:
+    the random control is left out of the criteria (its explanation ignores
+    the model); a perturbation that keeps no row gives no criterion (its
+    Wilcoxon p-value is NaN in recent SciPy and MetaQuantus's mean is then
+    NaN; here the other perturbations' mean); differences of rounding size
+    count as ties; the perturbed inputs are not clipped (MetaQuantus clips
+    them below at the batch minimum, an image range); its
+    ``score_direction`` test counts a higher disrupted score as worse for
+    "higher" metrics too, a slip this reads as intended (worse in the
+    metric's orientation).  ``benchmarks/bench_meta.py --metaquantus`` runs
+    MetaQuantus on a shared case: the criteria agree within Monte-Carlo
+    error (``tests/benchmark/data/metaquantus_shared_case.json``).
 
     References
     ----------
@@ -634,7 +928,7 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
     ...     "explainers": {"random": "RandomExplainer", "ablation": "FeatureAblation"},
     ...     "metrics": ["feature_agreement"], "seeds": [0], "n_explain": 40})
     >>> row = meta.iloc[0]
-    >>> row["reference"], bool(row["n_rows_80"] < 40), bool(row["reactivity_iec"] > 0.5)
+    >>> row["reference"], bool(row["n_rows_80"] < 40), bool(0 <= row["mc_score"] <= 1)
     ('ablation', True, True)
     """
     from sklearn_xai.benchmark._runner import _as_spec
@@ -650,10 +944,28 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
     for name, value in (("alpha", alpha), ("power", power)):
         if not (isinstance(value, numbers.Real) and 0 < value < 1):
             raise ValueError(f"{name} must be in (0, 1), got {value!r}.")
-    unknown = [d for d in disruptive if d not in DISRUPTIVE_PERTURBATIONS]
-    if isinstance(disruptive, str) or unknown:
-        raise ValueError(f"disruptive must be a tuple of {sorted(DISRUPTIVE_PERTURBATIONS)}, "
-                         f"got {disruptive!r}.")
+    if protocol not in ("metaquantus", "attribution_noise"):
+        raise ValueError("protocol must be 'metaquantus' or 'attribution_noise', got "
+                         f"{protocol!r}.")
+    for name, value in (("model_noise", model_noise), ("input_noise", input_noise)):
+        if isinstance(value, str) or np.ndim(value) != 1 or len(value) != 2 or not all(
+                isinstance(v, numbers.Real) and v > 0 for v in value):
+            raise ValueError(f"{name} must be a pair of positive floats (minor, "
+                             f"disruptive), got {value!r}.")
+    allowed = (DISRUPTIVE_PERTURBATIONS if protocol == "attribution_noise"
+               else METAQUANTUS_DISRUPTIVE)
+    if isinstance(disruptive, str) and disruptive == "auto":
+        disruptive = (("shuffle_attributions",) if protocol == "attribution_noise"
+                      else ("model_noise", "input_noise"))
+    unknown = ([disruptive] if isinstance(disruptive, str)
+               else [d for d in disruptive if d not in allowed])
+    if unknown or not len(disruptive):
+        raise ValueError(f"disruptive must be 'auto' or a tuple of {sorted(allowed)} "
+                         f"with protocol={protocol!r}, got {disruptive!r}.")
+    settings = {"n_perturbations": n_perturbations, "disruptive": tuple(disruptive),
+                "noise_scale": float(noise_scale),
+                "model_noise": tuple(map(float, model_noise)),
+                "input_noise": tuple(map(float, input_noise))}
     perturbed = None
     if isinstance(results_or_spec, BenchmarkResults):
         if perturb is True:
@@ -670,9 +982,8 @@ def meta_evaluate(results_or_spec, *, perturb="auto", noise_scale=0.05, n_pertur
             results = run_benchmark(spec, n_jobs=n_jobs, cache_dir=cache_dir)
         else:
             results, perturbed = _run_perturbed(
-                spec, n_jobs=n_jobs, cache_dir=cache_dir, noise_scale=float(noise_scale),
-                n_perturbations=n_perturbations, disruptive=tuple(disruptive),
-                random_state=random_state)
+                spec, n_jobs=n_jobs, cache_dir=cache_dir, protocol=protocol,
+                settings=settings, random_state=random_state)
     if reference is not None and reference not in set(results.table["explainer"]):
         raise ValueError(f"reference={reference!r} is not an explainer of the benchmark; "
                          f"explainers: {sorted(set(results.table['explainer']))}.")
@@ -688,7 +999,7 @@ def _assemble(results, perturbed, *, reference, n_splits, alpha, power, random_s
     row_groups = ({} if per_row is None or not len(per_row) else
                   {k: g for k, g in per_row.groupby(["dataset", "model", "metric"],
                                                     sort=False)})
-    records, agreement = [], {}
+    records, agreement, mq = [], {}, {}
     for (dataset, model), pair in ok.groupby(["dataset", "model"], sort=False):
         pair_records = []
         board = {}
@@ -723,13 +1034,14 @@ def _assemble(results, perturbed, *, reference, n_splits, alpha, power, random_s
                 rec["agreement"] = float(np.nanmean(row[others])) if others else np.nan
                 rec["family_agreement"] = (float(np.nanmean(row[same])) if same
                                            and np.isfinite(row[same]).any() else np.nan)
-            crit = [rec.get(k, np.nan) for k in ("resilience_iac", "resilience_iec",
-                                                  "reactivity_iac", "reactivity_iec")]
-            rec["mc_score"] = float(np.mean(crit)) if np.isfinite(crit).all() else np.nan
-            rec["flags"] = _flags({**{k: np.nan for k in _COLUMNS}, **rec})
+            per_type = rec.pop("metaquantus", None)
+            if per_type:
+                mq[(dataset, model, rec["metric"])] = per_type
+            rec["flags"] = _flags({**{k: np.nan for k in _COLUMNS}, **rec}, per_type)
         records.extend(pair_records)
     meta = pd.DataFrame.from_records(records).reindex(columns=_COLUMNS)
     meta.attrs["agreement"] = agreement
+    meta.attrs["metaquantus"] = mq
     return meta
 
 

@@ -1119,11 +1119,18 @@ def _costs(sub):
     return out, unit
 
 
-def _decision(board, control, alpha, meta):
+def _decision(board, control, alpha, meta, min_mc_score=None):
     """The decision summary, the metrics the reliability table ``meta``
-    distrusts left out (:func:`decision_summary`'s ``exclude``)."""
+    distrusts left out (:func:`decision_summary`'s ``exclude``; with
+    ``min_mc_score``, also those whose MetaQuantus MC score is below it)."""
     return decision_summary(board, alpha=alpha, control=control,
-                            exclude=distrusted_metrics(meta))
+                            exclude=distrusted_metrics(meta, min_mc_score=min_mc_score))
+
+
+def _mc_vote(min_mc_score):
+    """The sentence of the decision on the MetaQuantus option."""
+    return ("" if min_mc_score is None else
+            f" Nor do metrics whose MetaQuantus MC score is below {min_mc_score:.2f}.")
 
 
 def _n_voting(summary, sub):
@@ -1133,7 +1140,7 @@ def _n_voting(summary, sub):
     return sub["metric"].nunique() - len(left_out), left_out
 
 
-def _decision_html(board, control, alpha, meta=None):
+def _decision_html(board, control, alpha, meta=None, min_mc_score=None):
     """The decision section: per (dataset, model), the explainers by mean
     rank over metrics (and the critical-difference diagram when available),
     their costs, and the notes on significance.  Metrics the reliability
@@ -1142,11 +1149,12 @@ def _decision_html(board, control, alpha, meta=None):
     # One explainer besides the control: ranked, with the summary's note
     # saying why there is no test, and no diagram.
     plot_cd = plot_critical_difference if candidates.nunique() >= 2 else None
-    summary = _decision(board, control, alpha, meta)
+    summary = _decision(board, control, alpha, meta, min_mc_score)
     vote = "" if meta is None else (
         '  Metrics that the <a href="#reliability">metric reliability</a> flags as '
         "unable to tell an explanation from a random one (" + html.escape(", ".join(
-            f"“{flag}”" for flag in DISTRUSTING_FLAGS)) + ") do not vote.")
+            f"“{flag}”" for flag in DISTRUSTING_FLAGS)) + ") do not vote."
+        + _mc_vote(min_mc_score))
     parts = ['<section id="decision"><h2>Decision</h2>',
              '<p class="lead">Explainers ordered by their mean rank over the metrics of '
              "each dataset and model (1 = best); the count of metrics where each is best "
@@ -1221,15 +1229,17 @@ def _decision_html(board, control, alpha, meta=None):
     return "\n".join(parts)
 
 
-def _decision_markdown(board, control, alpha, meta=None, width=None):
+def _decision_markdown(board, control, alpha, meta=None, width=None, min_mc_score=None):
     """The decision section of ``report.md`` and of the terminal (prose
     filled to ``width``): per (dataset, model) the explainers by mean rank
     with their best or tied-best counts, the summary's note, and the
     metrics left out of the decision."""
-    summary = _decision(board, control, alpha, meta)
+    summary = _decision(board, control, alpha, meta, min_mc_score)
     vote = "" if meta is None else (
         "; metrics flagged as unable to tell an explanation from a random one ("
-        + ", ".join(DISTRUSTING_FLAGS) + ") do not vote")
+        + ", ".join(DISTRUSTING_FLAGS) + ") do not vote"
+        + ("" if min_mc_score is None else
+           f", nor metrics whose MetaQuantus MC score is below {min_mc_score:.2f}"))
     out = ["\n## Decision\n",
            _fill("Explainers by mean rank over the metrics (1 = best) and the metrics "
                  f"where each is best or tied best{vote}.", width) + "\n"]
@@ -1330,6 +1340,27 @@ _RELIABILITY_COLUMNS = [
     ("family_agreement", "tau family", "mean Kendall tau with the metrics of its family",
      2),
 ]
+
+
+# MetaQuantus's scores (Hedström et al. 2023), one sentence each, shown
+# under the reliability table when it has them; all in [0, 1], 1 ideal.
+_MQ_MEANINGS = [
+    ("NR IAC", "how similar a metric's scores of each explainer stay when the model "
+     "or the inputs get minor noise (mean Wilcoxon p-value)."),
+    ("NR IEC", "how often the explainers keep their order on a row under that minor "
+     "noise."),
+    ("AR IAC", "how clearly the scores change when the model or the inputs are "
+     "disrupted (one minus the mean Wilcoxon p-value)."),
+    ("AR IEC", "how often an explainer's score of a row gets worse under that "
+     "disruption."),
+    ("MC", "the mean of the four, MetaQuantus's meta-consistency (a metric that is "
+     "both resilient and reactive scores 1)."),
+]
+_MQ_LEGEND = ("<p>MetaQuantus's scores (in [0, 1], higher is better; computed when the "
+              "meta-evaluation re-explains perturbed models and inputs, "
+              "<code>meta_evaluate(spec)</code>):</p><ul>" + "".join(
+                  f"<li><em>{name}</em>: {text}</li>" for name, text in _MQ_MEANINGS)
+              + "</ul>")
 
 
 def _reliability_table(results, reliability):
@@ -1456,11 +1487,10 @@ def _reliability_html(meta, figures):
              "the Spearman-Brown reliability of the explainer ranking (1 = the ranking "
              "repeats on fresh rows); <em>effect</em> and <em>rows for 80 % power</em>: "
              "how well it separates the reference explainer from the random control; "
-             "NR / AR: MetaQuantus's noise resilience and adversarial reactivity "
-             "(intra- and inter-consistency, higher is better) and their mean MC; "
              "<em>tau family</em>: the mean Kendall tau of its ranking with the other "
              "metrics of its family.  A flagged metric is marked "
-             '<span class="bad">&#9888;</span>.</p></div>']
+             '<span class="bad">&#9888;</span>.</p>'
+             + (_MQ_LEGEND if any(c[0] == "mc_score" for c in shown) else "") + "</div>"]
     for (dataset, model), sub in meta.groupby(["dataset", "model"], sort=False):
         parts.append(f'<h3 id="reliability-{_slug(dataset)}-{_slug(model)}">'
                      f"{html.escape(f'{dataset} / {model}')}</h3>")
@@ -1497,7 +1527,11 @@ def _reliability_html(meta, figures):
 def _reliability_markdown(meta):
     from sklearn_xai.benchmark._meta import reliability_summary
 
+    has_mc = "mc_score" in meta and pd.to_numeric(meta["mc_score"],
+                                                  errors="coerce").notna().any()
     columns = ["metric", "noise_floor", "snr", "split_half", "effect_size", "n_rows_80",
+               *(("resilience_iac", "resilience_iec", "reactivity_iac", "reactivity_iec")
+                 if has_mc else ()),
                "mc_score", "family_agreement", "flags"]
     out = ["\n## Metric reliability\n"]
     for (dataset, model), sub in meta.groupby(["dataset", "model"], sort=False):
@@ -1507,6 +1541,9 @@ def _reliability_markdown(meta):
                 frame[c] = [_fmt_meta(v, 0 if c == "n_rows_80" else 2) for v in frame[c]]
         out.append(f"\n### {markdown_text(f'{dataset} / {model}')}\n")
         out.append(_markdown(frame.set_index("metric")))
+    if has_mc:
+        out.append("\nMetaQuantus's scores (in [0, 1], higher is better):\n")
+        out.extend(f"- {name}: {text}" for name, text in _MQ_MEANINGS)
     lines = reliability_summary(meta)
     if lines:
         out.append("\nFlagged metrics:\n")
@@ -1536,13 +1573,14 @@ def _check_explanations(explanations):
         "figures": ["boolean"],
         "reliability": ["boolean", pd.DataFrame],
         "explanations": [dict, None],
+        "min_mc_score": [Interval(Real, 0, 1, closed="both"), None],
         "verbose": ["verbose"],
     },
     prefer_skip_nested_validation=True,
 )
 @Substitution(demsar_reference=DEMSAR_REFERENCE)
 def write_report(results, directory, *, alpha=0.05, figures=True, reliability=True,
-                 explanations=None, verbose=0):
+                 explanations=None, min_mc_score=None, verbose=0):
     """Save results and write ``report.html``, ``report.md`` and figures.
 
     ``report.html`` is one self-contained page (inline style, figures
@@ -1583,6 +1621,14 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
         The section :func:`explanation_figures` returns (its ``"html"``,
         ``"markdown"`` and ``"paths"``), placed after the decision; ``None``
         leaves it out.
+    min_mc_score : float, default=None
+        Leave out of the decision the metrics that fail MetaQuantus's test,
+        an MC score (``mc_score`` of the reliability table) below this
+        (:func:`~sklearn_xai.benchmark._decisions.distrusted_metrics`).  It
+        needs a reliability table with the MetaQuantus scores, that is
+        ``reliability=meta_evaluate(spec)`` (the table computed from the
+        results alone has none, and then nothing is dropped for it).  None
+        (the default): the MC score does not change the decision.
     verbose : int, default=0
         When > 0, print one line per stage to standard error
         ("report: leaderboard", "report: figures 3/12", ...), so that a long
@@ -1685,8 +1731,9 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
             md_parts.append(section["markdown"])
     else:
         stage("decision")
-        body.append(_decision_html(board, control, alpha, meta))
-        md_parts.append(_decision_markdown(board, control, alpha, meta))
+        body.append(_decision_html(board, control, alpha, meta, min_mc_score))
+        md_parts.append(_decision_markdown(board, control, alpha, meta,
+                                           min_mc_score=min_mc_score))
         if section is not None:
             body.append(section["html"])
             md_parts.append(section["markdown"])

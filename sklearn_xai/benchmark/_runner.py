@@ -22,7 +22,10 @@ unsharded cell.  The other metrics are scored on the whole cell once its
 shards are joined.  Finished shards are cached until their cell is, so an
 interrupted run loses nothing.  Tasks run through :class:`joblib.Parallel`,
 whose backend (loky processes, threads, or a Dask cluster, local or reached
-by its scheduler's address) the caller chooses.
+by its scheduler's address) the caller chooses.  Shard and whole-cell tasks
+are submitted longest first, by a cost estimated in model evaluations
+(:func:`_task_cost`); worker processes import what the run needs while the
+fit phase runs (:func:`_warm_worker`).
 """
 
 import collections
@@ -45,7 +48,9 @@ from sklearn.utils.multiclass import type_of_target
 
 from sklearn_xai.benchmark._cache import read_cell, write_cell
 from sklearn_xai.benchmark._spec import (
+    MODEL_ALIASES,
     BenchmarkSpec,
+    _import_path,
     _accepts,
     _lookup,
     _normalise_component,
@@ -481,15 +486,13 @@ def _metric_kwargs(metric_spec, registry_spec, prepared, explainer, seed,
 _DEFAULT_OUTPUT = {"target": "predicted", "output": "auto"}
 
 
-def _explained_output(explainer_spec):
-    """``{"target": ..., "output": ...}`` an explainer spec explains, as
-    the scorers read them from the fitted explainer (its parameters, or
-    their defaults), or None for an explainer with neither parameter: one
-    that explains no output of the model (the random control, an edge
-    filter), or a spec that cannot be looked up (its cell reports that)."""
+def _component_params(component_spec, kind):
+    """The parameters a component spec gives its object: the object's
+    (an instance's ``get_params``, a class's or function's defaults)
+    updated with the spec's, or None for a spec that cannot be looked up."""
     try:
-        spec = _normalise_component(explainer_spec, "explainer")
-        obj = _lookup(spec["name"], "explainer")
+        spec = _normalise_component(component_spec, kind)
+        obj = _lookup(spec["name"], kind)
         if hasattr(obj, "get_params") and not inspect.isclass(obj):
             params = obj.get_params(deep=False)
         else:
@@ -499,7 +502,17 @@ def _explained_output(explainer_spec):
     except (ValueError, TypeError, ImportError, AttributeError):
         return None
     params.update(spec["params"])
-    if "target" not in params and "output" not in params:
+    return params
+
+
+def _explained_output(explainer_spec):
+    """``{"target": ..., "output": ...}`` an explainer spec explains, as
+    the scorers read them from the fitted explainer (its parameters, or
+    their defaults), or None for an explainer with neither parameter: one
+    that explains no output of the model (the random control, an edge
+    filter), or a spec that cannot be looked up (its cell reports that)."""
+    params = _component_params(explainer_spec, "explainer")
+    if params is None or ("target" not in params and "output" not in params):
         return None
     return {"target": params.get("target", "predicted"),
             "output": params.get("output", "auto")}
@@ -922,6 +935,82 @@ def _shard_ranges(n_rows, shard_size):
     return [(lo, min(lo + shard_size, n_rows)) for lo in range(0, n_rows, shard_size)]
 
 
+# ------------------------------------------------------------- task order
+# Tasks are submitted longest first (the longest-processing-time rule): a
+# worker that takes an expensive shard last would otherwise run alone while
+# the others wait for it.  Costs are estimated before any task runs, in
+# model evaluations (see _task_cost); the order changes when a task runs,
+# never its result.
+_AUTO_BUDGET = 2048  # evaluations per row of a budget given as "auto"
+
+
+def _background_rows(masker):
+    """Rows a masker replaces each masked row with (its ``background``),
+    1 for a single baseline row or a masker that has none."""
+    if isinstance(masker, dict) and "name" in masker:
+        masker = (_component_params(masker, "masker") or {}).get("background")
+    elif masker is not None and not isinstance(masker, (numbers.Integral, np.ndarray)):
+        masker = getattr(masker, "background", None)
+    if isinstance(masker, numbers.Integral) and not isinstance(masker, bool):
+        return max(int(masker), 1)
+    return max(len(masker), 1) if isinstance(masker, np.ndarray) and masker.ndim == 2 else 1
+
+
+def _explainer_evaluations(explainer_spec, n_features):
+    """Estimated model evaluations per explained row of an explainer spec:
+    its budget (``n_perturbations`` or ``n_samples`` per row, 2048 for
+    ``"auto"``; ``n_permutations`` x (d + 1)), else every coalition
+    (``2**d``) for an enumerating explainer (one with ``max_features``),
+    else one per feature (d + 1), times its masker's background rows."""
+    params = _component_params(explainer_spec, "explainer") or {}
+    d = n_features
+    budget = next((params[k] for k in ("n_perturbations", "n_samples") if k in params
+                   and params[k] is not None), None)
+    if budget is not None:
+        budget = budget if isinstance(budget, numbers.Real) else _AUTO_BUDGET
+    elif isinstance(params.get("n_permutations"), numbers.Real):
+        budget = params["n_permutations"] * (d + 1)
+    elif isinstance(params.get("max_features"), numbers.Integral):
+        budget = 2.0 ** min(d, params["max_features"])
+    else:
+        budget = d + 1
+    return float(budget) * _background_rows(params.get("masker"))
+
+
+def _metric_evaluations(metric_spec, explainer_evaluations, n_features):
+    """Estimated model evaluations per row of a metric: none for a metric
+    that reads the attributions (and a reference) only, one per feature
+    (d + 1: a removal curve) for one that calls the model, plus the
+    explainer's for one that re-explains the row (randomisation checks,
+    sensitivities, ROAR)."""
+    try:
+        registry_spec = get_metric_spec(metric_spec["name"])
+    except ValueError:
+        return 0.0
+    cost = n_features + 1.0 if registry_spec.kind == "model" else 0.0
+    if "explainer" in registry_spec.requires:
+        cost += explainer_evaluations
+    return cost
+
+
+def _task_cost(n_rows, n_features, explains, explainer_evaluations, metric_specs):
+    """Estimated cost of a task, in model evaluations: its rows x (the
+    explainer's evaluations per row when the task explains them, plus each
+    metric's).  The model's own cost per evaluation is not estimated:
+    every model counts the same."""
+    per_row = explainer_evaluations if explains else 0.0
+    per_row += sum(_metric_evaluations(spec, explainer_evaluations, n_features)
+                   for spec in metric_specs)
+    return n_rows * per_row
+
+
+def _longest_first(jobs, costs):
+    """``jobs`` sorted by decreasing ``costs`` (a stable sort: jobs of equal
+    cost keep their order)."""
+    order = sorted(range(len(jobs)), key=lambda k: -costs[k])
+    return [jobs[k] for k in order]
+
+
 def _shard_path(task, cache_dir, rows):
     return None if cache_dir is None else os.path.join(
         cache_dir, "shards", f"{task['key']}-{rows[0]}-{rows[1]}.npz")
@@ -1140,6 +1229,50 @@ def _fit(dataset, model, seed, reference_specs, main_pid=None):
         if out["prepared"] is not None:
             out["references"] = _references(out["prepared"], seed, reference_specs)
     return out
+
+
+def _warm_worker(components, main_pid=None):
+    """A worker's first task: import what the run's tasks will need, so
+    that the imports of a worker left without a fit overlap the fit phase
+    instead of delaying its first shard.  Unpickling this function imports
+    the runner (scikit-learn, the metrics); ``components`` are
+    ``(name, kind)`` of the run's models, explainers and datasets, whose
+    modules (torch, captum, ...) are imported by looking them up.  A
+    lookup that fails is left to the task that needs it."""
+    if main_pid is not None:
+        _watch_parent(main_pid)
+    for name, kind in components:
+        with contextlib.suppress(Exception):
+            if kind == "model" and isinstance(name, str) and name in MODEL_ALIASES:
+                for path in filter(None, MODEL_ALIASES[name]):
+                    _import_path(path)
+            else:
+                _lookup(name, kind)
+
+
+def _warm_up_calls(tasks, n_jobs, main_pid):
+    """One :func:`_warm_worker` call per worker of the active backend when
+    its workers are other processes (loky, Dask), else none."""
+    backend, _ = joblib.parallel.get_active_backend()
+    if getattr(backend, "uses_threads", False):  # threading, sequential
+        return []
+    try:
+        n_workers = joblib.effective_n_jobs(n_jobs)
+    except Exception:  # noqa: BLE001 - a backend that cannot say: no warm-up
+        return []
+    if n_workers < 2:
+        return []
+    components = {}
+    for task in tasks:
+        for kind in ("dataset", "model", "explainer"):
+            name = task[kind].get("name") if isinstance(task[kind], dict) else None
+            # Names, classes and functions (pickled by reference), never an
+            # instance (a fitted model can be large).
+            if isinstance(name, str) or inspect.isclass(name) or inspect.isfunction(name):
+                components.setdefault((kind, name if isinstance(name, str) else id(name)),
+                                      (name, kind))
+    return [joblib.delayed(_warm_worker)(list(components.values()), main_pid)
+            for _ in range(n_workers)]
 
 
 def _standalone_fit(task):
@@ -1435,6 +1568,41 @@ def _whole_cell(index, task, cache_dir, fit, main_pid, base):
                         "cpu": time.process_time() - cpu}
 
 
+def _n_features(fit):
+    X = fit["prepared"]["X_explain"]
+    return int(np.prod(X.shape[1:], dtype=np.int64))
+
+
+def _job_costs(tasks, fits, jobs):
+    """Estimated costs (:func:`_task_cost`) of shard tasks ``jobs``, as
+    ``(cell index, rows, metrics to score, cached shard content)``."""
+    evaluations, costs = {}, []
+    for i, rows, todo, cached in jobs:
+        task = tasks[i]
+        d = _n_features(fits[task["fit_key"]])
+        key = (task["labels"]["explainer"], d)
+        if key not in evaluations:
+            evaluations[key] = _explainer_evaluations(task["explainer"], d)
+        costs.append(_task_cost(rows[1] - rows[0], d, "explanation" not in cached,
+                                evaluations[key], todo.values()))
+    return costs
+
+
+def _whole_costs(tasks, fits, whole):
+    """Estimated costs of whole-cell tasks ``whole``, as ``(cell index,
+    joined content)``: the metrics the content lacks, on all the rows."""
+    costs = []
+    for i, base in whole:
+        task = tasks[i]
+        fit = fits[task["fit_key"]]
+        d = _n_features(fit)
+        missing, _ = _missing_metrics(task, base)
+        costs.append(_task_cost(len(fit["prepared"]["X_explain"]), d, False,
+                                _explainer_evaluations(task["explainer"], d),
+                                missing.values()))
+    return costs
+
+
 def _log_entry(task, kind, rows, info):
     return {**task["labels"], "task": kind, "rows": rows, "worker": info["worker"],
             "start": info["start"], "end": info["end"], "cpu": info["cpu"]}
@@ -1498,7 +1666,8 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
         Explained rows per task.  ``"auto"`` cuts a cell into at most 8
         shards of at least 10 rows (50 explained rows: 5 shards of 10);
         ``None`` makes each cell one task.  It changes how the work is
-        spread, never the results.
+        spread, never the results.  Tasks are submitted longest first, by
+        their cost estimated in model evaluations (see the user guide).
     scheduler_address : str, default=None
         Address of a running Dask scheduler (``"tcp://host:8786"``) to run
         the tasks on; needs ``backend="dask"``.  The cluster is left running.
@@ -1513,6 +1682,10 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
         ``rows`` (start, stop), ``worker`` (host:pid), ``start`` / ``end``
         (epoch seconds) and ``cpu`` (CPU seconds of the worker process
         during the task), to see how the work spread over the workers.
+        Its ``attributions`` attribute (a dict, not saved either) maps
+        ``(dataset, model, explainer, seed)`` labels to the attributions of
+        the cell's explained rows, for every cell that has them, computed or
+        cached (:func:`explanation_figures` reuses them).
 
     Examples
     --------
@@ -1573,8 +1746,13 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
             # Each (dataset, model, seed) is drawn and fitted once, with the
             # exact Shapley references its cells need, and handed to the
             # tasks of its cells as an argument.
-            fits = dict(zip(groups, joblib.Parallel(n_jobs=n_jobs)(
-                joblib.delayed(_fit)(*group, main_pid) for group in groups.values())))
+            # The workers start with the fit phase, and those left without a
+            # fit import what the tasks need meanwhile (_warm_worker).
+            warm = _warm_up_calls([tasks[i] for i in todo], n_jobs, main_pid) if groups \
+                else []
+            fitted = joblib.Parallel(n_jobs=n_jobs, batch_size=1)(
+                [*warm, *(joblib.delayed(_fit)(*group, main_pid) for group in groups.values())])
+            fits = dict(zip(groups, fitted[len(warm):]))
             _filter_rows(fits, [tasks[i] for i in todo])
             plans, jobs = {}, []
             for i in todo:
@@ -1584,6 +1762,7 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
                     continue
                 plans[i] = _plan_cell(tasks[i], cached_cells[i], fit, cache_dir, shard_size)
                 jobs += [(i, *job) for job in plans[i]["jobs"]]
+            jobs = _longest_first(jobs, _job_costs(tasks, fits, jobs))
             n_shards = sum(len(p["ranges"]) for p in plans.values())
             n_whole = sum(p["whole"] for p in plans.values())
             if verbose and plans:
@@ -1623,6 +1802,7 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
                 bar.total = bar.n + len(whole)
                 bar.refresh()
                 if whole:
+                    whole = _longest_first(whole, _whole_costs(tasks, fits, whole))
                     cells = joblib.Parallel(n_jobs=n_jobs, batch_size=1,
                                             return_as="generator_unordered")(
                         joblib.delayed(_whole_cell)(i, tasks[i], cache_dir,
@@ -1646,4 +1826,8 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     results.task_log = pd.DataFrame(log, columns=["dataset", "model", "explainer", "seed",
                                                   "task", "rows", "worker", "start", "end",
                                                   "cpu"])
+    results.attributions = {
+        tuple(out["task"]["labels"][k] for k in ("dataset", "model", "explainer", "seed")):
+            out["explanation"]["attributions"]
+        for out in outputs if (out.get("explanation") or {}).get("attributions") is not None}
     return results

@@ -249,34 +249,30 @@ def _sample_units(streams, d, n_units, sizes, probs, paired, n_draws):
     if d <= _MAX_UNRANK:
         codes = (_subsets_by_rank(u[..., 1], t, d) if d <= _MAX_TABLE
                  else _unrank_subsets(u[..., 1], t, d))
+    elif d <= 62:
+        # A partial Fisher-Yates shuffle per draw, its first t items as a code.
+        tmax = int(sizes.max())
+        perm = streams.permutations(d, n_draws, n_chosen=tmax, stream=1)
+        bits = np.left_shift(np.int64(1), perm)
+        bits[np.arange(tmax) >= t[..., None]] = 0
+        codes = bits.sum(axis=2)
+    if d <= 62:
         full = (1 << d) - 1
         if flip is not None:
             codes = np.where(flip, full ^ codes, codes)
         canon = np.minimum(codes, full ^ codes) if paired else codes
         idx, counts, short = _first_draws(canon, n_units)
         return _bit_masks(np.take_along_axis(codes, idx, axis=1), d), counts, short
-    # Many features: a partial Fisher-Yates shuffle per draw.
+    # Many features: a partial Fisher-Yates shuffle per draw, every draw new.
     tmax = int(sizes.max())
     perm = streams.permutations(d, n_draws, n_chosen=tmax, stream=1)
-    inside = np.arange(tmax) < t[..., None]  # (n, n_draws, tmax)
-    if d > 62:
-        idx = np.broadcast_to(np.arange(n_units), (n, n_units))
-        counts, short = np.ones((n, n_units)), np.zeros(n, dtype=bool)
-    else:
-        bits = np.left_shift(np.int64(1), perm.astype(np.int64))
-        bits[~inside] = 0
-        codes = bits.sum(axis=2)
-        full = (1 << d) - 1
-        canon = np.minimum(codes, full ^ codes) if paired else np.where(
-            flip, full ^ codes, codes)
-        idx, counts, short = _first_draws(canon, n_units)
-    rows = np.arange(n)[:, None]
-    perm, inside = perm[rows, idx], inside[rows, idx]
+    perm = perm[:, :n_units]
+    inside = np.arange(tmax) < t[:, :n_units, None]  # (n, n_units, tmax)
     Z = np.zeros((n, n_units, d), dtype=bool)
     np.put_along_axis(Z, perm, inside, axis=2)
     if flip is not None:
-        Z ^= flip[rows, idx][..., None]
-    return Z, counts, short
+        Z ^= flip[:, :n_units, None]
+    return Z, np.ones((n, n_units)), np.zeros(n, dtype=bool)
 
 
 # Largest d whose t-subsets are drawn by unranking one uniform: C(d, t) < 2**44
@@ -683,11 +679,28 @@ class KernelSHAP(_SampledShapley):
         budget = _BLOCK_BYTES if limit is None else min(_BLOCK_BYTES, limit)
         phi = np.empty((n, d))
         row_bytes = _row_bytes(d, len(enumerated), n_sampled, self.paired)
-        for sl in block_slices(n, row_bytes, 1, batch_size=budget):
+        step = self._block_rows(X.shape[1], 2 + len(enumerated) + n_sampled,
+                                max(1, budget // row_bytes))
+        for sl in block_slices(n, 1, 1, batch_size=step):
             phi[sl] = self._explain_block(
                 X[sl], f, None if target_index is None else target_index[sl],
                 None if rngs is None else rngs[sl], d, plan)
         return phi
+
+    def _block_rows(self, n_features, n_coalitions, rows):
+        """``rows`` (the block's row count allowed by memory) rounded down
+        to a multiple of the rows of one model call of the masker (whole
+        rows of ``n_coalitions`` times its draws, ``batch_size`` or
+        about 2**17 input entries): a block then makes no partial calls
+        but its last.  Values do not depend on it."""
+        draws = getattr(self.masker_, "n_draws_", None)
+        if draws is None:
+            draws = self.masker_.n_draws
+        if not isinstance(draws, numbers.Integral):
+            return rows
+        cap = self.batch_size or max(BLOCK_ENTRIES // max(n_features, 1), 1)
+        per_call = cap // (n_coalitions * max(int(draws), 1))
+        return rows // per_call * per_call if rows > per_call > 0 else rows
 
     def _explain_block(self, X, f, target_index, rngs, d, plan):
         """The Shapley values of a block of rows (see :meth:`_explain`)."""

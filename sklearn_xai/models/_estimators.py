@@ -282,8 +282,10 @@ class _NetMixin:
 
         skorch feeds prediction through a ``DataLoader`` that fetches the
         rows one at a time and collates them into batches of the training
-        ``batch_size``: 7-31x the cost of the forward passes themselves on
-        the row counts explainers and metrics evaluate.  A validated array
+        ``batch_size``: 10-14x the cost of the forward passes themselves on
+        the row counts explainers and metrics evaluate (20-feature nets,
+        4,000 and 20,000 rows, ``benchmarks/bench_torch_models.py``,
+        2026-11-27).  A validated array
         is sliced into blocks of at least :data:`PREDICT_BLOCK_ROWS` rows
         instead, each passed through skorch's own ``evaluation_step`` (eval
         mode, no gradients), so the outputs are those of the same module;

@@ -406,3 +406,61 @@ def test_report_decision_names_the_metrics_left_out(tmp_path):
 
     for explainer, rank, best in (("a", 1, 2), ("b", 2, 0), ("c", 3, 0)):
         assert re.search(rf"\| {explainer}\s+\|\s+{rank}(\.0+)?\s+\| {best} of 2 ", section)
+
+
+# ----------------------------- metrics failing MetaQuantus: dropped on request
+def _one_metric_disagrees():
+    """m0 and m2 rank a > b > c, m1 ranks c > b > a; the control is last on
+    all three (no metric is flagged)."""
+    rng = np.random.default_rng(1)
+    levels = {"m0": {"random": 0, "a": 3, "b": 2, "c": 1},
+              "m1": {"random": 0, "a": 1, "b": 2, "c": 3},
+              "m2": {"random": 0, "a": 3, "b": 2, "c": 1}}
+    tables, frames = [], []
+    for metric, by_explainer in levels.items():
+        table, per_row = _scores(
+            {e: level + rng.normal(0, 0.3, (2, 25)) for e, level in by_explainer.items()},
+            metric=metric)
+        table["metric_name"] = "comprehensiveness"
+        tables.append(table)
+        frames.append(per_row)
+    return BenchmarkResults(pd.concat(tables, ignore_index=True),
+                            pd.concat(frames, ignore_index=True), control="random")
+
+
+def test_metric_failing_metaquantus_is_dropped_only_when_asked(tmp_path):
+    from sklearn_xai.benchmark import meta_evaluate, write_report
+    from sklearn_xai.benchmark._decisions import distrusted_metrics
+
+    results = _one_metric_disagrees()
+    meta = meta_evaluate(results, perturb=False, n_splits=10)
+    assert distrusted_metrics(meta) == {}
+    # MC scores as a spec-mode meta-evaluation gives them: m1 fails at 0.5.
+    meta["mc_score"] = meta["metric"].map({"m0": 0.8, "m1": 0.3, "m2": 0.6})
+    assert distrusted_metrics(meta) == {}  # off by default
+    assert distrusted_metrics(meta, min_mc_score=0.5) == {
+        ("d", "m", "m1"): "fails MetaQuantus (MC 0.30 < 0.50)"}
+    assert distrusted_metrics(meta, min_mc_score=0.7).keys() == {
+        ("d", "m", "m1"), ("d", "m", "m2")}
+    with pytest.raises(ValueError, match="min_mc_score must be None or a float"):
+        distrusted_metrics(meta, min_mc_score=2)
+    board = results.leaderboard()
+    # Mean ranks by hand: with m1, a is (1 + 3 + 1) / 3; without, 1.
+    voting = decision_summary(board).set_index("explainer")
+    assert voting.loc["a", "mean_rank"] == pytest.approx(5 / 3)
+    summary = decision_summary(
+        board, exclude=distrusted_metrics(meta, min_mc_score=0.5)).set_index("explainer")
+    assert summary["mean_rank"].to_dict() == {"a": 1.0, "b": 2.0, "c": 3.0}
+    # The report's decision, with and without the option.
+    for option, dropped in ((None, False), (0.5, True)):
+        paths = write_report(results, tmp_path / str(option), figures=False,
+                             reliability=meta, min_mc_score=option)
+        page = open(paths["report_html"], encoding="utf-8").read()
+        decision = page[page.index('<section id="decision">'):]
+        decision = decision[:decision.index("</section>")]
+        assert ("m1 (fails MetaQuantus (MC 0.30 &lt; 0.50))" in decision) == dropped
+        assert ("MetaQuantus MC score is below 0.50" in decision) == dropped
+        md = open(paths["report_md"], encoding="utf-8").read()
+        assert ("m1 (fails MetaQuantus" in md) == dropped
+        # The reliability section says what each MetaQuantus score means.
+        assert "NR IAC</em>: how similar" in page and "- MC: the mean of the four" in md

@@ -55,7 +55,7 @@ def _config(metrics, explainers=None, **overrides):
 @pytest.fixture(scope="module")
 def spec_meta(blind_metric):
     """Spec mode on a linear model with exact ground truth: feature agreement,
-    a complexity metric and the blind metric, perturbed re-scoring on."""
+    a complexity metric and the blind metric, MetaQuantus's tests."""
     return meta_evaluate(_config(["feature_agreement", "neg_complexity", blind_metric]),
                          random_state=0)
 
@@ -64,13 +64,20 @@ def _row(meta, metric):
     return meta.set_index("metric").loc[metric]
 
 
+def _tests(meta, metric, kind):
+    return meta.attrs["metaquantus"][("make_linear_attribution", "lr", metric)][kind]
+
+
 def test_blind_metric_has_no_reactivity_and_is_flagged(spec_meta):
     row = _row(spec_meta, BLIND)
-    # Shuffling the attributions cannot change a score that never reads them.
-    assert row["reactivity_iac"] == 0.0 and row["reactivity_iec"] == 0.0
+    # Re-explaining for a disrupted model cannot change a score that never
+    # reads the attributions nor the model: the Wilcoxon p-values are 1, no
+    # score gets worse; the minor model noise changes nothing either.
+    assert _tests(spec_meta, BLIND, "model") == {
+        "iac_nr": 1.0, "iac_ar": 0.0, "iec_nr": 1.0, "iec_ar": 0.0, "mc": 0.5}
     assert row["effect_size"] == 0.0 and np.isnan(row["n_rows_80"])
     assert row["signal"] == 0.0
-    for flag in ("blind to shuffling", "same score for all explainers",
+    for flag in ("blind to disruption", "same score for all explainers",
                  "no power vs control"):
         assert flag in row["flags"]
     # Every explainer gets the same scores: its ranking agrees with nothing.
@@ -82,8 +89,41 @@ def test_blind_metric_has_no_reactivity_and_is_flagged(spec_meta):
     assert all(len(line) <= 60 for line in reliability_summary(spec_meta, max_width=60))
 
 
-def test_feature_agreement_with_exact_ground_truth_is_powerful_and_resilient(spec_meta):
-    row = _row(spec_meta, "feature_agreement")
+def test_metaquantus_columns_average_the_test_types(spec_meta):
+    for metric in ("feature_agreement", "neg_complexity", BLIND):
+        row = _row(spec_meta, metric)
+        kinds = [_tests(spec_meta, metric, kind) for kind in ("model", "input")]
+        for column, criterion in (("resilience_iac", "iac_nr"), ("resilience_iec", "iec_nr"),
+                                  ("reactivity_iac", "iac_ar"), ("reactivity_iec", "iec_ar")):
+            assert row[column] == pytest.approx(np.mean([k[criterion] for k in kinds]))
+        for k in kinds:
+            assert k["mc"] == pytest.approx(np.mean([k[c] for c in
+                                                     ("iac_nr", "iac_ar", "iec_nr", "iec_ar")]))
+        assert row["mc_score"] == pytest.approx(np.mean([k["mc"] for k in kinds]))
+
+
+def test_metrics_that_do_not_read_the_inputs_ignore_the_input_tests(spec_meta):
+    # MetaQuantus's input test scores the unperturbed attributions on
+    # perturbed rows: a ground-truth or complexity metric gives the same
+    # scores (p-value 1, nothing worse).
+    for metric in ("feature_agreement", "neg_complexity"):
+        assert _tests(spec_meta, metric, "input") == {
+            "iac_nr": 1.0, "iac_ar": 0.0, "iec_nr": 1.0, "iec_ar": 0.0, "mc": 0.5}
+    # ... and they are not flagged blind for it: blindness is judged on the
+    # disrupted model, to which feature agreement reacts.
+    assert _tests(spec_meta, "feature_agreement", "model")["iac_ar"] > 0.5
+    assert "blind" not in _row(spec_meta, "feature_agreement")["flags"]
+
+
+@pytest.fixture(scope="module")
+def quick_meta(blind_metric):
+    """The quick protocol: the cells' attributions perturbed, not re-explained."""
+    return meta_evaluate(_config(["feature_agreement", "neg_complexity", blind_metric]),
+                         protocol="attribution_noise", n_perturbations=1, random_state=0)
+
+
+def test_feature_agreement_with_exact_ground_truth_is_powerful_and_resilient(quick_meta):
+    row = _row(quick_meta, "feature_agreement")
     assert row["family"] == "ground_truth" and row["control"] == "random"
     assert row["reference"] in ("ablation", "exact_shapley")
     # On a linear model both explainers recover the ground truth: far from
@@ -104,10 +144,13 @@ def test_feature_agreement_with_exact_ground_truth_is_powerful_and_resilient(spe
     assert row["reactivity_iac"] > 0.99
     assert 0.8 < row["mc_score"] <= 1
     assert row["flags"] == ""
+    blind = _row(quick_meta, BLIND)
+    assert blind["reactivity_iac"] == 0.0 and blind["reactivity_iec"] == 0.0
+    assert "blind to disruption" in blind["flags"]
 
 
-def test_complexity_is_permutation_invariant_but_not_flagged_for_it(spec_meta):
-    row = _row(spec_meta, "neg_complexity")
+def test_complexity_is_permutation_invariant_but_not_flagged_for_it(quick_meta):
+    row = _row(quick_meta, "neg_complexity")
     assert row["reactivity_iac"] == 0.0 and row["reactivity_iec"] == 0.0
     assert "blind" not in row["flags"]
 
@@ -261,7 +304,11 @@ def test_shuffle_depends_only_on_the_row():
     ({"noise_scale": -1}, "noise_scale"),
     ({"alpha": 1.5}, "alpha"),
     ({"disruptive": "shuffle_attributions"}, "disruptive"),
-    ({"disruptive": ("randomised_model",)}, "disruptive"),
+    ({"disruptive": ("shuffle_attributions",)}, "disruptive"),
+    ({"disruptive": ("model_noise",), "protocol": "attribution_noise"}, "disruptive"),
+    ({"protocol": "quick"}, "protocol"),
+    ({"model_noise": (0.1,)}, "model_noise"),
+    ({"input_noise": (0.1, -1.0)}, "input_noise"),
     ({"reference": "oracle"}, "reference='oracle' is not an explainer"),
 ])
 def test_bad_parameters_are_named(kwargs, match):
