@@ -8,7 +8,6 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sklearn_xai.compose import ScaffoldedClassifier, explainer_queries
 from sklearn_xai.explainers import KernelSHAP, LimeTabular
@@ -112,12 +111,7 @@ def test_classes_must_agree():
         clf.fit(X, y)
 
 
-@parametrize_with_checks([ScaffoldedClassifier(
-    LogisticRegression(), DecisionTreeClassifier(max_depth=2),
-    detector=DecisionTreeClassifier(max_depth=4, random_state=0),
-    perturbation=LimeTabular(n_perturbations=20), n_explained=5, random_state=0)])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
+# scikit-learn's estimator checks run on ScaffoldedClassifier in tests/test_common.py.
 
 
 def test_perturbation_masker_is_seeded():

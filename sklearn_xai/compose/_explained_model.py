@@ -60,7 +60,9 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
     model : estimator
         The model to explain; wrap a fitted model in ``FrozenEstimator``.
     explainer : explainer
-        A sklearn_xai explainer; its ``estimator`` parameter is replaced.
+        A sklearn_xai explainer, or a wrapper of one with an ``estimator``
+        parameter and ``explain`` (e.g. :class:`WindowExplainer`); its
+        ``estimator`` parameter is replaced.
     scoring : str, callable or None, default=None
         What :meth:`score` returns: an explanation scorer name (e.g.
         ``"feature_agreement"``), any scikit-learn scorer name, a callable
@@ -96,7 +98,9 @@ class ExplainedModel(OneToOneFeatureMixin, TransformerMixin, MetaEstimatorMixin,
 
     _parameter_constraints: dict = {
         "model": [HasMethods(["fit"])],
-        "explainer": [BaseExplainer],
+        # A sklearn_xai explainer, or a wrapper of one that takes the model
+        # as its ``estimator`` and explains (WindowExplainer).
+        "explainer": [BaseExplainer, HasMethods(["fit", "explain", "get_params"])],
         "scoring": [str, callable, None],
     }
 

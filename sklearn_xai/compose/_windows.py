@@ -20,7 +20,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin
 from sklearn.utils import get_tags
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from sklearn_xai.base import Tags, clone_with_estimator
 from sklearn_xai.compose._common import TRANSFORM_DOC
@@ -132,7 +132,10 @@ class WindowExplainer(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
                 "WindowExplainer needs an explainer that takes feature groups, such "
                 "as FeatureAblation (window occlusion) or KernelSHAP."
             )
-        shape = resolve_series_shape(self.series_shape, np.shape(X)[1])
+        # The number of steps, from X checked as the inner explainer will check
+        # it (a 2-D, non-empty, real array or DataFrame), for the windows.
+        n_features = check_array(X, dtype=None, ensure_all_finite=False).shape[1]
+        shape = resolve_series_shape(self.series_shape, n_features)
         self.windows_ = window_groups(shape, self.window, per_channel=self.per_channel)
         explainer = clone_with_estimator(self.explainer, self.estimator)
         explainer.set_params(groups=self.windows_)
