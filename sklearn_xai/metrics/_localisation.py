@@ -925,7 +925,7 @@ def _quadrant_masks(quadrants, image_shape):
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution(metric_references=_references("arias_duart2022", "hedstrom2023"))
+@Substitution(metric_references=_references("ariasduart2022", "hedstrom2023"))
 def focus(ground_truth, attributions, *, image_shape=None, convention="paper",
           nan_policy="omit"):
     """Focus: share of the positive attribution on the target class's
@@ -1015,7 +1015,7 @@ def focus(ground_truth, attributions, *, image_shape=None, convention="paper",
     },
     prefer_skip_nested_validation=True,
 )
-@Substitution(metric_references=_references("arias_duart2022"))
+@Substitution(metric_references=_references("ariasduart2022"))
 def make_mosaics(images, labels, *, image_shape=None, mosaics_per_class=10,
                  classes=None, random_state=None):
     """Build 2 x 2 mosaics of labelled images for :func:`focus`.

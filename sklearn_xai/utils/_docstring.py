@@ -197,7 +197,7 @@ CITATIONS = {
         'ground truth evaluation of neural network explanations", Information Fusion '
         "81, 2022."
     ),
-    "arias_duart2022": (
+    "ariasduart2022": (
         'A. Arias-Duart, F. Parés, D. Garcia-Gasulla and V. Gimenez-Abalos, "Focus! '
         'Rating XAI Methods and Finding Biases", FUZZ-IEEE 2022.'
     ),
