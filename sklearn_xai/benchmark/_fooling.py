@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_X_y
 
 from sklearn_xai.base import fit_model
 from sklearn_xai.compose import ScaffoldedClassifier
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._estimators import is_frozen, seed_unset
 from sklearn_xai.utils._sklearn import HasMethods, Interval, fast_validate_params
 
@@ -200,6 +201,7 @@ def _cells(explainers, maskers, seed):
     },
     prefer_skip_nested_validation=True,
 )
+@Substitution(references=references("slack2020"))
 def fooling_test(X, y, *, sensitive_feature=0, innocuous_feature=1, explainers=None,
                  maskers=None, biased_estimator=None, innocuous_estimator=None,
                  detector=None, n_explain=50, n_explained=100, k=2, test_size=0.25,
@@ -268,11 +270,7 @@ def fooling_test(X, y, *, sensitive_feature=0, innocuous_feature=1, explainers=N
     --------
     sklearn_xai.compose.ScaffoldedClassifier : the scaffolded model.
 
-    References
-    ----------
-    .. [1] D. Slack, S. Hilgard, E. Jia, S. Singh and H. Lakkaraju, "Fooling
-       LIME and SHAP: Adversarial Attacks on Post hoc Explanation Methods",
-       AIES 2020.
+    {references}
 
     Examples
     --------

@@ -20,6 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.base import BaseExplainer, clone_with_estimator, fit_model
+from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._estimators import seed_unset
 from sklearn_xai.utils._sklearn import HasMethods, Interval, fit_context
 
@@ -100,6 +101,7 @@ def explainer_queries(explainer, X, y, rows, *, exclude=None):
     return queries[~np.isin(_unique_rows(queries), real)]
 
 
+@Substitution(references=references("slack2020"))
 class ScaffoldedClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     """A classifier that hides a biased model from post hoc explainers
     (the adversarial scaffolding of Slack et al., 2020).
@@ -178,11 +180,7 @@ class ScaffoldedClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         the biased feature of such a classifier.
     explainer_queries : the recorded perturbations.
 
-    References
-    ----------
-    .. [1] D. Slack, S. Hilgard, E. Jia, S. Singh and H. Lakkaraju, "Fooling
-       LIME and SHAP: Adversarial Attacks on Post hoc Explanation Methods",
-       AIES 2020.
+    {references}
 
     Examples
     --------

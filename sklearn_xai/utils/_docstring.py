@@ -358,6 +358,10 @@ CITATIONS = {
         'L. Sixt, M. Granz and T. Landgraf, "When Explanations Lie: Why Many Modified '
         'BP Attributions Fail", ICML 2020.'
     ),
+    "slack2020": (
+        'D. Slack, S. Hilgard, E. Jia, S. Singh and H. Lakkaraju, "Fooling LIME and '
+        'SHAP: Adversarial Attacks on Post hoc Explanation Methods", AIES 2020.'
+    ),
     "staniak2018": (
         'M. Staniak and P. Biecek, "Explanations of Model Predictions with live '
         'and breakDown Packages", The R Journal 10(2), 2018.'
