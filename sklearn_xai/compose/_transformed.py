@@ -6,7 +6,6 @@ because benchmark metrics call ``explain`` (with ``target``, ``row_keys``
 and evaluation counts), which a Pipeline does not forward.
 """
 
-import dataclasses
 
 import numpy as np
 from sklearn.base import (
@@ -15,11 +14,14 @@ from sklearn.base import (
     OneToOneFeatureMixin,
     TransformerMixin,
 )
-from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted
 
-from sklearn_xai.base import Tags, clone_with_estimator
-from sklearn_xai.compose._common import TRANSFORM_DOC, fit_inner_explainer
+from sklearn_xai.base import clone_with_estimator
+from sklearn_xai.compose._common import (
+    TRANSFORM_DOC,
+    fit_inner_explainer,
+    inner_explainer_tags,
+)
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._sklearn import HasMethods, StrOptions, fit_context
 
@@ -164,18 +166,4 @@ class TransformedExplainer(OneToOneFeatureMixin, TransformerMixin, MetaEstimator
         return self.explain(X)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        inner = get_tags(self.explainer)
-        explainer_tags = getattr(inner, "explainer_tags", None)
-        if explainer_tags is not None:
-            # The inner explainer's capabilities, copied so that editing
-            # these tags never edits the inner ones.
-            tags = Tags.from_sklearn(tags, dataclasses.replace(explainer_tags))
-            if inner.transformer_tags is not None:
-                tags.transformer_tags.preserves_dtype = list(
-                    inner.transformer_tags.preserves_dtype)
-            tags.target_tags.required = inner.target_tags.required
-        tags.input_tags = dataclasses.replace(inner.input_tags)
-        tags.non_deterministic = inner.non_deterministic
-        tags.requires_fit = True
-        return tags
+        return inner_explainer_tags(super().__sklearn_tags__(), self.explainer)

@@ -14,16 +14,18 @@ not an option of those explainers so that their own contract (one column per
 group) stays as documented.
 """
 
-import dataclasses
 import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, TransformerMixin
-from sklearn.utils import get_tags
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from sklearn_xai.base import Tags, clone_with_estimator
-from sklearn_xai.compose._common import TRANSFORM_DOC
+from sklearn_xai.base import clone_with_estimator
+from sklearn_xai.compose._common import (
+    TRANSFORM_DOC,
+    fit_inner_explainer,
+    inner_explainer_tags,
+)
 from sklearn_xai.masking import window_groups
 from sklearn_xai.utils._docstring import Substitution
 from sklearn_xai.utils._images import resolve_series_shape
@@ -139,10 +141,8 @@ class WindowExplainer(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
         self.windows_ = window_groups(shape, self.window, per_channel=self.per_channel)
         explainer = clone_with_estimator(self.explainer, self.estimator)
         explainer.set_params(groups=self.windows_)
-        self.window_explainer_ = explainer.fit(X, y, **fit_params)
-        self.n_features_in_ = explainer.n_features_in_
-        if hasattr(explainer, "feature_names_in_"):
-            self.feature_names_in_ = explainer.feature_names_in_
+        fit_inner_explainer(self, explainer, X, y, attribute="window_explainer_",
+                            **fit_params)
         owner = np.empty(self.n_features_in_, dtype=np.intp)
         size = np.empty(self.n_features_in_)
         for g, cols in enumerate(self.windows_.values()):
@@ -215,16 +215,4 @@ class WindowExplainer(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
         return np.asarray(names, dtype=object)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        inner = get_tags(self.explainer)
-        explainer_tags = getattr(inner, "explainer_tags", None)
-        if explainer_tags is not None:
-            tags = Tags.from_sklearn(tags, dataclasses.replace(explainer_tags))
-            if inner.transformer_tags is not None:
-                tags.transformer_tags.preserves_dtype = list(
-                    inner.transformer_tags.preserves_dtype)
-            tags.target_tags.required = inner.target_tags.required
-        tags.input_tags = dataclasses.replace(inner.input_tags)
-        tags.non_deterministic = inner.non_deterministic
-        tags.requires_fit = True
-        return tags
+        return inner_explainer_tags(super().__sklearn_tags__(), self.explainer)
