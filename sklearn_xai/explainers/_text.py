@@ -178,7 +178,7 @@ class TextLIME(_MaskerExplainer):
 _LAYER_METHODS = ("saliency", "input_x_gradient", "integrated_gradients")
 
 
-@explainer_doc("input_attributes")
+@explainer_doc("input_attributes", references=("sundararajan2017",))
 class EmbeddingAttribution(_GradientExplainer):
     """Gradient attributions at the embedding layer, summed per token.
 
@@ -228,10 +228,7 @@ default="integrated_gradients"
         The fitted model.
     {input_attributes}
 
-    References
-    ----------
-    .. [1] M. Sundararajan, A. Taly and Q. Yan, "Axiomatic Attribution for
-       Deep Networks", ICML 2017.
+    {explainer_references}
 
     Examples
     --------
