@@ -28,6 +28,7 @@ Modules return logits; ``predict_proba`` applies the softmax (skorch's
 """
 
 import numbers
+import os
 from contextlib import contextmanager
 
 import numpy as np
@@ -141,7 +142,19 @@ _NET_DOC = {
             at least 1/2) *exceeds* the bound, when it is at most 1/2, or
             *falls below* it, when it is above 1/2, are kept (OpenXAI's
             ``mean_prediction_bound``; 0.4 for its synthetic data).  None: no
-            bound.""",
+            bound.
+        pretrained : str, path-like or None, default=None
+            OpenXAI's released checkpoint of this architecture
+            (``lr_<dataset>.pt`` / ``ann_<dataset>.pt``, read as in
+            :func:`~sklearn_xai.models.read_openxai_state`, no code run):
+            ``fit`` loads its weights instead of training (``X`` and ``y``
+            only set ``n_features_in_`` and ``classes_``, which must match
+            the file) and ``partial_fit`` is refused.  Metrics that retrain
+            clones (ROAR) then measure nothing: use trained models for them.
+            See :func:`~sklearn_xai.models.load_openxai_model`.
+        pretrained_sha256 : str or None, default=None
+            Expected SHA-256 digest of ``pretrained``; a different file is
+            refused.""",
     "beexai_architecture": """
         Three hidden layers of 128 units, each ReLU → BatchNorm →
         Dropout(0.1), then a linear output.  BEExAI trains full-batch for 1000
@@ -725,14 +738,61 @@ class _OpenXAITrainingMixin:
         "selection_data": [tuple, list, None],
         "warmup": [Interval(numbers.Integral, 0, None, closed="left")],
         "mean_prediction_bound": [Interval(numbers.Real, 0, 1, closed="neither"), None],
+        "pretrained": [str, os.PathLike, None],
+        "pretrained_sha256": [str, None],
     }
 
     def _set_openxai_training(self, convention, selection_data, warmup,
-                              mean_prediction_bound):
+                              mean_prediction_bound, pretrained, pretrained_sha256):
         self.convention = convention
         self.selection_data = selection_data
         self.warmup = warmup
         self.mean_prediction_bound = mean_prediction_bound
+        self.pretrained = pretrained
+        self.pretrained_sha256 = pretrained_sha256
+
+    def _fit(self, X, y, *, reset, classes=None, **fit_params):
+        if self.pretrained is None:
+            return super()._fit(X, y, reset=reset, classes=classes, **fit_params)
+        if not reset:
+            raise ValueError(
+                f"{type(self).__name__}(pretrained=...) loads OpenXAI's released "
+                "weights in fit and never trains; partial_fit and warm_start would "
+                "train them. Set pretrained=None to train.")
+        return self._load_pretrained(X, y, classes)
+
+    def _load_pretrained(self, X, y, classes):
+        """``fit`` of a released model: the weights of ``pretrained`` (checked
+        against ``X``'s width and the labels), no training."""
+        from sklearn_xai.models._released import read_openxai_state
+
+        self._check_training_params()
+        self._prepare_fit_data(X, y, reset=True, classes=classes)
+        kind, state, sizes = read_openxai_state(self.pretrained,
+                                                sha256=self.pretrained_sha256)
+        expected = "lr" if isinstance(self, LogisticNetClassifier) else "ann"
+        if kind != expected:
+            other = "LogisticNetClassifier" if kind == "lr" else "MLPNetClassifier"
+            raise ValueError(
+                f"pretrained={self.pretrained!r} holds OpenXAI's "
+                f"{'logistic regression' if kind == 'lr' else 'neural network'}; "
+                f"load it with {other} (or sklearn_xai.models.load_openxai_model).")
+        if sizes[0] != self.n_features_in_ or sizes[-1] != self.n_outputs_:
+            raise ValueError(
+                f"pretrained={self.pretrained!r} maps {sizes[0]} features to "
+                f"{sizes[-1]} classes; X has {self.n_features_in_} features and y "
+                f"{self.n_outputs_} classes.")
+        self.random_seed_ = None
+        self.initialize()
+        own = {k: tuple(v.shape) for k, v in self.module_.state_dict().items()}
+        theirs = {k: tuple(v.shape) for k, v in state.items()}
+        if own != theirs:
+            raise ValueError(
+                f"pretrained={self.pretrained!r} has the layer widths {sizes}; the "
+                f"module's parameters are {own}. Pass module__hidden_layer_sizes="
+                f"{tuple(sizes[1:-1])}.")
+        self.module_.load_state_dict(state)
+        return self
 
     def _openxai(self):
         return isinstance(self.convention, str) and self.convention == "openxai_code"
@@ -821,9 +881,10 @@ class MLPNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
 
     def __init__(self, module=OpenXAIANN, *, lr=1e-3, max_epochs=100, batch_size=64,
                  convention="paper", selection_data=None, warmup=5,
-                 mean_prediction_bound=None, **kwargs):
+                 mean_prediction_bound=None, pretrained=None, pretrained_sha256=None,
+                 **kwargs):
         self._set_openxai_training(convention, selection_data, warmup,
-                                   mean_prediction_bound)
+                                   mean_prediction_bound, pretrained, pretrained_sha256)
         super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
                          **kwargs)
 
@@ -876,9 +937,10 @@ class LogisticNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
 
     def __init__(self, module=LogisticNet, *, lr=1e-3, max_epochs=100, batch_size=64,
                  convention="paper", selection_data=None, warmup=5,
-                 mean_prediction_bound=None, **kwargs):
+                 mean_prediction_bound=None, pretrained=None, pretrained_sha256=None,
+                 **kwargs):
         self._set_openxai_training(convention, selection_data, warmup,
-                                   mean_prediction_bound)
+                                   mean_prediction_bound, pretrained, pretrained_sha256)
         super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
                          **kwargs)
 

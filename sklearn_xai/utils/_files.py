@@ -23,7 +23,7 @@ import tempfile
 
 from sklearn_xai.utils._docstring import Substitution
 
-__all__ = ["csv_frame_text", "csv_text", "json_size_problem", "markdown_code",
+__all__ = ["csv_frame_text", "csv_text", "file_sha256", "json_size_problem", "markdown_code",
            "markdown_text", "one_line", "read_csv_frame", "write_in_folder"]
 
 # Line breaks str.splitlines() knows, and the other control characters.
@@ -211,6 +211,17 @@ def markdown_code(value):
     {value_to_text}
     """
     return one_line(value).replace("`", "'")
+
+
+def file_sha256(path):
+    """SHA-256 hex digest of a file's bytes (read in 1 MiB chunks)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(2**20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _inside(root, path):

@@ -3,19 +3,34 @@ its synthetic data and Adult with the logistic regression and the ANN, and
 the stability metrics on the synthetic data; COMPAS and HELOC from OpenXAI's
 released files."""
 
+import dataclasses
 import os
 
 from sklearn_xai.benchmark._docstring import preset_fragments
 from sklearn_xai.benchmark._spec import BenchmarkSpec
 from sklearn_xai.utils._docstring import Substitution
 
-__all__ = ["OPENXAI_DATA_VARIABLE", "openxai_adult", "openxai_compas", "openxai_german",
-           "openxai_heloc", "openxai_stability", "openxai_synthetic"]
+__all__ = ["OPENXAI_DATA_VARIABLE", "OPENXAI_MODELS_VARIABLE", "openxai_adult",
+           "openxai_compas", "openxai_german", "openxai_heloc", "openxai_stability",
+           "openxai_synthetic"]
 
 # Docstring blocks of this module's presets (filled by Substitution).
 _DOC = preset_fragments("""
 .. [1] C. Agarwal et al., "OpenXAI: Towards a Transparent Evaluation of
    Post hoc Model Explanations", NeurIPS Datasets and Benchmarks 2022.""")
+
+_MODELS_PATH_DOC = """models_path : str or path-like, default=None
+        A folder holding OpenXAI's released models of this data set
+        (``lr_{name}.pt`` and ``ann_{name}.pt``, the files of OpenXAI's
+        ``LoadModel``; never downloaded here): the LR and the ANN are those
+        models (``pretrained=`` of
+        :class:`~sklearn_xai.models.LogisticNetClassifier` /
+        :class:`~sklearn_xai.models.MLPNetClassifier`, each file's SHA-256
+        recorded so a replaced file is refused), not retrained, and the
+        benchmark's name ends in ``_published``.  Default: the environment
+        variable ``SKLEARN_XAI_OPENXAI_MODELS``; without it the models are
+        trained.  The released models were trained on OpenXAI's released
+        split: explain them on that split (``path``), not on a reseeded one."""
 
 # OpenXAI's synthetic data: the parameters of its data loader (every
 # version that generated the data in code, up to commit deafb6f,
@@ -240,8 +255,8 @@ def openxai_stability(quick=False):
     )
 
 
-@Substitution(**_DOC)
-def openxai_adult(quick=False, path=None):
+@Substitution(**_DOC, models_path=_MODELS_PATH_DOC.format(name="adult"))
+def openxai_adult(quick=False, path=None, models_path=None):
     """OpenXAI on Adult Income (Agarwal et al., NeurIPS D&B 2022, Table 3,
     LR, and Table 27, ANN), with the settings OpenXAI's code records.
 
@@ -287,6 +302,7 @@ def openxai_adult(quick=False, path=None):
         ``adult-test.csv``; default: the environment variable
         ``SKLEARN_XAI_OPENXAI_DATA``, and without it the shipped UCI file
         cleaned as OpenXAI with a seeded split.
+    {models_path}
 
     {preset_returns}
 
@@ -313,9 +329,9 @@ def openxai_adult(quick=False, path=None):
     # pos_class_weight 0.55 (model.py l. 190: weights [1 - w, w]),
     # mean_pred_bound 0.15 (model.py l. 236-237: below 0.5, the share of
     # predicted positives must exceed it).
-    return _openxai_tabular("adult", data, batch_size=256,
-                            positive_weight=0.55, bound=0.15, quick=quick,
-                            description="OpenXAI Adult Income (its cleaning), LR and ANN.")
+    return _published(_openxai_tabular(
+        "adult", data, batch_size=256, positive_weight=0.55, bound=0.15, quick=quick,
+        description="OpenXAI Adult Income (its cleaning), LR and ANN."), "adult", models_path)
 
 
 def _openxai_tabular(name, data, *, batch_size, positive_weight, bound, quick,
@@ -347,6 +363,41 @@ def _openxai_tabular(name, data, *, batch_size, positive_weight, bound, quick,
         explainers=explainers, metrics=metrics,
         seeds=[0], n_explain=5 if quick else 1000,
     )
+
+
+#: Environment variable naming the folder of OpenXAI's released models
+#: (``lr_<dataset>.pt``, ``ann_<dataset>.pt``), read when a preset's
+#: ``models_path`` is not given (the command line's way to name it).
+OPENXAI_MODELS_VARIABLE = "SKLEARN_XAI_OPENXAI_MODELS"
+
+
+
+
+def _published(spec, dataset, models_path):
+    """``spec`` with its LR and ANN replaced by OpenXAI's released models of
+    ``dataset`` from the folder ``models_path`` (unchanged when it is None
+    and the environment variable is unset)."""
+    from sklearn_xai.models import openxai_checkpoint_name
+    from sklearn_xai.utils._files import file_sha256
+
+    if models_path is None:
+        models_path = os.environ.get(OPENXAI_MODELS_VARIABLE) or None
+    if models_path is None:
+        return spec
+    models = {}
+    for key, model in spec.models.items():
+        path = os.path.join(os.fspath(models_path), openxai_checkpoint_name(key, dataset))
+        if not os.path.isfile(path):
+            raise FileNotFoundError(
+                f"models_path={os.fspath(models_path)!r} has no {os.path.basename(path)}: "
+                f"put OpenXAI's released lr_{dataset}.pt and ann_{dataset}.pt there, or "
+                "leave models_path (and SKLEARN_XAI_OPENXAI_MODELS) unset to train "
+                "the models.")
+        models[key] = {"name": model["name"],
+                       "params": {**model["params"], "pretrained": path,
+                                  "pretrained_sha256": file_sha256(path)}}
+    return dataclasses.replace(spec, models=models, name=spec.name + "_published",
+                               description=spec.description + " OpenXAI's released models.")
 
 
 #: Environment variable read by :func:`openxai_compas` and
@@ -393,6 +444,7 @@ _RELEASED_DOC = """OpenXAI on {title} (Agarwal et al., NeurIPS D&B 2022, Table {
     path : str or path-like, default=None
         The folder holding ``{name}-train.csv`` and ``{name}-test.csv``;
         default: the environment variable ``SKLEARN_XAI_OPENXAI_DATA``.
+    {models_path}
 
     {{preset_returns}}
 
@@ -401,24 +453,26 @@ _RELEASED_DOC = """OpenXAI on {title} (Agarwal et al., NeurIPS D&B 2022, Table {
     """
 
 
-def openxai_compas(quick=False, path=None):
+def openxai_compas(quick=False, path=None, models_path=None):
     # experiment_config.json "training"/"compas": batch_size 32,
     # pos_class_weight 0.4, mean_pred_bound 0.93 (above 0.5: the share of
     # predicted positives must stay below it).
-    return _openxai_tabular("compas", _released("compas", path, quick),
-                            batch_size=32, positive_weight=0.4, bound=0.93, quick=quick,
-                            description="OpenXAI COMPAS (its released files), LR and ANN.")
+    return _published(_openxai_tabular(
+        "compas", _released("compas", path, quick), batch_size=32, positive_weight=0.4,
+        bound=0.93, quick=quick,
+        description="OpenXAI COMPAS (its released files), LR and ANN."), "compas", models_path)
 
 
-def openxai_heloc(quick=False, path=None):
+def openxai_heloc(quick=False, path=None, models_path=None):
     # experiment_config.json "training"/"heloc": batch_size 32,
     # pos_class_weight 0.5, mean_pred_bound 0.4.
-    return _openxai_tabular("heloc", _released("heloc", path, quick),
-                            batch_size=32, positive_weight=0.5, bound=0.4, quick=quick,
-                            description="OpenXAI HELOC (its released files), LR and ANN.")
+    return _published(_openxai_tabular(
+        "heloc", _released("heloc", path, quick), batch_size=32, positive_weight=0.5,
+        bound=0.4, quick=quick,
+        description="OpenXAI HELOC (its released files), LR and ANN."), "heloc", models_path)
 
 
-def openxai_german(quick=False, path=None):
+def openxai_german(quick=False, path=None, models_path=None):
     # experiment_config.json "training"/"german": batch_size 16,
     # pos_class_weight 0.4, mean_pred_bound 0.9 (above 0.5: the share of
     # predicted positives must stay below it).  PGI / PGU: get_perturb_method
@@ -427,13 +481,15 @@ def openxai_german(quick=False, path=None):
     # columns (foreign-worker's two values included), one move per one-hot
     # group, and the top-k mask applied column by column.
     noise = _ox_noise(0.1, None, "@onehot_groups")
-    return _openxai_tabular("german", _released("german", path, quick),
-                            batch_size=16, positive_weight=0.4, bound=0.9, quick=quick,
-                            description="OpenXAI German Credit (its released files), "
-                                        "LR and ANN.", noise=noise)
+    return _published(_openxai_tabular(
+        "german", _released("german", path, quick), batch_size=16, positive_weight=0.4,
+        bound=0.9, quick=quick, description="OpenXAI German Credit (its released files), "
+                                            "LR and ANN.", noise=noise),
+        "german", models_path)
 
 
 openxai_compas.__doc__ = _RELEASED_DOC.format(
+    models_path=_MODELS_PATH_DOC.format(name="compas"),
     title="COMPAS", name="compas", lr=18, ann=28, d=7,
     shape="6172 rows,\n    4937 training and 1235 test, 7 features of which 4 are 0/1",
     training="batches of 32,\n    class weights (0.6, 0.4), only epochs whose share of "
@@ -445,6 +501,7 @@ openxai_compas.__doc__ = _RELEASED_DOC.format(
     extra_reference='.. [2] J. Angwin, J. Larson, S. Mattu and L. Kirchner, "Machine\n'
                     '       Bias", ProPublica, 2016.')
 openxai_heloc.__doc__ = _RELEASED_DOC.format(
+    models_path=_MODELS_PATH_DOC.format(name="heloc"),
     title="HELOC", name="heloc", lr=2, ann=26, d=23,
     shape="9871 rows,\n    7896 training and 1975 test, 23 numeric features",
     training="batches of 32,\n    class weights (0.5, 0.5), only epochs whose share of "
@@ -455,6 +512,7 @@ openxai_heloc.__doc__ = _RELEASED_DOC.format(
     extra_reference='.. [2] FICO, "Explainable Machine Learning Challenge" (HELOC\n'
                     '       data set), 2018.')
 openxai_german.__doc__ = _RELEASED_DOC.format(
+    models_path=_MODELS_PATH_DOC.format(name="german"),
     title="German Credit", name="german", lr=17, ann=25, d=60,
     shape="1000 rows,\n    800 training and 200 test, 60 columns: eight numeric features and "
           "twelve\n    categorical ones one-hot encoded in 52 columns",
