@@ -204,9 +204,11 @@ class SLICSegmentation(BaseSegmentation):
     --------
     >>> import numpy as np
     >>> from sklearn_xai.masking import SLICSegmentation
-    >>> X = np.zeros((1, 16)); X[0, 8:] = 1.0  # top half 0, bottom half 1
-    >>> SLICSegmentation(n_segments=2, image_shape=(4, 4)).segment(X)[0].tolist()
-    [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]
+    >>> X = np.zeros((1, 64)); X[0, 32:] = 1.0  # top half 0, bottom half 1
+    >>> seg = SLICSegmentation(n_segments=4, image_shape=(8, 8)).segment(X)[0]
+    >>> top, bottom = set(seg[:32].tolist()), set(seg[32:].tolist())
+    >>> top.isdisjoint(bottom)  # no superpixel crosses the edge
+    True
     """
 
     _parameter_constraints = {
