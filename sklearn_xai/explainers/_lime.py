@@ -649,9 +649,7 @@ _CAPTUM_SURROGATE_DOC = {
         estimator_ : estimator
             The fitted model.
         baseline_ : ndarray of shape (n_features,)
-            The baseline broadcast to one value per feature.
-        segmentation_ : segmentation or None
-            The fitted clone of ``segmentation``.""",
+            The baseline broadcast to one value per feature.""",
 }
 
 
@@ -723,6 +721,8 @@ class CaptumLime(_CaptumMaskSurrogate):
     {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of masks per row used.
+    segmentation_ : segmentation or None
+        The fitted clone of ``segmentation``.
     {input_attributes}
 
     {explainer_references}
@@ -844,6 +844,8 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
     {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of coalitions per row used.
+    segmentation_ : segmentation or None
+        The fitted clone of ``segmentation``.
     {input_attributes}
 
     See Also

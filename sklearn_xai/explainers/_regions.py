@@ -110,13 +110,14 @@ class Occlusion(BaseExplainer):
     Examples
     --------
     >>> import numpy as np
+    >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.linear_model import LinearRegression
     >>> from sklearn_xai.explainers import Occlusion
     >>> X = np.random.default_rng(0).normal(size=(20, 4))
-    >>> model = LinearRegression().fit(X, X @ [1.0, 2.0, 3.0, 4.0])
+    >>> model = FrozenEstimator(LinearRegression().fit(X, X @ [1.0, 2.0, 3.0, 4.0]))
     >>> ex = Occlusion(model, patch_shape=(2,), strides=(1,)).fit(X)
     >>> ex.transform([[1.0, 1.0, 1.0, 1.0]]).round(6)  # mean drop of the patches
-    array([[3. , 4. , 6. , 7. ]])
+    array([[3., 4., 6., 7.]])
     """
 
     _parameter_constraints = {
@@ -297,15 +298,16 @@ class RISE(BaseExplainer):
     Examples
     --------
     >>> import numpy as np
+    >>> from sklearn.frozen import FrozenEstimator
     >>> from sklearn.linear_model import LinearRegression
     >>> from sklearn_xai.explainers import RISE
-    >>> X = np.random.default_rng(0).normal(size=(50, 16))
-    >>> w = np.zeros(16); w[5] = 1.0  # the model reads one pixel of a 4 x 4 image
-    >>> model = LinearRegression().fit(X, X @ w)
-    >>> A = RISE(model, n_masks=500, mask_resolution=2,
-    ...          random_state=0).fit(X).transform(np.ones((1, 16)))
+    >>> X = np.random.default_rng(0).normal(size=(50, 64))
+    >>> w = np.zeros(64); w[27] = 1.0  # the model reads one pixel of an 8 x 8 image
+    >>> model = FrozenEstimator(LinearRegression().fit(X, X @ w))
+    >>> A = RISE(model, n_masks=2000, mask_resolution=4,
+    ...          random_state=0).fit(X).transform(np.ones((1, 64)))
     >>> int(A.argmax())
-    5
+    27
     """
 
     _parameter_constraints = {
