@@ -18,10 +18,10 @@ up there.  Three model-agnostic explainers compare:
 
 import matplotlib.pyplot as plt
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.frozen import FrozenEstimator
 from skimage import data
 from skimage.transform import resize
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.frozen import FrozenEstimator
 
 from sklearn_xai.explainers import RISE, KernelSHAP, Occlusion
 from sklearn_xai.masking import BaselineMasker, SLICSegmentation

@@ -3,9 +3,10 @@
 A segmentation maps rows ``X`` (n, n_features) to labels (n, n_features):
 the region of every feature of every row, numbered ``0 .. K_i - 1`` in
 increasing order of the labels the segmenter gives (a grid's patches
-row-major), so that equal label maps give equal numbers.  Unlike feature groups (:ref:`feature-groups`),
-which are one partition of the columns for all rows, a segmentation may
-differ from row to row (SLIC superpixels follow each image's own edges):
+row-major), so that equal label maps give equal numbers.  Unlike feature
+groups (:ref:`feature-groups`), which are one partition of the columns for
+all rows, a segmentation may differ from row to row (SLIC superpixels follow
+each image's own edges):
 
 * :class:`SLICSegmentation`, scikit-image's SLIC superpixels of each image;
 * :class:`GridSegmentation`, a regular grid of patches of an image, or of
