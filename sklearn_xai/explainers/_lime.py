@@ -23,12 +23,21 @@ from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._docstring import EXPLAINER_FRAGMENTS, explainer_doc
+from sklearn_xai.explainers._segmented import (
+    SEGMENTATION_DOC,
+    explain_segments,
+    explains_segments,
+    fit_segmentation,
+    n_players,
+    spread,
+)
 from sklearn_xai.explainers._surrogate import (
     evaluate_block,
     exponential_kernel,
     lime_kernel,
     weighted_ridge,
 )
+from sklearn_xai.masking import BaseSegmentation
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import DOC_FRAGMENTS, join_fragments
 from sklearn_xai.utils._output import block_slices
@@ -635,7 +644,7 @@ _CAPTUM_SURROGATE_DOC = {
         baseline : float or array-like of shape (n_features,), default=0.0
             Value of an absent feature (Captum's default 0).""",
         EXPLAINER_FRAGMENTS["explainer_output_params"],
-        DOC_FRAGMENTS["explainer_random_state"]),
+        DOC_FRAGMENTS["explainer_random_state"], SEGMENTATION_DOC),
     "captum_surrogate_attributes": """
         estimator_ : estimator
             The fitted model.
@@ -652,13 +661,16 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
     ``_sample_weight``); its coefficients are the attributions."""
 
     def _explain(self, X, f, target_index, rngs):
+        if explains_segments(self):  # segmentation=: each row's segments
+            return explain_segments(self, X, f, target_index, rngs)
         n, d = X.shape
+        k = n_players(self, d)
         S = self.n_perturbations_
-        A = np.empty((n, d), dtype=np.float64)
+        A = np.empty((n, k), dtype=np.float64)
         for block in block_slices(n, S, d, self.batch_size):
             Xb = X[block]
-            masks = np.stack([self._masks(rng, d) for rng in rngs[block].generators()])
-            Z = np.where(masks, Xb[:, None, :], self.baseline_)
+            masks = np.stack([self._masks(rng, k) for rng in rngs[block].generators()])
+            Z = np.where(spread(self, masks), Xb[:, None, :], self.baseline_)
             y = evaluate_block(f, Z, target_index, block)
             A[block] = self._fit_surrogates(masks.astype(np.float64), y,
                                             self._sample_weight(Xb, Z))
@@ -709,6 +721,8 @@ class CaptumLime(_CaptumMaskSurrogate):
     {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of masks per row used.
+    segmentation_ : segmentation or None
+        The fitted clone of ``segmentation``.
     {input_attributes}
 
     {explainer_references}
@@ -731,12 +745,13 @@ class CaptumLime(_CaptumMaskSurrogate):
         "kernel_width": [Interval(numbers.Real, 0, None, closed="neither")],
         "distance": [StrOptions({"cosine", "euclidean"})],
         "baseline": [numbers.Real, "array-like"],
+        "segmentation": [BaseSegmentation, None],
     }
 
     def __init__(self, estimator=None, *, n_perturbations=25, alpha=0.01,
                  kernel_width=1.0, distance="cosine", baseline=0.0,
                  target="predicted", output="auto", batch_size=None,
-                 random_state=None):
+                 random_state=None, segmentation=None):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.alpha = alpha
@@ -747,11 +762,13 @@ class CaptumLime(_CaptumMaskSurrogate):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.segmentation = segmentation
 
     def _fit_explainer(self, X, y):
         self.n_perturbations_ = self.n_perturbations
         _check_perturbations(self.n_perturbations_, X.shape[1])
         self.baseline_ = check_feature_vector(self.baseline, X.shape[1], "baseline")
+        fit_segmentation(self, X)
 
     def _similarity(self, Xb, Z):
         if self.distance == "cosine":
@@ -827,6 +844,8 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
     {captum_surrogate_attributes}
     n_perturbations_ : int
         The number of coalitions per row used.
+    segmentation_ : segmentation or None
+        The fitted clone of ``segmentation``.
     {input_attributes}
 
     See Also
@@ -850,10 +869,12 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
         **BaseExplainer._parameter_constraints,
         "n_perturbations": [Interval(numbers.Integral, 3, None, closed="left")],
         "baseline": [numbers.Real, "array-like"],
+        "segmentation": [BaseSegmentation, None],
     }
 
     def __init__(self, estimator=None, *, n_perturbations=25, baseline=0.0,
-                 target="predicted", output="auto", batch_size=None, random_state=None):
+                 target="predicted", output="auto", batch_size=None, random_state=None,
+                 segmentation=None):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.baseline = baseline
@@ -861,11 +882,13 @@ class CaptumKernelSHAP(_CaptumMaskSurrogate):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.segmentation = segmentation
 
     def _fit_explainer(self, X, y):
         self.n_perturbations_ = self.n_perturbations
         _check_perturbations(self.n_perturbations_, X.shape[1])
         self.baseline_ = check_feature_vector(self.baseline, X.shape[1], "baseline")
+        fit_segmentation(self, X)
 
     def _masks(self, rng, d):
         """The coalitions of one row: full, empty, then Captum's draws."""

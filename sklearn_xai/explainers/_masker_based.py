@@ -37,6 +37,7 @@ from sklearn_xai.masking import (
     encoding_step_index,
     onehot_groups,
 )
+from sklearn_xai.explainers._segmented import fit_segmentation, n_players
 from sklearn_xai.utils._estimators import is_frozen, unfreeze
 from sklearn_xai.utils._sklearn import StrOptions
 
@@ -146,6 +147,8 @@ class _MaskerExplainer(BaseExplainer):
 
     def _n_players(self, n_features):
         """Number of players: groups, or the ``n_features`` columns."""
+        if getattr(self, "_segment_owner", None) is not None:  # segmentation=
+            return n_players(self, n_features)
         groups = getattr(self, "groups_", None)
         return n_features if groups is None else len(groups)
 
@@ -165,6 +168,7 @@ class _MaskerExplainer(BaseExplainer):
             # A background given as raw rows is coded like the training rows.
             masker.set_params(background=self.codec_.encode(background).to_numpy())
         self._fit_groups(X.shape[1])
+        fit_segmentation(self, X)
         self.masker_ = check_masker(masker, X)
 
     def __sklearn_tags__(self):

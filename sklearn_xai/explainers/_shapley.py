@@ -31,7 +31,12 @@ from sklearn_xai.explainers._masker_based import (
     GROUPS_DOC,
     _MaskerExplainer,
 )
-from sklearn_xai.masking import MarginalMasker
+from sklearn_xai.explainers._segmented import (
+    SEGMENTATION_DOC,
+    explain_segments,
+    explains_segments,
+)
+from sklearn_xai.masking import BaseSegmentation, MarginalMasker
 from sklearn_xai.utils._config import check_allocation, get_config
 from sklearn_xai.utils._output import BLOCK_ENTRIES, affine_once, block_slices
 from sklearn_xai.utils._shapley import (
@@ -518,6 +523,7 @@ class ExactShapley(_MaskerExplainer):
 @explainer_doc("explainer_output_params", "explainer_random_state", "masker_attributes",
                "input_attributes", "regression_example", explainer_groups=GROUPS_DOC,
                explainer_groups_attribute=GROUPS_ATTRIBUTE_DOC,
+               explainer_segmentation=SEGMENTATION_DOC,
                references=("lundberg2017", "covert2021_kernelshap"))
 class KernelSHAP(_SampledShapley):
     """KernelSHAP: Shapley values by weighted regression on sampled coalitions.
@@ -588,11 +594,17 @@ class KernelSHAP(_SampledShapley):
     {explainer_output_params}
     {explainer_random_state}
         It also seeds the default background subsample.
+    {explainer_segmentation}
+        With a segmentation, ``n_perturbations`` is per row; a budget of
+        at least ``2**K - 2`` for ``K`` segments enumerates every coalition
+        (exact Shapley values of the segments).
 
     Attributes
     ----------
     {masker_attributes}
     {explainer_groups_attribute}
+    segmentation_ : segmentation or None
+        The fitted clone of ``segmentation``.
     n_perturbations_ : int or "auto"
         The number of coalitions per row used.
     {input_attributes}
@@ -621,11 +633,12 @@ class KernelSHAP(_SampledShapley):
         "n_perturbations": [Interval(numbers.Integral, 1, None, closed="left"),
                             StrOptions({"auto"})],
         "paired": ["boolean"],
+        "segmentation": [BaseSegmentation, None],
     }
 
     def __init__(self, estimator=None, *, n_perturbations="auto", masker=None,
                  paired=True, groups=None, target="predicted", output="auto",
-                 batch_size=None, random_state=None):
+                 batch_size=None, random_state=None, segmentation=None):
         self.estimator = estimator
         self.n_perturbations = n_perturbations
         self.masker = masker
@@ -635,6 +648,7 @@ class KernelSHAP(_SampledShapley):
         self.output = output
         self.batch_size = batch_size
         self.random_state = random_state
+        self.segmentation = segmentation
 
     def _default_masker(self):
         return MarginalMasker(100, random_state=self.random_state)
@@ -648,6 +662,8 @@ class KernelSHAP(_SampledShapley):
         return 2 * d + 2048 if m == "auto" else int(m)
 
     def _explain(self, X, f, target_index, rngs):
+        if explains_segments(self):  # segmentation=: each row's segments
+            return explain_segments(self, X, f, target_index, rngs)
         n, d = X.shape[0], self._n_players(X.shape[1])
         m = self._budget(d)
         # One row's arrays (coalitions and their float64 model inputs) must

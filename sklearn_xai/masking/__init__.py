@@ -22,6 +22,13 @@ from sklearn_xai.masking._noisy_linear import NoisyLinearMasker
 from sklearn_xai.masking._perturb import GaussianNoisePerturber
 from sklearn_xai.masking._timeseries import InterpolationMasker, window_groups
 from sklearn_xai.masking._text import TokenMasker
+from sklearn_xai.masking._segments import (
+    BaseSegmentation,
+    GridSegmentation,
+    LabelSegmentation,
+    SLICSegmentation,
+    check_segmentation,
+)
 
 __all__ = [
     "BaseMasker",
@@ -40,4 +47,9 @@ __all__ = [
     "check_perturber",
     "onehot_groups",
     "window_groups",
+    "BaseSegmentation",
+    "GridSegmentation",
+    "LabelSegmentation",
+    "SLICSegmentation",
+    "check_segmentation",
 ]

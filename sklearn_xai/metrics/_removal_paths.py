@@ -30,7 +30,12 @@ import textwrap
 
 import numpy as np
 
-from sklearn_xai.masking import NoisyLinearMasker, TokenMasker
+from sklearn_xai.masking import (
+    GridSegmentation,
+    NoisyLinearMasker,
+    SLICSegmentation,
+    TokenMasker,
+)
 from sklearn_xai.metrics._common import (
     _BASE_PARAMS,
     _CONVENTION_XAI_BENCH,
@@ -109,38 +114,20 @@ def _patch_units(shape, patch_size):
     """Patch of each pixel of an image of ``shape``, on a grid of
     ``patch_size`` squares centred on the image (the grid is padded by
     ``(p - h mod p) // 2`` rows above, the rest below, and likewise for
-    columns; a patch may overhang the image)."""
-    h, w = shape
-    p = int(patch_size)
-    pad_h, pad_w = (-h) % p, (-w) % p
-    rows, cols = np.divmod(np.arange(h * w), w)
-    n_cols = (w + pad_w) // p
-    return ((rows + pad_h // 2) // p) * n_cols + (cols + pad_w // 2) // p
-
-
-def _slic_units(X, shape, n_segments, compactness, sigma):
-    """SLIC superpixels of each row's own image (scikit-image)."""
-    try:
-        from skimage.segmentation import slic
-    except ImportError as exc:  # pragma: no cover - optional dependency
-        raise ImportError(
-            "irof on images segments them with scikit-image's SLIC; "
-            "pip install scikit-image, or pass groups= instead of image_shape=."
-        ) from exc
-    units = np.empty(X.shape, dtype=np.intp)
-    for i, row in enumerate(X):
-        seg = slic(row.reshape(shape), n_segments=n_segments, compactness=compactness,
-                   sigma=sigma, start_label=0, channel_axis=None)
-        units[i] = np.unique(seg.ravel(), return_inverse=True)[1]
-    return units
+    columns; a patch may overhang the image): a centred
+    :class:`~sklearn_xai.masking.GridSegmentation`."""
+    shape = tuple(int(s) for s in shape)
+    return GridSegmentation(int(patch_size), shape, align="center").labels(
+        int(np.prod(shape)))
 
 
 def _units(X, *, groups=None, image_shape=None, patch_size=None, slic=None):
     """Unit of each feature of each row, shape (n, d), ids 0..U_i - 1.
 
-    ``image_shape`` with ``patch_size`` gives patches, with ``slic`` (a dict
-    of SLIC parameters) superpixels; else ``groups`` (one id per feature) or
-    one feature per unit.
+    ``image_shape`` with ``patch_size`` gives patches (a centred
+    :class:`~sklearn_xai.masking.GridSegmentation`), with ``slic`` (a dict
+    of SLIC parameters) superpixels (:class:`~sklearn_xai.masking.SLICSegmentation`);
+    else ``groups`` (one id per feature) or one feature per unit.
     """
     n, d = X.shape
     if image_shape is not None and (patch_size is not None or slic is not None):
@@ -151,7 +138,7 @@ def _units(X, *, groups=None, image_shape=None, patch_size=None, slic=None):
             )
         shape = resolve_image_shape(image_shape, d, ndim=2)
         if slic is not None:
-            return _slic_units(X, shape, **slic)
+            return SLICSegmentation(**slic, image_shape=shape).segment(X)
         return np.broadcast_to(_patch_units(shape, patch_size), (n, d))
     if groups is not None:
         return np.broadcast_to(_check_groups(groups, d), (n, d))

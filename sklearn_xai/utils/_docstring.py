@@ -326,6 +326,10 @@ CITATIONS = {
         'A. Nguyen and M. R. Martínez, "On quantitative aspects of model '
         'interpretability", arXiv:2007.07584, 2020.'
     ),
+    "petsiuk2018": (
+        'V. Petsiuk, A. Das and K. Saenko, "RISE: Randomized Input Sampling for '
+        'Explanation of Black-box Models", BMVC 2018.'
+    ),
     "plumb2018": (
         'G. Plumb, D. Molitor and A. Talwalkar, "Model Agnostic Supervised Local '
         'Explanations", NeurIPS 2018.'
