@@ -677,6 +677,8 @@ def module_image_shape(module, image_shape, n_features):
     if own is None and isinstance(size, numbers.Integral):
         own = (channels, size, size)
     shape = own if own is not None else image_shape
+    if shape is not None and np.ndim(shape) == 1 and len(shape) == 2 and channels > 1:
+        shape = (channels, *shape)
     if shape is None:
         if n_features % channels:
             raise ValueError(
