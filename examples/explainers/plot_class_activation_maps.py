@@ -47,7 +47,8 @@ test = data.test_indices[:40]
 cnn = TetrominoNetClassifier(architecture="cnn", image_size=8, lr=5e-3, max_epochs=40,
                              batch_size=128, n_iter_no_change=10, random_state=0)
 cnn.fit(data.data[train], data.target[train])
-print(f"test accuracy {cnn.score(data.data[data.test_indices], data.target[data.test_indices]):.3f}")
+accuracy = cnn.score(data.data[data.test_indices], data.target[data.test_indices])
+print(f"test accuracy {accuracy:.3f}")
 print(cnn.module_.features)
 
 # %%

@@ -136,7 +136,8 @@ class _ClassActivationMap(_GradientExplainer):
         name = type(self).__name__
         net, _ = differentiable_model(self.estimator_, explainer=name)
         self.layer_, _ = resolve_layer(net.module_, self.layer, explainer=name)
-        self.image_shape_ = module_image_shape(net.module_, self.image_shape, X.shape[1])
+        self.image_shape_ = module_image_shape(net.module_, self.image_shape,
+                                               X.shape[1])
         # One forward pass of one row gives the shape of the layer's maps.
         model, dtype, device = explained_module(self.estimator_, "decision",
                                                 explainer=name)

@@ -771,7 +771,8 @@ class GuidedGradCam(_GradientExplainer):
         net, _ = differentiable_model(self.estimator_, explainer=type(self).__name__)
         self.layer_, _ = resolve_layer(net.module_, self.layer,
                                        explainer=type(self).__name__)
-        self.image_shape_ = module_image_shape(net.module_, self.image_shape, X.shape[1])
+        self.image_shape_ = module_image_shape(net.module_, self.image_shape,
+                                               X.shape[1])
 
     def _model_rows_per_row(self):
         return 2  # guided backpropagation and Grad-CAM

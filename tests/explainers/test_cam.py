@@ -106,7 +106,8 @@ def test_gradcam_equals_captum_layer_gradcam_bilinear(two_conv, layer, relu):
                                    module.conv2 if layer is None else module.conv1)
     L = cam.attribute(images, target=torch.as_tensor(target),
                       relu_attributions=relu)
-    up = captum_attr.LayerAttribution.interpolate(L, (H, W), interpolate_mode="bilinear")
+    up = captum_attr.LayerAttribution.interpolate(L, (H, W),
+                                                  interpolate_mode="bilinear")
     expected = up.expand(-1, C, -1, -1).reshape(len(X), -1).detach().numpy()
     assert ours.layer_ == ("conv2" if layer is None else "conv1")
     np.testing.assert_allclose(A, expected, rtol=0, atol=1e-12)
@@ -195,7 +196,8 @@ def test_gradcam_plus_plus_hand_computation(one_conv):
     np.testing.assert_allclose(got, np.array(expected), rtol=1e-9, atol=1e-14)
     assert np.max(expected) > 0
     # it is not Grad-CAM (the weights differ)
-    assert not np.allclose(got, GradCAM(est, target=target, image_shape=(3, 4)).fit(X).transform(X))
+    gradcam = GradCAM(est, target=target, image_shape=(3, 4)).fit(X)
+    assert not np.allclose(got, gradcam.transform(X))
 
 
 # ---------------------------------------------------------------- Score-CAM
@@ -229,7 +231,8 @@ def test_scorecam_equals_direct_loop(two_conv):
     assert ex.layer_shape_ == (4, H - 1, W - 1)
     np.testing.assert_allclose(ex.transform(X), np.array(expected), rtol=0, atol=1e-12)
     small = ScoreCAM(est, target=target, image_shape=(C, H, W), batch_size=6).fit(X)
-    np.testing.assert_allclose(small.transform(X), np.array(expected), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(small.transform(X), np.array(expected), rtol=0,
+                               atol=1e-12)
     assert np.max(expected) > 0
 
 
@@ -239,7 +242,8 @@ def test_layer_by_name_and_errors(two_conv):
     A = GradCAM(est, layer="act1", image_shape=(C, H, W)).fit(X).transform(X[:2])
     assert A.shape == (2, C * H * W)
     # repeated over channels
-    np.testing.assert_array_equal(A.reshape(2, C, H * W)[:, 0], A.reshape(2, C, H * W)[:, 1])
+    per_channel = A.reshape(2, C, H * W)
+    np.testing.assert_array_equal(per_channel[:, 0], per_channel[:, 1])
     with pytest.raises(ValueError, match=r"layer='conv9'.*'conv1', 'act1', 'conv2'"):
         GradCAM(est, layer="conv9", image_shape=(C, H, W)).fit(X)
     with pytest.raises(ValueError, match="layer 'head' returns shape"):
@@ -330,7 +334,8 @@ def test_expected_gradients_converges_to_closed_form_on_linear_model():
     model = FrozenEstimator(LinearRegression().fit(X_train, X_train @ w + 3.0))
     N = 4000
     x = rng.normal(size=(3, 4))
-    A = ExpectedGradients(model, n_perturbations=N, random_state=0).fit(X_train).transform(x)
+    eg = ExpectedGradients(model, n_perturbations=N, random_state=0).fit(X_train)
+    A = eg.transform(x)
     expected = (x - X_train.mean(axis=0)) * w
     bound = 5 * X_train.std(axis=0) * np.abs(w) / np.sqrt(N)
     assert np.all(np.abs(A - expected) < bound)
