@@ -323,8 +323,6 @@ class ScoreCAM(_ClassActivationMap):
     (2, 64)
     """
 
-    _count_parameter = None
-
     def _model_rows_per_row(self):
         return self.layer_shape_[0] + 2
 
