@@ -28,6 +28,7 @@ from sklearn_xai.explainers import (
     DeepLiftShap,
     DeepTaylor,
     EmpiricalConditionalSHAP,
+    ExpectedGradients,
     GradientShap,
     GuidedBackprop,
     InputAttribution,
@@ -214,6 +215,7 @@ def _instances():
     )
     yield DeepLift(_net()), {}
     yield GradientShap(_net(), n_perturbations=2, random_state=0), {}
+    yield ExpectedGradients(_net(), n_perturbations=2, random_state=0), {}
     yield GuidedBackprop(_net()), {}
     yield Deconvolution(_net()), {}
     yield LRP(_net()), {}
@@ -371,6 +373,10 @@ NOT_CHECKED_HERE = {
     # Grad-CAM needs a convolutional network, which only takes image_size**2
     # features; the checks use 2-10 features.
     "GuidedGradCam": "tests/explainers/test_gradients.py",
+    # Class activation maps, likewise (check_explainer on a small CNN there).
+    "GradCAM": "tests/explainers/test_cam.py",
+    "GradCAMPlusPlus": "tests/explainers/test_cam.py",
+    "ScoreCAM": "tests/explainers/test_cam.py",
     # Without image_shape these infer a square image, which 2-10 features are not.
     "LaplaceFilter": "tests/explainers/test_image.py",
     "SobelFilter": "tests/explainers/test_image.py",

@@ -50,6 +50,10 @@ _SUBMODULE = {
     "TreeContributions": "_tree",
     "EmbeddingAttribution": "_text",
     "TextLIME": "_text",
+    "ExpectedGradients": "_gradients",
+    "GradCAM": "_cam",
+    "GradCAMPlusPlus": "_cam",
+    "ScoreCAM": "_cam",
 }
 
 
@@ -108,4 +112,9 @@ __all__ = [
     "TreeContributions",
     "differentiable_model",
     "torch_replica",
+    # Issue #37: class activation maps and expected gradients.
+    "ExpectedGradients",
+    "GradCAM",
+    "GradCAMPlusPlus",
+    "ScoreCAM",
 ]

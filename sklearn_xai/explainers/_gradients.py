@@ -22,7 +22,6 @@ from the rows' random streams (:class:`~sklearn_xai.utils.RowStreams`), so
 results do not depend on the batch size or on the row order.
 """
 
-import math
 import numbers
 import warnings
 from abc import abstractmethod
@@ -55,6 +54,7 @@ from sklearn_xai.explainers._torch import (
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import join_fragments
+from sklearn_xai.utils._images import resolve_image_shape
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
@@ -65,6 +65,7 @@ __all__ = [
     "DeepLift",
     "DeepLiftShap",
     "Deconvolution",
+    "ExpectedGradients",
     "GradientShap",
     "GuidedBackprop",
     "GuidedGradCam",
@@ -77,13 +78,16 @@ __all__ = [
 ]
 
 def _check_baseline(baseline, X, *, allow_many):
-    """Baseline rows ``(B, d)`` from "zero", "mean", a number or an array.
+    """Baseline rows ``(B, d)`` from "zero", "mean", "train" (the rows of
+    ``X``), a number or an array.
 
     A number or a vector is one baseline row; a matrix holds one baseline
     per row (one row only unless ``allow_many``).
     """
     d = X.shape[1]
     if isinstance(baseline, str):
+        if baseline == "train" and allow_many:
+            return np.array(X, dtype=np.float64)
         if baseline == "zero":
             return np.zeros((1, d))
         return X.mean(axis=0, keepdims=True)  # "mean"
@@ -228,15 +232,17 @@ _GRADIENT_DOC["relu_parameters"] = join_fragments("""
     _GRADIENT_DOC["gradient_output_params"])
 
 
-def _gradient_doc(*names):
+def _gradient_doc(*names, references=None):
     """Substitution of the common fragments and of ``names`` (this module's
     own fragments or shared ones); ``relu_parameters`` holds the output
-    parameters."""
+    parameters.  ``references``: keys of the citation table, filling the
+    ``explainer_references`` placeholder."""
     common = ("gradient_attributes",) if "relu_parameters" in names else (
         "gradient_output_params", "gradient_attributes")
     own = (*common, *[name for name in names if name in _GRADIENT_DOC])
     shared = [name for name in names if name not in _GRADIENT_DOC]
-    return explainer_doc(*shared, **{name: _GRADIENT_DOC[name] for name in own})
+    return explainer_doc(*shared, references=references,
+                         **{name: _GRADIENT_DOC[name] for name in own})
 
 
 # ---------------------------------------------------------------------------
@@ -617,30 +623,119 @@ class LRP(_GradientExplainer):
         return A, len(inputs)
 
 
-@_gradient_doc()
+# ---------------------------------------------------------------------------
+# Convolutional nets: the explained layer and the image shape
+# ---------------------------------------------------------------------------
+def resolve_layer(module, layer, *, explainer):
+    """The dotted name and the submodule of ``module`` an image explainer reads.
+
+    ``layer=None`` is the last ``torch.nn.Conv2d`` in ``module.modules()``
+    order (registration order); a name is looked up by
+    :meth:`torch.nn.Module.get_submodule`.
+
+    Raises
+    ------
+    NotApplicableError
+        If ``layer`` is None and the module has no ``Conv2d`` layer.
+    ValueError
+        If ``layer`` names no submodule; the message lists the valid names.
+    """
+    if layer is None:
+        convs = [name for name, m in module.named_modules() if isinstance(m, nn.Conv2d)]
+        if not convs:
+            raise NotApplicableError(
+                f"{explainer} needs a convolutional network (a torch.nn.Conv2d "
+                f"layer in the module) or layer= naming the layer whose maps it "
+                f"reads; {type(module).__name__} has none. Use Saliency, "
+                "IntegratedGradients or GuidedBackprop for dense networks."
+            )
+        return convs[-1], module.get_submodule(convs[-1])
+    try:
+        return layer, module.get_submodule(layer)
+    except AttributeError:
+        names = [name for name, _ in module.named_modules() if name]
+        raise ValueError(
+            f"layer={layer!r} is not a submodule of {type(module).__name__}; "
+            f"pass one of {names} (dotted names, as torch.nn.Module.get_submodule "
+            "reads them) or None for the last Conv2d."
+        ) from None
+
+
+def module_image_shape(module, image_shape, n_features):
+    """The ``(channels, height, width)`` of one flattened input row.
+
+    The module's own ``image_shape`` (``(C, H, W)`` or ``(H, W)``) or
+    ``image_size`` (the side of square images) attribute wins, with its
+    ``in_channels`` (default 1); otherwise ``image_shape`` (``(C, H, W)`` or
+    ``(H, W)``; ``None``: ``in_channels`` square images) is checked against
+    ``n_features`` by :func:`~sklearn_xai.utils._images.resolve_image_shape`.
+    """
+    channels = getattr(module, "in_channels", None)
+    channels = int(channels) if isinstance(channels, numbers.Integral) else 1
+    own = getattr(module, "image_shape", None)
+    size = getattr(module, "image_size", None)
+    if own is None and isinstance(size, numbers.Integral):
+        own = (channels, size, size)
+    shape = own if own is not None else image_shape
+    if shape is not None and np.ndim(shape) == 1 and len(shape) == 2 and channels > 1:
+        shape = (channels, *shape)
+    if shape is None:
+        if n_features % channels:
+            raise ValueError(
+                f"{n_features} features are not {channels} channels of equal size; "
+                "pass image_shape=(channels, height, width)."
+            )
+        shape = (channels, *resolve_image_shape(None, n_features // channels))
+    shape = resolve_image_shape(shape, n_features)
+    if len(shape) == 2:
+        shape = (1, *shape)
+    if len(shape) != 3:
+        raise ValueError(
+            f"image_shape must be (height, width) or (channels, height, width); "
+            f"got {image_shape!r}."
+        )
+    return shape
+
+
+_GRADIENT_DOC["cam_params"] = """
+    layer : str or None, default=None
+        Dotted name of the layer whose output maps are used, as
+        :meth:`torch.nn.Module.get_submodule` reads it (e.g.
+        ``"features.9"``); ``None`` is the last ``torch.nn.Conv2d`` of the
+        module.  An unknown name raises a ``ValueError`` listing the valid
+        ones.
+    image_shape : tuple of int or None, default=None
+        ``(channels, height, width)`` or ``(height, width)`` of a flattened
+        row (row-major).  A module's own ``image_shape`` or ``image_size``
+        (with ``in_channels``) attribute wins; ``None`` otherwise means
+        square one-channel images."""
+
+
+@_gradient_doc("cam_params", references=("selvaraju2017", "springenberg2015"))
 class GuidedGradCam(_GradientExplainer):
     """Guided Grad-CAM (Captum ``GuidedGradCam``), convolutional nets only.
 
-    Guided backpropagation times the Grad-CAM map of the **last**
-    ``torch.nn.Conv2d`` layer, upsampled (nearest) to the image (as used by
-    XAI-TRIS).
-    The flattened input is reshaped to ``(1, L, L)`` images, ``L`` from the
-    module's ``image_size`` or the square root of ``n_features``.
+    Guided backpropagation times the Grad-CAM map of ``layer`` (by default
+    the **last** ``torch.nn.Conv2d`` layer, as :class:`GradCAM` chooses it),
+    upsampled (nearest) to the image (as used by XAI-TRIS).
+    The flattened input is reshaped to ``(C, H, W)`` images (see
+    ``image_shape``).
 
     Parameters
     ----------
     estimator : estimator
         A differentiable model with at least one ``Conv2d`` layer, e.g.
         ``TetrominoNetClassifier(architecture="cnn")``.
+    {cam_params}
     {gradient_output_params}
 
     {gradient_attributes}
+    layer_ : str
+        Dotted name of the layer used.
+    image_shape_ : tuple of int
+        ``(channels, height, width)`` of a row.
 
-    References
-    ----------
-    .. [1] R. R. Selvaraju, M. Cogswell, A. Das, R. Vedantam, D. Parikh and
-       D. Batra, "Grad-CAM: Visual Explanations from Deep Networks via
-       Gradient-based Localization", ICCV 2017.
+    {explainer_references}
 
     Examples
     --------
@@ -656,35 +751,34 @@ class GuidedGradCam(_GradientExplainer):
     (2, 64)
     """
 
-    def __init__(self, estimator=None, *, target="predicted", output="auto",
-                 batch_size=None):
+    _parameter_constraints = {
+        **_GradientExplainer._parameter_constraints,
+        "layer": [str, None],
+        "image_shape": ["array-like", None],
+    }
+
+    def __init__(self, estimator=None, *, layer=None, image_shape=None,
+                 target="predicted", output="auto", batch_size=None):
         self.estimator = estimator
+        self.layer = layer
+        self.image_shape = image_shape
         self.target = target
         self.output = output
         self.batch_size = batch_size
 
     def _fit_explainer(self, X, y):
         super()._fit_explainer(X, y)
-        net, _ = differentiable_model(self.estimator_, explainer="GuidedGradCam")
-        if not any(isinstance(m, nn.Conv2d) for m in net.module_.modules()):
-            raise NotApplicableError(
-                "GuidedGradCam needs a convolutional network (a torch.nn.Conv2d "
-                f"layer in the module); {type(net.module_).__name__} has none. Use "
-                "GuidedBackprop or Saliency for dense networks."
-            )
-        side = getattr(net.module_, "image_size", None) or math.isqrt(X.shape[1])
-        if side * side != X.shape[1]:
-            raise ValueError(
-                f"GuidedGradCam reshapes rows to square images, but n_features="
-                f"{X.shape[1]} is not a square."
-            )
-        self.image_shape_ = (1, side, side)
+        net, _ = differentiable_model(self.estimator_, explainer=type(self).__name__)
+        self.layer_, _ = resolve_layer(net.module_, self.layer,
+                                       explainer=type(self).__name__)
+        self.image_shape_ = module_image_shape(net.module_, self.image_shape,
+                                               X.shape[1])
 
     def _model_rows_per_row(self):
         return 2  # guided backpropagation and Grad-CAM
 
     def _attribute(self, model, inputs, target, rngs):
-        layer = [m for m in model.module.modules() if isinstance(m, nn.Conv2d)][-1]
+        layer = model.module.get_submodule(self.layer_)
         images = inputs.reshape(len(inputs), *self.image_shape_)
         A = _CaptumGuidedGradCam(model, layer).attribute(images, target=target)
         return A, 2 * len(inputs)
@@ -882,6 +976,73 @@ class GradientShap(_NoisyGradientExplainer):
             _leaf(points), abs=False)
         A = G.detach().cpu().numpy().astype(np.float64) * delta
         return torch.as_tensor(A.reshape(m, N, d).mean(axis=1)), m * N
+
+
+@_gradient_doc("gradient_example", "explainer_random_state",
+               references=("erion2021", "sundararajan2017"))
+class ExpectedGradients(GradientShap):
+    """Expected Gradients: integrated gradients averaged over training baselines.
+
+    ``EG_j(x) = E_{b ~ D, α ~ U(0, 1)}[(x_j - b_j) ∂_j f(b + α (x - b))]``:
+    the integrated gradients of ``x`` from a baseline ``b`` drawn from the
+    data ``D`` (the rows ``fit`` saw), averaged over baselines, with each
+    path integral estimated by one uniformly drawn point ``α`` (Erion et
+    al. 2021).  This is :class:`GradientShap`'s definition: the class is
+    ``GradientShap`` with the Expected-Gradients defaults, ``baseline="train"``
+    (every ``fit`` row, drawn uniformly with replacement) and no input
+    noise; any other ``baseline`` or ``std`` gives ``GradientShap`` exactly
+    (same draws from the same per-row random streams).  For a linear
+    model ``f(x) = w·x + c`` every draw gives ``(x - b) ⊙ w``, so the
+    attributions converge to ``(x - E[b]) ⊙ w``, the integrated gradients
+    from the data mean.
+
+    Parameters
+    ----------
+    estimator : estimator
+        A differentiable model (see :func:`differentiable_model`).
+    baseline : "train", "zero", "mean", float or array-like of shape \
+(n_features,) or (n_baselines, n_features), default="train"
+        Baseline distribution: the rows given to ``fit`` (``"train"``), or
+        as in :class:`GradientShap`.
+    n_perturbations : int, default=50
+        Draws ``(b, α)`` per row; an explained row costs that many model
+        rows.
+    std : float, default=0.0
+        Standard deviation of GradientSHAP's input noise (Expected
+        Gradients has none).
+    {gradient_output_params}
+    {explainer_random_state}
+
+    {gradient_attributes}
+    baseline_ : ndarray of shape (n_baselines, n_features)
+        The baseline rows (a copy of the ``fit`` rows for ``"train"``).
+    n_perturbations_ : int
+        The number of draws per row used.
+
+    {explainer_references}
+
+    Examples
+    --------
+    {gradient_example}
+    >>> from sklearn_xai.explainers import ExpectedGradients
+    >>> eg = ExpectedGradients(FrozenEstimator(net), random_state=0).fit(X)
+    >>> eg.baseline_.shape
+    (100, 2)
+    >>> eg.transform(X[:3]).shape
+    (3, 2)
+    """
+
+    _parameter_constraints = {
+        **GradientShap._parameter_constraints,
+        "baseline": [StrOptions({"train", "zero", "mean"}), numbers.Real, "array-like"],
+    }
+
+    def __init__(self, estimator=None, *, baseline="train", n_perturbations=50,
+                 std=0.0, target="predicted", output="auto", batch_size=None,
+                 random_state=None):
+        super().__init__(estimator, baseline=baseline, n_perturbations=n_perturbations,
+                         std=std, target=target, output=output,
+                         batch_size=batch_size, random_state=random_state)
 
 
 @_gradient_doc("gradient_example", "explainer_random_state")

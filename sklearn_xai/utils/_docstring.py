@@ -391,6 +391,31 @@ CITATIONS = {
         'Neural Attention by Excitation Backprop", International Journal of Computer '
         "Vision 126, 2018."
     ),
+    # Class activation maps and expected gradients (issue #37).
+    "selvaraju2017": (
+        'R. R. Selvaraju, M. Cogswell, A. Das, R. Vedantam, D. Parikh and D. Batra, '
+        '"Grad-CAM: Visual Explanations from Deep Networks via Gradient-based '
+        'Localization", ICCV 2017.'
+    ),
+    "chattopadhay2018": (
+        'A. Chattopadhay, A. Sarkar, P. Howlader and V. N. Balasubramanian, '
+        '"Grad-CAM++: Generalized Gradient-based Visual Explanations for Deep '
+        'Convolutional Networks", WACV 2018.'
+    ),
+    "wang2020": (
+        'H. Wang, Z. Wang, M. Du, F. Yang, Z. Zhang, S. Ding, P. Mardziel and X. Hu, '
+        '"Score-CAM: Score-Weighted Visual Explanations for Convolutional Neural '
+        'Networks", CVPR Workshops 2020.'
+    ),
+    "erion2021": (
+        'G. Erion, J. D. Janizek, P. Sturmfels, S. M. Lundberg and S.-I. Lee, '
+        '"Improving performance of deep learning models with axiomatic attribution '
+        'priors and expected gradients", Nature Machine Intelligence 3, 2021.'
+    ),
+    "springenberg2015": (
+        'J. T. Springenberg, A. Dosovitskiy, T. Brox and M. Riedmiller, "Striving '
+        'for Simplicity: The All Convolutional Net", ICLR Workshop 2015.'
+    ),
 }
 
 

@@ -40,6 +40,7 @@ FAST = {
     "CaptumKernelSHAP": {"n_perturbations": 10},
     "CaptumLime": {"n_perturbations": 20},
     "EmpiricalConditionalSHAP": {"max_background": 20},
+    "ExpectedGradients": {"n_perturbations": 3},
     "GradientShap": {"n_perturbations": 3},
     "KernelSHAP": {"n_perturbations": 4},
     "L2X": {"epochs": 1, "early_stopping": False},
@@ -52,7 +53,9 @@ FAST = {
 }
 # Explainers whose default construction needs a model the others cannot use.
 SPECIAL_MODEL = {"GuidedGradCam": "convolutional net", "TreeContributions": "xgboost",
-                 "EmbeddingAttribution": "text net with an embedding layer"}
+                 "EmbeddingAttribution": "text net with an embedding layer",
+                 "GradCAM": "convolutional net", "GradCAMPlusPlus": "convolutional net",
+                 "ScoreCAM": "convolutional net"}
 MASKER_BASED = (BreakDown, ExactShapley, FeatureAblation, LeaveOneCovariateIn)
 
 

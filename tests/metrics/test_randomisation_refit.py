@@ -58,7 +58,8 @@ _CHEAP = {
     "max_background": 6, "n_draws": 3, "n_repeats": 2,
 }
 # Images only (filters) or a convolutional net (Grad-CAM): not tabular rows.
-_NOT_TABULAR = {"LaplaceFilter", "SobelFilter", "GuidedGradCam"}
+_NOT_TABULAR = {"LaplaceFilter", "SobelFilter", "GuidedGradCam", "GradCAM",
+                "GradCAMPlusPlus", "ScoreCAM"}
 
 
 @pytest.fixture(scope="module")
