@@ -54,8 +54,8 @@ class BlurMasker(BaseMasker):
     axes with a Gaussian kernel of standard deviation ``sigma`` (mirror
     padding at the border, torch's ``"reflect"``; each channel on its own),
     and a removed pixel takes the blurred value.  This is RISE's insertion
-    baseline [1]_ (LATEC: ``torchvision``'s ``GaussianBlur(9, sigma=5)``,
-    ``kernel_size=9, sigma=5``).  Deterministic (one draw); it learns
+    baseline [1]_ (LATEC's ImageNet configuration: ``torchvision``'s
+    ``GaussianBlur(15, sigma=5)``, ``kernel_size=15, sigma=5``).  Deterministic (one draw); it learns
     nothing from rows, and a row's blurred copy depends on that row only.
 
     Parameters

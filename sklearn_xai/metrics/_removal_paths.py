@@ -918,11 +918,16 @@ _INS_DEL_CONVENTION = """
 convention : {"paper", "latec_code"}, default="paper"
     ``"paper"``: the trapezoid area of the curve over the fraction of
     features inserted (removed), both ends included (``c_0`` and ``c_K``),
-    as RISE defines it.  ``"latec_code"``: LATEC's ``InsertionDeletion``
-    (``src/modules/components/insertion_deletion.py``): the trapezoid with
-    spacing ``1 / (K - 1)`` over steps ``1..K-1`` only (its loop scores
-    neither the start nor the last, complete step).  LATEC inserts
-    ``pixel_batch_size=10`` features per step (``features_per_step=10``)."""
+    as RISE defines it.  ``"latec_code"``: LATEC's ``Insertion`` and
+    ``Deletion`` (``src/modules/components/insertion_deletion.py``): the
+    trapezoid with spacing ``1 / (K - 1)`` over steps ``1..K-1`` only (its
+    loop scores neither the start nor the last, complete step).  LATEC's
+    ImageNet configuration inserts 50 features per step
+    (``features_per_step=50``) into ``GaussianBlur(15, sigma=5)``
+    (``masker=BlurMasker(sigma=5, kernel_size=15)``).  On multi-channel
+    maps LATEC ranks every value but sets all channels of a pixel at its
+    first one; here each value moves on its own (the same for one
+    channel)."""
 
 
 def _ins_del(estimator, X, attributions, *, mode, baseline, blur_sigma, image_shape,
@@ -972,7 +977,7 @@ def insertion_auc(estimator, X, attributions, *, baseline="blur", blur_sigma=5.0
     Parameters
     ----------
     {model_inputs}
-    baseline : {{"blur"}} or None, default="blur"
+    baseline : {"blur"} or None, default="blur"
         ``"blur"``: the removed pixels take a Gaussian-blurred copy of their
         own image (:class:`~sklearn_xai.masking.BlurMasker` of
         ``image_shape`` and ``blur_sigma``; RISE, LATEC).  ``None``:
@@ -983,7 +988,7 @@ def insertion_auc(estimator, X, attributions, *, baseline="blur", blur_sigma=5.0
         width)`` (rows flattened row-major) for the blur; ``None``: square
         single-channel images.
     features_per_step : int, default=1
-        Features inserted per step (RISE: one pixel; LATEC: 10).
+        Features inserted per step (RISE: one pixel; LATEC on ImageNet: 50).
     {curve_masker}
     {X_train}
     {convention}
@@ -1043,7 +1048,7 @@ def deletion_auc(estimator, X, attributions, *, baseline=None, blur_sigma=5.0,
     Parameters
     ----------
     {model_inputs}
-    baseline : {{"blur"}} or None, default=None
+    baseline : {"blur"} or None, default=None
         ``None``: ``masker`` decides (default a zero baseline).
         ``"blur"``: the removed pixels take a Gaussian-blurred copy of their
         own image (:class:`~sklearn_xai.masking.BlurMasker`).
@@ -1053,7 +1058,7 @@ def deletion_auc(estimator, X, attributions, *, baseline=None, blur_sigma=5.0,
         ``(channels, height, width)``; ``None``: square single-channel
         images.
     features_per_step : int, default=1
-        Features removed per step (RISE: one pixel; LATEC: 10).
+        Features removed per step (RISE: one pixel; LATEC on ImageNet: 50).
     {curve_masker}
     {X_train}
     {convention}

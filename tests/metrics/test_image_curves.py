@@ -138,7 +138,7 @@ def test_insertion_blur_equals_the_hand_built_path():
 
 
 def _latec_loop(clf, x, a, y, base, target_start, pixel_batch_size):
-    """LATEC's InsertionDeletion loop, restated: ``current`` starts at
+    """LATEC's Insertion / Deletion loop, restated: ``current`` starts at
     ``target_start``; each batch of pixels takes ``base``'s values; the
     state after the last batch is never scored; trapezoid dx = 1/len."""
     current = target_start.copy()
