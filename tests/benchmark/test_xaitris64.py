@@ -69,6 +69,23 @@ def test_calibration_equals_a_direct_loop():
     assert expected_alpha is not None  # the second target stopped early
 
 
+def test_calibration_trains_xai_tris_networks_on_the_device():
+    # The architecture by name: XAI-TRIS' LLR on the given device, seeded
+    # random_state + k, scored on the test rows (here one model, one epoch).
+    from sklearn_xai.models import TetrominoNetClassifier
+
+    result = calibrate_signal_strength(
+        "linear", architecture="llr", image_size=8, n_samples=200, alphas=[0.9],
+        n_models=1, model_params={"max_epochs": 1}, device="cpu", random_state=4)
+    data = make_tetrominoes(200, image_size=8, alpha=0.9, random_state=4)
+    model = TetrominoNetClassifier(architecture="llr", image_size=8, max_epochs=1,
+                                   device="cpu", random_state=4)
+    model.fit(data.data[data.train_indices], data.target[data.train_indices])
+    expected = np.mean(model.predict(data.data[data.test_indices])
+                       == data.target[data.test_indices])
+    np.testing.assert_allclose(result.accuracies, [[expected]])
+
+
 def test_calibration_checks_its_grid():
     with pytest.raises(ValueError, match="alphas must be signal strengths"):
         calibrate_signal_strength(architecture=SGDClassifier(), alphas=[0.0, 0.5],
