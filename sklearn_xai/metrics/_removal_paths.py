@@ -952,13 +952,12 @@ def _ins_del(estimator, X, attributions, *, mode, baseline, blur_sigma, image_sh
     return _area(curves, fractions)
 
 
-@fast_validate_params({**_INS_DEL_PARAMS, "baseline": _BLUR_PARAMS["baseline"]},
-                      prefer_skip_nested_validation=True)
-@Substitution(*_SHARED, **_pick("curve_masker", "blur_sigma"),
+@fast_validate_params(_INS_DEL_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_SHARED, **_pick("blur_sigma"),
               convention=_INS_DEL_CONVENTION,
               metric_references=_references("petsiuk2018", "klein2024"),
               **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
-def insertion_auc(estimator, X, attributions, *, baseline="blur", blur_sigma=5.0,
+def insertion_auc(estimator, X, attributions, *, baseline=None, blur_sigma=5.0,
                   image_shape=None, features_per_step=1, masker=None, X_train=None,
                   convention="paper", random_state=None, target="predicted",
                   output="auto", batch_size=None):
@@ -977,11 +976,12 @@ def insertion_auc(estimator, X, attributions, *, baseline="blur", blur_sigma=5.0
     Parameters
     ----------
     {model_inputs}
-    baseline : {"blur"} or None, default="blur"
+    baseline : {"blur"} or None, default=None
         ``"blur"``: the removed pixels take a Gaussian-blurred copy of their
         own image (:class:`~sklearn_xai.masking.BlurMasker` of
-        ``image_shape`` and ``blur_sigma``; RISE, LATEC).  ``None``:
-        ``masker`` decides (default a zero baseline).
+        ``image_shape`` and ``blur_sigma``; RISE, LATEC); ``masker`` must
+        then be ``None``.  ``None``: ``masker`` decides, and insertion's
+        default masker (``masker=None``) is that same blurred baseline.
     {blur_sigma}
     image_shape : tuple of int, default=None
         Shape of one image, ``(height, width)`` or ``(channels, height,
@@ -989,7 +989,13 @@ def insertion_auc(estimator, X, attributions, *, baseline="blur", blur_sigma=5.0
         single-channel images.
     features_per_step : int, default=1
         Features inserted per step (RISE: one pixel; LATEC on ImageNet: 50).
-    {curve_masker}
+    masker : masker, default=None
+        How features are removed (resolved by
+        :func:`sklearn_xai.masking.check_masker`); ``None`` is the blurred
+        baseline ``BlurMasker(image_shape, sigma=blur_sigma)``.  Any masker
+        works (a zero baseline ``BaselineMasker("zero")``, marginal or
+        conditional draws); a fitted one is used as is, an unfitted one is
+        fitted on ``X_train``.
     {X_train}
     {convention}
     {random_state}
@@ -1018,6 +1024,8 @@ def insertion_auc(estimator, X, attributions, *, baseline="blur", blur_sigma=5.0
     ...      > insertion_auc(model, X, -exact, blur_sigma=1.0).mean())
     True
     """
+    if baseline is None and masker is None:  # RISE's insertion baseline
+        baseline = "blur"
     return _ins_del(estimator, X, attributions, mode="keep", baseline=baseline,
                     blur_sigma=blur_sigma, image_shape=image_shape,
                     features_per_step=features_per_step, masker=masker,
@@ -1093,7 +1101,9 @@ def deletion_auc(estimator, X, attributions, *, baseline=None, blur_sigma=5.0,
                     target=target, output=output, batch_size=batch_size)
 
 
-@fast_validate_params({**_REGION_PARAMS, **_BLUR_PARAMS, "patch_size": _STEP + [None]},
+@fast_validate_params({**_PARAMS, **_BLUR_PARAMS, "groups": ["array-like", None],
+                       "image_shape": ["array-like", None], "patch_size": _STEP + [None],
+                       "features_per_step": _STEP},
                       prefer_skip_nested_validation=True)
 @Substitution(*_SHARED, **_pick("groups", "curve_masker", "baseline", "blur_sigma"),
               metric_references=_references("schulz2020", "samek2017"),

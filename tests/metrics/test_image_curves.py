@@ -237,7 +237,7 @@ def test_abpc_closed_form_on_a_linear_model():
 def test_baseline_and_masker_are_exclusive():
     clf, X, A, _ = _problem(n=1)
     with pytest.raises(ValueError, match="either baseline='blur' or masker="):
-        insertion_auc(clf, X, A, masker=BaselineMasker())
+        insertion_auc(clf, X, A, baseline="blur", masker=BaselineMasker())
     with pytest.raises(ValueError, match="latec_code"):
         deletion_auc(clf, X, A, features_per_step=36, convention="latec_code")
 
