@@ -19,6 +19,7 @@ import importlib
 # torch, matplotlib behind them) are imported on first access (PEP 562), so
 # that ``sklearn-xai`` answers a mistyped preset or ``--help`` at once.
 _SUBMODULE = {
+    "calibrate_signal_strength": "_calibration",
     "plot_critical_difference": "_cd_diagram",
     "decision_summary": "_decisions",
     "significance_note": "_decisions",
@@ -86,6 +87,7 @@ def __dir__():
 
 __all__ = [
     "applicable_explainers",
+    "calibrate_signal_strength",
     "applicable_metrics",
     "compare_explainers",
     "chosen_explainer",

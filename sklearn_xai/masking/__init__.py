@@ -8,6 +8,7 @@ from sklearn_xai.masking._base import (
     check_perturber,
 )
 from sklearn_xai.masking._baseline import BaselineMasker, MarginalMasker
+from sklearn_xai.masking._blur import BlurMasker
 from sklearn_xai.masking._groups import (  # noqa: F401 (encoding_step_index: explainers)
     check_groups,
     encoding_step_index,
@@ -34,6 +35,7 @@ __all__ = [
     "BaseMasker",
     "BasePerturber",
     "BaselineMasker",
+    "BlurMasker",
     "ConditionalMasker",
     "EmpiricalConditionalMasker",
     "GaussianConditionalMasker",

@@ -9,7 +9,7 @@ never a module.  The private modules, one family of quantities each:
                              the curve, its area, one top-k step, its
                              monotonicity (removal curve/AUC, pixel flipping,
                              region perturbation, selectivity, IROF, ROAD,
-                             AUC-TP, comprehensiveness, sufficiency,
+                             insertion, deletion, ABPC, AUC-TP, comprehensiveness, sufficiency,
                              monotonicity, mono±)
 ``_removal_correlations.py`` correlations of attributions with output changes
                              under removal (faithfulness correlation and
@@ -121,10 +121,13 @@ from sklearn_xai.metrics._removal_correlations import (
 )
 from sklearn_xai.metrics._removal_paths import (
     ERASER_BINS,
+    abpc,
     aopc_comprehensiveness,
     aopc_sufficiency,
     auc_tp,
     comprehensiveness,
+    deletion_auc,
+    insertion_auc,
     irof,
     mono_minus,
     mono_plus,
@@ -175,6 +178,7 @@ from sklearn_xai.metrics._stability import (
 from sklearn_xai.utils._stats import UndefinedScoreWarning
 
 __all__ = [
+    "abpc",
     "aopc_comprehensiveness",
     "aopc_sufficiency",
     "attribution_localisation",
@@ -189,6 +193,7 @@ __all__ = [
     "cosine_similarity",
     "dasgupta_sufficiency",
     "data_randomisation",
+    "deletion_auc",
     "effective_complexity",
     "efficient_mprt",
     "emd_score",
@@ -213,6 +218,7 @@ __all__ = [
     "gt_recall",
     "infidelity",
     "input_invariance",
+    "insertion_auc",
     "irof",
     "linear_model_reference",
     "linear_shapley_reference",

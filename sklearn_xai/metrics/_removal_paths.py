@@ -31,6 +31,7 @@ import textwrap
 import numpy as np
 
 from sklearn_xai.masking import (
+    BlurMasker,
     GridSegmentation,
     NoisyLinearMasker,
     SLICSegmentation,
@@ -72,10 +73,13 @@ from sklearn_xai.utils._validation import magnitude_order, positions, top_k_coal
 
 __all__ = [
     "ERASER_BINS",
+    "abpc",
     "aopc_comprehensiveness",
     "aopc_sufficiency",
     "auc_tp",
     "comprehensiveness",
+    "deletion_auc",
+    "insertion_auc",
     "irof",
     "mono_minus",
     "mono_plus",
@@ -307,6 +311,26 @@ _REGION_PARAMS = {
 
 _SHARED = ("X_train", "random_state")
 
+_BLUR_PARAMS = {
+    "baseline": [StrOptions({"blur"}), None],
+    "blur_sigma": [Interval(numbers.Real, 0, None, closed="neither")],
+}
+
+
+def _baseline_masker(baseline, blur_sigma, masker, image_shape):
+    """The masker of a ``baseline=`` option: ``"blur"`` is a
+    :class:`~sklearn_xai.masking.BlurMasker` over the rows' images (RISE's
+    blurred baseline), ``None`` leaves ``masker`` as given."""
+    if baseline is None:
+        return masker
+    if masker is not None:
+        raise ValueError(
+            f"Pass either baseline={baseline!r} or masker=, not both: baseline='blur' "
+            "is masker=BlurMasker(image_shape, sigma=blur_sigma); pass "
+            "masker=BlurMasker(...) to set its kernel_size."
+        )
+    return BlurMasker(image_shape=image_shape, sigma=blur_sigma)
+
 _DOCS = dict(
     curve_masker="""
 masker : masker, default=None
@@ -326,6 +350,17 @@ image_shape : tuple of int (height, width), default=None
     the regions are then ``patch_size`` x ``patch_size`` patches of a grid
     centred on the image (edge patches may be partial).  ``None`` treats
     the rows as tabular data (``groups``).""",
+    baseline="""
+baseline : {"blur"} or None, default=None
+    ``"blur"``: a removed pixel takes the value of a Gaussian-blurred copy
+    of its own image (RISE's insertion baseline, Petsiuk et al. 2018),
+    :class:`~sklearn_xai.masking.BlurMasker` of ``image_shape`` (``None``:
+    square single-channel images) and ``blur_sigma``; ``masker`` must then
+    be ``None``.  ``None``: ``masker`` decides.""",
+    blur_sigma="""
+blur_sigma : float, default=5.0
+    Standard deviation in pixels of the blur of ``baseline="blur"`` (RISE's
+    and LATEC's 5).""",
     patch_size="""
 patch_size : int, default=8
     Side of the square patches when ``image_shape`` is given (Quantus'
@@ -359,16 +394,18 @@ def _units_kw(groups, image_shape, patch_size):
      "groups": ["array-like", None],
      "image_shape": ["array-like", None],
      "patch_size": _STEP + [None],
-     "aggregate": [StrOptions({"sum", "mean"})]},
+     "aggregate": [StrOptions({"sum", "mean"})],
+     **_BLUR_PARAMS},
     prefer_skip_nested_validation=True,
 )
-@Substitution(*_SHARED, **_pick("groups", "curve_masker"),
-              metric_references=_references("bach2015"),
+@Substitution(*_SHARED, **_pick("groups", "curve_masker", "baseline", "blur_sigma"),
+              metric_references=_references("bach2015", "petsiuk2018"),
               **_shared_docs("model_inputs", "output_params"))
 def removal_curve(estimator, X, attributions, *, mode="remove", order="positive",
                   features_per_step=1, groups=None, image_shape=None, patch_size=None,
-                  aggregate="sum", masker=None, X_train=None, random_state=None,
-                  target="predicted", output="auto", batch_size=None):
+                  aggregate="sum", baseline=None, blur_sigma=5.0, masker=None,
+                  X_train=None, random_state=None, target="predicted", output="auto",
+                  batch_size=None):
     """The model's output as features are removed (or kept) in the order of
     an explanation, one curve per row.  See :ref:`def-removal-curves`.
 
@@ -399,6 +436,8 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
         Side of the square patches (with ``image_shape``).
     aggregate : {"sum", "mean"}, default="sum"
         How a region's attribution is aggregated before ranking.
+    {baseline}
+    {blur_sigma}
     {curve_masker}
     {X_train}
     {random_state}
@@ -438,6 +477,7 @@ def removal_curve(estimator, X, attributions, *, mode="remove", order="positive"
     if patch_size is not None and image_shape is None:
         raise ValueError("patch_size needs image_shape=(height, width).")
     units_kw = _units_kw(groups, image_shape, patch_size)
+    masker = _baseline_masker(baseline, blur_sigma, masker, image_shape)
     fx, curves, fractions, _, _ = _evaluate(
         estimator, X, attributions, masker, X_train, target, output, batch_size,
         random_state, units_kw, mode=mode, order=order, aggregate=aggregate,
@@ -852,6 +892,286 @@ def removal_auc(estimator, X, attributions, *, mode="remove", order="positive",
 
 
 # ======================================================================
+# Insertion and deletion (Petsiuk et al. 2018) and ABPC (Schulz et al. 2020)
+# ======================================================================
+_INS_DEL_PARAMS = {
+    **_PARAMS,
+    **_BLUR_PARAMS,
+    "features_per_step": _STEP,
+    "image_shape": ["array-like", None],
+    "convention": [StrOptions({"paper", "latec_code"})],
+}
+
+_INS_DEL_CONVENTION = """
+convention : {"paper", "latec_code"}, default="paper"
+    ``"paper"``: the trapezoid area of the curve over the fraction of
+    features inserted (removed), both ends included (``c_0`` and ``c_K``),
+    as RISE defines it.  ``"latec_code"``: LATEC's ``Insertion`` and
+    ``Deletion`` (``src/modules/components/insertion_deletion.py``): the
+    trapezoid with spacing ``1 / (K - 1)`` over steps ``1..K-1`` only (its
+    loop scores neither the start nor the last, complete step).  LATEC's
+    ImageNet configuration inserts 50 features per step
+    (``features_per_step=50``) into ``GaussianBlur(15, sigma=5)``
+    (``masker=BlurMasker(sigma=5, kernel_size=15)``).  On multi-channel
+    maps LATEC ranks every value but sets all channels of a pixel at its
+    first one; here each value moves on its own (the same for one
+    channel)."""
+
+
+def _ins_del(estimator, X, attributions, *, mode, baseline, blur_sigma, image_shape,
+             features_per_step, masker, X_train, convention, random_state, target,
+             output, batch_size):
+    masker = _baseline_masker(baseline, blur_sigma, masker, image_shape)
+    _, curves, fractions, n_units, _ = _evaluate(
+        estimator, X, attributions, masker, X_train, target, output, batch_size,
+        random_state, {}, mode=mode, order="positive", per_step=features_per_step)
+    if convention == "latec_code":
+        K = curves.shape[1] - 1  # every row has d features: the same K
+        if K < 2:
+            raise ValueError(
+                "convention='latec_code' scores steps 1..K-1 and needs K >= 2 steps; "
+                f"got K={K} (n_features={int(n_units[0])}, features_per_step="
+                f"{features_per_step}): use a smaller features_per_step."
+            )
+        inner = curves[:, 1:K]
+        if K == 2:
+            return inner[:, 0] * 0.0  # one point: LATEC's trapezoid is 0
+        return np.trapezoid(inner, dx=1.0 / (K - 1), axis=1)
+    return _area(curves, fractions)
+
+
+@fast_validate_params(_INS_DEL_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_SHARED, **_pick("blur_sigma"),
+              convention=_INS_DEL_CONVENTION,
+              metric_references=_references("petsiuk2018", "klein2024"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
+def insertion_auc(estimator, X, attributions, *, baseline=None, blur_sigma=5.0,
+                  image_shape=None, features_per_step=1, masker=None, X_train=None,
+                  convention="paper", random_state=None, target="predicted",
+                  output="auto", batch_size=None):
+    """Insertion: area under the output curve as the most relevant pixels are
+    inserted into a blurred copy of the image (RISE, Petsiuk et al. 2018).
+
+    The path starts from the baseline image (every feature removed: by
+    default each pixel takes its value in a Gaussian-blurred copy of the
+    image) and inserts the features of ``x`` in decreasing order of their
+    signed attribution, ``features_per_step`` at a time; the curve ``c_k``
+    (``k = 0..K``) is the explained output, the score its area over the
+    fraction inserted.  A faithful explanation makes the output rise early:
+    greater is better.  It is :func:`removal_curve` with ``mode="keep"`` and
+    ``baseline="blur"``, reduced to its area.
+
+    Parameters
+    ----------
+    {model_inputs}
+    baseline : {"blur"} or None, default=None
+        ``"blur"``: the removed pixels take a Gaussian-blurred copy of their
+        own image (:class:`~sklearn_xai.masking.BlurMasker` of
+        ``image_shape`` and ``blur_sigma``; RISE, LATEC); ``masker`` must
+        then be ``None``.  ``None``: ``masker`` decides, and insertion's
+        default masker (``masker=None``) is that same blurred baseline.
+    {blur_sigma}
+    image_shape : tuple of int, default=None
+        Shape of one image, ``(height, width)`` or ``(channels, height,
+        width)`` (rows flattened row-major) for the blur; ``None``: square
+        single-channel images.
+    features_per_step : int, default=1
+        Features inserted per step (RISE: one pixel; LATEC on ImageNet: 50).
+    masker : masker, default=None
+        How features are removed (resolved by
+        :func:`sklearn_xai.masking.check_masker`); ``None`` is the blurred
+        baseline ``BlurMasker(image_shape, sigma=blur_sigma)``.  Any masker
+        works (a zero baseline ``BaselineMasker("zero")``, marginal or
+        conditional draws); a fitted one is used as is, an unfitted one is
+        fitted on ``X_train``.
+    {X_train}
+    {convention}
+    {random_state}
+    {output_params}
+
+    {returns_scores_greater}
+
+    See Also
+    --------
+    deletion_auc : The same path in reverse, from ``x`` down to the baseline.
+    abpc : The area between the least- and most-relevant-first deletion curves.
+    removal_curve : The curves themselves.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import insertion_auc
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 16))
+    >>> model = LinearRegression().fit(X, X @ np.arange(16.0))
+    >>> exact = model.coef_ * X
+    >>> bool(insertion_auc(model, X, exact, blur_sigma=1.0).mean()
+    ...      > insertion_auc(model, X, -exact, blur_sigma=1.0).mean())
+    True
+    """
+    if baseline is None and masker is None:  # RISE's insertion baseline
+        baseline = "blur"
+    return _ins_del(estimator, X, attributions, mode="keep", baseline=baseline,
+                    blur_sigma=blur_sigma, image_shape=image_shape,
+                    features_per_step=features_per_step, masker=masker,
+                    X_train=X_train, convention=convention, random_state=random_state,
+                    target=target, output=output, batch_size=batch_size)
+
+
+@fast_validate_params(_INS_DEL_PARAMS, prefer_skip_nested_validation=True)
+@Substitution(*_SHARED, **_pick("curve_masker", "blur_sigma"),
+              convention=_INS_DEL_CONVENTION,
+              metric_references=_references("petsiuk2018", "klein2024"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_lower"))
+def deletion_auc(estimator, X, attributions, *, baseline=None, blur_sigma=5.0,
+                 image_shape=None, features_per_step=1, masker=None, X_train=None,
+                 convention="paper", random_state=None, target="predicted",
+                 output="auto", batch_size=None):
+    """Deletion: area under the output curve as the most relevant pixels are
+    removed first (RISE, Petsiuk et al. 2018).
+
+    Features are removed in decreasing order of their signed attribution,
+    ``features_per_step`` at a time (by default replaced by zero, as RISE
+    and LATEC delete; ``baseline="blur"`` replaces them by a blurred copy of
+    the image); the score is the area of the output curve over the fraction
+    removed.  A faithful explanation makes the output collapse early: lower
+    is better.  With the default zero baseline and ``convention="paper"``
+    it equals :func:`pixel_flipping`.
+
+    Parameters
+    ----------
+    {model_inputs}
+    baseline : {"blur"} or None, default=None
+        ``None``: ``masker`` decides (default a zero baseline).
+        ``"blur"``: the removed pixels take a Gaussian-blurred copy of their
+        own image (:class:`~sklearn_xai.masking.BlurMasker`).
+    {blur_sigma}
+    image_shape : tuple of int, default=None
+        Shape of one image for ``baseline="blur"``, ``(height, width)`` or
+        ``(channels, height, width)``; ``None``: square single-channel
+        images.
+    features_per_step : int, default=1
+        Features removed per step (RISE: one pixel; LATEC on ImageNet: 50).
+    {curve_masker}
+    {X_train}
+    {convention}
+    {random_state}
+    {output_params}
+
+    {returns_scores_lower}
+
+    See Also
+    --------
+    insertion_auc : The path from the baseline up to ``x``.
+    pixel_flipping : The same area, with Quantus' step convention too.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import deletion_auc
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 6))
+    >>> model = LinearRegression().fit(X, X @ [6.0, 5, 4, 3, 2, 1])
+    >>> exact = model.coef_ * X
+    >>> bool(deletion_auc(model, X, exact).mean() < deletion_auc(model, X, -exact).mean())
+    True
+    """
+    return _ins_del(estimator, X, attributions, mode="remove", baseline=baseline,
+                    blur_sigma=blur_sigma, image_shape=image_shape,
+                    features_per_step=features_per_step, masker=masker,
+                    X_train=X_train, convention=convention, random_state=random_state,
+                    target=target, output=output, batch_size=batch_size)
+
+
+@fast_validate_params({**_PARAMS, **_BLUR_PARAMS, "groups": ["array-like", None],
+                       "image_shape": ["array-like", None], "patch_size": _STEP + [None],
+                       "features_per_step": _STEP},
+                      prefer_skip_nested_validation=True)
+@Substitution(*_SHARED, **_pick("groups", "curve_masker", "baseline", "blur_sigma"),
+              metric_references=_references("schulz2020", "samek2017"),
+              **_shared_docs("model_inputs", "output_params", "returns_scores_greater"))
+def abpc(estimator, X, attributions, *, groups=None, image_shape=None, patch_size=None,
+         features_per_step=1, baseline=None, blur_sigma=5.0, masker=None, X_train=None,
+         random_state=None, target="predicted", output="auto", batch_size=None):
+    """Area between the perturbation curves: least- minus most-relevant-first
+    deletion (ABPC, Schulz et al. 2020).
+
+    Regions (features, ``groups`` or ``patch_size`` patches of
+    ``image_shape`` images) are ranked by their summed attribution and
+    removed cumulatively, ``features_per_step`` regions per step, most
+    relevant first (MoRF, curve ``m_k``) and least relevant first (LeRF,
+    ``l_k``), ``k = 0..K``, ``m_0 = l_0 = f(x)``; with ``t_k`` the fraction
+    of regions removed, ``ABPC = sum_k (t_{k+1} - t_k) (g_k + g_{k+1}) / 2``
+    where ``g_k = l_k - m_k``: the trapezoid area between the two curves.
+    A faithful explanation makes the output fall early under MoRF and stay
+    under LeRF: greater is better (0 for an explanation that orders the
+    features no better than its reverse).  Equivalently the mean MoRF drop
+    minus the mean LeRF drop of :func:`region_perturbation`, with the
+    trapezoid's weights.
+
+    Parameters
+    ----------
+    {model_inputs}
+    {groups}
+    image_shape : tuple of int (height, width), default=None
+        With ``patch_size``, the rows are images of this shape and the
+        regions are patches (as in :func:`region_perturbation`); with
+        ``baseline="blur"``, the shape of the blurred images (``None``:
+        square).
+    patch_size : int, default=None
+        Side of the square patches (with ``image_shape``); ``None``: one
+        feature (or group) per region.
+    features_per_step : int, default=1
+        Regions removed per step.
+    {baseline}
+    {blur_sigma}
+    {curve_masker}
+    {X_train}
+    {random_state}
+    {output_params}
+
+    {returns_scores_greater}
+
+    See Also
+    --------
+    region_perturbation : The MoRF or LeRF curve alone (AOPC).
+    deletion_auc : The MoRF area alone.
+
+    {metric_references}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_xai.metrics import abpc
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.abs(rng.normal(size=(50, 6)))
+    >>> model = LinearRegression().fit(X, X @ [6.0, 5, 4, 3, 2, 1])
+    >>> exact = model.coef_ * X
+    >>> bool(abpc(model, X, exact).mean() > 0 > abpc(model, X, -exact).mean())
+    True
+    """
+    if patch_size is not None and image_shape is None:
+        raise ValueError("patch_size needs image_shape=(height, width).")
+    masker = _baseline_masker(baseline, blur_sigma, masker, image_shape)
+    X, A, f, masker = _prepare(estimator, X, attributions, masker, target, output,
+                               batch_size, X_train)
+    units = _units(X, groups=groups, image_shape=image_shape, patch_size=patch_size)
+    rngs = _masker_streams(masker, X, random_state)
+    kw = dict(mode="remove", per_step=features_per_step, rngs=rngs,
+              batch_size=batch_size)
+    _, morf, fractions, _ = _curves(f, masker, X, A, units, order="positive", **kw)
+    _, lerf, _, _ = _curves(f, masker, X, A, units, order="negative", **kw)
+    return _area(lerf - morf, fractions)
+
+
+# ======================================================================
 # Registry
 # ======================================================================
 _REQUIRES = ("masker", "training_rows", "random_state")
@@ -892,6 +1212,27 @@ register_metric(
     source="Quantus",
     description="Area over the normalised output curve as segments are removed "
                 "by mean attribution.",
+)
+
+
+register_metric(
+    "insertion_auc", insertion_auc, kind="model", greater_is_better=True,
+    requires=_REGION_REQUIRES, source="Petsiuk et al. 2018, LATEC",
+    description="Area under the output curve as the most relevant pixels are "
+                "inserted into a blurred copy of the image.",
+)
+
+register_metric(
+    "neg_deletion_auc", deletion_auc, kind="model", greater_is_better=False,
+    requires=_REGION_REQUIRES, source="Petsiuk et al. 2018, LATEC",
+    description="Area under the output curve as the most relevant pixels are "
+                "deleted first.",
+)
+
+register_metric(
+    "abpc", abpc, kind="model", greater_is_better=True, requires=_REGION_REQUIRES,
+    source="Schulz et al. 2020",
+    description="Area between the least- and most-relevant-first deletion curves.",
 )
 
 

@@ -283,6 +283,11 @@ CITATIONS = {
         'Erhan and B. Kim, "The (Un)reliability of Saliency Methods", in Explainable '
         "AI: Interpreting, Explaining and Visualizing Deep Learning, Springer 2019."
     ),
+    "klein2024": (
+        'L. Klein, C. T. Lüth, U. Schlegel, T. J. Bungert, M. El-Assady and P. F. '
+        'Jäger, "Navigating the Maze of Explainable AI: A Systematic Approach to '
+        'Evaluating Methods and Metrics", NeurIPS 2024 (Datasets and Benchmarks).'
+    ),
     "kohlbrenner2020": (
         "M. Kohlbrenner, A. Bauer, S. Nakajima, A. Binder, W. Samek and S. Lapuschkin, "
         '"Towards Best Practice in Explaining Neural Network Decisions with LRP", IJCNN'
@@ -349,6 +354,10 @@ CITATIONS = {
     "samek2017": (
         'W. Samek, A. Binder, G. Montavon, S. Lapuschkin and K.-R. Müller, "Evaluating '
         'the Visualization of What a Deep Neural Network Has Learned", IEEE TNNLS 2017.'
+    ),
+    "schulz2020": (
+        'K. Schulz, L. Sixt, F. Tombari and T. Landgraf, "Restricting the Flow: '
+        'Information Bottlenecks for Attribution", ICLR 2020.'
     ),
     "shapley1953": (
         'L. S. Shapley, "A value for n-person games", in Contributions to the Theory of'
