@@ -95,6 +95,23 @@ def site_folders(tmp_path_factory, tiny_preset):
             "stability": root / "stability"}
 
 
+@pytest.fixture(scope="session")
+def skipped_folder(tmp_path_factory):
+    """A results folder whose only score was skipped: cheap to build a site
+    from (no leaderboard, no diagram)."""
+    from sklearn_xai.benchmark import BenchmarkResults
+
+    table = pd.DataFrame([{
+        "dataset": "d", "model": "m", "explainer": "e", "explainer_class": "E",
+        "metric": "x", "metric_name": "x", "seed": 0, "value": np.nan,
+        "greater_is_better": True, "se": np.nan, "n_rows": 0, "n_nan": 0,
+        "status": "skipped", "error": "not applicable", "failed_in": "",
+        "warnings": "", "cached": False}])
+    folder = tmp_path_factory.mktemp("skipped") / "skipped"
+    BenchmarkResults(table, spec={"name": "skipped", "seeds": [0]}).save(folder)
+    return folder
+
+
 @pytest.fixture
 def stability_expected():
     """ln of the mean over seeds of each explainer's RIS, by hand."""

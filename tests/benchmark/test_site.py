@@ -161,18 +161,18 @@ def test_hostile_labels_escaped_everywhere(site, site_folders):
     assert HOSTILE["close"] in texts and HOSTILE["img"] in texts
 
 
-def test_site_refuses_a_folder_with_the_reason(site_folders, tmp_path):
+def test_site_refuses_a_folder_with_the_reason(skipped_folder, tmp_path):
     bad = tmp_path / "bad"
-    shutil.copytree(site_folders["base"], bad)
+    shutil.copytree(skipped_folder, bad)
     (bad / "payload.pkl").write_bytes(b"\x80\x04N.")
-    built = build_site([site_folders["base"], bad], tmp_path / "site")
+    built = build_site([skipped_folder, bad], tmp_path / "site")
     assert list(built["refused"]) == [str(bad)]
     assert "payload.pkl" in built["refused"][str(bad)][0]
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "Refused folders" in index and "payload.pkl: not a CSV, JSON or NPZ" in index
 
 
-def test_site_never_writes_through_a_link(site_folders, tmp_path):
+def test_site_never_writes_through_a_link(site_folders, skipped_folder, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
     out = tmp_path / "site"
@@ -187,14 +187,14 @@ def test_site_never_writes_through_a_link(site_folders, tmp_path):
     target = outside / "victim.txt"
     target.write_text("kept")
     os.symlink(target, out2 / "index.html")
-    build_site([site_folders["base"]], out2)
+    build_site([skipped_folder], out2)
     assert target.read_text() == "kept" and not (out2 / "index.html").is_symlink()
 
 
-def test_cli_site(site_folders, tmp_path, capsys):
+def test_cli_site(skipped_folder, tmp_path, capsys):
     bad = tmp_path / "bad"
     bad.mkdir()
-    status = main(["site", str(site_folders["base"]), str(bad), "--out",
+    status = main(["site", str(skipped_folder), str(bad), "--out",
                    str(tmp_path / "site")])
     text = capsys.readouterr().out
     assert status == 1
@@ -240,10 +240,12 @@ def test_chromium_sorts_filters_and_runs_no_injected_script(site):
     shots = os.environ.get("SKLEARN_XAI_SITE_SHOTS")
     if shots:
         os.makedirs(shots, exist_ok=True)
+        cd = sorted((out / "figures").glob("cd-benchmark-javascript*.svg"))[0]
         for name, target in [
                 ("leaderboard.png", url),
                 ("explainer.png", (out / _page_name("explainer", "ablation")).as_uri()),
-                ("cd_diagram.png", page.as_uri() + "#decision-0"),
+                ("cd_diagram.png", cd.as_uri()),
+                ("stability.png", (out / _page_name("benchmark", HOSTILE["url"])).as_uri()),
                 ("index.png", (out / "index.html").as_uri())]:
             _chromium(f"--screenshot={os.path.join(shots, name)}",
                       "--window-size=1400,1100", target)
