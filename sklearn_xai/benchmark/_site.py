@@ -14,6 +14,7 @@ import pandas as pd
 from sklearn_xai.benchmark._report import (
     _CSS,
     _decision_html,
+    _family_title,
     _html_header,
     _html_page,
     _slug,
@@ -161,7 +162,7 @@ def _board_rows(folder, benchmark_page=None):
         stability = OPENXAI_STABILITY_METRICS.get(str(scorer))
         rows.append({
             "source": folder.source, "dataset": str(r["dataset"]),
-            "model": str(r["model"]), "family": str(r.get("family", "other")),
+            "model": str(r["model"]), "family": _family_title(r.get("family", "other")),
             "metric": metric_display_name(str(r["metric"]), gib)
             + (f" ({stability})" if stability else ""),
             "explainer": (str(r["explainer"]), _page_name("explainer", r["explainer"])),
@@ -188,9 +189,9 @@ def _columns(rows, *, benchmark=False):
     if any(r["_stability"] for r in rows):
         columns.append(("ln_mean", "ln(mean)", "number"))
     columns += [("rank", "rank", "number"), ("of", "of", "number"),
-                ("tied_best", "tied best", "text"),
-                ("beats_control", "beats control", "text"),
-                ("p_holm", "p (Holm) vs control", "number"),
+                ("tied_best", "tied_best", "text"),
+                ("beats_control", "beats_control", "text"),
+                ("p_holm", "p_holm", "number"),
                 ("n_seeds", "seeds", "number")]
     return columns
 
@@ -321,9 +322,9 @@ def build_site(results_dirs, out, *, alpha=0.05):
     >>> import pandas as pd
     >>> from sklearn_xai.benchmark import BenchmarkResults, build_site
     >>> table = pd.DataFrame({
-    ...     "dataset": "d", "model": "m", "explainer": ["a", "a", "b", "b"],
+    ...     "dataset": "d", "model": "m", "explainer": "a",
     ...     "metric": "neg_complexity", "metric_name": "neg_complexity",
-    ...     "seed": [0, 1, 0, 1], "value": [1.0, 3.0, 0.5, 0.5],
+    ...     "seed": [0, 1], "value": [1.0, 3.0],
     ...     "greater_is_better": False, "status": "ok", "error": "", "cached": False})
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     _ = BenchmarkResults(table, spec={"name": "demo", "seeds": [0, 1]}).save(
@@ -331,7 +332,7 @@ def build_site(results_dirs, out, *, alpha=0.05):
     ...     site = build_site([folder + "/run"], folder + "/site")
     ...     names = [name.split("-")[0] for name in sorted(site["paths"])]
     >>> names, site["refused"]
-    (['benchmark', 'explainer', 'explainer', 'figures/cd', 'index.html', 'site.css', 'site.js'], {})
+    (['benchmark', 'explainer', 'index.html', 'site.css', 'site.js'], {})
     """
     out = os.fspath(out)
     folders, refused = [], {}
