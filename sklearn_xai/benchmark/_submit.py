@@ -56,7 +56,11 @@ def _walk(directory, problems):
     in ``problems``."""
     root = os.path.realpath(directory)
     files = []
-    for here, dirs, names in os.walk(directory, followlinks=False):
+    def unreadable(error):
+        problems.append(f"{_name(directory, error.filename)}: cannot be read "
+                        f"({error.strerror}); make it readable or remove it")
+
+    for here, dirs, names in os.walk(directory, onerror=unreadable, followlinks=False):
         for d in list(dirs):
             path = os.path.join(here, d)
             if os.path.islink(path):

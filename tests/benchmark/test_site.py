@@ -12,7 +12,6 @@ import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from sklearn_xai.benchmark import build_site
@@ -172,14 +171,19 @@ def test_site_refuses_a_folder_with_the_reason(skipped_folder, tmp_path):
     assert "Refused folders" in index and "payload.pkl: not a CSV, JSON or NPZ" in index
 
 
-def test_site_never_writes_through_a_link(site_folders, skipped_folder, tmp_path):
+def test_site_never_writes_through_a_link(skipped_folder, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
     out = tmp_path / "site"
     out.mkdir()
     os.symlink(outside, out / "figures")
+    import matplotlib.pyplot as plt
+
+    from sklearn_xai.benchmark._site import _cd_writer
+
+    fig = plt.figure(figsize=(1, 1))
     with pytest.raises(ValueError, match="symbolic link"):
-        build_site([site_folders["base"]], out)
+        _cd_writer(str(out), "page", {})(fig, "d", "m")  # a diagram goes to figures/
     assert list(outside.iterdir()) == []
     # A link planted under a page's name is replaced, not followed.
     out2 = tmp_path / "site2"

@@ -11,8 +11,7 @@ import shutil
 import numpy as np
 import pytest
 
-from sklearn_xai.benchmark import check_submission
-from sklearn_xai.benchmark import _submit
+from sklearn_xai.benchmark import _submit, check_submission
 from sklearn_xai.benchmark._cli import main
 
 from .conftest import PRESET
