@@ -3,6 +3,7 @@ runs of one registered preset (a base run and a submission with a hostile
 explainer label and submitter) and a synthetic run of OpenXAI's stability
 metrics with hostile dataset and model labels."""
 
+import contextlib
 import json
 
 import numpy as np
@@ -37,10 +38,8 @@ def tiny_spec():
         name=PRESET)
 
 
-@pytest.fixture(scope="session")
-def tiny_preset():
-    """A preset registered for the session (submissions must name a known
-    preset)."""
+@contextlib.contextmanager
+def _registered():
     from sklearn_xai.benchmark.presets import PRESETS, register_preset
 
     def site_tiny_test():
@@ -48,8 +47,18 @@ def tiny_preset():
         return tiny_spec()
 
     register_preset(site_tiny_test, name=PRESET)
-    yield PRESET
-    PRESETS.pop(PRESET, None)
+    try:
+        yield PRESET
+    finally:
+        PRESETS.pop(PRESET, None)
+
+
+@pytest.fixture(scope="module")
+def tiny_preset():
+    """A preset registered for the tests of a module (submissions must name a
+    known preset); unregistered after it, so that no other module sees it."""
+    with _registered() as name:
+        yield name
 
 
 def _stability_results():
@@ -74,15 +83,16 @@ def _stability_results():
 
 
 @pytest.fixture(scope="session")
-def site_folders(tmp_path_factory, tiny_preset):
+def site_folders(tmp_path_factory):
     """``{"base": dir, "submission": dir, "stability": dir}``."""
     from sklearn_xai import __version__
     from sklearn_xai.benchmark import get_preset, run_benchmark
 
     root = tmp_path_factory.mktemp("site_runs")
-    base = run_benchmark(get_preset(PRESET), n_jobs=1, cache_dir=None, verbose=0)
+    with _registered():
+        base = run_benchmark(get_preset(PRESET), n_jobs=1, cache_dir=None, verbose=0)
+        spec = get_preset(PRESET)
     base.save(root / "base")
-    spec = get_preset(PRESET)
     spec.explainers = {"random": spec.explainers["random"],
                        HOSTILE["img"]: {"name": "Saliency", "params": {}}}
     sub = run_benchmark(spec, n_jobs=1, cache_dir=None, verbose=0)

@@ -23,7 +23,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
-def site(site_folders, tmp_path_factory):
+def site(site_folders, tiny_preset, tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     built = build_site([site_folders["base"], site_folders["submission"],
                         site_folders["stability"]], out)

@@ -16,6 +16,8 @@ from sklearn_xai.benchmark._cli import main
 
 from .conftest import PRESET
 
+pytestmark = pytest.mark.usefixtures("tiny_preset")
+
 
 class _Payload:
     """Unpickling it would create the file ``path`` (it must never run)."""
