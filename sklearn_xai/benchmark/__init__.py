@@ -69,6 +69,9 @@ _SUBMODULE = {
     "unit_test_summary": "_units",
     "get_preset": "presets",
     "list_presets": "presets",
+    "build_site": "_site",
+    "OPENXAI_STABILITY_METRICS": "_site",
+    "check_submission": "_submit",
 }
 
 
@@ -136,4 +139,7 @@ __all__ = [
     "unit_test_passes",
     "unit_test_summary",
     "write_report",
+    "build_site",
+    "OPENXAI_STABILITY_METRICS",
+    "check_submission",
 ]

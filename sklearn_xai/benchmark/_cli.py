@@ -12,6 +12,8 @@
                                  [--out DIR] [--cache-dir DIR] [--no-cache]
     sklearn-xai list [presets|explainers|maskers|metrics|generators|models]
     sklearn-xai report DIR [--metrics NAME,...]   # rebuild the report from saved results
+    sklearn-xai site RESULTS_DIR [RESULTS_DIR ...] --out SITE_DIR  # a static results site
+    sklearn-xai submit-check DIR                  # check a results folder to submit
 """
 
 import argparse
@@ -105,6 +107,20 @@ def _parser():
                      help="level of the test against the random control (default 0.05)")
     rep.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     _add_metrics_option(rep)
+    site = sub.add_parser(
+        "site", help="build a static results site (HTML, CSS, a little JavaScript) "
+                     "from results folders")
+    site.add_argument("directories", nargs="+", metavar="RESULTS_DIR",
+                      help="results folders (written by 'sklearn-xai run', or "
+                           "submitted); each is checked as by 'submit-check'")
+    site.add_argument("--out", required=True, metavar="SITE_DIR",
+                      help="the site's folder (open SITE_DIR/index.html)")
+    site.add_argument("--alpha", type=float, default=0.05,
+                      help="level of the leaderboards' tests (default 0.05)")
+    chk = sub.add_parser(
+        "submit-check", help="check a results folder before submitting it: files, "
+                             "schema, preset, version, seeds")
+    chk.add_argument("directory", help="the results folder, with its submission.json")
     return parser
 
 
@@ -711,6 +727,35 @@ def _report(args, out):
     return 1 if _show(results, args.alpha, paths, out, metrics=metrics) else 0
 
 
+def _site(args, out):
+    from sklearn_xai.benchmark._site import build_site
+    from sklearn_xai.utils._files import one_line
+
+    site = build_site(args.directories, args.out, alpha=args.alpha)
+    for directory, problems in site["refused"].items():
+        print(f"refused {one_line(directory)}:", file=out)
+        for problem in problems:
+            print(f"  - {one_line(problem)}", file=out)
+    accepted = len(args.directories) - len(site["refused"])
+    print(f"site: {accepted} of {len(args.directories)} results folders accepted; "
+          f"open {site['paths']['index.html']}", file=out)
+    return 1 if site["refused"] else 0
+
+
+def _submit_check(args, out):
+    from sklearn_xai.benchmark._submit import check_submission
+    from sklearn_xai.utils._files import one_line
+
+    problems = check_submission(args.directory)
+    if not problems:
+        print(f"{one_line(args.directory)}: accepted.", file=out)
+        return 0
+    print(f"{one_line(args.directory)}: {len(problems)} problem(s):", file=out)
+    for problem in problems:
+        print(f"  - {one_line(problem)}", file=out)
+    return 1
+
+
 class _Output:
     """Standard output that goes quiet once its reader is gone.
 
@@ -789,6 +834,10 @@ def main(argv=None):
             status = _run(args, out)
         elif args.command == "compare":
             status = _compare(args, out)
+        elif args.command == "site":
+            status = _site(args, out)
+        elif args.command == "submit-check":
+            status = _submit_check(args, out)
         else:
             status = _report(args, out)
         out.flush()

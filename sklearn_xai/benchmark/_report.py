@@ -1140,11 +1140,15 @@ def _n_voting(summary, sub):
     return sub["metric"].nunique() - len(left_out), left_out
 
 
-def _decision_html(board, control, alpha, meta=None, min_mc_score=None):
+def _decision_html(board, control, alpha, meta=None, min_mc_score=None, *,
+                   section_id="decision", cd_figure=None):
     """The decision section: per (dataset, model), the explainers by mean
     rank over metrics (and the critical-difference diagram when available),
     their costs, and the notes on significance.  Metrics the reliability
-    table ``meta`` distrusts do not vote; the section names them."""
+    table ``meta`` distrusts do not vote; the section names them.
+    ``section_id`` is the section's id (and its headings' prefix);
+    ``cd_figure(fig, dataset, model)`` returns the markup of a diagram
+    (default: an embedded PNG)."""
     candidates = board.loc[board["explainer"] != control, "explainer"]
     # One explainer besides the control: ranked, with the summary's note
     # saying why there is no test, and no diagram.
@@ -1155,7 +1159,7 @@ def _decision_html(board, control, alpha, meta=None, min_mc_score=None):
         "unable to tell an explanation from a random one (" + html.escape(", ".join(
             f"“{flag}”" for flag in DISTRUSTING_FLAGS)) + ") do not vote."
         + _mc_vote(min_mc_score))
-    parts = ['<section id="decision"><h2>Decision</h2>',
+    parts = [f'<section id="{section_id}"><h2>Decision</h2>',
              '<p class="lead">Explainers ordered by their mean rank over the metrics of '
              "each dataset and model (1 = best); the count of metrics where each is best "
              f"or tied best; and what one explanation costs.{vote}</p>"]
@@ -1168,7 +1172,7 @@ def _decision_html(board, control, alpha, meta=None, min_mc_score=None):
             f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>")
     for (dataset, model), sub in board.groupby(["dataset", "model"], sort=False):
         ranked = summary[(summary["dataset"] == dataset) & (summary["model"] == model)]
-        parts.append(f'<h3 id="decision-{_slug(dataset)}-{_slug(model)}">'
+        parts.append(f'<h3 id="{section_id}-{_slug(dataset)}-{_slug(model)}">'
                      f"{html.escape(f'{dataset} / {model}')}</h3>")
         stats = []
         p = _summary_value(summary, ranked, "friedman_p_value", "friedman_p")
@@ -1194,8 +1198,9 @@ def _decision_html(board, control, alpha, meta=None, min_mc_score=None):
 
             fig, ax = plt.subplots(figsize=(8.0, 1.6 + 0.3 * ((len(ranked) + 1) // 2)))
             plot_cd(summary, dataset=dataset, model=model, ax=ax)
-            parts.append("<figure>" + _img(_png(fig), f"critical difference diagram, "
-                                                      f"{dataset} / {model}")
+            image = (_img(_png(fig), f"critical difference diagram, {dataset} / {model}")
+                     if cd_figure is None else cd_figure(fig, dataset, model))
+            parts.append("<figure>" + image
                          + "<figcaption>Critical-difference diagram of the mean ranks "
                          "(Demšar, 2006).</figcaption></figure>")
         costs, unit = _costs(sub)
@@ -1798,9 +1803,15 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     paths["report_md"] = write_in_folder(directory, "report.md", "\n".join(md_parts))
     paths["report_html"] = write_in_folder(
         directory, "report.html",
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}: benchmark report</title>"
-        f"<style>{_CSS}</style></head>\n<body><main>\n"
-        + "\n".join(body) + "\n</main></body></html>\n")
+        _html_page(f"{title}: benchmark report", body, f"<style>{_CSS}</style>"))
     return paths
+
+
+def _html_page(title, body, head="", tail=""):
+    """An HTML5 page: ``title`` (escaped here), the ``head`` markup (style,
+    links), the ``body`` parts (markup, escaped by their writers) in
+    ``<main>``, then ``tail`` (scripts)."""
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(str(title))}</title>{head}</head>\n<body><main>\n"
+            + "\n".join(body) + f"\n</main>{tail}</body></html>\n")
