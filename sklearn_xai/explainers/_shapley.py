@@ -331,6 +331,37 @@ def _unrank_subsets(u, t, d):
     return codes
 
 
+# Standard deviations of the repeats kept in reserve by _first_draw_count:
+# at most about 0.5 % of the rows fall short (d = 10 to 50, 64 to 2088
+# coalitions) and are drawn again.
+_MARGIN = 2.5
+
+
+def _first_draw_count(d, n_units, sizes, probs, paired, n_draws):
+    """Draws per row after which a row has ``n_units`` distinct units with
+    high probability: the smallest count ``k`` whose expected number of
+    distinct units, less ``_MARGIN`` standard deviations of the repeats
+    (taken as Poisson) and 2, reaches ``n_units`` (at most ``n_draws``).
+
+    A draw of size ``t`` (probability ``p_t``) is uniform over the ``N_t``
+    units of that size (paired: ``C(d, t)`` coalitions of the smaller side,
+    half of them when ``2t = d``; unpaired: the ``2 C(d, t)`` coalitions of
+    sizes ``t`` and ``d - t``), so ``k`` draws hold ``sum_t N_t (1 - (1 -
+    p_t / N_t)^k)`` distinct units on average.  Only the speed depends on
+    it: a row that falls short is drawn again with ``n_draws``.
+    """
+    p = probs / probs.sum()
+    half = 2 * sizes == d
+    N = comb(d, sizes, exact=False)
+    N = np.where(half, N / 2, N) if paired else np.where(half, N, 2 * N)
+    k = np.arange(n_units, n_draws + 1, dtype=np.float64)
+    # log1p keeps (1 - p/N)^k accurate when N is huge (no repeats).
+    distinct = (N * -np.expm1(k[:, None] * np.log1p(-p / N))).sum(axis=1)
+    repeats = np.maximum(k - distinct, 0.0)
+    enough = distinct - _MARGIN * np.sqrt(repeats) - 2.0 >= n_units
+    return int(k[np.argmax(enough)]) if enough.any() else n_draws
+
+
 def _first_draws(canon, n_units):
     """Indices of the first ``n_units`` distinct values of each row of
     ``canon`` (n, k), in draw order, how often each was drawn before the
@@ -760,10 +791,12 @@ class KernelSHAP(_SampledShapley):
         # that mass whatever t, an unpaired one a single coalition).
         probs = np.where(2 * sizes == d, 1.0, 2.0) / (sizes * (d - sizes))
         # shap's limit of 4 draws per unit; most rows need fewer, so draw
-        # 1.5 per unit first and redraw the rows that fell short (draws are
-        # prefixes of one stream: the result is the same).
+        # the count the repeats leave enough distinct units for first and
+        # redraw the rows that fell short (draws are prefixes of one
+        # stream: the result is the same).
         n_draws = n_units if d > 62 else 4 * n_units + 8
-        first_draws = min(n_draws, n_units + n_units // 2 + 16)
+        first_draws = n_draws if d > 62 else _first_draw_count(
+            d, n_units, sizes, probs, paired, n_draws)
         units = np.empty((n, n_units, d), dtype=bool)
         counts = np.empty((n, n_units))
         step = max(1, (1 << 19) // (first_draws * d))
