@@ -34,6 +34,7 @@ from sklearn_xai.explainers._masker_based import (
 from sklearn_xai.masking import MarginalMasker
 from sklearn_xai.utils._config import check_allocation, get_config
 from sklearn_xai.utils._output import BLOCK_ENTRIES, affine_once, block_slices
+from sklearn_xai.utils._random import _swap_offsets
 from sklearn_xai.utils._shapley import (
     all_coalitions,
     shapley_from_values,
@@ -251,11 +252,7 @@ def _sample_units(streams, d, n_units, sizes, probs, paired, n_draws):
                  else _unrank_subsets(u[..., 1], t, d))
     elif d <= 62:
         # A partial Fisher-Yates shuffle per draw, its first t items as a code.
-        tmax = int(sizes.max())
-        perm = streams.permutations(d, n_draws, n_chosen=tmax, stream=1)
-        bits = np.left_shift(np.int64(1), perm)
-        bits[np.arange(tmax) >= t[..., None]] = 0
-        codes = bits.sum(axis=2)
+        codes = _shuffle_codes(streams, d, n_draws, t, int(sizes.max()))
     if d <= 62:
         full = (1 << d) - 1
         if flip is not None:
@@ -273,6 +270,43 @@ def _sample_units(streams, d, n_units, sizes, probs, paired, n_draws):
     if flip is not None:
         Z ^= flip[:, :n_units, None]
     return Z, np.ones((n, n_units)), np.zeros(n, dtype=bool)
+
+
+def _shuffle_codes(streams, d, n_draws, t, tmax):
+    """Bit codes (n, n_draws) of the first ``t`` items of each draw's
+    partial shuffle ``streams.permutations(d, n_draws, n_chosen=tmax,
+    stream=1)``, the shuffle stopped after ``t`` swaps for each draw.
+
+    Swap ``j`` fixes position ``j``, so the first ``t`` items need only the
+    first ``t`` swaps: the draws are sorted by ``t`` (largest first) and
+    swap ``j`` runs over the prefix of the draws with ``t > j``, item-major
+    as in :meth:`~sklearn_xai.utils.RowStreams.permutations` (most draws
+    are small subsets: the work is ``sum(t)`` swaps, not ``n_draws tmax``).
+    """
+    k = _swap_offsets(streams, d, n_draws, min(tmax, d - 1), 1)
+    t = t.reshape(-1)
+    n_perm = len(t)
+    order = np.argsort(-t, kind="stable")
+    k = k[:, order]
+    active = n_perm - np.searchsorted(t[order][::-1], np.arange(tmax), side="right")
+    perm = np.empty((d, n_perm), dtype=np.int8)  # d <= 62: 8x less to write
+    perm[...] = np.arange(d, dtype=np.int8)[:, None]
+    flat = perm.reshape(-1)
+    cols = np.arange(n_perm)
+    codes = np.zeros(n_perm, dtype=np.int64)
+    for j in range(tmax):
+        c = active[j]
+        if c == 0:
+            break
+        other = (k[j, :c] + j) * n_perm + cols[:c]
+        held = perm[j, :c].copy()
+        picked = flat[other]
+        perm[j, :c] = picked
+        flat[other] = held
+        codes[:c] |= np.left_shift(np.int64(1), picked, dtype=np.int64)
+    out = np.empty(n_perm, dtype=np.int64)
+    out[order] = codes
+    return out.reshape(len(streams), n_draws)
 
 
 # Largest d whose t-subsets are drawn by unranking one uniform: C(d, t) < 2**44

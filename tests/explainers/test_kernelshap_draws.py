@@ -190,3 +190,18 @@ def test_first_draw_count_fits_the_repeats(d, paired):
     assert short.mean() <= 0.02
     # Repeats are rare at d >= 20: a few draws more than the units.
     assert k <= (1.1 * n_units if d >= 20 else 2 * n_units)
+
+
+@pytest.mark.parametrize("d", [47, 62])
+def test_shuffle_codes_are_the_first_items_of_the_row_permutations(d):
+    """Each draw's shuffle stopped after its own ``t`` swaps gives the first
+    ``t`` items of the row's full partial permutation (RowStreams)."""
+    from sklearn_xai.explainers._shapley import _shuffle_codes
+
+    streams, tmax, n_draws = RowStreams(5, np.arange(6)), d // 2, 40
+    t = np.random.default_rng(d).integers(1, tmax + 1, size=(6, n_draws))
+    perm = streams.permutations(d, n_draws, n_chosen=tmax, stream=1)
+    expected = [[sum(1 << int(v) for v in perm[i, j, :t[i, j]])
+                 for j in range(n_draws)] for i in range(6)]
+    np.testing.assert_array_equal(_shuffle_codes(streams, d, n_draws, t, tmax),
+                                  np.array(expected, dtype=np.int64))
