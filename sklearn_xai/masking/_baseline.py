@@ -187,8 +187,6 @@ class MarginalMasker(BaseMasker):
         return self.background_.shape[0]
 
     def _impute(self, X, keep, rngs):
-        if len(self.background_) == 1:  # one row: a baseline
-            return _select(keep, X, self.background_[0])[:, :, None, :]
         return np.where(
             keep[:, :, None, :], X[:, None, None, :], self.background_[None, None]
         )

@@ -1,6 +1,6 @@
 """The baseline maskers' imputed rows, bit for bit, against a plain select.
 
-``BaselineMasker`` and a one-row ``MarginalMasker`` build their rows by
+``BaselineMasker`` builds its rows by
 arithmetic (``x * keep + b * ~keep``) where that gives the same bits as
 ``np.where(keep, x, b)``: checked here on rows with zeros of both signs,
 infinities and NaN, zero and non-zero baselines.
