@@ -283,9 +283,6 @@ def kernel_floor(rounds, n_rows=100, n_shap=20, m=512):
     ``KernelExplainer`` (on the first ``n_shap`` rows: its cost is per
     explained row, so its time is scaled to ``n_rows``) at d = 10, 20, 50,
     on two cheap classifiers, 1-row background, CPU time."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.neural_network import MLPClassifier
-
     print(f"\nKernelSHAP floor, {n_rows} rows, n_perturbations={m}, 1-row background, "
           f"CPU ms median (range) over {rounds} rounds; shap on {n_shap} rows, "
           f"scaled to {n_rows}")
@@ -293,11 +290,8 @@ def kernel_floor(rounds, n_rows=100, n_shap=20, m=512):
           f"{'shap/ours':>9s}")
     for name in ("logistic", "mlp16"):
         for d in (10, 20, 50):
-            rng = np.random.default_rng(0)
-            X = rng.normal(size=(2000, d))
-            y = (X[:, :3].sum(axis=1) + X[:, 3] * X[:, 4] > 0).astype(int)
-            model = (LogisticRegression() if name == "logistic" else
-                     MLPClassifier((16,), max_iter=50, random_state=0)).fit(X, y)
+            model, X = _floor_model(name, d)
+            rng = np.random.default_rng(1)
             Xe, bg = X[:n_rows], X[-1:]
             ex = KernelSHAP(FrozenEstimator(model), n_perturbations=m,
                             masker=MarginalMasker(background=bg), random_state=0).fit(Xe)
@@ -319,6 +313,84 @@ def kernel_floor(rounds, n_rows=100, n_shap=20, m=512):
                           if "shap" in med else np.nan)
             print(f"{name:8s} {d:3d} {fmt(times['ours']):>22s} {fmt(times['bare']):>22s} "
                   f"{med['ours'] / med['bare']:9.2f} {shap_ratio:9.0f}", flush=True)
+
+
+def _floor_model(name, d):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neural_network import MLPClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, d))
+    y = (X[:, :3].sum(axis=1) + X[:, 3] * X[:, 4] > 0).astype(int)
+    model = (LogisticRegression() if name == "logistic" else
+             MLPClassifier((16,), max_iter=50, random_state=0)).fit(X, y)
+    return model, X
+
+
+def kernel_phases(rounds, n_rows=100, m=512):
+    """CPU time of each phase of ``KernelSHAP.transform`` (the floor's
+    workload, mlp16) over the bare evaluations (``predict_proba`` on the
+    same model rows in one call): the phases are timed by wrapping the
+    functions that do them (model calls, the masker's imputation, the
+    coalition draws, the moments, the solve; "other" is the rest)."""
+    import functools
+
+    from sklearn_xai.explainers import _shapley
+    from sklearn_xai.masking import _baseline
+    from sklearn_xai.utils import _output
+
+    acc = {}
+    wrapped = [(_output.ExplainedOutput, "_raw", "model calls"),
+               (_baseline.MarginalMasker, "_impute", "masker imputation"),
+               (_shapley.KernelSHAP, "_sample", "coalition draws"),
+               (_shapley, "_add_unit_moments", "moments"),
+               (_shapley, "_solve_normal_equations", "solve")]
+    originals = [(obj, attr, getattr(obj, attr)) for obj, attr, _ in wrapped]
+
+    def timer(fn, key):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                acc[key] = acc.get(key, 0.0) + time.process_time() - start
+        return run
+
+    for (obj, attr, key), (_, _, fn) in zip(wrapped, originals):
+        setattr(obj, attr, timer(fn, key))
+    print(f"\nKernelSHAP per phase, mlp16, {n_rows} rows, n_perturbations={m}, 1-row "
+          f"background: CPU time over the bare evaluations, median of {rounds} rounds")
+    keys = [key for _, _, key in wrapped] + ["other", "total"]
+    table = {}
+    try:
+        for d in (10, 20, 50):
+            model, X = _floor_model("mlp16", d)
+            Xe, bg = X[:n_rows], X[-1:]
+            ex = KernelSHAP(FrozenEstimator(model), n_perturbations=m,
+                            masker=MarginalMasker(background=bg), random_state=0).fit(Xe)
+            rows = np.random.default_rng(1).normal(size=(n_rows * (m + 2), d))
+            ex.transform(Xe)
+            ratios = {key: [] for key in keys}
+            for _ in range(rounds):
+                acc.clear()
+                start = time.process_time()
+                ex.transform(Xe)
+                total = time.process_time() - start
+                start = time.process_time()
+                model.predict_proba(rows)
+                bare_t = time.process_time() - start
+                acc["other"] = total - sum(acc.values())
+                acc["total"] = total
+                for key in keys:
+                    ratios[key].append(acc.get(key, 0.0) / bare_t)
+            table[d] = {key: np.median(v) for key, v in ratios.items()}
+    finally:
+        for obj, attr, fn in originals:
+            setattr(obj, attr, fn)
+    print(f"{'phase':22s}" + "".join(f"{'d=' + str(d):>8s}" for d in table))
+    for key in keys:
+        print(f"{key:22s}" + "".join(f"{table[d][key]:8.2f}" for d in table))
 
 
 # --------------------------------------------------- permutation sampling
@@ -390,7 +462,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--skip-scaling", action="store_true")
-    parser.add_argument("--only", choices=["kernel", "scaling", "floor", "permutation"])
+    parser.add_argument("--only", choices=["kernel", "scaling", "floor", "phases",
+                                           "permutation"])
     args = parser.parse_args()
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -403,6 +476,8 @@ def main():
             kernel_scaling(model, Xall, max(3, args.rounds // 2))
         if args.only in (None, "floor"):
             kernel_floor(max(3, args.rounds // 2))
+        if args.only in (None, "phases"):
+            kernel_phases(args.rounds)
         if args.only in (None, "permutation"):
             permutation_sampling(model, Xall, args.rounds)
 

@@ -153,17 +153,20 @@ def _add_unit_moments(M, c, units, counts, y, paired, mass):
 _BLOCK_BYTES = 64 * BLOCK_ENTRIES
 
 
-def _row_bytes(d, n_enumerated, n_sampled, paired):
+def _row_bytes(d, n_enumerated, n_sampled, paired, sizes=None):
     """Bytes one explained row occupies in a KernelSHAP block (an upper
     estimate): its ``n_enumerated + n_sampled + 2`` coalitions (bool) and
     their model inputs (float64: the masker's closed-form expected rows or
     imputed copies), and for the sampled coalitions their units with a
     float64 copy for the moments and the temporaries of their draws (at
-    most 4 per unit, plus 8; a partial shuffle per draw above 46
-    features)."""
+    most 4 per unit, plus 8, or with the sampled ``sizes`` the first draws
+    of :func:`_draw_counts`, the rows drawn again taken in as many rows'
+    worth of draws; a partial shuffle per draw above 46 features)."""
     n_units = -(-n_sampled // 2) if paired else n_sampled
     per_draw = 160 + (10 * d if d > 46 else 0)
     draws = 4 * n_units + 8 if n_units else 0
+    if n_units and sizes is not None:
+        draws = _draw_counts(d, n_units, tuple(int(t) for t in sizes), paired)[0]
     return ((n_enumerated + n_sampled + 2) * (9 * d + 16)
             + n_units * (9 * d + 8) + draws * per_draw)
 
@@ -394,6 +397,32 @@ def _first_draw_count(d, n_units, sizes, probs, paired, n_draws):
     repeats = np.maximum(k - distinct, 0.0)
     enough = distinct - _MARGIN * np.sqrt(repeats) - 2.0 >= n_units
     return int(k[np.argmax(enough)]) if enough.any() else n_draws
+
+
+def _draw_counts(d, n_units, sizes, paired):
+    """``(first_draws, n_draws)`` of :meth:`KernelSHAP._sample`: the draws
+    per row taken first (:func:`_first_draw_count`) and shap's limit, 4 per
+    unit plus 8 (every draw counts as new above 62 features); ``sizes`` is
+    a tuple of the sampled sizes."""
+    if d > 62:
+        return n_units, n_units
+    return _cached_draw_counts(d, n_units, sizes, paired, _MARGIN)
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_draw_counts(d, n_units, sizes, paired, margin):
+    # margin (_MARGIN) is part of the key: a changed margin is recomputed.
+    sizes = np.asarray(sizes)
+    n_draws = 4 * n_units + 8
+    return _first_draw_count(d, n_units, sizes, _size_mass(sizes, d), paired,
+                             n_draws), n_draws
+
+
+def _size_mass(sizes, d):
+    """Kernel mass of the sampled unit sizes ``t`` (the sizes ``t`` and
+    ``d - t`` together; a paired unit holds two coalitions of that mass
+    whatever ``t``, an unpaired one a single coalition)."""
+    return np.where(2 * sizes == d, 1.0, 2.0) / (sizes * (d - sizes))
 
 
 def _first_draws(canon, n_units):
@@ -743,7 +772,8 @@ class KernelSHAP(_SampledShapley):
         limit = get_config()["max_allocation_bytes"]
         budget = _BLOCK_BYTES if limit is None else min(_BLOCK_BYTES, limit)
         phi = np.empty((n, d))
-        row_bytes = _row_bytes(d, len(enumerated), n_sampled, self.paired)
+        row_bytes = _row_bytes(d, len(enumerated), n_sampled, self.paired,
+                               sampled_sizes)
         step = self._block_rows(X.shape[1], 2 + len(enumerated) + n_sampled,
                                 max(1, budget // row_bytes))
         for sl in block_slices(n, 1, 1, batch_size=step):
@@ -821,16 +851,14 @@ class KernelSHAP(_SampledShapley):
         paired = self.paired
         n_units = -(-n_sampled // 2) if paired else n_sampled
         # A unit's smaller side t is drawn in proportion to the kernel mass
-        # of the sizes t and d - t (a paired unit holds two coalitions of
-        # that mass whatever t, an unpaired one a single coalition).
-        probs = np.where(2 * sizes == d, 1.0, 2.0) / (sizes * (d - sizes))
+        # of the sizes t and d - t.
+        probs = _size_mass(sizes, d)
         # shap's limit of 4 draws per unit; most rows need fewer, so draw
         # the count the repeats leave enough distinct units for first and
         # redraw the rows that fell short (draws are prefixes of one
-        # stream: the result is the same).
-        n_draws = n_units if d > 62 else 4 * n_units + 8
-        first_draws = n_draws if d > 62 else _first_draw_count(
-            d, n_units, sizes, probs, paired, n_draws)
+        # stream: the result is the same), in as many rows' worth of draws.
+        first_draws, n_draws = _draw_counts(d, n_units, tuple(int(t) for t in sizes),
+                                            paired)
         units = np.empty((n, n_units, d), dtype=bool)
         counts = np.empty((n, n_units))
         step = max(1, (1 << 19) // (first_draws * d))
@@ -839,9 +867,12 @@ class KernelSHAP(_SampledShapley):
             block = streams[sl]
             Z, cnt, short = _sample_units(block, d, n_units, sizes, probs,
                                           paired, first_draws)
-            if short.any():
-                Z[short], cnt[short], _ = _sample_units(
-                    block[short], d, n_units, sizes, probs, paired, n_draws)
+            short = np.flatnonzero(short)
+            again = max(1, len(Z) * first_draws // n_draws)
+            for i in range(0, len(short), again):
+                rows = short[i:i + again]
+                Z[rows], cnt[rows], _ = _sample_units(
+                    block[rows], d, n_units, sizes, probs, paired, n_draws)
             units[sl], counts[sl] = Z, cnt
             if paired:
                 out[sl, 0::2] = Z

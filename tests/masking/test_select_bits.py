@@ -1,9 +1,9 @@
 """The baseline maskers' imputed rows, bit for bit, against a plain select.
 
-``BaselineMasker`` builds its rows by
-arithmetic (``x * keep + b * ~keep``) where that gives the same bits as
-``np.where(keep, x, b)``: checked here on rows with zeros of both signs,
-infinities and NaN, zero and non-zero baselines.
+``BaselineMasker`` builds its rows by arithmetic (``x * keep + b * ~keep``)
+where that gives the same bits as ``np.where(keep, x, b)`` (``MarginalMasker``
+selects): checked here on rows with zeros of both signs, infinities and NaN,
+zero and non-zero baselines.
 """
 
 import numpy as np
