@@ -34,7 +34,7 @@ from sklearn_xai.explainers._masker_based import (
 from sklearn_xai.masking import MarginalMasker
 from sklearn_xai.utils._config import check_allocation, get_config
 from sklearn_xai.utils._output import BLOCK_ENTRIES, affine_once, block_slices
-from sklearn_xai.utils._random import _swap_offsets
+from sklearn_xai.utils._random import swap_offsets
 from sklearn_xai.utils._shapley import (
     all_coalitions,
     shapley_from_values,
@@ -286,7 +286,7 @@ def _shuffle_codes(streams, d, n_draws, t, tmax):
     as in :meth:`~sklearn_xai.utils.RowStreams.permutations` (most draws
     are small subsets: the work is ``sum(t)`` swaps, not ``n_draws tmax``).
     """
-    k = _swap_offsets(streams, d, n_draws, min(tmax, d - 1), 1)
+    k = swap_offsets(streams, d, n_draws, min(tmax, d - 1), 1)
     t = t.reshape(-1)
     n_perm = len(t)
     order = np.argsort(-t, kind="stable")
