@@ -86,46 +86,59 @@ KernelSHAP floor (``--only floor``): 100 rows, ``n_perturbations=512``, a
 (``LogisticRegression``; ``MLPClassifier`` with one hidden layer of 16),
 CPU time of ours, of ``predict_proba`` on the same 51,400 model rows in one
 call ("bare") and of shap's ``KernelExplainer`` (on 20 rows, scaled to 100:
-its cost is per explained row).  Measured 2026-11-27, 3 interleaved rounds,
-2 CPU cores shared with other jobs (load average 10 to 14)::
+its cost is per explained row).  Measured 2026-11-27, 5 interleaved rounds,
+2 CPU cores shared with other jobs (load average 14 to 16)::
 
     model      d                   ours                   bare ours/bare shap/ours
-    logistic  10      25.7 (   19.2-   26.3)       3.3 (    3.3-    3.8)      7.73        79
-    logistic  20      33.0 (   32.1-  201.5)       2.9 (    2.5-    3.1)     11.47        63
-    logistic  50     124.1 (  117.2-  136.2)       5.6 (    5.2-    6.1)     22.33        21
-    mlp16     10      31.3 (   30.7-   31.7)       7.3 (    7.2-   11.2)      4.27        72
-    mlp16     20      42.9 (   42.5-   47.8)       9.6 (    8.1-   10.2)      4.47        56
-    mlp16     50     169.3 (  153.2-  173.5)      19.2 (   18.8-   19.8)      8.81        18
+    logistic  10      18.6 (   17.0-   22.8)       3.3 (    2.8-    3.9)      5.65       103
+    logistic  20      36.6 (   35.2-  199.7)       3.9 (    2.8-    4.4)      9.38        67
+    logistic  50      88.5 (   83.8-   91.4)       7.2 (    6.6-    7.9)     12.35        34
+    mlp16     10      20.7 (   18.9-   29.2)       6.1 (    5.2-    8.5)      3.39       112
+    mlp16     20      32.2 (   30.9-   41.7)       7.9 (    7.3-   10.2)      4.07        58
+    mlp16     50      92.4 (   88.9-   99.2)      16.0 (   13.4-   16.8)      5.77        26
+
+(before, the same day: mlp16 4.27, 4.47, 8.81 and logistic 7.73, 11.47,
+22.33.)  The same values for the same random numbers: the first draws of
+a row are sized by the expected repeats of its sampled sizes (a few more
+than its units at d >= 20, instead of 1.5 per unit), the 47-62-feature
+shuffle stops each draw after its own ``t`` swaps, and the blocks count
+the first draws only (7 blocks instead of 20 at d = 50).  The previous
+code and this one side by side in one process (mlp16, 9 interleaved
+rounds, identical attributions): ours/bare 3.07 -> 2.99 at d = 10, 4.15
+-> 3.48 at d = 20, 7.60 -> 4.94 at d = 50.
 
 The goal of issue #36, at most 1.5x the bare evaluations at d <= 50, is
-out of reach for models this cheap: per phase of ``transform`` (200 rows,
-the same settings, CPU time over the one-call bare time; mlp16 / logistic)::
+out of reach for models this cheap: per phase of ``transform``
+(``--only phases``: mlp16, the floor's settings, CPU time over the
+one-call bare time, median of 7 rounds; 2026-11-27; "before" is the
+previous profile, 200 rows)::
 
-    phase                                  d=10         d=20         d=50
-    model calls (2**17-entry blocks)    1.3 / 1.5    1.5 / 3.4    1.7 / 3.2
-    masker (imputation, bookkeeping)    0.7 / 1.5    1.1 / 3.1    1.2 / 2.8
-    coalition draws                     1.1 / 2.2    1.3 / 4.0    3.6 / 9.4
-    moments and solve                   0.5 / 0.9    0.7 / 2.4    1.4 / 3.7
+    phase                     d=10         d=20         d=50
+    model calls               1.26         1.57         1.59
+    masker imputation         0.38         0.53         0.55
+    coalition draws     1.1 -> 0.83  1.3 -> 0.83  3.6 -> 1.54
+    moments                   0.30         0.43         0.71
+    solve                     0.08         0.13         0.32
+    other                     0.56         0.49         0.47
+    total                     3.36         4.00         5.16
 
-The model calls alone exceed 1.5x: a call of 2**17 entries pays
-scikit-learn's input validation (0.2-0.4 ms) and there are 9 to 41 of them
-against one.  The imputation writes the 51,400 x d float64 model inputs
-that the model then reads (``MarginalMasker`` selects with ``np.where``).
-The coalition draws are half de-duplication (``_first_draws``: a stable
-sort per row) at d <= 20; above 46 features the partial Fisher-Yates
-shuffle of ``RowStreams.permutations`` (25 swaps of 50 items per draw,
-about 2x the MLP's evaluations) dominates, and drawing the subsets
-otherwise would change the values for the same random numbers.  Blocks
-now hold whole model calls (46 -> 41 calls at d = 50, 23 -> 18 at d = 20)
-and the 47-62-feature path builds the coalitions from their bit codes:
-ours/bare went 5.2 -> 4.9 at d = 20 and stayed within the noise at d = 10
-and 50 (mlp16, 7 interleaved rounds, old and new code in one process).
-shap's ``KernelExplainer`` is 18x to 79x slower than ours here.
+The model calls alone exceed 1.5x: the package's calls of 2**17 entries
+(``BLOCK_ENTRIES``; 4 to 20 of them against one) each pay scikit-learn's
+input validation, and a 16-unit MLP runs faster in larger calls (2**19
+entries: 0.5x to 0.75x the time of 2**17-entry calls at d = 10 to 50)
+while a wider one (``MLPRegressor(32, 32)`` at d = 10) runs 1.3x slower,
+so the shared block size stays.  The imputation writes the 51,400 x d float64 model
+inputs that the model then reads (``np.where``; the arithmetic select of
+``BaselineMasker`` measured no faster for a one-row background).  The
+draws are a sort per row for the de-duplication at d <= 20 and the
+partial shuffles at d = 50; other is the masker's bookkeeping and the
+coalition arrays.  shap's ``KernelExplainer`` is 26x to 112x slower than
+ours here.
 
 Run::
 
     python benchmarks/bench_shapley_estimators.py [--rounds 5] [--skip-scaling]
-        [--only kernel|scaling|floor|permutation]
+        [--only kernel|scaling|floor|phases|permutation]
 """
 
 import argparse
@@ -283,9 +296,6 @@ def kernel_floor(rounds, n_rows=100, n_shap=20, m=512):
     ``KernelExplainer`` (on the first ``n_shap`` rows: its cost is per
     explained row, so its time is scaled to ``n_rows``) at d = 10, 20, 50,
     on two cheap classifiers, 1-row background, CPU time."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.neural_network import MLPClassifier
-
     print(f"\nKernelSHAP floor, {n_rows} rows, n_perturbations={m}, 1-row background, "
           f"CPU ms median (range) over {rounds} rounds; shap on {n_shap} rows, "
           f"scaled to {n_rows}")
@@ -293,11 +303,8 @@ def kernel_floor(rounds, n_rows=100, n_shap=20, m=512):
           f"{'shap/ours':>9s}")
     for name in ("logistic", "mlp16"):
         for d in (10, 20, 50):
-            rng = np.random.default_rng(0)
-            X = rng.normal(size=(2000, d))
-            y = (X[:, :3].sum(axis=1) + X[:, 3] * X[:, 4] > 0).astype(int)
-            model = (LogisticRegression() if name == "logistic" else
-                     MLPClassifier((16,), max_iter=50, random_state=0)).fit(X, y)
+            model, X = _floor_model(name, d)
+            rng = np.random.default_rng(1)
             Xe, bg = X[:n_rows], X[-1:]
             ex = KernelSHAP(FrozenEstimator(model), n_perturbations=m,
                             masker=MarginalMasker(background=bg), random_state=0).fit(Xe)
@@ -319,6 +326,84 @@ def kernel_floor(rounds, n_rows=100, n_shap=20, m=512):
                           if "shap" in med else np.nan)
             print(f"{name:8s} {d:3d} {fmt(times['ours']):>22s} {fmt(times['bare']):>22s} "
                   f"{med['ours'] / med['bare']:9.2f} {shap_ratio:9.0f}", flush=True)
+
+
+def _floor_model(name, d):
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neural_network import MLPClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, d))
+    y = (X[:, :3].sum(axis=1) + X[:, 3] * X[:, 4] > 0).astype(int)
+    model = (LogisticRegression() if name == "logistic" else
+             MLPClassifier((16,), max_iter=50, random_state=0)).fit(X, y)
+    return model, X
+
+
+def kernel_phases(rounds, n_rows=100, m=512):
+    """CPU time of each phase of ``KernelSHAP.transform`` (the floor's
+    workload, mlp16) over the bare evaluations (``predict_proba`` on the
+    same model rows in one call): the phases are timed by wrapping the
+    functions that do them (model calls, the masker's imputation, the
+    coalition draws, the moments, the solve; "other" is the rest)."""
+    import functools
+
+    from sklearn_xai.explainers import _shapley
+    from sklearn_xai.masking import _baseline
+    from sklearn_xai.utils import _output
+
+    acc = {}
+    wrapped = [(_output.ExplainedOutput, "_raw", "model calls"),
+               (_baseline.MarginalMasker, "_impute", "masker imputation"),
+               (_shapley.KernelSHAP, "_sample", "coalition draws"),
+               (_shapley, "_add_unit_moments", "moments"),
+               (_shapley, "_solve_normal_equations", "solve")]
+    originals = [(obj, attr, getattr(obj, attr)) for obj, attr, _ in wrapped]
+
+    def timer(fn, key):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                acc[key] = acc.get(key, 0.0) + time.process_time() - start
+        return run
+
+    for (obj, attr, key), (_, _, fn) in zip(wrapped, originals):
+        setattr(obj, attr, timer(fn, key))
+    print(f"\nKernelSHAP per phase, mlp16, {n_rows} rows, n_perturbations={m}, 1-row "
+          f"background: CPU time over the bare evaluations, median of {rounds} rounds")
+    keys = [key for _, _, key in wrapped] + ["other", "total"]
+    table = {}
+    try:
+        for d in (10, 20, 50):
+            model, X = _floor_model("mlp16", d)
+            Xe, bg = X[:n_rows], X[-1:]
+            ex = KernelSHAP(FrozenEstimator(model), n_perturbations=m,
+                            masker=MarginalMasker(background=bg), random_state=0).fit(Xe)
+            rows = np.random.default_rng(1).normal(size=(n_rows * (m + 2), d))
+            ex.transform(Xe)
+            ratios = {key: [] for key in keys}
+            for _ in range(rounds):
+                acc.clear()
+                start = time.process_time()
+                ex.transform(Xe)
+                total = time.process_time() - start
+                start = time.process_time()
+                model.predict_proba(rows)
+                bare_t = time.process_time() - start
+                acc["other"] = total - sum(acc.values())
+                acc["total"] = total
+                for key in keys:
+                    ratios[key].append(acc.get(key, 0.0) / bare_t)
+            table[d] = {key: np.median(v) for key, v in ratios.items()}
+    finally:
+        for obj, attr, fn in originals:
+            setattr(obj, attr, fn)
+    print(f"{'phase':22s}" + "".join(f"{'d=' + str(d):>8s}" for d in table))
+    for key in keys:
+        print(f"{key:22s}" + "".join(f"{table[d][key]:8.2f}" for d in table))
 
 
 # --------------------------------------------------- permutation sampling
@@ -390,7 +475,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--skip-scaling", action="store_true")
-    parser.add_argument("--only", choices=["kernel", "scaling", "floor", "permutation"])
+    parser.add_argument("--only", choices=["kernel", "scaling", "floor", "phases",
+                                           "permutation"])
     args = parser.parse_args()
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -403,6 +489,8 @@ def main():
             kernel_scaling(model, Xall, max(3, args.rounds // 2))
         if args.only in (None, "floor"):
             kernel_floor(max(3, args.rounds // 2))
+        if args.only in (None, "phases"):
+            kernel_phases(args.rounds)
         if args.only in (None, "permutation"):
             permutation_sampling(model, Xall, args.rounds)
 

@@ -39,6 +39,7 @@ from sklearn_xai.explainers._segmented import (
 from sklearn_xai.masking import BaseSegmentation, MarginalMasker
 from sklearn_xai.utils._config import check_allocation, get_config
 from sklearn_xai.utils._output import BLOCK_ENTRIES, affine_once, block_slices
+from sklearn_xai.utils._random import swap_offsets
 from sklearn_xai.utils._shapley import (
     all_coalitions,
     shapley_from_values,
@@ -157,17 +158,20 @@ def _add_unit_moments(M, c, units, counts, y, paired, mass):
 _BLOCK_BYTES = 64 * BLOCK_ENTRIES
 
 
-def _row_bytes(d, n_enumerated, n_sampled, paired):
+def _row_bytes(d, n_enumerated, n_sampled, paired, sizes=None):
     """Bytes one explained row occupies in a KernelSHAP block (an upper
     estimate): its ``n_enumerated + n_sampled + 2`` coalitions (bool) and
     their model inputs (float64: the masker's closed-form expected rows or
     imputed copies), and for the sampled coalitions their units with a
     float64 copy for the moments and the temporaries of their draws (at
-    most 4 per unit, plus 8; a partial shuffle per draw above 46
-    features)."""
+    most 4 per unit, plus 8, or with the sampled ``sizes`` the first draws
+    of :func:`_draw_counts`, the rows drawn again taken in as many rows'
+    worth of draws; a partial shuffle per draw above 46 features)."""
     n_units = -(-n_sampled // 2) if paired else n_sampled
     per_draw = 160 + (10 * d if d > 46 else 0)
     draws = 4 * n_units + 8 if n_units else 0
+    if n_units and sizes is not None:
+        draws = _draw_counts(d, n_units, tuple(int(t) for t in sizes), paired)[0]
     return ((n_enumerated + n_sampled + 2) * (9 * d + 16)
             + n_units * (9 * d + 8) + draws * per_draw)
 
@@ -256,11 +260,7 @@ def _sample_units(streams, d, n_units, sizes, probs, paired, n_draws):
                  else _unrank_subsets(u[..., 1], t, d))
     elif d <= 62:
         # A partial Fisher-Yates shuffle per draw, its first t items as a code.
-        tmax = int(sizes.max())
-        perm = streams.permutations(d, n_draws, n_chosen=tmax, stream=1)
-        bits = np.left_shift(np.int64(1), perm)
-        bits[np.arange(tmax) >= t[..., None]] = 0
-        codes = bits.sum(axis=2)
+        codes = _shuffle_codes(streams, d, n_draws, t, int(sizes.max()))
     if d <= 62:
         full = (1 << d) - 1
         if flip is not None:
@@ -278,6 +278,43 @@ def _sample_units(streams, d, n_units, sizes, probs, paired, n_draws):
     if flip is not None:
         Z ^= flip[:, :n_units, None]
     return Z, np.ones((n, n_units)), np.zeros(n, dtype=bool)
+
+
+def _shuffle_codes(streams, d, n_draws, t, tmax):
+    """Bit codes (n, n_draws) of the first ``t`` items of each draw's
+    partial shuffle ``streams.permutations(d, n_draws, n_chosen=tmax,
+    stream=1)``, the shuffle stopped after ``t`` swaps for each draw.
+
+    Swap ``j`` fixes position ``j``, so the first ``t`` items need only the
+    first ``t`` swaps: the draws are sorted by ``t`` (largest first) and
+    swap ``j`` runs over the prefix of the draws with ``t > j``, item-major
+    as in :meth:`~sklearn_xai.utils.RowStreams.permutations` (most draws
+    are small subsets: the work is ``sum(t)`` swaps, not ``n_draws tmax``).
+    """
+    k = swap_offsets(streams, d, n_draws, min(tmax, d - 1), 1)
+    t = t.reshape(-1)
+    n_perm = len(t)
+    order = np.argsort(-t, kind="stable")
+    k = k[:, order]
+    active = n_perm - np.searchsorted(t[order][::-1], np.arange(tmax), side="right")
+    perm = np.empty((d, n_perm), dtype=np.int8)  # d <= 62: 8x less to write
+    perm[...] = np.arange(d, dtype=np.int8)[:, None]
+    flat = perm.reshape(-1)
+    cols = np.arange(n_perm)
+    codes = np.zeros(n_perm, dtype=np.int64)
+    for j in range(tmax):
+        c = active[j]
+        if c == 0:
+            break
+        other = (k[j, :c] + j) * n_perm + cols[:c]
+        held = perm[j, :c].copy()
+        picked = flat[other]
+        perm[j, :c] = picked
+        flat[other] = held
+        codes[:c] |= np.left_shift(np.int64(1), picked, dtype=np.int64)
+    out = np.empty(n_perm, dtype=np.int64)
+    out[order] = codes
+    return out.reshape(len(streams), n_draws)
 
 
 # Largest d whose t-subsets are drawn by unranking one uniform: C(d, t) < 2**44
@@ -334,6 +371,63 @@ def _unrank_subsets(u, t, d):
         k -= take
         codes |= take.astype(np.int64) << j
     return codes
+
+
+# Standard deviations of the repeats kept in reserve by _first_draw_count:
+# at most about 0.5 % of the rows fall short (d = 10 to 50, 64 to 2088
+# coalitions) and are drawn again.
+_MARGIN = 2.5
+
+
+def _first_draw_count(d, n_units, sizes, probs, paired, n_draws):
+    """Draws per row after which a row has ``n_units`` distinct units with
+    high probability: the smallest count ``k`` whose expected number of
+    distinct units, less ``_MARGIN`` standard deviations of the repeats
+    (taken as Poisson) and 2, reaches ``n_units`` (at most ``n_draws``).
+
+    A draw of size ``t`` (probability ``p_t``) is uniform over the ``N_t``
+    units of that size (paired: ``C(d, t)`` coalitions of the smaller side,
+    half of them when ``2t = d``; unpaired: the ``2 C(d, t)`` coalitions of
+    sizes ``t`` and ``d - t``), so ``k`` draws hold ``sum_t N_t (1 - (1 -
+    p_t / N_t)^k)`` distinct units on average.  Only the speed depends on
+    it: a row that falls short is drawn again with ``n_draws``.
+    """
+    p = probs / probs.sum()
+    half = 2 * sizes == d
+    N = comb(d, sizes, exact=False)
+    N = np.where(half, N / 2, N) if paired else np.where(half, N, 2 * N)
+    k = np.arange(n_units, n_draws + 1, dtype=np.float64)
+    # log1p keeps (1 - p/N)^k accurate when N is huge (no repeats).
+    distinct = (N * -np.expm1(k[:, None] * np.log1p(-p / N))).sum(axis=1)
+    repeats = np.maximum(k - distinct, 0.0)
+    enough = distinct - _MARGIN * np.sqrt(repeats) - 2.0 >= n_units
+    return int(k[np.argmax(enough)]) if enough.any() else n_draws
+
+
+def _draw_counts(d, n_units, sizes, paired):
+    """``(first_draws, n_draws)`` of :meth:`KernelSHAP._sample`: the draws
+    per row taken first (:func:`_first_draw_count`) and shap's limit, 4 per
+    unit plus 8 (every draw counts as new above 62 features); ``sizes`` is
+    a tuple of the sampled sizes."""
+    if d > 62:
+        return n_units, n_units
+    return _cached_draw_counts(d, n_units, sizes, paired, _MARGIN)
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_draw_counts(d, n_units, sizes, paired, margin):
+    # margin (_MARGIN) is part of the key: a changed margin is recomputed.
+    sizes = np.asarray(sizes)
+    n_draws = 4 * n_units + 8
+    return _first_draw_count(d, n_units, sizes, _size_mass(sizes, d), paired,
+                             n_draws), n_draws
+
+
+def _size_mass(sizes, d):
+    """Kernel mass of the sampled unit sizes ``t`` (the sizes ``t`` and
+    ``d - t`` together; a paired unit holds two coalitions of that mass
+    whatever ``t``, an unpaired one a single coalition)."""
+    return np.where(2 * sizes == d, 1.0, 2.0) / (sizes * (d - sizes))
 
 
 def _first_draws(canon, n_units):
@@ -694,7 +788,8 @@ class KernelSHAP(_SampledShapley):
         limit = get_config()["max_allocation_bytes"]
         budget = _BLOCK_BYTES if limit is None else min(_BLOCK_BYTES, limit)
         phi = np.empty((n, d))
-        row_bytes = _row_bytes(d, len(enumerated), n_sampled, self.paired)
+        row_bytes = _row_bytes(d, len(enumerated), n_sampled, self.paired,
+                               sampled_sizes)
         step = self._block_rows(X.shape[1], 2 + len(enumerated) + n_sampled,
                                 max(1, budget // row_bytes))
         for sl in block_slices(n, 1, 1, batch_size=step):
@@ -772,14 +867,14 @@ class KernelSHAP(_SampledShapley):
         paired = self.paired
         n_units = -(-n_sampled // 2) if paired else n_sampled
         # A unit's smaller side t is drawn in proportion to the kernel mass
-        # of the sizes t and d - t (a paired unit holds two coalitions of
-        # that mass whatever t, an unpaired one a single coalition).
-        probs = np.where(2 * sizes == d, 1.0, 2.0) / (sizes * (d - sizes))
+        # of the sizes t and d - t.
+        probs = _size_mass(sizes, d)
         # shap's limit of 4 draws per unit; most rows need fewer, so draw
-        # 1.5 per unit first and redraw the rows that fell short (draws are
-        # prefixes of one stream: the result is the same).
-        n_draws = n_units if d > 62 else 4 * n_units + 8
-        first_draws = min(n_draws, n_units + n_units // 2 + 16)
+        # the count the repeats leave enough distinct units for first and
+        # redraw the rows that fell short (draws are prefixes of one
+        # stream: the result is the same), in as many rows' worth of draws.
+        first_draws, n_draws = _draw_counts(d, n_units, tuple(int(t) for t in sizes),
+                                            paired)
         units = np.empty((n, n_units, d), dtype=bool)
         counts = np.empty((n, n_units))
         step = max(1, (1 << 19) // (first_draws * d))
@@ -788,9 +883,12 @@ class KernelSHAP(_SampledShapley):
             block = streams[sl]
             Z, cnt, short = _sample_units(block, d, n_units, sizes, probs,
                                           paired, first_draws)
-            if short.any():
-                Z[short], cnt[short], _ = _sample_units(
-                    block[short], d, n_units, sizes, probs, paired, n_draws)
+            short = np.flatnonzero(short)
+            again = max(1, len(Z) * first_draws // n_draws)
+            for i in range(0, len(short), again):
+                rows = short[i:i + again]
+                Z[rows], cnt[rows], _ = _sample_units(
+                    block[rows], d, n_units, sizes, probs, paired, n_draws)
             units[sl], counts[sl] = Z, cnt
             if paired:
                 out[sl, 0::2] = Z

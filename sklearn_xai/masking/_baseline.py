@@ -21,6 +21,33 @@ _STATS = {
 }
 
 
+def _has_signed_zero(a):
+    """Whether ``a`` holds a negative zero."""
+    return bool(np.any(np.signbit(a) & (a == 0)))
+
+
+def _select(keep, X, baseline):
+    """``np.where(keep, X[:, None, :], baseline)``, shape (n, m, d), for
+    ``keep`` (n, m, d), rows ``X`` (n, d) and one baseline row (d,).
+
+    ``x * keep + b * ~keep`` gives the same bits (one term is a zero that
+    leaves the other unchanged; a removed negative ``x`` gives ``-0.0``,
+    and ``-0.0 + b`` is ``b`` for ``b = +0.0`` too) and is two to three
+    times faster than ``np.where``'s broadcast, except for a non-finite
+    value (``inf * 0`` is NaN) and a negative zero in ``x`` or ``b``
+    (``-0.0 + 0.0`` is ``0.0``): those take the select.
+    """
+    if not (np.isfinite(X).all() and np.isfinite(baseline).all()) \
+            or _has_signed_zero(X) or _has_signed_zero(baseline):
+        return np.where(keep, X[:, None, :], baseline)
+    Z = np.multiply(X[:, None, :], keep)
+    if baseline.any():
+        Z += np.multiply(~keep, baseline)
+    else:
+        Z += 0.0  # the removed negative values' -0.0 -> 0.0
+    return Z
+
+
 @Substitution("n_features_in")
 class BaselineMasker(BaseMasker):
     """Replace removed features by fixed baseline values.
@@ -78,16 +105,7 @@ class BaselineMasker(BaseMasker):
         return 1
 
     def _impute(self, X, keep, rngs):
-        # x * keep + b * ~keep is exact (one term is 0) and two to three
-        # times faster than np.where's broadcast; only non-finite x needs
-        # the select (inf * 0 is NaN).
-        if np.isfinite(X).all():
-            Z = np.multiply(X[:, None, :], keep)
-            if self.baseline_.any():
-                Z += np.multiply(~keep, self.baseline_)
-        else:
-            Z = np.where(keep, X[:, None, :], self.baseline_)
-        return Z[:, :, None, :]
+        return _select(keep, X, self.baseline_)[:, :, None, :]
 
 
 class MarginalMasker(BaseMasker):

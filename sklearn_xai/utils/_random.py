@@ -705,17 +705,7 @@ class RowStreams:
         shape = _shape(size)
         n_perm = len(self) * _n_draws(shape)
         n_swaps = min(n_chosen, n_items - 1)
-        # Step j swaps position j with j + k_j, k_j uniform in [0, n_items - j).
-        groups = _radix_groups(np.arange(n_items, n_items - n_swaps, -1))
-        u = self.uniform(shape + (len(groups),), stream=stream).reshape(
-            n_perm, len(groups))
-        k = np.empty((n_swaps, n_perm), dtype=np.intp)
-        j = 0
-        for g, radices in enumerate(groups):
-            v = (u[:, g] * float(np.prod(radices))).astype(np.intp)
-            for radix in radices:
-                v, k[j] = np.divmod(v, radix)
-                j += 1
+        k = swap_offsets(self, n_items, size, n_swaps, stream)
         out_shape = (len(self),) + shape + (n_chosen,)
         # Cost model (ns per permutation, measured): full shuffle about
         # 0.9 n_items + 6 n_swaps, sparse one about 2.5 n_swaps (n_swaps - 1).
@@ -733,6 +723,50 @@ class RowStreams:
             perm[j] = flat[other]
             flat[other] = held
         return np.ascontiguousarray(perm[:n_chosen].T).reshape(out_shape)
+
+
+def swap_offsets(streams, n_items, size, n_swaps, stream):
+    """The swap offsets of :meth:`RowStreams.permutations`' Fisher–Yates
+    shuffles: step ``j`` of permutation ``p`` swaps positions ``j`` and
+    ``j + k[j, p]``, ``k[j]`` uniform in ``[0, n_items - j)``.
+
+    ``streams.permutations(n_items, size, n_chosen=c, stream=s)`` is the
+    shuffle of ``swap_offsets(streams, n_items, size, min(c, n_items - 1),
+    s)``, for callers that need only part of each shuffle (KernelSHAP: the
+    first ``t_p`` items of permutation ``p``, ``t_p`` varying).
+
+    Parameters
+    ----------
+    streams : RowStreams
+        The rows' streams.
+    n_items : int
+        Number of items permuted.
+    size : int or tuple of int
+        Permutations per row.
+    n_swaps : int
+        Swaps per permutation, at most ``n_items - 1``.
+    stream : int
+        Sub-stream number.
+
+    Returns
+    -------
+    k : ndarray of shape (n_swaps, n_rows * prod(size)), intp
+        The offsets, permutations in row order.
+    """
+    shape = _shape(size)
+    n_perm = len(streams) * _n_draws(shape)
+    # Step j swaps position j with j + k_j, k_j uniform in [0, n_items - j).
+    groups = _radix_groups(np.arange(n_items, n_items - n_swaps, -1))
+    u = streams.uniform(shape + (len(groups),), stream=stream).reshape(
+        n_perm, len(groups))
+    k = np.empty((n_swaps, n_perm), dtype=np.intp)
+    j = 0
+    for g, radices in enumerate(groups):
+        v = (u[:, g] * float(np.prod(radices))).astype(np.intp)
+        for radix in radices:
+            v, k[j] = np.divmod(v, radix)
+            j += 1
+    return k
 
 
 def _radix_groups(radices, limit=1 << 20):

@@ -22,8 +22,9 @@ from sklearn_xai import config_context
 from sklearn_xai.explainers import KernelSHAP
 from sklearn_xai.masking import BaselineMasker, MarginalMasker
 
-# Small enough that a block holds one or two rows of the settings below
-# (about 100 kB a row), large enough for one row.
+# Small enough that a block holds one to three rows of the settings below
+# (about 100 kB a row with shap's 4 draws per unit, which a row must fit;
+# blocks count the first draws only), large enough for one row.
 TINY_LIMIT = 200_000
 
 
@@ -61,8 +62,8 @@ def test_a_row_alone_equals_the_row_in_tiny_blocks(data, model, paired):
         if model == "rowwise":
             estimator.calls_.clear()
         tiny = ex.transform(X)
-        if model == "rowwise":  # one block (and model call) per row or two
-            assert len(estimator.calls_) >= 150
+        if model == "rowwise":  # one block (and model call) per 1 to 3 rows
+            assert len(estimator.calls_) >= 100
     np.testing.assert_array_equal(ex.transform(X), tiny)
     for i in (0, 1, 150, 299):
         np.testing.assert_array_equal(ex.transform(X[i:i + 1])[0], tiny[i])

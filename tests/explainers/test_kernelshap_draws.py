@@ -146,3 +146,62 @@ def test_blocks_hold_whole_model_calls():
     B = ex.transform(X)  # blocks of 8 MiB: 9 rows, three calls of 3
     assert [len(Z) for Z in rec.inputs_] == [3 * (m + 2)] * 3 + [m + 2]
     np.testing.assert_allclose(A, B, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("d, m", [(12, 37), (50, 151)])
+def test_rows_short_of_first_draws_are_drawn_again(d, m, monkeypatch):
+    """With no reserve (a negative margin) most rows fall short of distinct
+    units after the first draws and are drawn again: the coalitions and
+    values still follow the recipe (draws are prefixes of one stream)."""
+    from sklearn_xai.explainers import _shapley
+
+    monkeypatch.setattr(_shapley, "_MARGIN", -6.0)
+    X = np.random.default_rng(4).uniform(1.0, 2.0, size=(4, d))
+    rec = _Recorder().fit(X)
+    ex = KernelSHAP(FrozenEstimator(rec), n_perturbations=m,
+                    masker=BaselineMasker("zero"), random_state=3).fit(X)
+    keys = np.arange(4)
+    ex.explain(X, row_keys=keys)
+    inputs = np.concatenate(rec.inputs_).reshape(len(X), m + 2, d)
+    for i, (keep, _) in enumerate(_expected_coalitions(RowStreams(3, keys), d, m,
+                                                       4 * m)):
+        np.testing.assert_array_equal(inputs[i, 2:] != 0, keep)
+
+
+@pytest.mark.parametrize("d, paired", [(10, True), (20, True), (20, False), (50, True)])
+def test_first_draw_count_fits_the_repeats(d, paired):
+    """The first draws are about the distinct units needed plus their
+    expected repeats: few rows (counted by a direct simulation of the
+    draws) fall short, with far fewer draws than shap's 4 per unit."""
+    from sklearn_xai.explainers._shapley import (
+        _first_draw_count,
+        _kernel_plan,
+        _sample_units,
+    )
+
+    m = 512
+    enumerated, sizes = _kernel_plan(d, m)
+    n_sampled = m - len(enumerated)
+    n_units = -(-n_sampled // 2) if paired else n_sampled
+    probs = np.where(2 * sizes == d, 1.0, 2.0) / (sizes * (d - sizes))
+    k = _first_draw_count(d, n_units, sizes, probs, paired, 4 * n_units + 8)
+    _, _, short = _sample_units(RowStreams(0, np.arange(300)), d, n_units, sizes,
+                                probs, paired, k)
+    assert short.mean() <= 0.02
+    # Repeats are rare at d >= 20: a few draws more than the units.
+    assert k <= (1.1 * n_units if d >= 20 else 2 * n_units)
+
+
+@pytest.mark.parametrize("d", [47, 62])
+def test_shuffle_codes_are_the_first_items_of_the_row_permutations(d):
+    """Each draw's shuffle stopped after its own ``t`` swaps gives the first
+    ``t`` items of the row's full partial permutation (RowStreams)."""
+    from sklearn_xai.explainers._shapley import _shuffle_codes
+
+    streams, tmax, n_draws = RowStreams(5, np.arange(6)), d // 2, 40
+    t = np.random.default_rng(d).integers(1, tmax + 1, size=(6, n_draws))
+    perm = streams.permutations(d, n_draws, n_chosen=tmax, stream=1)
+    expected = [[sum(1 << int(v) for v in perm[i, j, :t[i, j]])
+                 for j in range(n_draws)] for i in range(6)]
+    np.testing.assert_array_equal(_shuffle_codes(streams, d, n_draws, t, tmax),
+                                  np.array(expected, dtype=np.int64))
