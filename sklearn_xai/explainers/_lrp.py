@@ -58,7 +58,9 @@ import numpy as np
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._chain import layer_chain
 from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._lrp_graph import layer_graph
 from sklearn_xai.explainers._torch import differentiable_model
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_feature_vector
@@ -123,8 +125,13 @@ def _layer_relevance(rule, layer, a, R, *, epsilon, gamma, alpha, beta, low, hig
 def _unweighted_relevance(layer, a, R, epsilon):
     """Relevance through a layer without weights: a reshape passes it on, max
     pooling gives it to the maximum of each window (winner-take-all), average
-    pooling in proportion to the contributions (the z-rule, stabilised by
-    ``epsilon``)."""
+    pooling (and a global mean) in proportion to the contributions (the
+    z-rule, stabilised by ``epsilon``); a residual sum ``a_1 + a_2`` splits
+    it between its summands in proportion to their values, ``R_k = a_k R /
+    stab(a_1 + a_2)`` (the z-rule of a sum, Montavon et al. 2019)."""
+    if isinstance(a, tuple):  # a sum of several inputs
+        s = R / _stabilize(layer.forward(a), epsilon)
+        return tuple(part * s for part in a)
     if layer.proportional:  # average pooling
         s = R / _stabilize(layer.forward(a), epsilon)
         return a * layer.transpose(s, a)
@@ -136,12 +143,7 @@ def _input_bounds(chain, first, bound):
     (through the reshapes and poolings before it, which are monotone)."""
     if first == 0:
         return bound
-    out = bound[None]
-    for layer in chain.layers[:first]:
-        out = layer.forward(out)
-        if layer.relu:
-            out = np.maximum(out, 0.0)
-    return out
+    return chain.forward(bound[None])[0][first]
 
 
 def propagate_relevance(chain, X, target, *, rule="epsilon", input_rule=None,
@@ -183,19 +185,20 @@ def propagate_relevance(chain, X, target, *, rule="epsilon", input_rule=None,
     if low is not None:
         low, high = _input_bounds(chain, first, low), _input_bounds(chain, first, high)
     kw = dict(epsilon=epsilon, gamma=gamma, alpha=alpha, beta=beta, low=low, high=high)
-    for index in range(len(chain) - 1, -1, -1):
+
+    def step(index, R):
         layer = chain.layers[index]
         if not layer.weighted:
-            R = _unweighted_relevance(layer, inputs[index], R, epsilon)
-            continue
+            return _unweighted_relevance(layer, inputs[index], R, epsilon)
         if index == first and input_rule is not None:
             this = input_rule
         elif conv_rule is not None and layer.convolution:
             this = conv_rule
         else:
             this = rule
-        R = _layer_relevance(this, layer, inputs[index], R, **kw)
-    return R
+        return _layer_relevance(this, layer, inputs[index], R, **kw)
+
+    return chain.backward(R, step)
 
 
 class _RelevanceExplainer(BaseExplainer):
@@ -223,8 +226,18 @@ class _RelevanceExplainer(BaseExplainer):
     def _fit_explainer(self, X, y):
         name = type(self).__name__
         differentiable_model(self.estimator_, explainer=name)
-        self.chain_ = layer_chain(self.estimator_, self._chain_output(), X,
-                                  explainer=name)
+        output = self._chain_output()
+        try:
+            self.chain_ = layer_chain(self.estimator_, output, X, explainer=name)
+        except NotApplicableError as chain_error:
+            # Not a plain sequence of layers: read the module's torch.fx graph
+            # (residual sums, functional ReLUs, Conv1d, global pooling).
+            try:
+                self.chain_ = layer_graph(self.estimator_, output, X, explainer=name)
+            except NotApplicableError as graph_error:
+                if "scalers in front" in str(graph_error):
+                    raise chain_error from None
+                raise graph_error from None
         self.n_layers_ = len(self.chain_.weighted)
 
     def _explain(self, X, f, target_index, rngs):

@@ -180,15 +180,18 @@ class _PatternExplainer(_RelevanceExplainer):
         r = np.zeros_like(pre[-1])
         r[rows, target] = pre[-1][rows, target]
         backward = dict(zip(chain.weighted, self._backward, strict=True))
-        for index in range(len(chain) - 1, -1, -1):
+
+        def step(index, r):
             layer = chain.layers[index]
             if layer.relu:
                 r = r * (pre[index] > 0)
             # Weighted layers: the patterns (or w * a) in place of the weights;
-            # max pooling: to each window's maximum; reshapes, average pooling:
-            # the transpose.
-            r = layer.transpose(r, backward[index] if layer.weighted else inputs[index])
-        return r
+            # max pooling: to each window's maximum; reshapes, average pooling
+            # and a residual sum: the transpose (a sum passes the signal to
+            # both summands, as the gradient does).
+            return layer.transpose(r, backward[index] if layer.weighted else inputs[index])
+
+        return chain.backward(r, step)
 
 
 # The sections the two pattern explainers share: their Parameters (the same
