@@ -4,8 +4,8 @@
 ``forward`` applies its layers one after the other.  A residual network
 (``out = out + identity``), a 1-D CNN, or a net ending in a global average
 pool is read here instead, from the module's ``torch.fx`` symbolic trace
-(:func:`torch.fx.symbolic_trace`, shapes from
-:class:`torch.fx.passes.shape_prop.ShapeProp` on a few training rows), into
+(:func:`torch.fx.symbolic_trace`, shapes from a
+:class:`torch.fx.Interpreter` run on two training rows), into
 the same :class:`~sklearn_xai.explainers._chain.LayerChain`, whose
 ``parents`` then describe a graph; relevance propagation, deep Taylor and
 the patterns walk it with the same code (:meth:`LayerChain.backward`).
@@ -44,7 +44,6 @@ from types import SimpleNamespace
 import numpy as np
 import torch
 from torch import nn
-from torch.fx.passes.shape_prop import ShapeProp
 from torch.nn import functional as F
 
 from sklearn_xai.explainers._chain import (
@@ -177,11 +176,29 @@ def _conv1d_layer(layer, in_shape, explainer):
     return _Conv1d(W, b, in_shape, stride=s, pad=pad, dilation=d)
 
 
+class _Shapes(torch.fx.Interpreter):
+    """The per-row shape of every tensor a traced module computes (the
+    interpreter alone: torch.fx's ShapeProp imports sympy, seconds)."""
+
+    def shapes(self, X):
+        self._shapes = {}
+        with torch.no_grad():
+            self.run(X)
+        return self._shapes
+
+    def run_node(self, node):
+        out = super().run_node(node)
+        if torch.is_tensor(out):
+            self._shapes[node] = tuple(out.shape[1:])
+        return out
+
+
 def _describe(node, module=None):
     if module is not None:
         return f"a {type(module).__name__} layer ({node.target!r})"
     if node.op == "call_function":
-        return f"the function {getattr(node.target, '__name__', node.target)!r}"
+        name = getattr(node.target, "__qualname__", getattr(node.target, "__name__", None))
+        return f"the function {name or node.target!r}"
     if node.op == "call_method":
         return f"the tensor method {node.target!r}"
     return f"the {node.op} node {node.target!r}"
@@ -233,7 +250,8 @@ def layer_graph(estimator, output, X, *, explainer="This explainer"):
     rows = np.asarray(X[:256], dtype=np.float64)
     try:
         traced = torch.fx.symbolic_trace(module)
-        ShapeProp(traced).propagate(torch.as_tensor(rows[:2], dtype=dtype, device=device))
+        shapes = _Shapes(traced).shapes(torch.as_tensor(rows[:2], dtype=dtype,
+                                                       device=device))
     except Exception as exc:  # noqa: BLE001 - any tracing failure is a refusal
         raise _refuse(explainer, f"a module torch.fx cannot trace ({type(exc).__name__}: "
                       f"{str(exc).splitlines()[0] if str(exc) else ''})") from exc
@@ -244,8 +262,7 @@ def layer_graph(estimator, output, X, *, explainer="This explainer"):
     readers = {}  # layer index -> number of layers reading its output
 
     def shape(node):
-        meta = node.meta.get("tensor_meta")
-        return None if meta is None or not hasattr(meta, "shape") else tuple(meta.shape[1:])
+        return shapes.get(node)
 
     def source(node, op):
         if not isinstance(node, torch.fx.Node) or node not in index_of:
