@@ -24,7 +24,7 @@ from sklearn_xai.explainers import (
 from sklearn_xai.explainers._chain import layer_chain
 from sklearn_xai.explainers._lrp import propagate_relevance
 from sklearn_xai.explainers._lrp_graph import layer_graph
-from sklearn_xai.models import TetrominoCNN
+from sklearn_xai.models import TetrominoCNN, TimeSeriesCNN
 from sklearn_xai.utils import NotApplicableError
 
 EXPLAINERS = (CompositeLRP, DeepTaylor, PatternNet, PatternAttribution)
@@ -302,11 +302,59 @@ def test_deep_taylor_and_patterns_on_residual_cnn():
     assert np.isfinite(PatternAttribution(model).fit(X).transform(X[:3])).all()
 
 
+def _conv2d_twin(module, head_weight, head_bias):
+    """The Conv2d twin of height 1 of a TimeSeriesCNN (kernels (1, k),
+    AdaptiveAvgPool2d(1) for the mean over time), ending in one Linear
+    output ``head_weight . z + head_bias``."""
+    layers = []
+    for conv in module.features:
+        if isinstance(conv, nn.Conv1d):
+            twin = nn.Conv2d(conv.in_channels, conv.out_channels, (1, conv.kernel_size[0]),
+                             padding=(0, conv.padding[0]))
+            with torch.no_grad():
+                twin.weight.copy_(conv.weight[:, :, None, :])
+                twin.bias.copy_(conv.bias)
+            layers += [twin, nn.ReLU()]
+    head = nn.Linear(len(head_weight), 1)
+    with torch.no_grad():
+        head.weight.copy_(torch.as_tensor(head_weight)[None])
+        head.bias.copy_(torch.as_tensor(head_bias).reshape(1))
+    C, T = module.n_channels, module.n_timesteps
+
+    class Twin(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(*layers)
+            self.pool = nn.AdaptiveAvgPool2d(1)
+            self.head = head
+
+        def forward(self, X):
+            Z = self.pool(self.features(X.reshape(-1, C, 1, T)))
+            return self.head(torch.flatten(Z, 1))
+
+    return Twin().double().eval()
+
+
+def test_timeseries_cnn_equals_captum_on_its_conv2d_twin():
+    """Issue #39: TimeSeriesCNN (Conv1d 'same' -> ReLU, twice, mean over
+    time, Linear) is explained; Captum has no Conv1d rule, so its LRP runs on
+    the Conv2d twin of height 1; rtol 1e-9."""
+    X = _rows(30, 24, seed=8)
+    module = _init(TimeSeriesCNN(24, n_channels=2, n_filters=3, kernel_size=3))
+    model = FrozenEstimator(_TorchRegressor(module).fit(X))
+    ours = CompositeLRP(model, epsilon=1e-9).fit(X).transform(X[:4])
+    fc = module.classifier
+    twin = _conv2d_twin(module, fc.weight[0].detach(), fc.bias[0].detach())
+    np.testing.assert_allclose(ours, _captum(twin, X[:4]), rtol=1e-9, atol=1e-12)
+    assert np.abs(ours).max() > 1e-3
+    assert PatternNet(model).fit(X).patterns_[0].shape == (3, 2, 1, 3)
+
+
+@pytest.mark.slow
 def test_timeseries_cnn_classifier_equals_captum_on_its_conv2d_twin():
-    """Issue #39: TimeSeriesCNNClassifier (Conv1d 'same' -> ReLU, twice, mean
-    over time, Linear) is explained; Captum has no Conv1d rule, so its LRP
-    runs on the Conv2d twin of height 1 (kernels (1, k), AdaptiveAvgPool2d(1)
-    for the mean) whose output is the explained decision score z_1 - z_0."""
+    """Issue #39: a trained TimeSeriesCNNClassifier (float32), explained for
+    its decision score z_1 - z_0, against Captum on the twin; all four
+    explainers run."""
     from sklearn_xai.datasets import make_timeseries_classification
     from sklearn_xai.models import TimeSeriesCNNClassifier
 
@@ -317,34 +365,11 @@ def test_timeseries_cnn_classifier_equals_captum_on_its_conv2d_twin():
                                   random_state=0).fit(X, data.target)
     model = FrozenEstimator(clf)
     ours = CompositeLRP(model, epsilon=1e-9, target=1).fit(X).transform(X[:4])
-    convs = [m for m in clf.module_.features if isinstance(m, nn.Conv1d)]
-    layers = []
-    for conv in convs:
-        twin = nn.Conv2d(conv.in_channels, conv.out_channels, (1, 3), padding=(0, 1))
-        with torch.no_grad():
-            twin.weight.copy_(conv.weight[:, :, None, :])
-            twin.bias.copy_(conv.bias)
-        layers += [twin, nn.ReLU()]
-    W, b = clf.module_.classifier.weight.detach(), clf.module_.classifier.bias.detach()
-    head = nn.Linear(W.shape[1], 1)
-    with torch.no_grad():
-        head.weight.copy_(W[1:] - W[:1])
-        head.bias.copy_(b[1:] - b[:1])
-
-    class Twin(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.features = nn.Sequential(*layers)
-            self.pool = nn.AdaptiveAvgPool2d(1)
-            self.head = head
-
-        def forward(self, X):
-            Z = self.pool(self.features(X.reshape(-1, 1, 1, 12)))
-            return self.head(torch.flatten(Z, 1))
-
-    theirs = _captum(Twin().double().eval(), X[:4])
+    module = copy.deepcopy(clf.module_).double()
+    W, b = module.classifier.weight.detach(), module.classifier.bias.detach()
+    twin = _conv2d_twin(module, W[1] - W[0], b[1] - b[0])
     # The module is float32: the graph is its float64 copy.
-    np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(ours, _captum(twin, X[:4]), rtol=1e-6, atol=1e-9)
     assert np.abs(ours).max() > 0
     for cls in (DeepTaylor, PatternNet, PatternAttribution):
         assert np.isfinite(cls(model).fit(X).transform(X[:2])).all()
