@@ -32,7 +32,9 @@ front) into that chain:
 * the chain is checked against the model's own output on the training rows,
   so a module whose ``forward`` does more than apply its layers in order
   (skip connections, functional activations) is refused with a
-  ``TypeError`` instead of being explained wrongly.
+  ``TypeError`` instead of being explained wrongly; the explainers then read
+  it as a graph (:mod:`sklearn_xai.explainers._lrp_graph`), into the same
+  :class:`LayerChain` with ``parents``.
 
 Each layer knows its forward map and, for the relevance rules and the
 patterns, its *modified backward*: the transpose of its linear part with the

@@ -8,7 +8,9 @@ float64 (numpy, and torch's transposed convolution), from the definitions of
 Montavon et al. (2019).  Captum's single epsilon rule stays available as
 :class:`~sklearn_xai.explainers.LRP`.
 
-A network is a chain of layers (see :mod:`sklearn_xai.explainers._chain`):
+A network is a chain of layers (see :mod:`sklearn_xai.explainers._chain`),
+or a graph of them (a residual network, read with ``torch.fx`` by
+:mod:`sklearn_xai.explainers._lrp_graph`):
 weighted layers ``z = a W^T + b`` (``Linear``; ``Conv2d``, where ``a W^T`` is
 the convolution and ``s W`` below its transpose, batched over rows), ReLUs,
 max and average pooling, reshapes, with batch normalisations and the scalers
@@ -48,7 +50,12 @@ a ReLU passes the relevance on unchanged; **max pooling** gives each window's
 relevance to the position of its maximum (winner-take-all, as zennit and
 iNNvestigate do: Captum's epsilon rule on the max gives it ``R z / (z +
 eps)``); **average pooling** shares it in proportion to the contributions
-(the z-rule, stabilised by ``epsilon``).
+(the z-rule, stabilised by ``epsilon``).  A **residual sum** ``a + b``
+splits the relevance of its output between the summands in proportion to
+their values, ``R_a = a R / stab(a + b)`` (the z-rule of a sum node, Montavon
+et al. 2019: with ``epsilon -> 0`` it conserves the relevance), and the
+relevance a layer's output receives from several readers (a residual branch
+and the skip connection) is summed (:meth:`LayerChain.backward`).
 """
 
 import numbers
@@ -266,20 +273,33 @@ _LRP_DOC = {
         regressor: the softmax is not propagated through, so
         ``output="proba"`` and ``output="decision"`` give the same
         attributions.  Supported models: dense and convolutional ReLU
-        networks, i.e. torch modules whose ``forward`` applies, in order,
-        ``torch.nn.Linear``, ``Conv2d`` (any stride, padding and dilation,
-        zero padding, ``groups=1``), ``MaxPool2d``, ``AvgPool2d``,
-        ``ReLU``, ``Dropout``, ``BatchNorm1d`` / ``BatchNorm2d`` layers and
-        reshapes (the skorch MLPs, logistic nets and XAI-TRIS's CNN
-        :class:`~sklearn_xai.models.TetrominoCNN` of
+        networks, plain or residual.  A module whose ``forward`` applies, in
+        order, ``torch.nn.Linear``, ``Conv2d`` (any stride, padding and
+        dilation, zero padding, ``groups=1``), ``MaxPool2d``,
+        ``AvgPool2d``, ``ReLU``, ``Dropout``, ``BatchNorm1d`` /
+        ``BatchNorm2d`` layers and reshapes (the skorch MLPs, logistic nets
+        and XAI-TRIS's CNN :class:`~sklearn_xai.models.TetrominoCNN` of
         :mod:`sklearn_xai.models`), scikit-learn ``MLPClassifier`` /
         ``MLPRegressor`` with ``activation="relu"`` or ``"identity"`` and
         linear models, after affine scalers in a Pipeline (dense networks
-        only).  The layers are checked at ``fit`` to reproduce the model's
-        output; other models (tanh or sigmoid activations, skip
-        connections) raise a ``TypeError``.  Max pooling passes relevance
+        only), is read as a chain of layers; any other module is read as a
+        graph from its ``torch.fx`` symbolic trace, which adds residual sums
+        ``a + b``, functional ReLUs (``F.relu``, ``torch.relu``),
+        ``Conv1d``, ``MaxPool1d`` / ``AvgPool1d``, ``AdaptiveAvgPool1d`` /
+        ``2d`` and the global mean over the spatial axes (a ResNet-like CNN,
+        :class:`~sklearn_xai.models.TimeSeriesCNN`; see
+        :mod:`sklearn_xai.explainers._lrp_graph`).  Batch normalisations are
+        folded into the ``Linear`` or convolution before them.  The layers
+        are checked at ``fit`` to reproduce the model's output; other
+        models (attention, tanh or sigmoid activations, products of
+        tensors, reflect padding) raise a ``NotApplicableError`` (a
+        ``TypeError``) naming the operation.  Max pooling passes relevance
         to each window's maximum (winner-take-all), average pooling in
-        proportion to the contributions.""",
+        proportion to the contributions; a residual sum splits the
+        relevance between its two summands in proportion to their values,
+        ``R_a = a R / (a + b)`` (epsilon-stabilised; the z-rule of a sum,
+        Montavon et al. 2019), and the pattern explainers pass the
+        back-projected signal to both summands, as the gradient does.""",
     "lrp_estimator": """
         estimator : estimator
             A dense or convolutional ReLU network (see above);
@@ -292,9 +312,11 @@ _LRP_DOC = {
             The fitted model.
         chain_ : LayerChain
             The model as float64 layers (weights folded with the scalers
-            and batch normalisations).
+            and batch normalisations); ``chain_.parents`` gives the layers
+            each one reads (a graph for a residual network).
         n_layers_ : int
-            Number of weighted layers (``Linear`` and ``Conv2d``).
+            Number of weighted layers (``Linear``, ``Conv1d`` and
+            ``Conv2d``).
         low_, high_ : ndarray of shape (n_features,)
             The bounds of the ``"z_box"`` rule (training minimum and maximum
             by default).
