@@ -350,6 +350,56 @@ def test_timeseries_cnn_equals_captum_on_its_conv2d_twin():
     assert PatternNet(model).fit(X).patterns_[0].shape == (3, 2, 1, 3)
 
 
+class _Pool1d(nn.Module):
+    """Conv1d(stride 2, padding 2, dilation 2) -> F.relu -> Dropout ->
+    MaxPool1d(2) -> AvgPool1d(2) -> AdaptiveAvgPool1d(1) -> Identity ->
+    flatten -> Linear, on (2, 16) series; ``two_d`` builds its Conv2d twin
+    of height 1 for Captum."""
+
+    def __init__(self, two_d=False):
+        super().__init__()
+        self.two_d = two_d
+        if two_d:
+            self.conv = nn.Conv2d(2, 3, (1, 3), stride=(1, 2), padding=(0, 2),
+                                  dilation=(1, 2))
+            self.max = nn.MaxPool2d((1, 2))
+            self.avg = nn.AvgPool2d((1, 2))
+            self.adaptive = nn.AdaptiveAvgPool2d(1)
+            self.relu = nn.ReLU()
+        else:
+            self.conv = nn.Conv1d(2, 3, 3, stride=2, padding=2, dilation=2)
+            self.max = nn.MaxPool1d(2)
+            self.avg = nn.AvgPool1d(2)
+            self.adaptive = nn.AdaptiveAvgPool1d(1)
+            self.drop = nn.Dropout(0.5)
+            self.identity = nn.Identity()
+        self.fc = nn.Linear(3, 1)
+
+    def forward(self, X):
+        if self.two_d:
+            x = self.relu(self.conv(X.reshape(-1, 2, 1, 16)))
+            return self.fc(torch.flatten(self.adaptive(self.avg(self.max(x))), 1))
+        x = self.drop(F.relu(self.conv(X.reshape(-1, 2, 16))))
+        x = self.identity(self.adaptive(self.avg(self.max(x))))
+        return self.fc(x.flatten(1))
+
+
+def test_1d_pooling_equals_captum_on_the_conv2d_twin():
+    """Conv1d with stride, padding and dilation, MaxPool1d (winner-take-all),
+    AvgPool1d, AdaptiveAvgPool1d, Dropout and Identity (the identity), a
+    functional ReLU: Captum's LRP on the Conv2d twin of height 1; rtol 1e-9."""
+    net, twin = _init(_Pool1d(), seed=9), _Pool1d(two_d=True).double().eval()
+    with torch.no_grad():
+        twin.conv.weight.copy_(net.conv.weight[:, :, None, :])
+        twin.conv.bias.copy_(net.conv.bias)
+        twin.fc.load_state_dict(net.fc.state_dict())
+    X = _rows(20, 32, seed=9)
+    model = FrozenEstimator(_TorchRegressor(net).fit(X))
+    ours = CompositeLRP(model, epsilon=1e-9).fit(X).transform(X[:4])
+    np.testing.assert_allclose(ours, _captum(twin, X[:4]), rtol=1e-9, atol=1e-12)
+    assert np.abs(ours).max() > 1e-3
+
+
 @pytest.mark.slow
 def test_timeseries_cnn_classifier_equals_captum_on_its_conv2d_twin():
     """Issue #39: a trained TimeSeriesCNNClassifier (float32), explained for
