@@ -32,7 +32,9 @@ front) into that chain:
 * the chain is checked against the model's own output on the training rows,
   so a module whose ``forward`` does more than apply its layers in order
   (skip connections, functional activations) is refused with a
-  ``TypeError`` instead of being explained wrongly.
+  ``TypeError`` instead of being explained wrongly; the explainers then read
+  it as a graph (:mod:`sklearn_xai.explainers._lrp_graph`), into the same
+  :class:`LayerChain` with ``parents``.
 
 Each layer knows its forward map and, for the relevance rules and the
 patterns, its *modified backward*: the transpose of its linear part with the
@@ -225,26 +227,35 @@ class _Reshape(_Layer):
 
 
 class LayerChain:
-    """A ReLU network as a sequence of float64 layers.
+    """A ReLU network as a sequence (or a graph) of float64 layers.
 
-    ``a_{l+1} = relu(z_l)`` where ``layers[l].relu``, else ``z_l``, with
-    ``z_l = layers[l].forward(a_l)``.
+    ``a_l = relu(z_l)`` where ``layers[l].relu``, else ``z_l``, with
+    ``z_l = layers[l].forward(inputs_l)``; ``inputs_l`` is the output of
+    layer ``parents[l][0]`` (``-1``: the input rows), or the tuple of the
+    outputs of ``parents[l]`` for a layer with several inputs (the residual
+    sum of :mod:`sklearn_xai.explainers._lrp_graph`).  A plain chain has
+    ``parents[l] = (l - 1,)``.  Layers are in topological order: the last
+    one gives the explained scores.
 
     Parameters
     ----------
     layers : list
-        The layers (dense, convolution, pooling, reshape), in order.
+        The layers (dense, convolution, pooling, reshape, sum), in order.
+    parents : list of tuple of int or None, default=None
+        The layers each layer reads; ``None``: a chain.
     """
 
-    def __init__(self, layers):
+    def __init__(self, layers, parents=None):
         self.layers = layers
+        self.parents = ([(i - 1,) for i in range(len(layers))] if parents is None
+                        else [tuple(p) for p in parents])
 
     def __len__(self):
         return len(self.layers)
 
     @property
     def weighted(self):
-        """Indices of the layers with weights (``Linear``, ``Conv2d``)."""
+        """Indices of the layers with weights (``Linear``, ``Conv1d``, ``Conv2d``)."""
         return [i for i, layer in enumerate(self.layers) if layer.weighted]
 
     @property
@@ -272,19 +283,52 @@ class LayerChain:
 
         Returns
         -------
-        inputs : list of ndarray
-            ``inputs[0]`` is ``X``.
+        inputs : list of ndarray (or of tuples of ndarray)
+            ``inputs[0]`` is ``X``; a tuple for a layer with several inputs.
         pre : list of ndarray
             ``pre[-1]`` holds the explained scores, one column per class.
         """
         inputs, pre = [], []
-        a = np.asarray(X, dtype=np.float64)
-        for layer in self.layers:
+        outputs = {-1: np.asarray(X, dtype=np.float64)}
+        for layer, parents in zip(self.layers, self.parents, strict=True):
+            a = (outputs[parents[0]] if len(parents) == 1
+                 else tuple(outputs[p] for p in parents))
             inputs.append(a)
             z = layer.forward(a)
             pre.append(z)
-            a = np.maximum(z, 0.0) if layer.relu else z
+            outputs[len(pre) - 1] = np.maximum(z, 0.0) if layer.relu else z
         return inputs, pre
+
+    def backward(self, signal, step):
+        """Pass a signal of the explained scores back to the input.
+
+        Parameters
+        ----------
+        signal : ndarray
+            The signal (relevance, back-projected score) of the last layer's
+            output.
+        step : callable
+            ``step(l, s)`` maps the signal ``s`` of layer ``l``'s output to
+            that of its input (a tuple, one per parent, for a layer with
+            several inputs).  The signals a layer's output receives from its
+            several consumers (a residual branch and the skip connection)
+            are summed.
+
+        Returns
+        -------
+        signal : ndarray of shape (n, n_features)
+        """
+        pending = {len(self) - 1: signal}
+        for index in range(len(self) - 1, -1, -1):
+            s = pending.pop(index, None)
+            if s is None:  # does not reach the explained scores
+                continue
+            parents = self.parents[index]
+            out = step(index, s)
+            for parent, part in zip(parents, out if len(parents) > 1 else (out,),
+                                    strict=True):
+                pending[parent] = part if parent not in pending else pending[parent] + part
+        return pending[-1]
 
 
 def _unsupported(explainer, layer, reason=""):

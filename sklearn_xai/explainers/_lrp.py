@@ -8,7 +8,9 @@ float64 (numpy, and torch's transposed convolution), from the definitions of
 Montavon et al. (2019).  Captum's single epsilon rule stays available as
 :class:`~sklearn_xai.explainers.LRP`.
 
-A network is a chain of layers (see :mod:`sklearn_xai.explainers._chain`):
+A network is a chain of layers (see :mod:`sklearn_xai.explainers._chain`),
+or a graph of them (a residual network, read with ``torch.fx`` by
+:mod:`sklearn_xai.explainers._lrp_graph`):
 weighted layers ``z = a W^T + b`` (``Linear``; ``Conv2d``, where ``a W^T`` is
 the convolution and ``s W`` below its transpose, batched over rows), ReLUs,
 max and average pooling, reshapes, with batch normalisations and the scalers
@@ -48,7 +50,12 @@ a ReLU passes the relevance on unchanged; **max pooling** gives each window's
 relevance to the position of its maximum (winner-take-all, as zennit and
 iNNvestigate do: Captum's epsilon rule on the max gives it ``R z / (z +
 eps)``); **average pooling** shares it in proportion to the contributions
-(the z-rule, stabilised by ``epsilon``).
+(the z-rule, stabilised by ``epsilon``).  A **residual sum** ``a + b``
+splits the relevance of its output between the summands in proportion to
+their values, ``R_a = a R / stab(a + b)`` (the z-rule of a sum node, Montavon
+et al. 2019: with ``epsilon -> 0`` it conserves the relevance), and the
+relevance a layer's output receives from several readers (a residual branch
+and the skip connection) is summed (:meth:`LayerChain.backward`).
 """
 
 import numbers
@@ -58,7 +65,9 @@ import numpy as np
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._chain import layer_chain
 from sklearn_xai.explainers._docstring import explainer_doc
+from sklearn_xai.explainers._lrp_graph import layer_graph
 from sklearn_xai.explainers._torch import differentiable_model
+from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._validation import check_feature_vector
@@ -123,8 +132,13 @@ def _layer_relevance(rule, layer, a, R, *, epsilon, gamma, alpha, beta, low, hig
 def _unweighted_relevance(layer, a, R, epsilon):
     """Relevance through a layer without weights: a reshape passes it on, max
     pooling gives it to the maximum of each window (winner-take-all), average
-    pooling in proportion to the contributions (the z-rule, stabilised by
-    ``epsilon``)."""
+    pooling (and a global mean) in proportion to the contributions (the
+    z-rule, stabilised by ``epsilon``); a residual sum ``a_1 + a_2`` splits
+    it between its summands in proportion to their values, ``R_k = a_k R /
+    stab(a_1 + a_2)`` (the z-rule of a sum, Montavon et al. 2019)."""
+    if isinstance(a, tuple):  # a sum of several inputs
+        s = R / _stabilize(layer.forward(a), epsilon)
+        return tuple(part * s for part in a)
     if layer.proportional:  # average pooling
         s = R / _stabilize(layer.forward(a), epsilon)
         return a * layer.transpose(s, a)
@@ -136,12 +150,7 @@ def _input_bounds(chain, first, bound):
     (through the reshapes and poolings before it, which are monotone)."""
     if first == 0:
         return bound
-    out = bound[None]
-    for layer in chain.layers[:first]:
-        out = layer.forward(out)
-        if layer.relu:
-            out = np.maximum(out, 0.0)
-    return out
+    return chain.forward(bound[None])[0][first]
 
 
 def propagate_relevance(chain, X, target, *, rule="epsilon", input_rule=None,
@@ -183,19 +192,20 @@ def propagate_relevance(chain, X, target, *, rule="epsilon", input_rule=None,
     if low is not None:
         low, high = _input_bounds(chain, first, low), _input_bounds(chain, first, high)
     kw = dict(epsilon=epsilon, gamma=gamma, alpha=alpha, beta=beta, low=low, high=high)
-    for index in range(len(chain) - 1, -1, -1):
+
+    def step(index, R):
         layer = chain.layers[index]
         if not layer.weighted:
-            R = _unweighted_relevance(layer, inputs[index], R, epsilon)
-            continue
+            return _unweighted_relevance(layer, inputs[index], R, epsilon)
         if index == first and input_rule is not None:
             this = input_rule
         elif conv_rule is not None and layer.convolution:
             this = conv_rule
         else:
             this = rule
-        R = _layer_relevance(this, layer, inputs[index], R, **kw)
-    return R
+        return _layer_relevance(this, layer, inputs[index], R, **kw)
+
+    return chain.backward(R, step)
 
 
 class _RelevanceExplainer(BaseExplainer):
@@ -223,8 +233,18 @@ class _RelevanceExplainer(BaseExplainer):
     def _fit_explainer(self, X, y):
         name = type(self).__name__
         differentiable_model(self.estimator_, explainer=name)
-        self.chain_ = layer_chain(self.estimator_, self._chain_output(), X,
-                                  explainer=name)
+        output = self._chain_output()
+        try:
+            self.chain_ = layer_chain(self.estimator_, output, X, explainer=name)
+        except NotApplicableError as chain_error:
+            # Not a plain sequence of layers: read the module's torch.fx graph
+            # (residual sums, functional ReLUs, Conv1d, global pooling).
+            try:
+                self.chain_ = layer_graph(self.estimator_, output, X, explainer=name)
+            except NotApplicableError as graph_error:
+                if "scalers in front" in str(graph_error):
+                    raise chain_error from None
+                raise graph_error from None
         self.n_layers_ = len(self.chain_.weighted)
 
     def _explain(self, X, f, target_index, rngs):
@@ -253,20 +273,33 @@ _LRP_DOC = {
         regressor: the softmax is not propagated through, so
         ``output="proba"`` and ``output="decision"`` give the same
         attributions.  Supported models: dense and convolutional ReLU
-        networks, i.e. torch modules whose ``forward`` applies, in order,
-        ``torch.nn.Linear``, ``Conv2d`` (any stride, padding and dilation,
-        zero padding, ``groups=1``), ``MaxPool2d``, ``AvgPool2d``,
-        ``ReLU``, ``Dropout``, ``BatchNorm1d`` / ``BatchNorm2d`` layers and
-        reshapes (the skorch MLPs, logistic nets and XAI-TRIS's CNN
-        :class:`~sklearn_xai.models.TetrominoCNN` of
+        networks, plain or residual.  A module whose ``forward`` applies, in
+        order, ``torch.nn.Linear``, ``Conv2d`` (any stride, padding and
+        dilation, zero padding, ``groups=1``), ``MaxPool2d``,
+        ``AvgPool2d``, ``ReLU``, ``Dropout``, ``BatchNorm1d`` /
+        ``BatchNorm2d`` layers and reshapes (the skorch MLPs, logistic nets
+        and XAI-TRIS's CNN :class:`~sklearn_xai.models.TetrominoCNN` of
         :mod:`sklearn_xai.models`), scikit-learn ``MLPClassifier`` /
         ``MLPRegressor`` with ``activation="relu"`` or ``"identity"`` and
         linear models, after affine scalers in a Pipeline (dense networks
-        only).  The layers are checked at ``fit`` to reproduce the model's
-        output; other models (tanh or sigmoid activations, skip
-        connections) raise a ``TypeError``.  Max pooling passes relevance
+        only), is read as a chain of layers; any other module is read as a
+        graph from its ``torch.fx`` symbolic trace, which adds residual sums
+        ``a + b``, functional ReLUs (``F.relu``, ``torch.relu``),
+        ``Conv1d``, ``MaxPool1d`` / ``AvgPool1d``, ``AdaptiveAvgPool1d`` /
+        ``2d`` and the global mean over the spatial axes (a ResNet-like CNN,
+        :class:`~sklearn_xai.models.TimeSeriesCNN`; see
+        :mod:`sklearn_xai.explainers._lrp_graph`).  Batch normalisations are
+        folded into the ``Linear`` or convolution before them.  The layers
+        are checked at ``fit`` to reproduce the model's output; other
+        models (attention, tanh or sigmoid activations, products of
+        tensors, reflect padding) raise a ``NotApplicableError`` (a
+        ``TypeError``) naming the operation.  Max pooling passes relevance
         to each window's maximum (winner-take-all), average pooling in
-        proportion to the contributions.""",
+        proportion to the contributions; a residual sum splits the
+        relevance between its two summands in proportion to their values,
+        ``R_a = a R / (a + b)`` (epsilon-stabilised; the z-rule of a sum,
+        Montavon et al. 2019), and the pattern explainers pass the
+        back-projected signal to both summands, as the gradient does.""",
     "lrp_estimator": """
         estimator : estimator
             A dense or convolutional ReLU network (see above);
@@ -279,9 +312,11 @@ _LRP_DOC = {
             The fitted model.
         chain_ : LayerChain
             The model as float64 layers (weights folded with the scalers
-            and batch normalisations).
+            and batch normalisations); ``chain_.parents`` gives the layers
+            each one reads (a graph for a residual network).
         n_layers_ : int
-            Number of weighted layers (``Linear`` and ``Conv2d``).
+            Number of weighted layers (``Linear``, ``Conv1d`` and
+            ``Conv2d``).
         low_, high_ : ndarray of shape (n_features,)
             The bounds of the ``"z_box"`` rule (training minimum and maximum
             by default).

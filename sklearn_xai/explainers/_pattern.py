@@ -27,7 +27,13 @@ ReLUs gating as in the gradient:
 
 Convolutions are back-projected by the transposed convolution with the
 patterns in place of the kernel, max pooling by its gradient (to each
-window's maximum), average pooling and reshapes by their transpose.
+window's maximum), average pooling and reshapes by their transpose.  In a
+residual network (a graph, :mod:`sklearn_xai.explainers._lrp_graph`) the
+patterns are still learned per ``Linear`` / convolution from the inputs and
+outputs that layer sees; a sum node ``a + b`` has no weights and so no
+pattern: it passes the back-projected signal to both summands (its
+transpose, as the gradient does), and the signals reaching a layer from its
+several readers are summed.
 
 The patterns of every layer are learned from the training rows at ``fit``
 (float64, in one pass of numpy matrix products); layers followed by a ReLU use
@@ -180,15 +186,18 @@ class _PatternExplainer(_RelevanceExplainer):
         r = np.zeros_like(pre[-1])
         r[rows, target] = pre[-1][rows, target]
         backward = dict(zip(chain.weighted, self._backward, strict=True))
-        for index in range(len(chain) - 1, -1, -1):
+
+        def step(index, r):
             layer = chain.layers[index]
             if layer.relu:
                 r = r * (pre[index] > 0)
             # Weighted layers: the patterns (or w * a) in place of the weights;
-            # max pooling: to each window's maximum; reshapes, average pooling:
-            # the transpose.
-            r = layer.transpose(r, backward[index] if layer.weighted else inputs[index])
-        return r
+            # max pooling: to each window's maximum; reshapes, average pooling
+            # and a residual sum: the transpose (a sum passes the signal to
+            # both summands, as the gradient does).
+            return layer.transpose(r, backward[index] if layer.weighted else inputs[index])
+
+        return chain.backward(r, step)
 
 
 # The sections the two pattern explainers share: their Parameters (the same
@@ -201,11 +210,12 @@ _PATTERN_ATTRIBUTES = """
         chain_ : LayerChain
             The model as float64 layers.
         n_layers_ : int
-            Number of weighted layers (``Linear`` and ``Conv2d``).
+            Number of weighted layers (``Linear``, ``Conv1d`` and ``Conv2d``).
         patterns_ : list of ndarray
             The signal pattern of each unit of each weighted layer, of the
             shape of its weights (``(d_out, d_in)`` for a ``Linear``,
-            ``(out_channels, in_channels, kh, kw)`` for a ``Conv2d``):
+            ``(out_channels, in_channels, kh, kw)`` for a ``Conv2d``,
+            ``(out_channels, in_channels, 1, k)`` for a ``Conv1d``):
             ``a_+`` for the layers followed by a ReLU with
             ``pattern_type="two_component"``, ``a = cov(x, y) / var(y)``
             otherwise; the output layer's rows are those of the explained

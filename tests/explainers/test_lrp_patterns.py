@@ -205,13 +205,12 @@ def test_unsupported_models_raise_a_helpful_error():
     for cls in (CompositeLRP, DeepTaylor, PatternNet, PatternAttribution):
         with pytest.raises(TypeError, match="dense ReLU networks.*Tanh"):
             cls(FrozenEstimator(tanh)).fit(X)
-    # TetrominoCNN is supported now (tests/explainers/test_lrp_conv.py); a CNN
-    # whose forward adds a skip connection is not: its layers, applied in
-    # order, do not reproduce its output.
+    # TetrominoCNN is supported (tests/explainers/test_lrp_conv.py), and so is
+    # a CNN whose forward adds a skip connection, read as a graph
+    # (tests/explainers/test_lrp_graph.py).
     torch.manual_seed(0)
     cnn = _TorchRegressor(_SkipCNN().double()).fit(X)
-    with pytest.raises(TypeError, match="dense ReLU networks.*do not reproduce"):
-        PatternNet(FrozenEstimator(cnn)).fit(X)
+    assert (2, 1) in PatternNet(FrozenEstimator(cnn)).fit(X).chain_.parents
     grouped = _TorchRegressor(_SkipCNN(groups=2, skip=False).double()).fit(X)
     with pytest.raises(TypeError, match="dense ReLU networks.*groups=2"):
         CompositeLRP(FrozenEstimator(grouped)).fit(X)
