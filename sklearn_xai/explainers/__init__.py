@@ -48,6 +48,8 @@ _SUBMODULE = {
     "TreeContributions": "_tree",
     "EmbeddingAttribution": "_text",
     "TextLIME": "_text",
+    "AttentionRollout": "_attention",
+    "AttentionXGradient": "_attention",
 }
 
 
@@ -65,6 +67,8 @@ def __dir__():
 
 
 __all__ = [
+    "AttentionRollout",
+    "AttentionXGradient",
     "BreakDown",
     "CaptumKernelSHAP",
     "CaptumLime",
