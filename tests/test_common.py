@@ -371,6 +371,10 @@ NOT_CHECKED_HERE = {
     # Grad-CAM needs a convolutional network, which only takes image_size**2
     # features; the checks use 2-10 features.
     "GuidedGradCam": "tests/explainers/test_gradients.py",
+    # Attention explainers need a vision transformer, which takes square
+    # images: check_explainer runs on a tiny SmallViT there.
+    "AttentionRollout": "tests/explainers/test_attention.py",
+    "AttentionXGradient": "tests/explainers/test_attention.py",
     # Without image_shape these infer a square image, which 2-10 features are not.
     "LaplaceFilter": "tests/explainers/test_image.py",
     "SobelFilter": "tests/explainers/test_image.py",

@@ -93,6 +93,7 @@ _ATTENTION_DOC = {
             gives every pixel of a patch the patch's score; ``"bilinear"``
             interpolates between patch centres (``torch.nn.functional.
             interpolate``, ``align_corners=False``).""",
+    "gradient_output_params": _GRADIENT_DOC["gradient_output_params"],
     "attention_attributes": """
         Attributes
         ----------

@@ -979,12 +979,13 @@ class TetrominoNetClassifier(_NetClassifier):
     (``n_iter_no_change=500`` mirrors it).
 
     The ResNet and the ViT train in minutes on a CPU.  Measured on 64×64
-    ``make_tetrominoes(2000, scenario="linear", background="white")`` rows
-    (1,500 training, 500 held out), two shared CPU cores, 2026-11-27:
-    ``architecture="resnet", module__stem_stride=2, lr=1e-3, batch_size=64,
-    max_epochs=5`` reaches RESNET_ACC held-out accuracy in RESNET_TIME;
-    ``architecture="vit", lr=1e-3, batch_size=64, max_epochs=20`` (patches
-    of 8×8) reaches VIT_ACC in VIT_TIME.
+    ``make_tetrominoes(1250, scenario="linear", alpha=0.2)`` images (white
+    background; a stronger signal than XAI-TRIS's ``alpha=0.03``, which is
+    tuned for 40,000 images), 1,000 training and 250 held-out rows,
+    ``early_stopping=False, lr=1e-3, batch_size=64``, one torch thread, CPU
+    time (2026-11-27): ``architecture="vit"`` (patches of 8×8), 10 epochs,
+    22 s, held-out accuracy 1.00; ``architecture="resnet",
+    module__stem_stride=2``, 10 epochs, 29 s, 1.00 (5 epochs: 12 s, 0.83).
 
     Parameters
     ----------
