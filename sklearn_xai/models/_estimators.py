@@ -55,6 +55,7 @@ from sklearn_xai.utils._docstring import Substitution, join_fragments
 from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import (
     Interval,
+    InvalidParameterError,
     StrOptions,
     validate_parameter_constraints,
 )
@@ -1044,10 +1045,11 @@ class TetrominoNetClassifier(_NetClassifier):
         if self.architecture in ("resnet", "vit"):
             channels = self.get_params_for("module").get("in_channels", 1)
         elif self.architecture != "llr" and self.image_size not in _XAITRIS_SIZES:
-            raise ValueError(
-                f"architecture={self.architecture!r} is XAI-TRIS's network for 8x8 "
-                f"or 64x64 images; got image_size={self.image_size}. Pass "
-                "image_size=8 or 64, or architecture='resnet' or 'vit' (any size)."
+            raise InvalidParameterError(
+                f"The 'image_size' parameter of {type(self).__name__} must be 8 or 64 "
+                f"with architecture={self.architecture!r} (XAI-TRIS's network for "
+                f"8x8 or 64x64 images); got {self.image_size}. Pass image_size=8 or "
+                "64, or architecture='resnet' or 'vit' (any size)."
             )
         n_expected = channels * self.image_size ** 2
         if self.n_features_in_ != n_expected:

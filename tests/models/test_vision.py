@@ -123,7 +123,7 @@ def test_estimator_image_size_and_channels():
     with pytest.raises(ValueError, match="needs 256"):
         TetrominoNetClassifier(architecture="resnet", image_size=16,
                                max_epochs=1).fit(X, y)
-    with pytest.raises(ValueError, match="architecture='resnet' or 'vit'"):
+    with pytest.raises(InvalidParameterError, match="architecture='resnet' or 'vit'"):
         TetrominoNetClassifier(architecture="cnn", image_size=16,
                                max_epochs=1).fit(X[:, :256], y)
     with pytest.raises(InvalidParameterError, match="architecture"):
