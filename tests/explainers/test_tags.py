@@ -52,7 +52,9 @@ FAST = {
 }
 # Explainers whose default construction needs a model the others cannot use.
 SPECIAL_MODEL = {"GuidedGradCam": "convolutional net", "TreeContributions": "xgboost",
-                 "EmbeddingAttribution": "text net with an embedding layer"}
+                 "EmbeddingAttribution": "text net with an embedding layer",
+                 "AttentionRollout": "vision transformer",
+                 "AttentionXGradient": "vision transformer"}
 MASKER_BASED = (BreakDown, ExactShapley, FeatureAblation, LeaveOneCovariateIn)
 
 
