@@ -1,6 +1,7 @@
 """SmallResNet, SmallViT, their estimators, and a user's ResNet-18 with the
 gradient and model-agnostic explainers."""
 
+import operator
 import pickle
 
 import numpy as np
@@ -33,7 +34,7 @@ def test_resnet_layers_are_modules_and_fx_traceable():
     # The residual sum is an `add` node of the traced graph (no functional ReLU).
     graph = torch.fx.symbolic_trace(net).graph
     targets = [n.target for n in graph.nodes if n.op == "call_function"]
-    assert targets.count(__import__("operator").add) == 6
+    assert targets.count(operator.add) == 6
     assert torch.relu not in targets and nn.functional.relu not in targets
 
 
