@@ -205,7 +205,8 @@ class _Attention(nn.Module):
         n, t, dim = x.shape
         qkv = self.qkv(x).reshape(n, t, 3, self.heads, dim // self.heads)
         q, k, v = qkv.permute(2, 0, 3, 1, 4)  # each (n, heads, t, d_head)
-        probs = self.attention_probs(self.softmax((q @ k.transpose(-2, -1)) * self.scale))
+        scores = (q @ k.transpose(-2, -1)) * self.scale
+        probs = self.attention_probs(self.softmax(scores))
         out = (probs @ v).transpose(1, 2).reshape(n, t, dim)
         return self.proj(out)
 

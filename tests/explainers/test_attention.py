@@ -137,7 +137,8 @@ def test_attention_x_gradient_equals_direct_autograd(vit_data, output):
     for row, x in zip(got, X[:3]):
         expected = _direct_attention_x_gradient(module, x, 1, output)
         np.testing.assert_allclose(row, expected, rtol=1e-4, atol=1e-7)
-    assert ex.layers_ == ["blocks.0.attn.attention_probs", "blocks.1.attn.attention_probs"]
+    assert ex.layers_ == ["blocks.0.attn.attention_probs",
+                          "blocks.1.attn.attention_probs"]
     assert ex.image_shape_ == (1, 4, 4)
 
 

@@ -117,8 +117,9 @@ def test_estimator_image_size_and_channels():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20, 2 * 16 * 16))
     y = np.arange(20) % 2
-    clf = TetrominoNetClassifier(architecture="vit", image_size=16, module__in_channels=2,
-                                 module__dim=8, module__heads=2, max_epochs=1,
+    clf = TetrominoNetClassifier(architecture="vit", image_size=16,
+                                 module__in_channels=2, module__dim=8,
+                                 module__heads=2, max_epochs=1,
                                  early_stopping=False, random_state=0).fit(X, y)
     assert clf.module_.image_shape == (2, 16, 16) and clf.module_.grid_size == 2
     with pytest.raises(ValueError, match="needs 256"):
@@ -142,8 +143,8 @@ class _Block(nn.Module):
         self.bn2 = nn.BatchNorm2d(c_out)
         self.downsample = None
         if stride != 1 or c_in != c_out:
-            self.downsample = nn.Sequential(nn.Conv2d(c_in, c_out, 1, stride, bias=False),
-                                            nn.BatchNorm2d(c_out))
+            self.downsample = nn.Sequential(
+                nn.Conv2d(c_in, c_out, 1, stride, bias=False), nn.BatchNorm2d(c_out))
 
     def forward(self, x):
         identity = x if self.downsample is None else self.downsample(x)
