@@ -54,6 +54,8 @@ _SUBMODULE = {
     "GradCAM": "_cam",
     "GradCAMPlusPlus": "_cam",
     "ScoreCAM": "_cam",
+    "AttentionRollout": "_attention",
+    "AttentionXGradient": "_attention",
 }
 
 
@@ -71,6 +73,8 @@ def __dir__():
 
 
 __all__ = [
+    "AttentionRollout",
+    "AttentionXGradient",
     "BreakDown",
     "CaptumKernelSHAP",
     "CaptumLime",

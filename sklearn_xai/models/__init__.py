@@ -1,7 +1,8 @@
 """Neural networks of the seed benchmarks as scikit-learn estimators (skorch).
 
 Torch modules (``OpenXAIANN``, ``LogisticNet``, ``BEExAIMLP``,
-``TetrominoMLP``, ``TetrominoCNN``, ``TimeSeriesCNN``, ``TimeSeriesGRU``)
+``TetrominoMLP``, ``TetrominoCNN``, ``SmallResNet``, ``SmallViT``,
+``TimeSeriesCNN``, ``TimeSeriesGRU``)
 return logits; the estimators wrap them in
 :class:`skorch.NeuralNetClassifier` / :class:`skorch.NeuralNetRegressor`
 subclasses that accept float64 input, arbitrary class labels and a
@@ -36,6 +37,8 @@ _SUBMODULE = {
     "TetrominoCNN": "_modules",
     "TetrominoMLP": "_modules",
     "cnn_flatten_size": "_modules",
+    "SmallResNet": "_vision",
+    "SmallViT": "_vision",
     "TimeSeriesCNN": "_timeseries",
     "TimeSeriesCNNClassifier": "_timeseries",
     "TimeSeriesGRU": "_timeseries",
@@ -78,6 +81,8 @@ __all__ = [
     "LogisticNetClassifier",
     "MLPNetClassifier",
     "OpenXAIANN",
+    "SmallResNet",
+    "SmallViT",
     "TetrominoCNN",
     "TetrominoMLP",
     "TetrominoNetClassifier",

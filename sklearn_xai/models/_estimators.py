@@ -51,11 +51,12 @@ from sklearn_xai.models._modules import (
     TetrominoCNN,
     TetrominoMLP,
 )
+from sklearn_xai.models._vision import SmallResNet, SmallViT
 from sklearn_xai.utils._docstring import Substitution, join_fragments
 from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import (
     Interval,
-    Options,
+    InvalidParameterError,
     StrOptions,
     validate_parameter_constraints,
 )
@@ -1014,31 +1015,51 @@ class BEExAIMLPRegressor(_NetRegressor):
                          **kwargs)
 
 
-_TETROMINO_MODULES = {"llr": LogisticNet, "mlp": TetrominoMLP, "cnn": TetrominoCNN}
+_TETROMINO_MODULES = {"llr": LogisticNet, "mlp": TetrominoMLP, "cnn": TetrominoCNN,
+                      "resnet": SmallResNet, "vit": SmallViT}
+# XAI-TRIS's own architectures exist for its two image sizes only.
+_XAITRIS_SIZES = (8, 64)
 
 
 @_net_doc("classifier_attributes", params=("5e-4", 500, 512))
 class TetrominoNetClassifier(_NetClassifier):
-    """XAI-TRIS's classifiers for tetromino images (LLR, MLP, CNN).
+    """Classifiers for tetromino images: XAI-TRIS's LLR, MLP and CNN, a
+    small ResNet and a small ViT.
 
     A :class:`skorch.NeuralNetClassifier` on flattened ``image_size ×
     image_size`` images: ``"llr"`` is a linear layer without bias,
     ``"mlp"`` :class:`~sklearn_xai.models.TetrominoMLP`, ``"cnn"``
     :class:`~sklearn_xai.models.TetrominoCNN` (the image is reshaped to
-    ``(1, L, L)`` inside the module).  He-normal initialisation, Adam at
-    learning rate 5e-4, batches of 512, at most 500 epochs keeping the
-    weights of the lowest validation loss, as XAI-TRIS.  XAI-TRIS's early
-    stopping rarely fires (its patience compares a mean with a sum); the
-    default patience here is 10 epochs (``n_iter_no_change=500`` mirrors it).
+    ``(1, L, L)`` inside the module), ``"resnet"``
+    :class:`~sklearn_xai.models.SmallResNet` and ``"vit"``
+    :class:`~sklearn_xai.models.SmallViT` (any image size; a ViT's
+    ``module__patch_size`` must divide it; ``module__in_channels`` for
+    images of several channels, rows ``(C, H, W)`` row-major).  He-normal
+    initialisation of XAI-TRIS's three, Adam at learning rate 5e-4, batches
+    of 512, at most 500 epochs keeping the weights of the lowest validation
+    loss, as XAI-TRIS.  XAI-TRIS's early stopping rarely fires (its patience
+    compares a mean with a sum); the default patience here is 10 epochs
+    (``n_iter_no_change=500`` mirrors it).
+
+    The ResNet and the ViT train in minutes on a CPU.  Measured on 64×64
+    ``make_tetrominoes(1250, scenario="linear", alpha=0.2)`` images (white
+    background; a stronger signal than XAI-TRIS's ``alpha=0.03``, which is
+    tuned for 40,000 images), 1,000 training and 250 held-out rows,
+    ``early_stopping=False, lr=1e-3, batch_size=64``, one torch thread, CPU
+    time (2026-11-27): ``architecture="vit"`` (patches of 8×8), 10 epochs,
+    22 s, held-out accuracy 1.00; ``architecture="resnet",
+    module__stem_stride=2``, 10 epochs, 29 s, 1.00 (5 epochs: 12 s, 0.83).
 
     Parameters
     ----------
     module : torch module class or instance, default=None
         ``None`` uses the module named by ``architecture``.
-    architecture : {"llr", "mlp", "cnn"}, default="cnn"
-    image_size : {8, 64}, default=8
-        Side of the square images; ``X`` must have ``image_size ** 2``
-        columns.
+    architecture : {"llr", "mlp", "cnn", "resnet", "vit"}, default="cnn"
+    image_size : int, default=8
+        Side of the square images; ``X`` must have ``in_channels *
+        image_size ** 2`` columns (``in_channels=1`` unless
+        ``module__in_channels`` says otherwise).  XAI-TRIS's ``"mlp"`` and
+        ``"cnn"`` exist for 8 and 64.
     {net_params}
 
     {classifier_attributes}
@@ -1054,12 +1075,16 @@ class TetrominoNetClassifier(_NetClassifier):
     ...                              random_state=0).fit(X, y)
     >>> clf.module_.flatten_size
     4
+    >>> vit = TetrominoNetClassifier(architecture="vit", module__patch_size=4,
+    ...                              max_epochs=2, random_state=0).fit(X, y)
+    >>> vit.module_.grid_size
+    2
     """
 
     _parameter_constraints = {
         **_NetClassifier._parameter_constraints,
         "architecture": [StrOptions(set(_TETROMINO_MODULES))],
-        "image_size": [Options(numbers.Integral, {8, 64})],
+        "image_size": [Interval(numbers.Integral, 1, None, closed="left")],
     }
 
     def __init__(self, module=None, *, architecture="cnn", image_size=8, lr=5e-4,
@@ -1078,11 +1103,23 @@ class TetrominoNetClassifier(_NetClassifier):
     def _module_defaults(self):
         if self.module is not None:
             return {}
-        if self.n_features_in_ != self.image_size ** 2:
+        channels = 1
+        if self.architecture in ("resnet", "vit"):
+            channels = self.get_params_for("module").get("in_channels", 1)
+        elif self.architecture != "llr" and self.image_size not in _XAITRIS_SIZES:
+            raise InvalidParameterError(
+                f"The 'image_size' parameter of {type(self).__name__} must be 8 or 64 "
+                f"with architecture={self.architecture!r} (XAI-TRIS's network for "
+                f"8x8 or 64x64 images); got {self.image_size}. Pass image_size=8 or "
+                "64, or architecture='resnet' or 'vit' (any size)."
+            )
+        n_expected = channels * self.image_size ** 2
+        if self.n_features_in_ != n_expected:
             raise ValueError(
                 f"X has {self.n_features_in_} columns, but image_size="
-                f"{self.image_size} needs {self.image_size ** 2} (flattened "
-                f"{self.image_size}x{self.image_size} images)."
+                f"{self.image_size} needs {n_expected} (flattened "
+                f"{self.image_size}x{self.image_size} images"
+                + (f" of {channels} channels)." if channels != 1 else ").")
             )
         if self.architecture == "llr":
             return {"bias": False, "init": "he_normal"}

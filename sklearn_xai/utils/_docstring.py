@@ -159,6 +159,10 @@ CITATIONS = {
         'features are dependent: More accurate approximations to Shapley values", '
         'Artificial Intelligence 298, 2021.'
     ),
+    "abnar2020": (
+        'S. Abnar and W. Zuidema, "Quantifying Attention Flow in Transformers", ACL '
+        "2020."
+    ),
     "achanta2012": (
         'R. Achanta, A. Shaji, K. Smith, A. Lucchi, P. Fua and S. Süsstrunk, "SLIC '
         'Superpixels Compared to State-of-the-Art Superpixel Methods", IEEE TPAMI 2012.'
@@ -233,6 +237,10 @@ CITATIONS = {
         'Explain: An Information-Theoretic Perspective on Model Interpretation", '
         'ICML 2018.'
     ),
+    "chefer2021_generic": (
+        'H. Chefer, S. Gur and L. Wolf, "Generic Attention-model Explainability for '
+        'Interpreting Bi-Modal and Encoder-Decoder Transformers", ICCV 2021.'
+    ),
     "clark2024": (
         'B. Clark, R. Wilming and S. Haufe, "XAI-TRIS: Non-linear image benchmarks to '
         'quantify false positive post-hoc attribution of feature importance", Machine '
@@ -260,10 +268,18 @@ CITATIONS = {
         'J. DeYoung et al., "ERASER: A Benchmark to Evaluate Rationalized NLP Models", '
         "ACL 2020."
     ),
+    "dosovitskiy2021": (
+        'A. Dosovitskiy et al., "An Image is Worth 16x16 Words: Transformers for '
+        'Image Recognition at Scale", ICLR 2021.'
+    ),
     "fel2022": (
         'T. Fel, D. Vigouroux, R. Cadène and T. Serre, "How Good is your '
         'Explanation? Algorithmic Stability Measures to Assess the Quality of '
         'Explanations for Deep Neural Networks", WACV 2022.'
+    ),
+    "he2016": (
+        'K. He, X. Zhang, S. Ren and J. Sun, "Deep Residual Learning for Image '
+        'Recognition", CVPR 2016.'
     ),
     "hedstrom2023": (
         'A. Hedström et al., "Quantus: An Explainable AI Toolkit for Responsible '

@@ -55,7 +55,9 @@ FAST = {
 SPECIAL_MODEL = {"GuidedGradCam": "convolutional net", "TreeContributions": "xgboost",
                  "EmbeddingAttribution": "text net with an embedding layer",
                  "GradCAM": "convolutional net", "GradCAMPlusPlus": "convolutional net",
-                 "ScoreCAM": "convolutional net"}
+                 "ScoreCAM": "convolutional net",
+                 "AttentionRollout": "vision transformer",
+                 "AttentionXGradient": "vision transformer"}
 MASKER_BASED = (BreakDown, ExactShapley, FeatureAblation, LeaveOneCovariateIn)
 
 

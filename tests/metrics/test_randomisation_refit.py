@@ -57,9 +57,10 @@ _CHEAP = {
     "n_epochs": 2, "max_epochs": 2, "n_coalitions": 16, "background": 6,
     "max_background": 6, "n_draws": 3, "n_repeats": 2,
 }
-# Images only (filters) or a convolutional net (Grad-CAM): not tabular rows.
+# Images only (filters), a convolutional net (Grad-CAM) or a vision
+# transformer (attention): not tabular rows.
 _NOT_TABULAR = {"LaplaceFilter", "SobelFilter", "GuidedGradCam", "GradCAM",
-                "GradCAMPlusPlus", "ScoreCAM"}
+                "GradCAMPlusPlus", "ScoreCAM", "AttentionRollout", "AttentionXGradient"}
 
 
 @pytest.fixture(scope="module")
