@@ -480,3 +480,43 @@ def test_unsupported_operations_are_named(module, match):
     for cls in EXPLAINERS:
         with pytest.raises(NotApplicableError, match=f"{match}.*gradient explainers"):
             cls(model).fit(X)
+
+
+def test_shipped_small_resnet_lrp0_equals_gradient_times_input():
+    # The shipped SmallResNet (TetrominoNetClassifier(architecture="resnet"))
+    # through the graph reader.  Independent value: on a bias-free ReLU net
+    # (every affine part linear, BatchNorm reduced to a scale), LRP-0 is
+    # gradient x input, which autograd gives directly.
+    import torch
+    from sklearn.frozen import FrozenEstimator
+
+    from sklearn_xai.explainers import (
+        CompositeLRP,
+        DeepTaylor,
+        InputXGradient,
+        PatternAttribution,
+    )
+    from sklearn_xai.models import TetrominoNetClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(24, 64))
+    y = (X[:, 9] > 0).astype(int)
+    net = TetrominoNetClassifier(architecture="resnet", image_size=8, max_epochs=1,
+                                 random_state=0).fit(X, y)
+    with torch.no_grad():
+        for m in net.module_.modules():
+            if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)) and m.bias is not None:
+                m.bias.zero_()
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.bias.zero_()
+                m.running_mean.zero_()
+    model = FrozenEstimator(net)
+    rows = X[:6]
+    lrp = CompositeLRP(model, rule="epsilon", epsilon=1e-12, output="decision",
+                       target=1).fit(X).transform(rows)
+    gxi = InputXGradient(model, output="decision", target=1).fit(X).transform(rows)
+    np.testing.assert_allclose(lrp, gxi, rtol=1e-4, atol=1e-6 * np.abs(gxi).max())
+    # Deep Taylor (z+) and the patterns run on the same residual net.
+    for explainer in (DeepTaylor(model), PatternAttribution(model)):
+        A = explainer.fit(X).transform(rows)
+        assert A.shape == rows.shape and np.all(np.isfinite(A))
