@@ -204,7 +204,10 @@ def _kernel_plan(d, m):
         The smaller size ``t <= d / 2`` of each sampled pair of sizes.
     """
     lower = np.arange(1, d // 2 + 1)  # t and d - t
-    n_coal = comb(d, lower, exact=False) * np.where(2 * lower == d, 1, 2)
+    # C(d, t) exceeds the float range from d of about 1030 on: inf is the
+    # right count there (more coalitions than any budget), not a warning.
+    with np.errstate(over="ignore"):
+        n_coal = comb(d, lower, exact=False) * np.where(2 * lower == d, 1, 2)
     mass = np.where(2 * lower == d, 1.0, 2.0) / (lower * (d - lower))
     remaining = mass / mass.sum()
     left = m

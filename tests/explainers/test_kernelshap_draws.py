@@ -205,3 +205,15 @@ def test_shuffle_codes_are_the_first_items_of_the_row_permutations(d):
                  for j in range(n_draws)] for i in range(6)]
     np.testing.assert_array_equal(_shuffle_codes(streams, d, n_draws, t, tmax),
                                   np.array(expected, dtype=np.int64))
+
+
+def test_kernel_plan_of_thousands_of_features_does_not_warn():
+    # C(3072, t) overflows float64: the plan samples every size, silently.
+    import warnings
+
+    from sklearn_xai.explainers._shapley import _kernel_plan
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        enumerated, sampled = _kernel_plan(3072, 200)
+    assert len(enumerated) == 0 and len(sampled) == 3072 // 2
