@@ -43,7 +43,7 @@ of the two full runs are within the machine's noise); of its own 3.7 s,
 2.3 s are the two re-scorings and the rest the refits of the models and
 explainers and the statistics.
 
-Run: python benchmarks/bench_meta.py
+Run: python benchmarks/bench_meta.py [rounds] [explained rows]
 
 MetaQuantus on a shared small case (``--metaquantus``)
 ------------------------------------------------------
@@ -162,27 +162,29 @@ def _timed(fn):
     return time.perf_counter() - start, out
 
 
-def main():
+def main(repeats=REPEATS, n_explain=None):
+    spec = SPEC if n_explain is None else {**SPEC, "n_explain": n_explain}
     names = ["benchmark", "meta (spec)", "meta (cached)", "meta (results)",
              "metric time"]
     times = {name: [] for name in names}
+    print(f"{spec['n_explain']} explained rows, {repeats} interleaved rounds")
     with tempfile.TemporaryDirectory() as cache:
         # Fill the cell cache once: "meta (cached)" then reads the cells and
         # costs only the meta-evaluation's own work.
-        run_benchmark(SPEC, cache_dir=cache)
-        for _ in range(REPEATS):
-            t, results = _timed(lambda: run_benchmark(SPEC))
+        run_benchmark(spec, cache_dir=cache)
+        for _ in range(repeats):
+            t, results = _timed(lambda: run_benchmark(spec))
             times["benchmark"].append(t)
             times["metric time"].append(float(results.table["metric_time"].sum()))
-            t, meta = _timed(lambda: meta_evaluate(SPEC))
+            t, meta = _timed(lambda: meta_evaluate(spec))
             times["meta (spec)"].append(t)
             assert meta["mc_score"].notna().any()
-            t, _ = _timed(lambda: meta_evaluate(SPEC, cache_dir=cache))
+            t, _ = _timed(lambda: meta_evaluate(spec, cache_dir=cache))
             times["meta (cached)"].append(t)
             t, _ = _timed(lambda results=results: meta_evaluate(results))
             times["meta (results)"].append(t)
     base = np.median(times["benchmark"])
-    print(f"{'':16s} seconds: median [min, max] of {REPEATS} rounds; ratio to benchmark")
+    print(f"{'':16s} seconds: median [min, max] of {repeats} rounds; ratio to benchmark")
     for name in names:
         values = times[name]
         med = np.median(values)
@@ -455,4 +457,4 @@ if __name__ == "__main__":
         elif "--metaquantus" in sys.argv:
             compare_metaquantus()
         else:
-            main()
+            main(*(int(a) for a in sys.argv[1:3]))

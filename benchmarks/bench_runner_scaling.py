@@ -114,6 +114,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import resource  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -178,14 +179,29 @@ def _child(spec_name, backend, workers, shard_size):
                       "errors": errors, "load": load}))
 
 
-def _run(spec_name, backend, workers, shard_size):
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(spec_name, backend, workers, shard_size, pythonpath=None):
     """One run in a fresh Python process (workers are not reused between
-    runs, as loky would within one process)."""
+    runs, as loky would within one process), with ``pythonpath`` first on
+    its path when given (another copy of the package: "before").  Adds
+    ``total_cpu``: the CPU seconds of that process and of every process it
+    started (its workers, reaped when it exits), start-up and imports
+    included."""
     shard = "none" if shard_size is None else str(shard_size)
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join([pythonpath, env.get("PYTHONPATH", "")])
+    before = _children_cpu()
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", spec_name,
                           backend, str(workers), shard],
-                         check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+                         check=True, capture_output=True, text=True, env=env)
+    run = json.loads(out.stdout.strip().splitlines()[-1])
+    run["total_cpu"] = _children_cpu() - before
+    return run
 
 
 def _fmt_range(values, digits=1):
@@ -208,6 +224,10 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--shard-size", default="auto", type=_shard_size)
     parser.add_argument("--backends", nargs="+", default=["loky", "dask"])
+    parser.add_argument("--before", metavar="DIR",
+                        help="a folder holding another copy of the package (say "
+                             "`git archive COMMIT sklearn_xai | tar -x -C DIR`): adds "
+                             "loky rows run with it first on the path, labelled 'loky, before'")
     args = parser.parse_args(argv)
     backends = list(args.backends)
     if "dask" in backends and not _have_dask():
@@ -216,22 +236,27 @@ def main(argv=None):
         backends.remove("dask")
     _spec(args.preset)  # fail early on an unknown name
     configs = [(backend, workers) for backend in backends for workers in (1, 2)]
+    if args.before:
+        configs += [("loky, before", 1), ("loky, before", 2)]
     runs = {c: [] for c in configs}
     for rep in range(args.repeats):
         # Interleaved, the order rotated each repetition (the machine's load drifts).
         order = configs[rep % len(configs):] + configs[:rep % len(configs)]
         for backend, workers in order:
-            run = _run(args.preset, backend, workers, args.shard_size)
+            run = _run(args.preset, backend.split(",")[0], workers, args.shard_size,
+                       args.before if backend.endswith("before") else None)
             runs[backend, workers].append(run)
             print(f"  rep {rep}: {backend} x{workers}: {run['wall']:.1f} s "
                   f"(load {run['load']:.1f}), busy per worker "
                   f"{[round(b, 1) for b in run['busy']]} s, CPU "
                   f"{[round(c, 1) for c in run['cpu']]} s, tasks {run['count']}, "
-                  f"tail {run['tail']:.1f} s, {run['errors']} errors",
+                  f"tail {run['tail']:.1f} s, total CPU {run['total_cpu']:.1f} s, "
+                  f"{run['errors']} errors",
                   file=sys.stderr, flush=True)
     print(f"\n{args.preset}: shard_size={args.shard_size}, {args.repeats} interleaved runs, "
           f"median [range]; {os.cpu_count()} cores\n")
     header = ("backend", "workers", "wall (s)", "speed-up", "CPU speed-up",
+              "task CPU (s)", "task CPU / 1 worker", "total CPU (s)", "total CPU / 1 worker",
               "busy per worker (s)", "CPU per worker (s)", "tasks per worker", "CPU min/max",
               "tail (s)", "load")
     rows = []
@@ -247,8 +272,13 @@ def main(argv=None):
         # the speed-up of the task phase when each worker has a core.
         cpu_speedups = [sum(b["cpu"]) / max(c) for b, c in zip(base, cpu)]
         per_worker = range(min(len(b) for b in busy))
+        task_cpu = [sum(c) for c in cpu]
+        task_ratio = [sum(c) / sum(b["cpu"]) for b, c in zip(base, cpu)]
+        total = [r["total_cpu"] for r in these]
+        total_ratio = [r["total_cpu"] / b["total_cpu"] for b, r in zip(base, these)]
         rows.append((backend, str(workers), _fmt_range(w), _fmt_range(speedups, 2),
-                     _fmt_range(cpu_speedups, 2),
+                     _fmt_range(cpu_speedups, 2), _fmt_range(task_cpu),
+                     _fmt_range(task_ratio, 2), _fmt_range(total), _fmt_range(total_ratio, 2),
                      " / ".join(_fmt_range([b[k] for b in busy]) for k in per_worker),
                      " / ".join(_fmt_range([c[k] for c in cpu]) for k in per_worker),
                      " / ".join(str(statistics.median([c[k] for c in counts]))

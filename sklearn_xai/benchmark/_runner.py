@@ -773,20 +773,20 @@ def _worker_started(main_pid):
     _watch_parent(main_pid)
 
 
-def _run_cell(task, cache_dir, fit=None, main_pid=None, base=None, explainer=None):
+def _run_cell(task, cache_dir, fit=None, main_pid=None, base=None, fitted=None):
     """Compute (or load) one cell.  Never raises: errors are recorded.
 
     ``fit``: the cell's data, fitted model and exact Shapley references
     (:func:`_fit`), None when the cell is cached.  ``main_pid``: the run's
     main process (a worker process exits when it dies).  ``base``: the
     cell's content so far (read from the cache, or joined from its row
-    shards); None reads the cache.  ``explainer``: the cell's fitted
+    shards); None reads the cache.  ``fitted``: the cell's fitted
     explainer (:func:`_fit_explainer`); None fits it here."""
     if main_pid is not None:
         _watch_parent(main_pid)
     caught = []
     with _one_torch_thread(), _recorded_warnings(caught):
-        out, to_cache = _compute_cell(task, cache_dir, fit, base, explainer)
+        out, to_cache = _compute_cell(task, cache_dir, fit, base, fitted)
     if out["computed"]:
         out["warnings"] = list(dict.fromkeys(out["warnings"] + caught))
     if to_cache is not None:
@@ -1574,11 +1574,11 @@ def _finish_cell(task, plan, fit, cache_dir):
     return out, None
 
 
-def _whole_cell(index, task, cache_dir, fit, main_pid, base, explainer):
+def _whole_cell(index, task, cache_dir, fit, main_pid, base, fitted):
     """The whole-cell metrics of a cell whose shards are joined (``base``),
     with the cell's fitted explainer (:func:`_fit_explainer`)."""
     start, cpu = time.time(), time.process_time()
-    out = _run_cell(task, cache_dir, fit, main_pid, base, explainer)
+    out = _run_cell(task, cache_dir, fit, main_pid, base, fitted)
     return index, out, {"worker": _worker_name(), "start": start, "end": time.time(),
                         "cpu": time.process_time() - cpu}
 
@@ -1629,8 +1629,8 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
 
     A cell is one (dataset, model, explainer, seed).  Each (dataset, model,
     seed) is drawn and fitted once, with the explainers of its cells (each
-    fitted once per run, whatever ``n_jobs``), then the explained rows of each cell are
-    cut into *row shards* of ``shard_size`` rows, each one parallel task
+    fitted once per run, whatever ``n_jobs``), then the explained rows of
+    each cell are cut into *row shards* of ``shard_size`` rows, each one parallel task
     that explains its rows and scores the row-wise metrics on them.  Every
     explainer and metric draws a row's random numbers from a stream keyed by
     the row's values, so the joined shards are the unsharded cell, value for
