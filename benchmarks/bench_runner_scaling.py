@@ -18,7 +18,12 @@ package's dependencies (scikit-learn, scipy, pandas; torch and captum for the
 runs that use them), never reused from an earlier run.
 
 Run: ``python benchmarks/bench_runner_scaling.py [--preset default|four_datasets]
-[--repeats 3] [--shard-size auto|none|N] [--backends loky dask]``.  Dask is skipped
+[--repeats 3] [--shard-size auto|none|N] [--backends loky dask] [--before DIR]``
+(``--before DIR``: rows "loky, before" run with the copy of the package in
+``DIR``, e.g. ``git archive COMMIT sklearn_xai | tar -x -C DIR``).  Besides
+the task CPU of ``results.task_log``, each run reports its total CPU: that
+of the run's process and every process it started (its workers), start-up
+and imports included, from ``getrusage(RUSAGE_CHILDREN)``.  Dask is skipped
 with a message when ``dask.distributed`` is not installed.  ``four_datasets``
 is the default preset on four datasets (the linear Gaussian data at
 correlations 0, 0.25, 0.5, 0.75): 120 cells, 600 shard tasks, 24 fits, for
