@@ -92,20 +92,54 @@ task CPU), 2 workers 152.6 s (CPU 27.0 / 26.8 s, CPU speed-up 1.53, tail
 0.1 s), before this change 139.2 s (CPU 24.0 / 24.3 s, tail 0.0 s); the
 workers were busy 81 s for 27 s of CPU: they still shared the cores.
 
-With a core each, two workers run the task phase 1.45x faster (1.28-1.62):
-the 600 shards spread evenly (CPU min/max 0.98) and the workers end within
-a second of each other (tail), but the two workers spend 1.35 times the
-task CPU of one (55.6 s against 40.5 s): each fits the explainer of every
-cell it runs shards of, and pays its first calls' lazy imports.  Shards of
-this preset cost about the same (0.7-0.9 s each), so the order changes
-little here; it matters when a few tasks are long (``--shard-size none``,
-LIME with thousands of perturbations), where an expensive task started
-last sets the tail.  The warm-up neither: loky workers already import the
-runner (scikit-learn, scipy, pandas: about 9 CPU seconds each on this
-machine) in their initializer, before the fit phase; the warm-up adds the
-modules of the run's models, explainers and datasets (torch and captum for
-gradient explainers), which a worker left without a fit imports during the
-fit phase, and on Dask workers, which have no initializer, the runner too.
+With a core each, two workers ran the task phase 1.45x faster (1.28-1.62):
+the 600 shards spread evenly (CPU min/max 0.98) and the workers ended within
+a second of each other (tail), but the two workers spent 1.35 times the
+task CPU of one (55.6 s against 40.5 s).  Shards of this preset cost about
+the same (0.7-0.9 s each), so the order changes little here; it matters when
+a few tasks are long (``--shard-size none``, LIME with thousands of
+perturbations), where an expensive task started last sets the tail.  The
+warm-up neither: loky workers already import the runner (scikit-learn,
+scipy, pandas: about 9 CPU seconds each on this machine) in their
+initializer, before the fit phase; the warm-up adds the modules of the
+run's models, explainers and datasets (torch and captum for gradient
+explainers), which a worker left without a fit imports during the fit
+phase, and on Dask workers, which have no initializer, the runner too.
+
+Each cell's explainer fitted once, 2026-11-27 (``--preset default --repeats
+2 --backends loky --before DIR``, DIR holding the package at 174eed2, the
+runner before the change, as "loky, before").  Before, every worker fitted
+the explainer of each cell it ran a shard of (and a whole-cell task fitted
+it again); now the fit phase of each (dataset, model, seed) fits its cells'
+explainers and each shard and whole-cell task receives the fitted
+explainer.  The shared 2-core machine was loaded (load 11-17: every run
+took 157-260 s of wall time against about 30 s idle, so the wall columns
+measure the load); the CPU columns::
+
+    | backend      | workers | wall (s)            | speed-up         | CPU speed-up     | task CPU (s)     | task CPU / 1 worker | total CPU (s)    | total CPU / 1 worker | CPU min/max      | tail (s)      | load             |
+    | ------------ | ------- | ------------------- | ---------------- | ---------------- | ---------------- | ------------------- | ---------------- | -------------------- | ---------------- | ------------- | ---------------- |
+    | loky         | 1       | 190.6 [157.4-223.8] | 1.00             | 1.00             | 11.0 [10.9-11.1] | 1.00                | 20.2 [20.1-20.3] | 1.00                 | 1.00             | 0.0           | 13.7 [11.4-16.1] |
+    | loky         | 2       | 214.5 [209.5-219.5] | 0.89 [0.75-1.02] | 1.69 [1.65-1.73] | 12.9 [12.8-13.0] | 1.17 [1.15-1.19]    | 30.9 [30.5-31.4] | 1.53 [1.50-1.56]     | 0.97 [0.96-0.99] | 0.5 [0.2-0.9] | 16.5 [16.5-16.6] |
+    | loky, before | 1       | 212.0 [163.8-260.2] | 1.00             | 1.00             | 10.2 [9.5-11.0]  | 1.00                | 19.6 [18.9-20.3] | 1.00                 | 1.00             | 0.0           | 14.7 [13.3-16.2] |
+    | loky, before | 2       | 196.1 [184.8-207.5] | 1.10 [0.79-1.41] | 1.56 [1.39-1.73] | 12.9 [12.6-13.2] | 1.28 [1.15-1.40]    | 31.7 [30.7-32.6] | 1.62 [1.52-1.72]     | 0.97 [0.95-1.00] | 1.3 [1.1-1.4] | 13.3 [12.2-14.4] |
+
+"task CPU": the CPU seconds of the shard tasks (``results.task_log``),
+summed over the workers; "total CPU": the run's process and its workers,
+start-up and imports included.  Two workers now spend 1.17x the task CPU of
+one (1.28x before; the ranges overlap) and 1.53x its total CPU (1.62x).
+The default preset's explainers cost 2 to 6 ms of CPU to fit (random 1.6,
+ablation 3.9, exact Shapley 3.1, KernelSHAP 3.8, LIME 6.3 ms; 30 cells), so
+the fits saved are a fraction of a second: what is left of the two workers'
+surplus is their own start-up (each imports scikit-learn, scipy and pandas:
+the total CPU's surplus, about 11 s) and the first calls' lazy imports in
+each worker, plus CPU time that two processes on two shared cores lose to
+each other.  Shipping the fitted explainer costs less than fitting it
+again: pickling and unpickling it with a shard's arguments adds 0.05 to
+0.34 ms (LIME's 32 kB the largest; it shares the model object that the
+shard already carries), against its 2 to 6 ms fit; scheduling all shards
+of a cell on one worker instead would give up the shard-level balance (CPU
+min/max 0.97 above).  With 1 worker the task phase is the same work
+(10.2-11.0 s, within the load's noise).
 """
 
 import os
