@@ -17,6 +17,19 @@ The metrics draw their random numbers from ``sklearn_xai.utils.RowStreams``
 per-row generators (``row_generators``: one SeedSequence + PCG64 per row)
 would cost for the same rows.
 
+Relative output stability and max-sensitivity, measured 2026-11-27 on the
+shared 2-core development machine (load average 12-13; ``--only
+relative_output_stability max_sensitivity``; the bare model in blocks of
+6553 rows)::
+
+    metric                       model rows  metric ms  bare ms  ratio  range
+    relative_output_stability        620200   10478.69  6823.40   1.54  [1.17, 1.89]
+    max_sensitivity                   42200     722.33   523.88   1.38  [0.96, 1.57]
+
+(the milliseconds are those of the loaded machine, several times the idle
+ones; the ratios pair each round's metric and bare timings).  The other
+metrics' figures are in ``doc/user_guide/metrics.rst``.
+
 Run: python benchmarks/bench_metrics_model.py [--only NAME ...] [--rounds 15]
 """
 
