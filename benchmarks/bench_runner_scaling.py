@@ -18,7 +18,12 @@ package's dependencies (scikit-learn, scipy, pandas; torch and captum for the
 runs that use them), never reused from an earlier run.
 
 Run: ``python benchmarks/bench_runner_scaling.py [--preset default|four_datasets]
-[--repeats 3] [--shard-size auto|none|N] [--backends loky dask]``.  Dask is skipped
+[--repeats 3] [--shard-size auto|none|N] [--backends loky dask] [--before DIR]``
+(``--before DIR``: rows "loky, before" run with the copy of the package in
+``DIR``, e.g. ``git archive COMMIT sklearn_xai | tar -x -C DIR``).  Besides
+the task CPU of ``results.task_log``, each run reports its total CPU: that
+of the run's process and every process it started (its workers), start-up
+and imports included, from ``getrusage(RUSAGE_CHILDREN)``.  Dask is skipped
 with a message when ``dask.distributed`` is not installed.  ``four_datasets``
 is the default preset on four datasets (the linear Gaussian data at
 correlations 0, 0.25, 0.5, 0.75): 120 cells, 600 shard tasks, 24 fits, for
@@ -87,20 +92,54 @@ task CPU), 2 workers 152.6 s (CPU 27.0 / 26.8 s, CPU speed-up 1.53, tail
 0.1 s), before this change 139.2 s (CPU 24.0 / 24.3 s, tail 0.0 s); the
 workers were busy 81 s for 27 s of CPU: they still shared the cores.
 
-With a core each, two workers run the task phase 1.45x faster (1.28-1.62):
-the 600 shards spread evenly (CPU min/max 0.98) and the workers end within
-a second of each other (tail), but the two workers spend 1.35 times the
-task CPU of one (55.6 s against 40.5 s): each fits the explainer of every
-cell it runs shards of, and pays its first calls' lazy imports.  Shards of
-this preset cost about the same (0.7-0.9 s each), so the order changes
-little here; it matters when a few tasks are long (``--shard-size none``,
-LIME with thousands of perturbations), where an expensive task started
-last sets the tail.  The warm-up neither: loky workers already import the
-runner (scikit-learn, scipy, pandas: about 9 CPU seconds each on this
-machine) in their initializer, before the fit phase; the warm-up adds the
-modules of the run's models, explainers and datasets (torch and captum for
-gradient explainers), which a worker left without a fit imports during the
-fit phase, and on Dask workers, which have no initializer, the runner too.
+With a core each, two workers ran the task phase 1.45x faster (1.28-1.62):
+the 600 shards spread evenly (CPU min/max 0.98) and the workers ended within
+a second of each other (tail), but the two workers spent 1.35 times the
+task CPU of one (55.6 s against 40.5 s).  Shards of this preset cost about
+the same (0.7-0.9 s each), so the order changes little here; it matters when
+a few tasks are long (``--shard-size none``, LIME with thousands of
+perturbations), where an expensive task started last sets the tail.  The
+warm-up neither: loky workers already import the runner (scikit-learn,
+scipy, pandas: about 9 CPU seconds each on this machine) in their
+initializer, before the fit phase; the warm-up adds the modules of the
+run's models, explainers and datasets (torch and captum for gradient
+explainers), which a worker left without a fit imports during the fit
+phase, and on Dask workers, which have no initializer, the runner too.
+
+Each cell's explainer fitted once, 2026-11-27 (``--preset default --repeats
+2 --backends loky --before DIR``, DIR holding the package at 174eed2, the
+runner before the change, as "loky, before").  Before, every worker fitted
+the explainer of each cell it ran a shard of (and a whole-cell task fitted
+it again); now the fit phase of each (dataset, model, seed) fits its cells'
+explainers and each shard and whole-cell task receives the fitted
+explainer.  The shared 2-core machine was loaded (load 11-17: every run
+took 157-260 s of wall time against about 30 s idle, so the wall columns
+measure the load); the CPU columns::
+
+    | backend      | workers | wall (s)            | speed-up         | CPU speed-up     | task CPU (s)     | task CPU / 1 worker | total CPU (s)    | total CPU / 1 worker | CPU min/max      | tail (s)      | load             |
+    | ------------ | ------- | ------------------- | ---------------- | ---------------- | ---------------- | ------------------- | ---------------- | -------------------- | ---------------- | ------------- | ---------------- |
+    | loky         | 1       | 190.6 [157.4-223.8] | 1.00             | 1.00             | 11.0 [10.9-11.1] | 1.00                | 20.2 [20.1-20.3] | 1.00                 | 1.00             | 0.0           | 13.7 [11.4-16.1] |
+    | loky         | 2       | 214.5 [209.5-219.5] | 0.89 [0.75-1.02] | 1.69 [1.65-1.73] | 12.9 [12.8-13.0] | 1.17 [1.15-1.19]    | 30.9 [30.5-31.4] | 1.53 [1.50-1.56]     | 0.97 [0.96-0.99] | 0.5 [0.2-0.9] | 16.5 [16.5-16.6] |
+    | loky, before | 1       | 212.0 [163.8-260.2] | 1.00             | 1.00             | 10.2 [9.5-11.0]  | 1.00                | 19.6 [18.9-20.3] | 1.00                 | 1.00             | 0.0           | 14.7 [13.3-16.2] |
+    | loky, before | 2       | 196.1 [184.8-207.5] | 1.10 [0.79-1.41] | 1.56 [1.39-1.73] | 12.9 [12.6-13.2] | 1.28 [1.15-1.40]    | 31.7 [30.7-32.6] | 1.62 [1.52-1.72]     | 0.97 [0.95-1.00] | 1.3 [1.1-1.4] | 13.3 [12.2-14.4] |
+
+"task CPU": the CPU seconds of the shard tasks (``results.task_log``),
+summed over the workers; "total CPU": the run's process and its workers,
+start-up and imports included.  Two workers now spend 1.17x the task CPU of
+one (1.28x before; the ranges overlap) and 1.53x its total CPU (1.62x).
+The default preset's explainers cost 2 to 6 ms of CPU to fit (random 1.6,
+ablation 3.9, exact Shapley 3.1, KernelSHAP 3.8, LIME 6.3 ms; 30 cells), so
+the fits saved are a fraction of a second: what is left of the two workers'
+surplus is their own start-up (each imports scikit-learn, scipy and pandas:
+the total CPU's surplus, about 11 s) and the first calls' lazy imports in
+each worker, plus CPU time that two processes on two shared cores lose to
+each other.  Shipping the fitted explainer costs less than fitting it
+again: pickling and unpickling it with a shard's arguments adds 0.05 to
+0.34 ms (LIME's 32 kB the largest; it shares the model object that the
+shard already carries), against its 2 to 6 ms fit; scheduling all shards
+of a cell on one worker instead would give up the shard-level balance (CPU
+min/max 0.97 above).  With 1 worker the task phase is the same work
+(10.2-11.0 s, within the load's noise).
 """
 
 import os
@@ -114,6 +153,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import resource  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -178,14 +218,29 @@ def _child(spec_name, backend, workers, shard_size):
                       "errors": errors, "load": load}))
 
 
-def _run(spec_name, backend, workers, shard_size):
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(spec_name, backend, workers, shard_size, pythonpath=None):
     """One run in a fresh Python process (workers are not reused between
-    runs, as loky would within one process)."""
+    runs, as loky would within one process), with ``pythonpath`` first on
+    its path when given (another copy of the package: "before").  Adds
+    ``total_cpu``: the CPU seconds of that process and of every process it
+    started (its workers, reaped when it exits), start-up and imports
+    included."""
     shard = "none" if shard_size is None else str(shard_size)
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join([pythonpath, env.get("PYTHONPATH", "")])
+    before = _children_cpu()
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", spec_name,
                           backend, str(workers), shard],
-                         check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+                         check=True, capture_output=True, text=True, env=env)
+    run = json.loads(out.stdout.strip().splitlines()[-1])
+    run["total_cpu"] = _children_cpu() - before
+    return run
 
 
 def _fmt_range(values, digits=1):
@@ -208,6 +263,10 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--shard-size", default="auto", type=_shard_size)
     parser.add_argument("--backends", nargs="+", default=["loky", "dask"])
+    parser.add_argument("--before", metavar="DIR",
+                        help="a folder holding another copy of the package (say "
+                             "`git archive COMMIT sklearn_xai | tar -x -C DIR`): adds "
+                             "loky rows run with it first on the path, labelled 'loky, before'")
     args = parser.parse_args(argv)
     backends = list(args.backends)
     if "dask" in backends and not _have_dask():
@@ -216,22 +275,27 @@ def main(argv=None):
         backends.remove("dask")
     _spec(args.preset)  # fail early on an unknown name
     configs = [(backend, workers) for backend in backends for workers in (1, 2)]
+    if args.before:
+        configs += [("loky, before", 1), ("loky, before", 2)]
     runs = {c: [] for c in configs}
     for rep in range(args.repeats):
         # Interleaved, the order rotated each repetition (the machine's load drifts).
         order = configs[rep % len(configs):] + configs[:rep % len(configs)]
         for backend, workers in order:
-            run = _run(args.preset, backend, workers, args.shard_size)
+            run = _run(args.preset, backend.split(",")[0], workers, args.shard_size,
+                       args.before if backend.endswith("before") else None)
             runs[backend, workers].append(run)
             print(f"  rep {rep}: {backend} x{workers}: {run['wall']:.1f} s "
                   f"(load {run['load']:.1f}), busy per worker "
                   f"{[round(b, 1) for b in run['busy']]} s, CPU "
                   f"{[round(c, 1) for c in run['cpu']]} s, tasks {run['count']}, "
-                  f"tail {run['tail']:.1f} s, {run['errors']} errors",
+                  f"tail {run['tail']:.1f} s, total CPU {run['total_cpu']:.1f} s, "
+                  f"{run['errors']} errors",
                   file=sys.stderr, flush=True)
     print(f"\n{args.preset}: shard_size={args.shard_size}, {args.repeats} interleaved runs, "
           f"median [range]; {os.cpu_count()} cores\n")
     header = ("backend", "workers", "wall (s)", "speed-up", "CPU speed-up",
+              "task CPU (s)", "task CPU / 1 worker", "total CPU (s)", "total CPU / 1 worker",
               "busy per worker (s)", "CPU per worker (s)", "tasks per worker", "CPU min/max",
               "tail (s)", "load")
     rows = []
@@ -247,8 +311,13 @@ def main(argv=None):
         # the speed-up of the task phase when each worker has a core.
         cpu_speedups = [sum(b["cpu"]) / max(c) for b, c in zip(base, cpu)]
         per_worker = range(min(len(b) for b in busy))
+        task_cpu = [sum(c) for c in cpu]
+        task_ratio = [sum(c) / sum(b["cpu"]) for b, c in zip(base, cpu)]
+        total = [r["total_cpu"] for r in these]
+        total_ratio = [r["total_cpu"] / b["total_cpu"] for b, r in zip(base, these)]
         rows.append((backend, str(workers), _fmt_range(w), _fmt_range(speedups, 2),
-                     _fmt_range(cpu_speedups, 2),
+                     _fmt_range(cpu_speedups, 2), _fmt_range(task_cpu),
+                     _fmt_range(task_ratio, 2), _fmt_range(total), _fmt_range(total_ratio, 2),
                      " / ".join(_fmt_range([b[k] for b in busy]) for k in per_worker),
                      " / ".join(_fmt_range([c[k] for c in cpu]) for k in per_worker),
                      " / ".join(str(statistics.median([c[k] for c in counts]))

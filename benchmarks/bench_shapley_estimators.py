@@ -28,42 +28,56 @@ evaluates, in blocks of the explainer's size: whole explained rows, about
 1,000 and 10,000 rows (a 1-row background, where the sampling and the
 regression weigh most against the model) against its bare evaluations.
 
-Measured on the 2-core development machine (2026-11-23, shap 0.51, captum
-0.9, other jobs running: the ranges are wide)::
+Measured 2026-11-27 on the shared 2-core development machine (shap 0.51,
+captum 0.9, ``--rounds 3``, wall clock; the load average rose from 2 to 14
+during the run, other sessions' jobs, so the ranges are wide and only the
+ratios of interleaved timings mean anything)::
 
     KernelSHAP, 100 rows, 10-row background, RMSE against exact values
     (mean of 3 seeds; exact values have RMS 0.481)
      budget     ours     shap
-         64   0.0522   0.0813
-        128   0.0342   0.0468
-        256   0.0204   0.0293
+         64   0.0532   0.0813
+        128   0.0324   0.0468
+        256   0.0199   0.0293
         512   0.0099   0.0157
-       1000   0.0019   0.0051
+       1000   0.0018   0.0051
 
-    KernelSHAP speed, 100 rows, n_perturbations=512, ms median (range), 5 rounds
+    KernelSHAP speed, 100 rows, n_perturbations=512, ms median (range), 3 rounds
+    (load 2 to 9)
     background            ours                 shap              bare  ours/bare shap/ours
-             1   142.9 (125.6-146.1)  4310.6 (3991.3-4797.6)  100.8 ( 92.3-121.2)  1.42  30.2
-            10   567.8 (497.4-733.8)  4635.3 (4324.0-5663.7)  444.8 (343.7-531.2)  1.28   8.2
+             1   290.0 (224.3-432.2)   8478.2 (7961.0-9118.9)  220.6 (168.9-233.2)   1.31  29.2
+            10  1582.1 (1155.9-2572.4) 9608.3 (6286.6-10094.9) 1101.2 (476.4-1989.1) 1.44   6.1
 
-    KernelSHAP scaling, n_perturbations=512, 1-row background, 3 rounds
+    KernelSHAP scaling, n_perturbations=512, 1-row background, 3 rounds (load 14)
      rows              ours                    bare         ours/bare
-     1000    845.9 ( 750.3- 1064.1)     532.0 ( 518.2-  629.6)   1.59
-    10000   8639.2 (8591.2- 9317.9)    5557.9 (5416.3- 6478.7)   1.55
-    exponent from 1,000 to 10,000 rows: 1.01
+     1000   7353.2 (6461.0-7563.3)   6731.4 (4007.0-7080.6)    1.09
+
+    (the 10,000-row rounds were stopped: at load 14 they would have taken
+    most of an hour; on 2026-11-23, 1.59 at 1,000 and 1.55 at 10,000 rows,
+    exponent 1.01 from 1,000 to 10,000 rows)
 
     ShapleyValueSampling, 100 rows, zero baseline, RMSE against exact values
     (mean of 3 seeds; exact values have RMS 0.493)
     estimator                                    evals/row     RMSE
-    ours, 26 permutations (default)                    236   0.0357
-    ours, 26 permutations, antithetic=False            236   0.0708
+    ours, 26 permutations (default)                    236   0.0384
+    ours, 26 permutations, antithetic=False            236   0.0704
     shap PermutationExplainer(max_evals=236)           231   0.0406
     captum ShapleyValueSampling(n_samples=23)          231   0.0690
 
-    permutation sampling speed, 100 rows, ms median (range), 5 rounds
-    ours, 26 permutations (default)                 44.6 (  33.7-  57.6)   1.47x bare
-    shap PermutationExplainer(max_evals=236)      1783.3 (1521.8-2744.0)  58.72x bare
-    captum ShapleyValueSampling(n_samples=23)      124.0 (  97.1- 184.7)   4.08x bare
-    bare                                            30.4 (  22.5-  40.1)   1.00x bare
+    permutation sampling speed, 100 rows, ms median (range), 3 rounds (load 9)
+    ours, 26 permutations (default)                259.3 (  218.8-  316.8)   1.16x bare
+    shap PermutationExplainer(max_evals=236)      8799.5 ( 7794.7- 9423.3)  39.34x bare
+    captum ShapleyValueSampling(n_samples=23)      702.5 (  504.7-  736.4)   3.14x bare
+    bare                                           223.7 (  213.5-  224.4)   1.00x bare
+
+In short: KernelSHAP's error is 0.63x shap's at 512 coalitions, and it is
+29x (1-row background) and 6.1x (10-row background) faster than shap's
+``KernelExplainer``, 1.3x to 1.4x the bare model; permutation sampling's
+error is 0.95x shap's ``PermutationExplainer`` and 0.56x Captum's at 236
+evaluations a row, 34x faster than shap and 2.7x faster than Captum, 1.16x
+the bare model.  (2026-11-23, calmer: 30x and 8.2x faster than shap, 1.42
+and 1.28 the bare model; sampling error 0.88x shap's and 0.52x Captum's,
+40x and 2.8x faster.)
 
 Before this change (plain kernel sampling of every coalition, one
 pseudo-inverse per row; independent orderings) the same workloads gave

@@ -25,10 +25,11 @@ whose backend (loky processes, threads, or a Dask cluster, local or reached
 by its scheduler's address) the caller chooses.  Shard and whole-cell tasks
 are submitted longest first, by a cost estimated in model evaluations
 (:func:`_task_cost`); worker processes import what the run needs while the
-fit phase runs (:func:`_warm_worker`).
+fit phase runs (:func:`_warm_worker`).  Each cell's explainer is fitted
+once per run, in the fit phase of its (dataset, model, seed), and travels
+with the cell's tasks, so more workers never fit it more often.
 """
 
-import collections
 import contextlib
 import glob
 import inspect
@@ -706,6 +707,23 @@ def _explain(task, prepared):
     return explainer, fit_time
 
 
+def _fit_explainer(task, prepared):
+    """A cell's fitted explainer, as its shard and whole-cell tasks use it.
+    Never raises.
+
+    Returns a dict: ``explainer`` (fitted, or None), ``fit_time``,
+    ``failure`` (the fields of :func:`_failure` when the fit failed, else
+    None) and ``warnings`` (those the fit raised, which every task of the
+    cell reports)."""
+    out = {"explainer": None, "fit_time": 0.0, "failure": None, "warnings": []}
+    with _recorded_warnings(out["warnings"]):
+        try:
+            out["explainer"], out["fit_time"] = _explain(task, prepared)
+        except Exception as exc:
+            out["failure"] = _failure(exc, "explainer")
+    return out
+
+
 @contextlib.contextmanager
 def _recorded_warnings(sink):
     """Collect the warnings a cell raises ("Category: message (xN)") into
@@ -755,19 +773,20 @@ def _worker_started(main_pid):
     _watch_parent(main_pid)
 
 
-def _run_cell(task, cache_dir, fit=None, main_pid=None, base=None):
+def _run_cell(task, cache_dir, fit=None, main_pid=None, base=None, fitted=None):
     """Compute (or load) one cell.  Never raises: errors are recorded.
 
     ``fit``: the cell's data, fitted model and exact Shapley references
     (:func:`_fit`), None when the cell is cached.  ``main_pid``: the run's
     main process (a worker process exits when it dies).  ``base``: the
     cell's content so far (read from the cache, or joined from its row
-    shards); None reads the cache."""
+    shards); None reads the cache.  ``fitted``: the cell's fitted
+    explainer (:func:`_fit_explainer`); None fits it here."""
     if main_pid is not None:
         _watch_parent(main_pid)
     caught = []
     with _one_torch_thread(), _recorded_warnings(caught):
-        out, to_cache = _compute_cell(task, cache_dir, fit, base)
+        out, to_cache = _compute_cell(task, cache_dir, fit, base, fitted)
     if out["computed"]:
         out["warnings"] = list(dict.fromkeys(out["warnings"] + caught))
     if to_cache is not None:
@@ -797,12 +816,13 @@ def _missing_metrics(task, cached):
     return missing, keys
 
 
-def _compute_cell(task, cache_dir, fit, base=None):
+def _compute_cell(task, cache_dir, fit, base=None, fitted=None):
     """The cell's output, and (path, content) to cache or None.
 
     ``base``: the cell's content so far (explanation, metric results,
     warnings) instead of the cached one; only the metrics it lacks are
-    scored, on the whole cell."""
+    scored, on the whole cell.  ``fitted``: the cell's fitted explainer
+    (:func:`_fit_explainer`), None to fit it here."""
     path = _cell_path(task, cache_dir)
     cached = base if base is not None else (_read_cache(path) or {})
     results = dict(cached.get("metrics", {}))
@@ -822,9 +842,15 @@ def _compute_cell(task, cache_dir, fit, base=None):
                    failed_in="model")
         return out, None
     prepared, references = fit["prepared"], fit["references"]
+    if fitted is None:
+        fitted = _fit_explainer(task, prepared)
+    out["warnings"] = list(dict.fromkeys(out["warnings"] + fitted["warnings"]))
+    if fitted["failure"] is not None:
+        out.update(fitted["failure"], explanation=None, metrics={})
+        return out, None
+    explainer, fit_time = fitted["explainer"], fitted["fit_time"]
     stage = "explainer"
     try:
-        explainer, fit_time = _explain(task, prepared)
         explanation = cached.get("explanation")
         if explanation is None:
             start = time.perf_counter()
@@ -1032,36 +1058,6 @@ def _shard_view(prepared, lo, hi):
     return _row_view(prepared, slice(lo, hi))
 
 
-# Fitted explainers of the cells a worker is working on, so the shards of a
-# cell that one worker runs fit its explainer once.  Keyed by the run, the
-# thread (the threading backend shares this dict) and the cell.
-_EXPLAINERS = collections.OrderedDict()
-_EXPLAINERS_LOCK = threading.Lock()
-_EXPLAINERS_SIZE = 4
-
-
-def _cell_explainer(task, prepared, run_id):
-    """(fitted explainer, fit time) of a cell, fitted once per worker."""
-    key = (run_id, threading.get_ident(), task["key"])
-    with _EXPLAINERS_LOCK:
-        if key in _EXPLAINERS:
-            _EXPLAINERS.move_to_end(key)
-            return _EXPLAINERS[key]
-    fitted = _explain(task, prepared)
-    with _EXPLAINERS_LOCK:
-        _EXPLAINERS[key] = fitted
-        while len(_EXPLAINERS) > _EXPLAINERS_SIZE:
-            _EXPLAINERS.popitem(last=False)
-    return fitted
-
-
-def _forget_explainers(run_id):
-    """Drop this process's fitted explainers of run ``run_id``."""
-    with _EXPLAINERS_LOCK:
-        for key in [k for k in _EXPLAINERS if k[0] == run_id]:
-            del _EXPLAINERS[key]
-
-
 def _worker_name():
     name = f"{socket.gethostname()}:{os.getpid()}"
     if threading.current_thread() is not threading.main_thread():
@@ -1069,16 +1065,21 @@ def _worker_name():
     return name
 
 
-def _compute_shard(task, fit, rows, todo, cached, run_id):
+def _compute_shard(task, fit, rows, todo, cached, fitted):
     """Explain rows ``rows`` of a cell (unless ``cached`` holds their
-    attributions) and score the metrics ``todo`` (label -> spec) on them."""
+    attributions) with the cell's fitted explainer ``fitted``
+    (:func:`_fit_explainer`) and score the metrics ``todo`` (label -> spec)
+    on them."""
     lo, hi = rows
     prepared = _shard_view(fit["prepared"], lo, hi)
     out = {"status": "ok", "error": "", "failed_in": "",
            "explanation": cached.get("explanation"),
            "metrics": dict(cached.get("metrics", {}))}
+    if fitted["failure"] is not None:
+        out.update(fitted["failure"])
+        return out
+    explainer, fit_time = fitted["explainer"], fitted["fit_time"]
     try:
-        explainer, fit_time = _cell_explainer(task, fit["prepared"], run_id)
         if out["explanation"] is None:
             start = time.perf_counter()
             A, n_eval = explainer.explain(prepared["X_explain"],
@@ -1101,17 +1102,20 @@ def _compute_shard(task, fit, rows, todo, cached, run_id):
     return out
 
 
-def _run_shard(index, task, cache_dir, fit, rows, todo, cached, run_id, main_pid=None):
-    """One row shard of cell ``index`` (:func:`_compute_shard`), cached when
-    its explanation succeeded.  Never raises.  Returns (index, rows, result)
-    with the shard's warnings, worker and start / end times."""
+def _run_shard(index, task, cache_dir, fit, rows, todo, cached, fitted, main_pid=None):
+    """One row shard of cell ``index`` (:func:`_compute_shard`) explained
+    by the cell's fitted explainer ``fitted``, cached when its explanation
+    succeeded.  Never raises.  Returns (index, rows, result) with the
+    shard's warnings (the explainer fit's included), worker and start / end
+    times."""
     if main_pid is not None:
         _watch_parent(main_pid)
     start, cpu = time.time(), time.process_time()
     caught = []
     with _one_torch_thread(), _recorded_warnings(caught):
-        out = _compute_shard(task, fit, rows, todo, cached, run_id)
-    out["warnings"] = list(dict.fromkeys(list(cached.get("warnings", [])) + caught))
+        out = _compute_shard(task, fit, rows, todo, cached, fitted)
+    out["warnings"] = list(dict.fromkeys(list(cached.get("warnings", []))
+                                         + fitted["warnings"] + caught))
     path = _shard_path(task, cache_dir, rows)
     if path is not None and out["status"] == "ok":
         if _WATCHING and os.getppid() != main_pid:
@@ -1206,20 +1210,26 @@ def _reference_key(metric_spec):
     return joblib.hash(params if scored is None else (params, scored))
 
 
-def _fit(dataset, model, seed, reference_specs, main_pid=None):
-    """Data, split and fitted model of one (dataset, model, seed), and the
+def _fit(dataset, model, seed, reference_specs, main_pid=None, cells=None):
+    """Data, split and fitted model of one (dataset, model, seed), the
     exact Shapley references its cells need, computed once for all the
-    explainers of that fit.  Never raises.
+    explainers of that fit, and the fitted explainers of its cells
+    ``cells`` (cell index -> task).  Never raises.
 
     Returns a dict: ``prepared`` (:func:`_prepare`, or None), ``error`` (the
     failure of drawing the data or fitting the model, or ""), ``warnings``
-    (those the fit raised) and ``references`` (reference key -> values; a
+    (those the fit raised), ``references`` (reference key -> values; a
     reference that fails is left out, and its metrics then compute and
-    report it).  The result travels to the cells as an argument, so nothing
-    is ever stored on disk and read back with pickle."""
+    report it) and ``explainers`` (cell index -> :func:`_fit_explainer`).
+    The result travels to the cells as an argument, so nothing is ever
+    stored on disk and read back with pickle.  Each cell's explainer is
+    fitted here, once per run, whatever the number of workers: the fitted
+    explainer travels with the cell's tasks (it shares the model object of
+    ``prepared``, which pickle sends once per task)."""
     if main_pid is not None:
         _watch_parent(main_pid)
-    out = {"prepared": None, "error": "", "warnings": [], "references": {}}
+    out = {"prepared": None, "error": "", "warnings": [], "references": {},
+           "explainers": {}}
     with _one_torch_thread():
         with _recorded_warnings(out["warnings"]):
             try:
@@ -1228,6 +1238,8 @@ def _fit(dataset, model, seed, reference_specs, main_pid=None):
                 out["error"] = _format_error(exc)
         if out["prepared"] is not None:
             out["references"] = _references(out["prepared"], seed, reference_specs)
+            out["explainers"] = {i: _fit_explainer(task, out["prepared"])
+                                 for i, task in (cells or {}).items()}
     return out
 
 
@@ -1305,9 +1317,10 @@ def _references(prepared, seed, metric_specs):
 
 
 def _fit_groups(tasks, cache_dir):
-    """Fit key -> (dataset, model, seed, {reference key: metric spec}) of
-    every fit a cell still to compute needs, the indices of the cells fully
-    in the cache (which need none), and every cell's cached content."""
+    """Fit key -> (dataset, model, seed, {reference key: metric spec},
+    {cell index: task of a cell to compute}) of every fit a cell still to
+    compute needs, the indices of the cells fully in the cache (which need
+    none), and every cell's cached content."""
     groups, complete, cached_cells = {}, [], []
     for i, task in enumerate(tasks):
         cached = _read_cache(_cell_path(task, cache_dir)) or {}
@@ -1317,13 +1330,14 @@ def _fit_groups(tasks, cache_dir):
             complete.append(i)
             continue
         group = groups.setdefault(task["fit_key"],
-                                  (task["dataset"], task["model"], task["seed"], {}))
+                                  (task["dataset"], task["model"], task["seed"], {}, {}))
+        group[4][i] = task
         group[3].update({task["reference_keys"][label]: s for label, s in missing.items()
                          if label in task["reference_keys"]})
         # The row filter needs every model it names fitted on this dataset.
         models = task["dataset"]["explain_rows"]["correct_by"] if task["filter_keys"] else {}
         for label, key in task["filter_keys"].items():
-            groups.setdefault(key, (task["dataset"], models[label], task["seed"], {}))
+            groups.setdefault(key, (task["dataset"], models[label], task["seed"], {}, {}))
     return groups, complete, cached_cells
 
 
@@ -1560,10 +1574,11 @@ def _finish_cell(task, plan, fit, cache_dir):
     return out, None
 
 
-def _whole_cell(index, task, cache_dir, fit, main_pid, base):
-    """The whole-cell metrics of a cell whose shards are joined (``base``)."""
+def _whole_cell(index, task, cache_dir, fit, main_pid, base, fitted):
+    """The whole-cell metrics of a cell whose shards are joined (``base``),
+    with the cell's fitted explainer (:func:`_fit_explainer`)."""
     start, cpu = time.time(), time.process_time()
-    out = _run_cell(task, cache_dir, fit, main_pid, base)
+    out = _run_cell(task, cache_dir, fit, main_pid, base, fitted)
     return index, out, {"worker": _worker_name(), "start": start, "end": time.time(),
                         "cpu": time.process_time() - cpu}
 
@@ -1613,8 +1628,9 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     """Run every cell of a benchmark and collect the results.
 
     A cell is one (dataset, model, explainer, seed).  Each (dataset, model,
-    seed) is drawn and fitted once, then the explained rows of each cell are
-    cut into *row shards* of ``shard_size`` rows, each one parallel task
+    seed) is drawn and fitted once, with the explainers of its cells (each
+    fitted once per run, whatever ``n_jobs``), then the explained rows of
+    each cell are cut into *row shards* of ``shard_size`` rows, each one parallel task
     that explains its rows and scores the row-wise metrics on them.  Every
     explainer and metric draws a row's random numbers from a stream keyed by
     the row's values, so the joined shards are the unsharded cell, value for
@@ -1731,7 +1747,6 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     outputs, log = [], []
     groups, complete, cached_cells = _fit_groups(tasks, cache_dir)
     main_pid = os.getpid()
-    run_id = f"{main_pid}-{time.time_ns()}"
     if verbose:
         print(f"{spec.name}: {len(tasks)} cells, {len(complete)} in the cache, "
               f"{len(tasks) - len(complete)} to compute ({len(groups)} datasets x "
@@ -1751,8 +1766,11 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
             warm = _warm_up_calls([tasks[i] for i in todo], n_jobs, main_pid) if groups \
                 else []
             fitted = joblib.Parallel(n_jobs=n_jobs, batch_size=1)(
-                [*warm, *(joblib.delayed(_fit)(*group, main_pid) for group in groups.values())])
+                [*warm, *(joblib.delayed(_fit)(*group[:4], main_pid, group[4])
+                          for group in groups.values())])
             fits = dict(zip(groups, fitted[len(warm):]))
+            # The cells' fitted explainers travel with their own tasks only.
+            explainers = {i: e for fit in fits.values() for i, e in fit.pop("explainers").items()}
             _filter_rows(fits, [tasks[i] for i in todo])
             plans, jobs = {}, []
             for i in todo:
@@ -1777,6 +1795,7 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
                                          cache_dir)
                 if out is not None:
                     outputs.append((i, out))
+                    explainers.pop(i, None)
                 else:
                     whole.append((i, base))
 
@@ -1790,7 +1809,7 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
                                              return_as="generator_unordered")(
                         joblib.delayed(_run_shard)(i, tasks[i], cache_dir,
                                                    fits[tasks[i]["fit_key"]], rows, todo_i,
-                                                   cached, run_id, main_pid)
+                                                   cached, explainers[i], main_pid)
                         for i, rows, todo_i, cached in jobs)
                     for i, rows, out in shards:
                         bar.update(1)
@@ -1806,9 +1825,11 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
                     cells = joblib.Parallel(n_jobs=n_jobs, batch_size=1,
                                             return_as="generator_unordered")(
                         joblib.delayed(_whole_cell)(i, tasks[i], cache_dir,
-                                                    fits[tasks[i]["fit_key"]], main_pid, base)
+                                                    fits[tasks[i]["fit_key"]], main_pid, base,
+                                                    explainers[i])
                         for i, base in whole)
                     for i, out, info in cells:
+                        explainers.pop(i, None)
                         bar.update(1)
                         log.append(_log_entry(tasks[i], "cell", None, info))
                         if out["status"] == "ok":
@@ -1816,8 +1837,6 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
                         outputs.append((i, out))
         except KeyboardInterrupt:
             raise BenchmarkInterrupted(len(outputs), len(tasks), cache_dir) from None
-        finally:
-            _forget_explainers(run_id)
     outputs = [out for _, out in sorted(outputs, key=lambda pair: pair[0])]
     wall_time = time.perf_counter() - start
     from sklearn_xai.benchmark._results import BenchmarkResults
