@@ -56,9 +56,9 @@ def _beexai_state(d, n_outputs, n_neurons=8, blocks=2, batch_norm=True, seed=0):
             values = (torch.ones(n), torch.zeros(n), torch.zeros(n), torch.ones(n),
                       torch.tensor(0))
         else:
-            values = (1 + 0.3 * torch.randn(n, generator=g), 0.2 * torch.randn(n, generator=g),
-                      torch.randn(n, generator=g), 0.5 + torch.rand(n, generator=g) * 2,
-                      torch.tensor(1000))
+            values = (1 + 0.3 * torch.randn(n, generator=g),
+                      0.2 * torch.randn(n, generator=g), torch.randn(n, generator=g),
+                      0.5 + torch.rand(n, generator=g) * 2, torch.tensor(1000))
         return {f"{name}.{entry}": value for entry, value in zip(_NORM, values)}
 
     state = {**linear("linear1", n_neurons, d), **norm("bn1"), **norm("bn2")}
@@ -156,8 +156,9 @@ def test_pretrained_param_is_the_same_mechanism(files):
     with pytest.raises(ValueError, match="partial_fit and warm_start"):
         model.partial_fit(X, y)
     # Module parameters that do not give the file's architecture: the fix.
-    with pytest.raises(ValueError, match=r"Pass module__layout='code', module__n_neurons=8, "
-                                         r"module__n_hidden_layers=2, module__batch_norm=True"):
+    with pytest.raises(ValueError, match=r"Pass module__layout='code', "
+                       r"module__n_neurons=8, module__n_hidden_layers=2, "
+                       r"module__batch_norm=True"):
         BEExAIMLPClassifier(pretrained=path).fit(X, y)
     with pytest.raises(ValueError, match="maps 6 features to 3 classes; X has 5"):
         BEExAIMLPClassifier(pretrained=path, **module).fit(X[:, :5], y)
