@@ -143,19 +143,7 @@ _NET_DOC = {
             at least 1/2) *exceeds* the bound, when it is at most 1/2, or
             *falls below* it, when it is above 1/2, are kept (OpenXAI's
             ``mean_prediction_bound``; 0.4 for its synthetic data).  None: no
-            bound.
-        pretrained : str, path-like or None, default=None
-            OpenXAI's released checkpoint of this architecture
-            (``lr_<dataset>.pt`` / ``ann_<dataset>.pt``, read as in
-            :func:`~sklearn_xai.models.read_openxai_state`, no code run):
-            ``fit`` loads its weights instead of training (``X`` and ``y``
-            only set ``n_features_in_`` and ``classes_``, which must match
-            the file) and ``partial_fit`` is refused.  Metrics that retrain
-            clones (ROAR) then measure nothing: use trained models for them.
-            See :func:`~sklearn_xai.models.load_openxai_model`.
-        pretrained_sha256 : str or None, default=None
-            Expected SHA-256 digest of ``pretrained``; a different file is
-            refused.""",
+            bound.""",
     "beexai_architecture": """
         Three hidden layers of 128 units, each ReLU → BatchNorm →
         Dropout(0.1), then a linear output.  BEExAI trains full-batch for 1000
@@ -164,6 +152,33 @@ _NET_DOC = {
         early_stopping=False`` to mirror BEExAI, and ``module__layout="code"``
         for its code's layer layout).""",
 }
+
+# ``pretrained`` of the nets whose published weights can be loaded (the
+# mechanism is _NetMixin's; each class reads its own file format).
+_PRETRAINED_DOC = """
+        pretrained : str, path-like or None, default=None
+            {what}, read as by
+            :func:`~sklearn_xai.models.{reader}` (no code runs):
+            ``fit`` loads its weights instead of training (``X`` and ``y``
+            only set ``n_features_in_`` and ``{labels}``, which must match
+            the file) and ``partial_fit`` is refused.  Metrics that retrain
+            clones (ROAR) then measure nothing: use trained models for them.
+            See :func:`~sklearn_xai.models.{loader}`.
+        pretrained_sha256 : str or None, default=None
+            Expected SHA-256 digest of ``pretrained``; a different file is
+            refused."""
+_NET_DOC["openxai_pretrained"] = _PRETRAINED_DOC.format(
+    what="OpenXAI's released checkpoint of this architecture\n"
+         "            (``lr_<dataset>.pt`` / ``ann_<dataset>.pt``)",
+    reader="read_openxai_state", labels="classes_", loader="load_openxai_model")
+for _task, _labels in [("classifier", "classes_"), ("regressor", "n_outputs_")]:
+    _NET_DOC[f"beexai_pretrained_{_task}"] = _PRETRAINED_DOC.format(
+        what="A network saved by BEExAI (``torch.save(model.state_dict())`` of\n"
+             "            its ``NeuralNetwork``, e.g. its\n"
+             "            ``output/models/<dataset>/NeuralNetwork.pt``; the module\n"
+             "            parameters must give the file's sizes, with\n"
+             "            ``module__layout=\"code\"``)",
+        reader="read_beexai_state", labels=_labels, loader="load_beexai_model")
 
 
 def _net_doc(*names, params, training=()):
@@ -318,7 +333,22 @@ class _NetMixin:
                             device=device)
 
     # ------------------------------------------------------------- fitting
+    #: Constraints of ``pretrained`` and ``pretrained_sha256``, merged into
+    #: ``_parameter_constraints`` by the classes that implement
+    #: :meth:`_read_pretrained` (and take the two parameters).
+    _pretrained_constraints = {
+        "pretrained": [str, os.PathLike, None],
+        "pretrained_sha256": [str, None],
+    }
+
     def _fit(self, X, y, *, reset, classes=None, **fit_params):
+        if getattr(self, "pretrained", None) is not None:
+            if not reset:
+                raise ValueError(
+                    f"{type(self).__name__}(pretrained=...) loads published weights "
+                    "in fit and never trains; partial_fit and warm_start would train "
+                    "them. Set pretrained=None to train.")
+            return self._load_pretrained(X, y, classes)
         self._check_training_params()
         X, y = self._prepare_fit_data(X, y, reset=reset, classes=classes)
         if reset:
@@ -373,6 +403,50 @@ class _NetMixin:
         """
         return self._fit(X, y, reset=not self.initialized_, classes=classes,
                          **fit_params)
+
+    def _read_pretrained(self):
+        """Hook of the nets that load published weights (``pretrained=``).
+
+        Returns
+        -------
+        state : dict of str to torch.Tensor
+            The file's weights under the names of this net's module.
+        sizes : list of int
+            ``[n_features, ..., n_outputs]`` of the file.
+        module_params : dict
+            The ``module__*`` values (without the prefix) that give the
+            module the file's architecture, named in the error when the
+            module's parameters do not match the state.
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__} reads no published weights file.")
+
+    def _load_pretrained(self, X, y, classes):
+        """``fit`` of a published model: the weights of ``pretrained`` (read
+        and checked by :meth:`_read_pretrained`, then against ``X``'s width
+        and the targets), no training."""
+        self._check_training_params()
+        self._prepare_fit_data(X, y, reset=True, classes=classes)
+        state, sizes, module_params = self._read_pretrained()
+        if sizes[0] != self.n_features_in_ or sizes[-1] != self.n_outputs_:
+            unit = "classes" if is_classifier(self) else "outputs"
+            raise ValueError(
+                f"pretrained={self.pretrained!r} maps {sizes[0]} features to "
+                f"{sizes[-1]} {unit}; X has {self.n_features_in_} features and y "
+                f"{self.n_outputs_} {unit}.")
+        self.random_seed_ = None
+        self.initialize()
+        own = {k: tuple(v.shape) for k, v in self.module_.state_dict().items()}
+        theirs = {k: tuple(v.shape) for k, v in state.items()}
+        if own != theirs:
+            fix = ", ".join(f"module__{k}={v!r}" for k, v in module_params.items())
+            raise ValueError(
+                f"pretrained={self.pretrained!r} has the layer widths {sizes}; the "
+                f"module's parameters are {own}."
+                + (f" Pass {fix}." if fix else " Leave the module's parameters at "
+                   "their defaults."))
+        self.module_.load_state_dict(state)
+        return self
 
     def _torch_seed_of(self, random_state):
         """The torch seed of a fit drawn from ``random_state``."""
@@ -739,8 +813,7 @@ class _OpenXAITrainingMixin:
         "selection_data": [tuple, list, None],
         "warmup": [Interval(numbers.Integral, 0, None, closed="left")],
         "mean_prediction_bound": [Interval(numbers.Real, 0, 1, closed="neither"), None],
-        "pretrained": [str, os.PathLike, None],
-        "pretrained_sha256": [str, None],
+        **_NetMixin._pretrained_constraints,
     }
 
     def _set_openxai_training(self, convention, selection_data, warmup,
@@ -752,23 +825,10 @@ class _OpenXAITrainingMixin:
         self.pretrained = pretrained
         self.pretrained_sha256 = pretrained_sha256
 
-    def _fit(self, X, y, *, reset, classes=None, **fit_params):
-        if self.pretrained is None:
-            return super()._fit(X, y, reset=reset, classes=classes, **fit_params)
-        if not reset:
-            raise ValueError(
-                f"{type(self).__name__}(pretrained=...) loads OpenXAI's released "
-                "weights in fit and never trains; partial_fit and warm_start would "
-                "train them. Set pretrained=None to train.")
-        return self._load_pretrained(X, y, classes)
-
-    def _load_pretrained(self, X, y, classes):
-        """``fit`` of a released model: the weights of ``pretrained`` (checked
-        against ``X``'s width and the labels), no training."""
+    def _read_pretrained(self):
+        """OpenXAI's checkpoint (see :meth:`_NetMixin._read_pretrained`)."""
         from sklearn_xai.models._released import read_openxai_state
 
-        self._check_training_params()
-        self._prepare_fit_data(X, y, reset=True, classes=classes)
         kind, state, sizes = read_openxai_state(self.pretrained,
                                                 sha256=self.pretrained_sha256)
         expected = "lr" if isinstance(self, LogisticNetClassifier) else "ann"
@@ -778,22 +838,9 @@ class _OpenXAITrainingMixin:
                 f"pretrained={self.pretrained!r} holds OpenXAI's "
                 f"{'logistic regression' if kind == 'lr' else 'neural network'}; "
                 f"load it with {other} (or sklearn_xai.models.load_openxai_model).")
-        if sizes[0] != self.n_features_in_ or sizes[-1] != self.n_outputs_:
-            raise ValueError(
-                f"pretrained={self.pretrained!r} maps {sizes[0]} features to "
-                f"{sizes[-1]} classes; X has {self.n_features_in_} features and y "
-                f"{self.n_outputs_} classes.")
-        self.random_seed_ = None
-        self.initialize()
-        own = {k: tuple(v.shape) for k, v in self.module_.state_dict().items()}
-        theirs = {k: tuple(v.shape) for k, v in state.items()}
-        if own != theirs:
-            raise ValueError(
-                f"pretrained={self.pretrained!r} has the layer widths {sizes}; the "
-                f"module's parameters are {own}. Pass module__hidden_layer_sizes="
-                f"{tuple(sizes[1:-1])}.")
-        self.module_.load_state_dict(state)
-        return self
+        module_params = {} if kind == "lr" else {
+            "hidden_layer_sizes": tuple(sizes[1:-1])}
+        return state, sizes, module_params
 
     def _openxai(self):
         return isinstance(self.convention, str) and self.convention == "openxai_code"
@@ -844,7 +891,7 @@ class _OpenXAITrainingMixin:
 # Seed architectures
 # --------------------------------------------------------------------------
 @_net_doc("openxai_net_sections", params=("1e-3", 100, 64),
-          training=("openxai_training",))
+          training=("openxai_training", "openxai_pretrained"))
 class MLPNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     """OpenXAI's neural network classifier (``d → 100 → 100 → K``, ReLU).
 
@@ -891,7 +938,7 @@ class MLPNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
 
 
 @_net_doc("openxai_net_sections", params=("1e-3", 100, 64),
-          training=("openxai_training",))
+          training=("openxai_training", "openxai_pretrained"))
 class LogisticNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
     """Logistic regression as a one-layer network (OpenXAI's LR).
 
@@ -946,8 +993,32 @@ class LogisticNetClassifier(_OpenXAITrainingMixin, _NetClassifier):
                          **kwargs)
 
 
-@_net_doc("classifier_attributes", "beexai_architecture", params=("1e-3", 200, 128))
-class BEExAIMLPClassifier(_NetClassifier):
+class _BEExAIPretrainedMixin:
+    """``pretrained=`` of the BEExAI nets: a ``NeuralNetwork`` state
+    dictionary saved by BEExAI (see :func:`~sklearn_xai.models.read_beexai_state`)."""
+
+    def _read_pretrained(self):
+        """BEExAI's saved network (see :meth:`_NetMixin._read_pretrained`)."""
+        from sklearn_xai.models._released import read_beexai_state
+
+        state, params = read_beexai_state(self.pretrained,
+                                          sha256=self.pretrained_sha256)
+        if is_classifier(self) and params["n_outputs"] == 1:
+            raise ValueError(
+                f"pretrained={self.pretrained!r} has one output, BEExAI's regression "
+                "network (its classification softmax over one column is constant); "
+                "load it with BEExAIMLPRegressor (or sklearn_xai.models."
+                "load_beexai_model(path, task='regression')).")
+        sizes = [params["n_features"], *[params["n_neurons"]] * (
+            params["n_hidden_layers"] + 1), params["n_outputs"]]
+        module_params = {k: params[k] for k in ("layout", "n_neurons",
+                                                "n_hidden_layers", "batch_norm")}
+        return state, sizes, module_params
+
+
+@_net_doc("classifier_attributes", "beexai_architecture", params=("1e-3", 200, 128),
+          training=("beexai_pretrained_classifier",))
+class BEExAIMLPClassifier(_BEExAIPretrainedMixin, _NetClassifier):
     """BEExAI's dense network classifier.
 
     A :class:`skorch.NeuralNetClassifier` of
@@ -974,14 +1045,22 @@ class BEExAIMLPClassifier(_NetClassifier):
     (2, 2)
     """
 
+    _parameter_constraints = {
+        **_NetClassifier._parameter_constraints,
+        **_NetMixin._pretrained_constraints,
+    }
+
     def __init__(self, module=BEExAIMLP, *, lr=1e-3, max_epochs=200, batch_size=128,
-                 **kwargs):
+                 pretrained=None, pretrained_sha256=None, **kwargs):
+        self.pretrained = pretrained
+        self.pretrained_sha256 = pretrained_sha256
         super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
                          **kwargs)
 
 
-@_net_doc("net_attributes", "beexai_architecture", params=("1e-3", 200, 128))
-class BEExAIMLPRegressor(_NetRegressor):
+@_net_doc("net_attributes", "beexai_architecture", params=("1e-3", 200, 128),
+          training=("beexai_pretrained_regressor",))
+class BEExAIMLPRegressor(_BEExAIPretrainedMixin, _NetRegressor):
     """BEExAI's dense network regressor.
 
     A :class:`skorch.NeuralNetRegressor` of
@@ -1009,8 +1088,15 @@ class BEExAIMLPRegressor(_NetRegressor):
     True
     """
 
+    _parameter_constraints = {
+        **_NetRegressor._parameter_constraints,
+        **_NetMixin._pretrained_constraints,
+    }
+
     def __init__(self, module=BEExAIMLP, *, lr=1e-3, max_epochs=200, batch_size=128,
-                 **kwargs):
+                 pretrained=None, pretrained_sha256=None, **kwargs):
+        self.pretrained = pretrained
+        self.pretrained_sha256 = pretrained_sha256
         super().__init__(module, lr=lr, max_epochs=max_epochs, batch_size=batch_size,
                          **kwargs)
 

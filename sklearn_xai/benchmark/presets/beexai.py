@@ -1,5 +1,15 @@
 """BEExAI presets (Sithakoul et al., 2024): real tabular data with XGBoost
-and the BEExAI MLP."""
+and the BEExAI MLP.
+
+Unlike the OpenXAI presets, these take no ``models_path``: the only networks
+BEExAI publishes (``output/models/boston/NeuralNetwork.pt`` and
+``output/models/kickstarter/NeuralNetwork.pt`` in its repository: 32 units
+and one hidden block, BEExAI's default sizes) were trained on Boston housing
+and Kickstarter projects, neither of which these presets (German credit,
+Adult, Diamonds) use, after BEExAI's own cleaning and scaling of those
+files.  Load them with :func:`sklearn_xai.models.load_beexai_model` on data
+preprocessed as BEExAI did.
+"""
 
 from sklearn_xai.benchmark._docstring import preset_fragments
 from sklearn_xai.benchmark._spec import BenchmarkSpec
