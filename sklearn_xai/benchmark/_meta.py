@@ -507,7 +507,7 @@ def _perturbed_group(tasks, reference_specs, cache_dir, protocol, settings, rand
     the cells' attributions perturbed and re-scored.  Returns the cell
     outputs, ``{(explainer, metric label): {test: (M, n) scores}}`` and
     ``{test: (M, n) kept rows}``."""
-    from sklearn_xai.benchmark._runner import _explain, _fit, _run_cell
+    from sklearn_xai.benchmark._runner import _explain, _fit, _fit_explainer, _run_cell
 
     task0 = tasks[0][1]
     fit = _fit(task0["dataset"], task0["model"], task0["seed"], reference_specs)
@@ -538,14 +538,16 @@ def _perturbed_group(tasks, reference_specs, cache_dir, protocol, settings, rand
         masks.setdefault(test, []).append(kept)
     masks = {test: np.array(kept) for test, kept in masks.items()}
     for index, task in tasks:
-        out = _run_cell(task, cache_dir, fit)
+        # One fit of the cell's explainer serves the cell and the re-scoring
+        # (the runner's rule: each cell's explainer is fitted once).
+        fitted = None if fit["error"] else _fit_explainer(task, prepared)
+        out = _run_cell(task, cache_dir, fit, fitted=fitted)
         outputs.append((index, out))
         if out["status"] != "ok" or out.get("explanation") is None or fit["error"]:
             continue
         explanation = out["explanation"]
-        try:
-            explainer, _ = _explain(task, prepared)
-        except Exception:  # noqa: BLE001 - the cell itself ran: keep its scores
+        explainer = fitted["explainer"]
+        if explainer is None:  # the cell itself ran (cached): keep its scores
             continue
         X = prepared["X_explain"]
         A = np.asarray(explanation["attributions"], dtype=np.float64)

@@ -103,3 +103,19 @@ def test_two_workers_fit_each_explainer_once(tmp_path, pickled_by_value):
     pd.testing.assert_frame_equal(one.table[columns], two.table[columns])
     pd.testing.assert_frame_equal(one.per_row.reset_index(drop=True),
                                   two.per_row.reset_index(drop=True))
+
+
+def test_meta_evaluate_fits_each_cell_explainer_once(tmp_path):
+    """meta_evaluate's attribution-noise protocol re-scores perturbed copies
+    of the cells' attributions with the cell's own explainer: one fit per
+    cell (it used to fit the explainer again after running the cell: 2)."""
+    from sklearn_xai.benchmark import BenchmarkSpec, meta_evaluate
+
+    log = tmp_path / "fits"
+    log.mkdir()
+    config = _config(log)
+    config["seeds"] = [0]
+    config["metrics"] = ["feature_agreement"]
+    meta_evaluate(BenchmarkSpec.from_dict(config), protocol="attribution_noise",
+                  n_perturbations=2)
+    assert len(_fits(log)) == 1
