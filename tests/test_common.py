@@ -38,9 +38,11 @@ from sklearn_xai.explainers import (
     LimeTabular,
     LocalLinearSurrogate,
     NoiseTunnel,
+    Occlusion,
     PatternAttribution,
     PatternNet,
     PermutationImportance,
+    RISE,
     Saliency,
     SmoothGrad,
     ExactShapley,
@@ -169,6 +171,9 @@ def _instances():
     yield RandomExplainer(random_state=0), {}
     yield RandomExplainer(LinearRegression(), distribution="uniform", random_state=0), {}
     yield FeatureAblation(LinearRegression()), {}
+    # Rows of 2-10 features that are not squares: 1-D rows (patches, masks).
+    yield Occlusion(LinearRegression()), {}
+    yield RISE(LinearRegression(), n_masks=20, mask_resolution=2, random_state=0), {}
     yield FeatureAblation(LinearRegression(), masker=MarginalMasker(20, random_state=0)), {}
     yield ExactShapley(LinearRegression(), masker=MarginalMasker(10, random_state=0), random_state=0), {}
     yield (
@@ -364,6 +369,13 @@ def test_sklearn_compatible_estimator(estimator, check):
 # Explainers that sklearn's generic checks cannot drive, with the reason and
 # the test module that covers their contract instead.
 NOT_CHECKED_HERE = {
+    # Segmentations are stateless components (no fit): parameters, clone and
+    # labels in the named module.
+    "GridSegmentation": "tests/masking/test_segments.py",
+    "LabelSegmentation": "tests/masking/test_segments.py",
+    "SLICSegmentation": "tests/masking/test_segments.py",
+    # Blurs square images (or image_shape's): check_masker on images there.
+    "BlurMasker": "tests/metrics/test_image_curves.py",
     # Text estimators read the checks' floats as token ids of a vocabulary they
     # are built for: check_explainer and closed forms in the named modules.
     "EmbeddingAttribution": "tests/explainers/test_text_explainers.py",

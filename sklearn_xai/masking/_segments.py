@@ -22,6 +22,8 @@ Shapley explainers read regions through :meth:`BaseSegmentation.segment`
 
 import numbers
 
+from abc import ABCMeta, abstractmethod
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
@@ -42,7 +44,7 @@ def _compact(labels):
     return out
 
 
-class BaseSegmentation(BaseEstimator):
+class BaseSegmentation(BaseEstimator, metaclass=ABCMeta):
     """Base class of segmentations: :meth:`segment` gives each row's regions.
 
     A subclass implements ``_segment(X) -> labels`` (n, n_features) of
@@ -83,6 +85,10 @@ class BaseSegmentation(BaseEstimator):
             # One map for all rows: compact it once.
             return np.broadcast_to(_compact(labels[:1]), X.shape)
         return _compact(labels)
+
+    @abstractmethod
+    def _segment(self, X):
+        """Integer labels (n, n_features) of the rows ``X``."""
 
     def check_n_features(self, n_features):
         """Raise a ValueError when rows of ``n_features`` columns cannot be

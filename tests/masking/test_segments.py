@@ -97,3 +97,24 @@ def test_grid_errors():
         GridSegmentation((2, 2, 2), (4, 4)).segment(np.zeros((1, 16)))
     with pytest.raises(ValueError, match="image_shape"):
         GridSegmentation((2, 2), (3, 5)).segment(np.zeros((1, 16)))
+
+
+@pytest.mark.parametrize("segmentation", [
+    GridSegmentation((2, 2), (4, 4)),
+    SLICSegmentation(n_segments=4, image_shape=(4, 4)),
+    LabelSegmentation(np.arange(16) // 4),
+])
+def test_segmentations_are_clonable_components(segmentation):
+    # The common checks skip segmentations (no fit): their estimator
+    # contract is parameters, clone and an unchanged result.
+    from sklearn.base import clone
+
+    X = np.random.default_rng(0).random((3, 16))
+    copy = clone(segmentation)
+    assert repr(copy) == repr(segmentation)
+    assert copy.get_params().keys() == segmentation.get_params().keys()
+    np.testing.assert_array_equal(copy.segment(X), segmentation.segment(X))
+    with pytest.raises(TypeError, match="abstract"):
+        from sklearn_xai.masking import BaseSegmentation
+
+        BaseSegmentation()

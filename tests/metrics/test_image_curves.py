@@ -248,3 +248,22 @@ def test_registered_as_scorers():
         assert name in get_scorer_names()
         spec = get_metric_spec(name)
         assert spec.kind == "model" and spec.greater_is_better is greater
+
+
+def test_blur_masker_estimator_contract():
+    # test_common skips BlurMasker (its rows are images, which the generic
+    # checks' 2-10 features are not): its contract on images here.
+    from sklearn.base import clone
+
+    X = np.random.default_rng(0).random((3, 16))
+    before = X.copy()
+    m = BlurMasker(sigma=0.8)
+    assert clone(m).get_params() == m.get_params()
+    assert m.fit(X) is m and m.n_features_in_ == 16
+    keep_all = m.impute(X, np.ones((1, 16), dtype=bool))
+    np.testing.assert_array_equal(keep_all[:, 0, 0], X)
+    blurred = m.impute(X, np.zeros((1, 16), dtype=bool))[:, 0, 0]
+    again = clone(m).fit(X[::-1]).impute(X, np.zeros((1, 16), dtype=bool))[:, 0, 0]
+    np.testing.assert_array_equal(blurred, again)  # stateless: the same blur
+    np.testing.assert_array_equal(X, before)  # the rows are not modified
+    assert not np.allclose(blurred, X)
