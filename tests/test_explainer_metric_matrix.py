@@ -213,6 +213,10 @@ IMAGE_DATASET = {"tetrominoes": {"name": "make_tetrominoes",
 # Explainers that enumerate all 2^d coalitions refuse 64 pixels with a
 # ValueError naming max_features and KernelSHAP (see _check).
 TOO_WIDE = {"ExactShapley", "EmpiricalConditionalSHAP"}
+# L2X trains one selector network per k = 1..d, 64 of them at 64 pixels
+# (about 6 CPU-s): the slow full matrix runs it on images, its tabular cells
+# cover it by default.
+IMAGE_SLOW = {"L2X"}
 # Segment players (``segmentation=``): a 2x2 grid and SLIC superpixels.
 SEGMENTED = {"KernelSHAP", "CaptumLime"}
 # Every metric that reads an image: its shape (removal paths, regions) or a
@@ -234,10 +238,11 @@ def _image_model(architecture):
                            "params": {"architecture": architecture, "max_epochs": 2}}}
 
 
-def _image_explainers(names=None):
+def _image_explainers(names=None, exclude=()):
     from sklearn_xai.masking import GridSegmentation, SLICSegmentation
 
-    entries = _explainers(names)
+    entries = {name: entry for name, entry in _explainers(names).items()
+               if name not in exclude}
     for name in SEGMENTED & set(entries):
         base = entries[name]["params"] if isinstance(entries[name], dict) else {}
         for label, segmentation in (("grid", GridSegmentation((2, 2))),
@@ -264,7 +269,7 @@ def _run_images(architecture, explainers, metrics):
 
 @pytest.mark.parametrize("architecture", IMAGE_MODELS)
 def test_every_explainer_on_every_image_model(architecture):
-    table = _run_images(architecture, _image_explainers(), [PROBE])
+    table = _run_images(architecture, _image_explainers(exclude=IMAGE_SLOW), [PROBE])
     ok = set(table.loc[table["status"] == "ok", "explainer"])
     assert {"RandomExplainer", "Occlusion", "RISE", "KernelSHAP", "KernelSHAP[grid]",
             "KernelSHAP[slic]", "CaptumLime[grid]", "Saliency", "ExpectedGradients",
