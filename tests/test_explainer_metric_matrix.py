@@ -20,6 +20,7 @@ full product, and the explainer-calling metrics with every explainer, are
 
 import inspect
 
+import numpy as np
 import pytest
 
 from sklearn_xai.benchmark import run_benchmark
@@ -252,6 +253,22 @@ def _image_explainers(names=None, exclude=()):
     return entries
 
 
+def _patches(side=8, patch=2):
+    """Patch id of every pixel of a flattened square image: ``patch x patch``
+    squares, numbered row-major."""
+    rows, cols = divmod(np.arange(side * side), side)
+    return (rows // patch) * (side // patch) + cols // patch
+
+
+def _image_metrics():
+    """Label -> metric entry: every image metric, and IROF on 2x2 patches
+    (``groups``) besides its SLIC superpixels."""
+    metrics = {name: _image_metric(name) for name in IMAGE_METRICS}
+    metrics["irof[patches]"] = {"name": "irof", "params": {
+        "groups": _patches(), "image_shape": None}}
+    return metrics
+
+
 def _image_metric(name):
     entry = _cheap_metric(name)
     entry = entry if isinstance(entry, dict) else {"name": name, "params": {}}
@@ -262,9 +279,11 @@ def _image_metric(name):
 
 
 def _run_images(architecture, explainers, metrics):
+    """``metrics``: names, or a dict label -> metric entry."""
+    if not isinstance(metrics, dict):
+        metrics = {name: _image_metric(name) for name in metrics}
     return _check(_run_config(IMAGE_DATASET, _image_model(architecture), explainers,
-                              {name: _image_metric(name) for name in metrics}),
-                  too_wide=TOO_WIDE)
+                              metrics), too_wide=TOO_WIDE)
 
 
 @pytest.mark.parametrize("architecture", IMAGE_MODELS)
@@ -285,10 +304,11 @@ def test_every_explainer_on_every_image_model(architecture):
 
 
 def test_every_image_metric():
-    table = _run_images("cnn", _image_explainers(IMAGE_SCORED), IMAGE_METRICS)
+    metrics = _image_metrics()
+    table = _run_images("cnn", _image_explainers(IMAGE_SCORED), metrics)
     ok = table[table["status"] == "ok"]
     assert set(ok["explainer"]) == IMAGE_SCORED
-    missing = set(IMAGE_METRICS) - set(ok["metric"])
+    missing = set(metrics) - set(ok["metric"])
     assert not missing, table[table["metric"].isin(missing)][
         ["metric", "status", "error"]].drop_duplicates().to_string()
 
@@ -304,6 +324,7 @@ NOT_IN_FULL_IMAGE_MATRIX = {"TreeContributions"}
 @pytest.mark.slow
 @pytest.mark.parametrize("architecture", IMAGE_MODELS)
 def test_full_image_matrix(architecture):
+    metrics = _image_metrics()
     table = _run_images(architecture, _image_explainers(exclude=NOT_IN_FULL_IMAGE_MATRIX),
-                        IMAGE_METRICS)
-    assert set(IMAGE_METRICS) <= set(table.loc[table["status"] == "ok", "metric"])
+                        metrics)
+    assert set(metrics) <= set(table.loc[table["status"] == "ok", "metric"])
