@@ -16,6 +16,11 @@ that only reads the attribution matrix cannot tell which explainer produced
 it, beyond the matrix's shape and dtype, which the first part checks.  The
 full product, and the explainer-calling metrics with every explainer, are
 ``slow``.
+
+The image part (end of the file) does the same on 8x8 tetromino images with
+the TetrominoNet CNN and MLP: every explainer once per model, every image
+metric (ground-truth masks, removal paths, regions) once on two explainers'
+attributions; the full product is ``slow``.
 """
 
 import inspect
@@ -321,8 +326,15 @@ def test_every_image_metric():
 NOT_IN_FULL_IMAGE_MATRIX = {"TreeContributions"}
 
 
+def _all_architectures():
+    """Every TetrominoNetClassifier architecture (shipped ones join here)."""
+    from sklearn_xai.models import TetrominoNetClassifier
+
+    return sorted(TetrominoNetClassifier._parameter_constraints["architecture"][0].options)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("architecture", IMAGE_MODELS)
+@pytest.mark.parametrize("architecture", _all_architectures())
 def test_full_image_matrix(architecture):
     metrics = _image_metrics()
     table = _run_images(architecture, _image_explainers(exclude=NOT_IN_FULL_IMAGE_MATRIX),
