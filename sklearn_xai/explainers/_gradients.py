@@ -619,13 +619,14 @@ class LRP(_GradientExplainer):
     def _fit_explainer(self, X, y):
         super()._fit_explainer(X, y)
         # Captum's LRP gives a rule to each leaf module by its exact type and
-        # raises a TypeError at attribution time for any other leaf.
+        # raises a TypeError at attribution time for any other leaf (the
+        # _LRP_AFFINE layers, subclasses too, get a rule in _attribute).
         net, _ = differentiable_model(self.estimator_, explainer="LRP")
         supported = (*_CAPTUM_LRP_RULES, *_CAPTUM_LRP_PASSED, *_LRP_AFFINE)
         unsupported = sorted({
             type(m).__name__ for m in net.module_.modules()
             if next(m.children(), None) is None and not hasattr(m, "rule")
-            and type(m) not in supported})
+            and type(m) not in supported and not isinstance(m, _LRP_AFFINE)})
         if unsupported:
             raise NotApplicableError(
                 f"LRP (Captum's rules) has no rule for the layers {unsupported} of "
