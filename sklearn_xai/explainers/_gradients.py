@@ -38,8 +38,10 @@ from captum.attr import InputXGradient as _CaptumInputXGradient
 from captum.attr import IntegratedGradients as _CaptumIntegratedGradients
 from captum.attr import Saliency as _CaptumSaliency
 
-# Captum exports its LRP rules from no public module: its documentation
-# ("LRP", custom rules) imports them from captum.attr._utils.lrp_rules.
+# Captum exports its LRP rules (and the layer types LRP supports) from no
+# public module: its documentation ("LRP", custom rules) imports them from
+# captum.attr._utils.lrp_rules.
+from captum.attr._core import lrp as _captum_lrp
 from captum.attr._utils.lrp_rules import EpsilonRule
 from torch import nn
 
@@ -569,6 +571,9 @@ class Deconvolution(GuidedBackprop):
 # Layer types Captum's LRP has no default rule for but that are affine in
 # evaluation mode: the epsilon rule applies to them as to Linear layers.
 _LRP_AFFINE = (nn.BatchNorm1d, Affine)
+# Leaf layer types Captum's LRP has a default rule for, and passes through.
+_CAPTUM_LRP_RULES = tuple(_captum_lrp.SUPPORTED_LAYERS_WITH_RULES)
+_CAPTUM_LRP_PASSED = tuple(_captum_lrp.SUPPORTED_NON_LINEAR_LAYERS)
 
 
 @_gradient_doc("gradient_example")
@@ -578,7 +583,9 @@ class LRP(_GradientExplainer):
     Captum's defaults (as used by XAI-TRIS): epsilon rule (ε = 1e-9) on
     linear, convolution and pooling layers, ReLU and dropout passed through.
     Batch normalisation (evaluation mode) and folded scalers get the epsilon
-    rule too; other layer types raise Captum's ``TypeError``.
+    rule too.  A module with another layer type (one Captum has no rule for,
+    e.g. ``LayerNorm`` or ``GELU`` in attention networks) is refused in
+    :meth:`fit` with a ``NotApplicableError`` naming the layers.
 
     Parameters
     ----------
@@ -608,6 +615,27 @@ class LRP(_GradientExplainer):
         self.target = target
         self.output = output
         self.batch_size = batch_size
+
+    def _fit_explainer(self, X, y):
+        super()._fit_explainer(X, y)
+        # Captum's LRP gives a rule to each leaf module by its exact type and
+        # raises a TypeError at attribution time for any other leaf (the
+        # _LRP_AFFINE layers, subclasses too, get a rule in _attribute).
+        net, _ = differentiable_model(self.estimator_, explainer="LRP")
+        supported = (*_CAPTUM_LRP_RULES, *_CAPTUM_LRP_PASSED, *_LRP_AFFINE)
+        unsupported = sorted({
+            type(m).__name__ for m in net.module_.modules()
+            if next(m.children(), None) is None and not hasattr(m, "rule")
+            and type(m) not in supported and not isinstance(m, _LRP_AFFINE)})
+        if unsupported:
+            raise NotApplicableError(
+                f"LRP (Captum's rules) has no rule for the layers {unsupported} of "
+                f"{type(net.module_).__name__}; it supports "
+                f"{sorted(t.__name__ for t in supported)}. Use a gradient explainer "
+                "(Saliency, IntegratedGradients, DeepLift), or AttentionXGradient "
+                "for attention networks, or set a Captum rule as the layer's "
+                "``rule`` attribute."
+            )
 
     def _attribute(self, model, inputs, target, rngs):
         extra = [m for m in model.modules()

@@ -158,7 +158,7 @@ class Occlusion(BaseExplainer):
                 f"patch_shape {patch} has more axes than image_shape {shape}.")
         lead = len(shape) - len(patch)
         patch = shape[:lead] + patch
-        strides = (1,) * len(patch) if self.strides is None else _as_tuple(
+        strides = (1,) * (len(patch) - lead) if self.strides is None else _as_tuple(
             self.strides, "strides")
         if len(strides) == 1 and len(patch) - lead > 1:
             strides = strides * (len(patch) - lead)

@@ -34,6 +34,7 @@ from sklearn_xai.models import (
     MLPNetClassifier,
     TetrominoNetClassifier,
 )
+from sklearn_xai.utils import NotApplicableError
 
 # float32 networks: gradients agree with float64 closed forms to ~1e-6.
 RTOL, ATOL = 1e-4, 1e-6
@@ -252,6 +253,28 @@ def test_lrp_epsilon_rule_on_a_logit_is_input_times_weight():
     x = X[:10]
     A = LRP(FrozenEstimator(net), target=2, output="decision").fit(X).transform(x)
     np.testing.assert_allclose(A, x * W[2], rtol=1e-4, atol=1e-6)
+
+
+def test_lrp_refuses_layers_captum_has_no_rule_for():
+    # Captum's LRP raises a plain TypeError at attribution time for a leaf
+    # layer without a rule (LayerNorm here); LRP refuses such a module in fit
+    # with a NotApplicableError naming the layer (a skip in benchmarks).
+    X = np.random.default_rng(0).normal(size=(20, 3)).astype(np.float32)
+    y = X[:, :1].copy()
+
+    def regressor(module):
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            return NeuralNetRegressor(module, max_epochs=1, train_split=None,
+                                      verbose=0).fit(X, y)
+
+    plain = regressor(torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(),
+                                          torch.nn.Linear(4, 1)))
+    assert LRP(FrozenEstimator(plain)).fit(X).transform(X[:2]).shape == (2, 3)
+    normed = regressor(torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.LayerNorm(4),
+                                           torch.nn.Linear(4, 1)))
+    with pytest.raises(NotApplicableError, match=r"no rule for the layers \['LayerNorm'\]"):
+        LRP(FrozenEstimator(normed)).fit(X)
 
 
 def test_guided_methods_on_relu_network():

@@ -202,6 +202,19 @@ def test_occlusion_linear_closed_form_and_errors():
         Occlusion(FrozenEstimator(model), patch_shape=(6,)).fit(X)
 
 
+def test_occlusion_default_strides_with_leading_axes():
+    # patch_shape with fewer axes than image_shape and strides=None (stride 1):
+    # a (2,) window on (2, 4) covers both rows and 2 columns, at columns 0, 1, 2.
+    X, model = _linear(8)
+    A = Occlusion(FrozenEstimator(model), patch_shape=(2,),
+                  image_shape=(2, 4)).fit(X).transform(X[:1])
+    c = (model.coef_ * X[0]).reshape(2, 4).sum(axis=0)  # drop per column
+    windows = [c[0] + c[1], c[1] + c[2], c[2] + c[3]]
+    columns = [windows[0], (windows[0] + windows[1]) / 2,
+               (windows[1] + windows[2]) / 2, windows[2]]
+    np.testing.assert_allclose(A[0], np.tile(columns, 2), atol=1e-12)
+
+
 # ---------------------------------------------------------------------------
 # RISE
 # ---------------------------------------------------------------------------
