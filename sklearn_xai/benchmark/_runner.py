@@ -516,7 +516,31 @@ def _explained_output(explainer_spec):
     if params is None or ("target" not in params and "output" not in params):
         return None
     return {"target": params.get("target", "predicted"),
-            "output": params.get("output", "auto")}
+            "output": params.get("output", "auto"),
+            "explainer": _normalise_component(explainer_spec, "explainer")["name"]}
+
+
+def _output_of(candidate):
+    """A candidate's ``target`` and ``output`` (without its explainer)."""
+    return {"target": candidate["target"], "output": candidate["output"]}
+
+
+def _applies(candidate, model):
+    """Whether the candidate's explainer can explain ``model``: an explainer
+    class with a ``supports(estimator)`` test (TreeContributions) that says
+    no refuses the model at fit, so the output it would explain is not one
+    the control is scored on."""
+    try:
+        cls = _lookup(candidate["explainer"], "explainer")
+    except (ValueError, TypeError, ImportError, AttributeError):
+        return True
+    supports = getattr(cls, "supports", None)
+    if supports is None:
+        return True
+    try:
+        return bool(supports(model))
+    except Exception:  # noqa: BLE001 - unknown: keep the candidate
+        return True
 
 
 def _scored_outputs(outputs, label, metric_spec):
@@ -538,7 +562,7 @@ def _scored_outputs(outputs, label, metric_spec):
         scored = [own]
     else:
         return None
-    if not scored or scored == [_DEFAULT_OUTPUT]:
+    if not scored or all(_output_of(c) == _DEFAULT_OUTPUT for c in scored):
         return None
     return scored
 
@@ -561,6 +585,11 @@ def _scored_output(candidates, model):
                 pass
         return joblib.hash((target, output))
 
+    # Explainers that refuse this model (tree attributions of a network)
+    # explain nothing here: the control is scored on the others' output.
+    candidates = [c for c in candidates if _applies(c, model)]
+    if not candidates:
+        return {}
     if len({same_as(c) for c in candidates}) > 1:
         shown = ", ".join(f"target={c['target']!r} output={c['output']!r}"
                           for c in candidates)
@@ -570,7 +599,7 @@ def _scored_output(candidates, model):
             "target= and output= on every explainer (e.g. output='margin' for exact "
             "tree attributions)."
         )
-    return {name: value for name, value in candidates[0].items()
+    return {name: value for name, value in _output_of(candidates[0]).items()
             if not (name == "target" and isinstance(value, str) and value == "auto")}
 
 

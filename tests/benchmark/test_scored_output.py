@@ -170,3 +170,40 @@ def test_runner_refuses_a_control_between_two_outputs():
     assert "set the same target= and output= on every explainer" in \
         table.loc["random", "error"]
     assert (table.loc[["margin", "proba"], "status"] == "ok").all()
+
+
+def test_control_ignores_the_output_of_an_explainer_that_refuses_the_model():
+    """TreeContributions (default output "margin") in a benchmark with a
+    logistic regression refuses the model: the control is scored on the
+    output of the explainers that apply (the probability here), exactly as
+    in the same benchmark without TreeContributions, and is computed by
+    hand.  It used to fail with "explain different outputs"."""
+    mean_masker = {"name": "BaselineMasker", "params": {"value": "mean"}}
+    explainers = {"random": "RandomExplainer",
+                  "ablation": {"name": "FeatureAblation", "params": {"masker": mean_masker}}}
+    metrics = {"comprehensiveness": {"name": "comprehensiveness",
+                                     "params": {"masker": mean_masker}}}
+
+    def run(with_trees):
+        chosen = dict(explainers, **({"trees": "TreeContributions"} if with_trees else {}))
+        return run_benchmark(BenchmarkSpec(
+            name="refused_output",
+            datasets={"d": {"name": _classification, "task": "classification"}},
+            models={"lr": LogisticRegression()}, explainers=chosen, metrics=metrics,
+            seeds=[0], n_explain=N_EXPLAIN))
+
+    results = run(with_trees=True)
+    table = results.table.set_index("explainer")
+    assert table.loc["random", "status"] == "ok", table.loc["random", "error"]
+    assert table.loc["trees", "status"] == "skipped"
+    X_train, y_train, X, _ = _data()
+    model = LogisticRegression().fit(X_train, y_train)
+    A = _control_attributions(model, X_train, X, 0)
+    P, Pm = model.predict_proba(X), model.predict_proba(
+        _top_removed(X, A, X_train.mean(axis=0)))
+    c = P.argmax(1)
+    expected = P[np.arange(len(X)), c] - Pm[np.arange(len(X)), c]
+    got = _scores(results, "random", "comprehensiveness")
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_array_equal(got, _scores(run(with_trees=False), "random",
+                                               "comprehensiveness"))
