@@ -13,7 +13,6 @@ import copy
 import numbers
 
 import numpy as np
-from sklearn.base import clone
 from sklearn.frozen import FrozenEstimator
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -25,6 +24,7 @@ from sklearn_xai.metrics._common import (
     _check_inputs,
     _check_training_rows,
     _class_labels,
+    _explainer_on,
     _masker_streams,
     _prepare,
     _with_x,
@@ -302,13 +302,14 @@ def shifted_model(estimator, shift):
     return Pipeline([("unshift", unshift), ("model", FrozenEstimator(estimator))])
 
 
-def _shifted_explainer(explainer, model, X_train, c):
+def _shifted_explainer(explainer, model, X_train, c, y_train=None):
     """An explainer of ``model`` (``f'``) that leaves ``explainer`` intact:
-    a clone fitted on ``X_train + c`` or, without training rows, a copy of
-    the fitted explainer whose model is swapped (its fitted state kept)."""
+    a clone fitted on ``(X_train + c, y_train)`` (the metrics' one refit,
+    :func:`_explainer_on`) or, without training rows, a copy of the fitted
+    explainer whose model is swapped (its fitted state kept)."""
     if X_train is not None:
-        return clone(explainer).set_params(estimator=FrozenEstimator(model)).fit(
-            X_train + c)
+        return _explainer_on(explainer, model, X_train + c, y_train,
+                             name="input_invariance")
     if not hasattr(explainer, "estimator_"):
         raise TypeError(
             "input_invariance explains the shifted rows with the explainer's "
@@ -326,6 +327,7 @@ def _shifted_explainer(explainer, model, X_train, c):
         "explainer": [HasMethods(["explain"])],
         "shift": [numbers.Real, "array-like"],
         "X_train": ["array-like", None],
+        "y_train": ["array-like", None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -333,7 +335,8 @@ def _shifted_explainer(explainer, model, X_train, c):
               metric_references=_references("kindermans2019", "hedstrom2023"),
               **_shared_docs("returns_scores_lower"))
 def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
-                     X_train=None, target="predicted", output="auto", batch_size=None):
+                     X_train=None, y_train=None, target="predicted", output="auto",
+                     batch_size=None):
     """Input invariance (Kindermans et al. 2019; Quantus ``InputInvariance``).
 
     ``II(x) = mean_j |a_j(x; f) - a_j(x + c; f')|`` where ``f'(z) = f(z -
@@ -361,6 +364,9 @@ def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
         The constant ``c`` added to the rows (Quantus' ``input_shift=-1``).
     X_train : array-like of shape (n_train, n_features), default=None
         Training rows the clone of the explainer is fitted on (shifted).
+    y_train : array-like of shape (n_train,), default=None
+        Their targets, for explainers whose fit needs them
+        (:class:`~sklearn_xai.explainers.PermutationImportance`).
     {target}
     {output}
     batch_size : int or None, default=None
@@ -420,7 +426,7 @@ def input_invariance(estimator, X, attributions, *, explainer, shift=-1.0,
         X_train = _check_training_rows(X_train, d)
     f = ExplainedOutput(estimator, target=target, output=output, batch_size=batch_size)
     labels = _class_labels(f, f.target_index(X))
-    moved = _shifted_explainer(explainer, shifted_model(estimator, c), X_train, c)
+    moved = _shifted_explainer(explainer, shifted_model(estimator, c), X_train, c, y_train)
     A_shift = np.asarray(moved.explain(X + c, target=labels, row_keys=row_keys(X)),
                          dtype=np.float64)
     return np.abs(A - A_shift).mean(axis=1)
