@@ -95,7 +95,7 @@ import time
 import warnings
 
 import numpy as np
-from _timing import interleaved, ratio_table
+from _timing import interleaved, phase_times, ratio_table
 from lime.lime_tabular import LimeTabularExplainer
 from sklearn.ensemble import RandomForestRegressor
 from sklearn.exceptions import ConvergenceWarning
@@ -190,52 +190,31 @@ def lime_tabular_phases(model, X, rows, n_perturbations, rounds=7):
     interleaved rounds: the neighbourhood draws (``lime``'s discretised
     sampling), the model calls and the ridge surrogates, timed by wrapping
     the functions that do them ("other" is the rest)."""
-    import functools
-
     from sklearn_xai.explainers import _lime
     from sklearn_xai.utils import _output
 
-    acc = {}
     wrapped = [(_lime, "_lime_discretised_sample", "neighbourhood draws"),
                (_output.ExplainedOutput, "_raw", "model calls"),
                (_lime, "_lime_surrogates", "ridge surrogates")]
-    originals = [(obj, attr, getattr(obj, attr)) for obj, attr, _ in wrapped]
-
-    def timer(fn, key):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            start = time.process_time()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                acc[key] = acc.get(key, 0.0) + time.process_time() - start
-        return run
-
-    for (obj, attr, key), (_, _, fn) in zip(wrapped, originals):
-        setattr(obj, attr, timer(fn, key))
     keys = [key for _, _, key in wrapped] + ["other", "total"]
     ratios = {key: [] for key in keys}
     ours = LimeTabular(FrozenEstimator(model), n_perturbations=n_perturbations,
                        random_state=0).fit(X)
     Z = np.repeat(rows, n_perturbations, axis=0)
-    try:
-        with threadpool_limits(1):
+    with phase_times(wrapped) as acc, threadpool_limits(1):
+        ours.transform(rows)
+        for _ in range(rounds):
+            acc.clear()
+            start = time.process_time()
             ours.transform(rows)
-            for _ in range(rounds):
-                acc.clear()
-                start = time.process_time()
-                ours.transform(rows)
-                total = time.process_time() - start
-                start = time.process_time()
-                model.predict(Z)
-                bare = time.process_time() - start
-                acc["other"] = total - sum(acc.values())
-                acc["total"] = total
-                for key in keys:
-                    ratios[key].append(acc.get(key, 0.0) / bare)
-    finally:
-        for obj, attr, fn in originals:
-            setattr(obj, attr, fn)
+            total = time.process_time() - start
+            start = time.process_time()
+            model.predict(Z)
+            bare = time.process_time() - start
+            acc["other"] = total - sum(acc.values())
+            acc["total"] = total
+            for key in keys:
+                ratios[key].append(acc.get(key, 0.0) / bare)
     return "\n".join(f"{key:22s}{np.median(v):6.2f}  ({min(v):.2f}-{max(v):.2f})"
                      for key, v in ratios.items())
 

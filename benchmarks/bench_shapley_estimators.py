@@ -163,6 +163,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.frozen import FrozenEstimator
 from sklearn.neural_network import MLPRegressor
+from _timing import phase_times
 from threadpoolctl import threadpool_limits
 
 from sklearn_xai.datasets import exact_shapley_values
@@ -360,37 +361,20 @@ def kernel_phases(rounds, n_rows=100, m=512):
     same model rows in one call): the phases are timed by wrapping the
     functions that do them (model calls, the masker's imputation, the
     coalition draws, the moments, the solve; "other" is the rest)."""
-    import functools
-
     from sklearn_xai.explainers import _shapley
     from sklearn_xai.masking import _baseline
     from sklearn_xai.utils import _output
 
-    acc = {}
     wrapped = [(_output.ExplainedOutput, "_raw", "model calls"),
                (_baseline.MarginalMasker, "_impute", "masker imputation"),
                (_shapley.KernelSHAP, "_sample", "coalition draws"),
                (_shapley, "_add_unit_moments", "moments"),
                (_shapley, "_solve_normal_equations", "solve")]
-    originals = [(obj, attr, getattr(obj, attr)) for obj, attr, _ in wrapped]
-
-    def timer(fn, key):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            start = time.process_time()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                acc[key] = acc.get(key, 0.0) + time.process_time() - start
-        return run
-
-    for (obj, attr, key), (_, _, fn) in zip(wrapped, originals):
-        setattr(obj, attr, timer(fn, key))
     print(f"\nKernelSHAP per phase, mlp16, {n_rows} rows, n_perturbations={m}, 1-row "
           f"background: CPU time over the bare evaluations, median of {rounds} rounds")
     keys = [key for _, _, key in wrapped] + ["other", "total"]
     table = {}
-    try:
+    with phase_times(wrapped) as acc:
         for d in (10, 20, 50):
             model, X = _floor_model("mlp16", d)
             Xe, bg = X[:n_rows], X[-1:]
@@ -412,9 +396,6 @@ def kernel_phases(rounds, n_rows=100, m=512):
                 for key in keys:
                     ratios[key].append(acc.get(key, 0.0) / bare_t)
             table[d] = {key: np.median(v) for key, v in ratios.items()}
-    finally:
-        for obj, attr, fn in originals:
-            setattr(obj, attr, fn)
     print(f"{'phase':22s}" + "".join(f"{'d=' + str(d):>8s}" for d in table))
     for key in keys:
         print(f"{key:22s}" + "".join(f"{table[d][key]:8.2f}" for d in table))
