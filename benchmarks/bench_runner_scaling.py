@@ -29,6 +29,20 @@ is the default preset on four datasets (the linear Gaussian data at
 correlations 0, 0.25, 0.5, 0.75): 120 cells, 600 shard tasks, 24 fits, for
 the same fixed cost of a run.
 
+Idle 2 cores, 2026-11-27 (load 0.9-1.8, ``--backends loky dask --repeats
+2``; each cell's explainer fitted once per run; the default preset's tasks
+now take 8.5 CPU seconds, so the workers' start-up dominates)::
+
+    | backend | workers | wall (s)         | speed-up         | CPU speed-up     | task CPU (s)     | total CPU (s)    |
+    | ------- | ------- | ---------------- | ---------------- | ---------------- | ---------------- | ---------------- |
+    | loky    | 1       | 13.3 [13.2-13.5] | 1.00             | 1.00             | 8.5 [8.2-8.8]    | 16.6 [16.4-16.7] |
+    | loky    | 2       | 12.1 [11.6-12.7] | 1.10 [1.06-1.13] | 1.48 [1.43-1.54] | 11.3 [11.2-11.4] | 26.9 [26.3-27.4] |
+    | dask    | 1       | 17.1 [15.9-18.4] | 1.00             | 1.00             | 9.1 [8.3-9.8]    | 21.5 [19.8-23.2] |
+    | dask    | 2       | 18.8 [18.2-19.3] | 0.92 [0.82-1.01] | 1.10 [0.99-1.22] | 16.0 [15.5-16.4] | 38.0 [37.1-38.8] |
+
+Earlier results (the default preset of 2026-11-23, whose tasks took 47
+CPU seconds before LIME was vectorised) follow.
+
 Results on the project's 2-core development machine (2026-11-23, the
 default preset of that day: 30 cells of 50 rows, 14 metrics including MPRT,
 150 shard tasks; ``--repeats 2``).  The machine is shared: other sessions'
