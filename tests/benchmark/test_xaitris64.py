@@ -93,7 +93,7 @@ def test_calibration_checks_its_grid():
 
 
 def test_device_auto_is_cuda_only_with_a_gpu():
-    torch = pytest.importorskip("torch")
+    import torch
     spec = xaitris_64x64(backgrounds=("white", "correlated"))
     expected = "cuda" if torch.cuda.is_available() else "cpu"
     assert {m["params"]["device"] for m in spec.models.values()} == {expected}

@@ -11,14 +11,13 @@ gradients on a linear model.
 
 import numpy as np
 import pytest
+import torch
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from skorch import NeuralNetClassifier
+from torch import nn
 
-torch = pytest.importorskip("torch")
-from sklearn.frozen import FrozenEstimator  # noqa: E402
-from sklearn.linear_model import LinearRegression, LogisticRegression  # noqa: E402
-from skorch import NeuralNetClassifier  # noqa: E402
-from torch import nn  # noqa: E402
-
-from sklearn_xai.explainers import (  # noqa: E402
+from sklearn_xai.explainers import (
     ExpectedGradients,
     GradCAM,
     GradCAMPlusPlus,
@@ -26,8 +25,8 @@ from sklearn_xai.explainers import (  # noqa: E402
     GuidedGradCam,
     ScoreCAM,
 )
-from sklearn_xai.utils import NotApplicableError  # noqa: E402
-from sklearn_xai.utils.estimator_checks import check_explainer  # noqa: E402
+from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils.estimator_checks import check_explainer
 
 C, H, W = 2, 5, 6  # two-channel, non-square images (catches transpositions)
 
@@ -93,8 +92,7 @@ def _softmax_module(est):
 def test_gradcam_equals_captum_layer_gradcam_bilinear(two_conv, layer, relu):
     """Captum's LayerGradCam then LayerAttribution.interpolate(bilinear), on
     the same float64 module; tolerance 1e-12 (same arithmetic up to order)."""
-    captum_attr = pytest.importorskip(
-        "captum.attr", reason="pip install captum")
+    from captum import attr as captum_attr
     est, X = two_conv
     target = np.array([0, 1, 2, 0, 1])
     ours = GradCAM(est, layer=layer, image_shape=(C, H, W), relu_attributions=relu,
@@ -277,7 +275,7 @@ def test_tabular_models_refused(cls):
 
 
 def test_guided_gradcam_layer_equals_captum(two_conv):
-    captum_attr = pytest.importorskip("captum.attr", reason="pip install captum")
+    from captum import attr as captum_attr
     est, X = two_conv
     got = GuidedGradCam(est, layer="conv1", image_shape=(C, H, W), target=2).fit(X)
     images = torch.as_tensor(X).reshape(len(X), C, H, W)

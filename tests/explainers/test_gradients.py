@@ -392,7 +392,7 @@ def test_true_label_targets_per_row(logistic):
 
 
 def test_string_labels_and_dataframe_input(logistic):
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     X, y, _ = logistic
     labels = np.array(["neg", "pos"])[y]
     net = _fit_logistic(X, labels)

@@ -118,7 +118,6 @@ def _captum(net, X, target=0, eps=1e-9):
     would hand each summand the whole relevance: its copy of a residual
     block sums with Captum's ``Addition_Module`` (epsilon rule: ``R_k = a_k R
     / (a_1 + a_2 + eps)``)."""
-    pytest.importorskip("captum", reason="pip install captum")
     from captum.attr import LRP
     from captum.attr._utils.custom_modules import Addition_Module
     from captum.attr._utils.lrp_rules import EpsilonRule

@@ -51,7 +51,6 @@ def _segment_closed_form(model, X, b, labels):
 # Segment KernelSHAP / LIME
 # ---------------------------------------------------------------------------
 def test_segment_kernelshap_is_the_closed_form_per_row_superpixels():
-    pytest.importorskip("skimage", reason="pip install scikit-image")
     X, model = _linear(36)
     b = np.linspace(-1.0, 1.0, 36)
     seg = SLICSegmentation(n_segments=6, compactness=0.5, image_shape=(6, 6))
@@ -68,8 +67,8 @@ def test_segment_kernelshap_is_the_closed_form_per_row_superpixels():
 
 
 def test_segment_explainers_match_captum_feature_mask():
-    torch = pytest.importorskip("torch")
-    captum_attr = pytest.importorskip("captum.attr", reason="pip install captum")
+    import torch
+    from captum import attr as captum_attr
     X, model = _linear(16, seed=1)
     b = 0.25
     labels = np.array([[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 4]]).ravel()
@@ -156,8 +155,8 @@ def test_segmentation_errors():
     ((2, 9), (1, 4), (1, 3)),  # a series: windows per channel
 ])
 def test_occlusion_matches_captum(image_shape, patch, strides):
-    torch = pytest.importorskip("torch")
-    captum_attr = pytest.importorskip("captum.attr", reason="pip install captum")
+    import torch
+    from captum import attr as captum_attr
     rng = np.random.default_rng(0)
     d = int(np.prod(image_shape))
     X = rng.normal(size=(20, d))
@@ -222,7 +221,7 @@ def _torch_upsampled_cells(s, cell, L):
     """``a[t][:, k]``: the mask of a grid whose only kept cell is ``k``,
     upsampled by torch's bilinear interpolation and cropped at shift ``t``
     (one axis; 2-D masks are outer products of two of them)."""
-    torch = pytest.importorskip("torch")
+    import torch
     eye = torch.eye(s, dtype=torch.float64)[:, None, :]  # (s cells, 1, s)
     up = torch.nn.functional.interpolate(eye, size=(s + 1) * cell, mode="linear",
                                          align_corners=False)[:, 0].numpy().T

@@ -57,7 +57,7 @@ def test_grid_series_default_shape():
 
 
 def test_slic_is_skimage_per_row():
-    slic = pytest.importorskip("skimage.segmentation", reason="pip install scikit-image").slic
+    from skimage.segmentation import slic
     rng = np.random.default_rng(0)
     X = rng.normal(size=(3, 64))
     X[:, :32] += 3.0
@@ -70,7 +70,6 @@ def test_slic_is_skimage_per_row():
 
 
 def test_slic_colour_channels_share_the_pixel_segment():
-    pytest.importorskip("skimage", reason="pip install scikit-image")
     X = np.random.default_rng(1).normal(size=(1, 3 * 6 * 6))
     labels = SLICSegmentation(n_segments=4, image_shape=(3, 6, 6)).segment(X)[0]
     planes = labels.reshape(3, 36)

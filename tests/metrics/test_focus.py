@@ -116,8 +116,7 @@ def test_registry():
 
 
 def test_equals_quantus_on_tetromino_mosaics():
-    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; "
-                                  "pip install quantus")
+    import quantus
     from sklearn_xai.datasets import make_tetrominoes
 
     data = make_tetrominoes(40, random_state=0)

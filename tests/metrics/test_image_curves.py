@@ -26,7 +26,7 @@ quantus_marks = pytest.mark.filterwarnings("ignore")
 def _torch_blur(images, sigma, kernel_size):
     """Gaussian blur of (n, C, H, W) images: torch reflect padding and a
     separable normalised kernel, as torchvision's GaussianBlur computes it."""
-    torch = pytest.importorskip("torch")
+    import torch
     r = kernel_size // 2
     x = np.arange(-r, r + 1, dtype=np.float64)
     k1 = np.exp(-0.5 * (x / sigma) ** 2)
@@ -92,7 +92,7 @@ def _problem(n=4, d=36, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.uniform(0.1, 1.0, size=(n, d))
     A = rng.normal(size=(n, d))  # continuous: no ties
-    torch = pytest.importorskip("torch")
+    import torch
     torch.manual_seed(seed)
     clf = _Softmax(torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(d, 8), torch.nn.Tanh(),
                                        torch.nn.Linear(8, 3)).double().eval())
@@ -170,9 +170,8 @@ def test_latec_code_convention_equals_latec_loop():
 
 @quantus_marks
 def test_deletion_equals_quantus_pixel_flipping_curve(monkeypatch):
-    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; "
-                                  "pip install quantus")
-    torch = pytest.importorskip("torch")
+    import quantus
+    import torch
     monkeypatch.setattr(np, "trapz", np.trapezoid, raising=False)
     clf, X, A, y = _problem(d=12)
     net = clf.module.float()
@@ -194,8 +193,7 @@ def test_deletion_equals_quantus_pixel_flipping_curve(monkeypatch):
 
 @quantus_marks
 def test_abpc_equals_quantus_region_perturbation_morf_minus_lerf():
-    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; "
-                                  "pip install quantus")
+    import quantus
     clf, X, A, y = _problem()
     clf.module = clf.module.float()
     drops = {}

@@ -267,7 +267,7 @@ def test_smooth_mprt_uses_common_noise(mlp):
 
 
 def test_ssim_matches_skimage(mlp):
-    structural_similarity = pytest.importorskip("skimage.metrics").structural_similarity
+    from skimage.metrics import structural_similarity
     from sklearn_xai.metrics._randomisation import _similarity
     A, B = RNG.normal(size=(3, 64)), RNG.normal(size=(3, 64))
     got = _similarity(A, B, "ssim", True, (8, 8))
@@ -334,7 +334,7 @@ def _quantus_randomise(estimator, layers, *, random_state, copy=True):
 
 
 def test_mprt_equals_quantus(net, monkeypatch):
-    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; pip install quantus")
+    import quantus
     import sklearn_xai.models
 
     # The metrics import randomise_model from sklearn_xai.models when called.
@@ -360,7 +360,7 @@ def test_mprt_equals_quantus(net, monkeypatch):
 
 
 def test_random_logit_equals_quantus(net):
-    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; pip install quantus")
+    import quantus
     ex = LogitGradient(FrozenEstimator(net)).fit(X_TRAIN)
     y = net.predict(X.astype(np.float32))
     A = ex.explain(X, target=y)
@@ -409,7 +409,7 @@ def test_smooth_mprt_equals_quantus_at_fixed_noise(net, monkeypatch):
     and leaves the last one noise-free, so our fixed noise is the same
     draws with a zero last copy, and Quantus' randn replays them (the same
     cycle for the original model and every randomised one, as ours)."""
-    quantus = pytest.importorskip("quantus", reason="Quantus 0.6 is the peer oracle; pip install quantus")
+    import quantus
     import sklearn_xai.metrics._randomisation as randomisation
     import sklearn_xai.models
 

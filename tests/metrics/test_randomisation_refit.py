@@ -70,7 +70,7 @@ def net():
 
 @pytest.fixture(scope="module")
 def booster():
-    xgboost = pytest.importorskip("xgboost")
+    import xgboost
     return xgboost.XGBClassifier(n_estimators=3, max_depth=2, random_state=0).fit(
         X_TRAIN, Y_TRAIN)
 
