@@ -371,7 +371,8 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         def generic_blocks():
             """(sl, None, f at X[sl] or None, f of the imputed rows (c, m * b))."""
             per_row = m * b + (1 if include_x else 0)
-            for sl in block_slices(n, per_row, d, batch_size):
+            for sl in block_slices(n, per_row, d, batch_size,
+                                   getattr(f, "device", None)):
                 c = len(X[sl])
                 Z = imputed(sl).reshape(c * m * b, d)
                 if include_x:

@@ -158,8 +158,10 @@ def _with_x_blocks(f, masker, X, n_coalitions, keep_of, batch_size, rngs):
     fx, values = np.empty(n), np.empty((n, n_coalitions))
     # Blocks of _CALLS_PER_BLOCK model calls: fewer blocks to build, the
     # model calls those of one pass over all rows.
-    call = block_slices(n, n_coalitions + 1, d, batch_size)[0]
-    step = _CALLS_PER_BLOCK * max(1, call.stop - call.start) if n else 1
+    call = block_slices(n, n_coalitions + 1, d, batch_size, f.device)[0]
+    # On an accelerator one call is already as large as memory allows.
+    calls = _CALLS_PER_BLOCK if f.device is None or f.device.type == "cpu" else 1
+    step = calls * max(1, call.stop - call.start) if n else 1
     for start in range(0, n, step):
         sl = slice(start, start + step)
         fx[sl], values[sl] = masker.evaluate(

@@ -90,7 +90,7 @@ def _explained_neighbours(estimator, X, *, explainer, n_neighbours, neighbours,
     labels = _class_labels(f, f.target_index(X))
     keys = row_keys(X)
     m = int(n_neighbours)
-    for sl in block_slices(n, m, d, batch_size):
+    for sl in block_slices(n, m, d, batch_size, f.device):
         Z = neighbours(sl, keys)
         c = Z.shape[0]
         owner = np.repeat(np.arange(sl.start, sl.start + c), m)

@@ -18,7 +18,11 @@ __all__ = ["check_allocation", "config_context", "get_config", "set_config"]
 # being told otherwise: 8 GiB, far above what the default settings need.
 _DEFAULT_MAX_ALLOCATION_BYTES = 8 * 2**30
 
-_global_config = {"max_allocation_bytes": _DEFAULT_MAX_ALLOCATION_BYTES}
+_global_config = {
+    "max_allocation_bytes": _DEFAULT_MAX_ALLOCATION_BYTES,
+    "device_memory_fraction": 0.25,
+    "device_memory": None,
+}
 _local = threading.local()
 
 
@@ -38,6 +42,12 @@ def get_config():
         ``max_allocation_bytes`` : int or None
             The largest array, in bytes, that explainers and metrics
             allocate (see :func:`check_allocation`); ``None``: no limit.
+        ``device_memory_fraction`` : float
+            Share of an accelerator's memory one block of model calls may
+            take (see :func:`~sklearn_xai.utils._device.block_entries`).
+        ``device_memory`` : int or None
+            Bytes of accelerator memory blocks are sized from; ``None``: the
+            device's free memory at the time of the call.
 
     See Also
     --------
@@ -63,7 +73,29 @@ def _check_limit(value):
         )
 
 
-def set_config(*, max_allocation_bytes="unchanged"):
+def _check_fraction(value):
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
+            or not 0 < value <= 1:
+        raise ValueError(
+            "device_memory_fraction must be a float in (0, 1], the share of an "
+            f"accelerator's free memory a block may take; got {value!r}."
+        )
+
+
+def _check_memory(value):
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(
+            "device_memory must be a positive int (bytes) or None (the device's "
+            f"free memory); got {value!r}."
+        )
+
+
+def set_config(*, max_allocation_bytes="unchanged", device_memory_fraction="unchanged",
+               device_memory="unchanged"):
     """Set the sklearn_xai configuration (for this thread).
 
     Parameters
@@ -73,6 +105,15 @@ def set_config(*, max_allocation_bytes="unchanged"):
         allocate; larger counts (``n_perturbations``, ``n_draws``, ...) are
         refused before any work starts.  ``None`` removes the limit.  The
         default limit is 8 GiB.
+    device_memory_fraction : float in (0, 1], default="unchanged"
+        Share of an accelerator's memory that one block of model calls
+        (inputs, activations, gradients) may take; blocks on the CPU keep
+        their cache-sized bound.  The default is 0.25.  Results do not
+        depend on it, only speed and peak memory.
+    device_memory : int or None, default="unchanged"
+        Bytes of accelerator memory to size blocks from; ``None`` (the
+        default) reads the device's free memory at each call.  Set it to
+        share a GPU with other work.
 
     See Also
     --------
@@ -89,15 +130,23 @@ def set_config(*, max_allocation_bytes="unchanged"):
     if max_allocation_bytes != "unchanged":
         _check_limit(max_allocation_bytes)
         _config()["max_allocation_bytes"] = max_allocation_bytes
+    if device_memory_fraction != "unchanged":
+        _check_fraction(device_memory_fraction)
+        _config()["device_memory_fraction"] = float(device_memory_fraction)
+    if device_memory != "unchanged":
+        _check_memory(device_memory)
+        _config()["device_memory"] = device_memory
 
 
 @contextmanager
-def config_context(*, max_allocation_bytes="unchanged"):
+def config_context(*, max_allocation_bytes="unchanged",
+                   device_memory_fraction="unchanged", device_memory="unchanged"):
     """Set the sklearn_xai configuration within a ``with`` block.
 
     Parameters
     ----------
-    max_allocation_bytes : int or None, default="unchanged"
+    max_allocation_bytes, device_memory_fraction, device_memory : \
+default="unchanged"
         See :func:`set_config`.
 
     Yields
@@ -112,7 +161,9 @@ def config_context(*, max_allocation_bytes="unchanged"):
     None
     """
     old = get_config()
-    set_config(max_allocation_bytes=max_allocation_bytes)
+    set_config(max_allocation_bytes=max_allocation_bytes,
+               device_memory_fraction=device_memory_fraction,
+               device_memory=device_memory)
     try:
         yield
     finally:

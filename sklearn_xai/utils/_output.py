@@ -36,6 +36,7 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.utils._config import check_allocation
+from sklearn_xai.utils._device import block_entries, model_device
 from sklearn_xai.utils._estimators import transform_steps, unfreeze, unwrap
 
 __all__ = [
@@ -219,12 +220,14 @@ def check_single_output_target(target, estimator, *, output="predict"):
 BLOCK_ENTRIES = 2**17
 
 
-def block_slices(n_rows, per_row, n_features, batch_size=None):
+def block_slices(n_rows, per_row, n_features, batch_size=None, device=None):
     """Slices of rows whose ``per_row`` model inputs each form one block.
 
     A block holds at most ``batch_size`` model rows (but at least one
-    explained row), or about :data:`BLOCK_ENTRIES` float64 entries when
-    ``batch_size`` is None.  Code that draws each row's random numbers from
+    explained row), or, when ``batch_size`` is None, about
+    :func:`~sklearn_xai.utils._device.block_entries` input entries for the
+    model's ``device`` (:data:`BLOCK_ENTRIES` on the CPU, a share of the
+    free memory on a GPU).  Code that draws each row's random numbers from
     its own stream gets results that do not depend on the block size.
 
     Parameters
@@ -236,7 +239,10 @@ def block_slices(n_rows, per_row, n_features, batch_size=None):
     n_features : int
         Features per model input.
     batch_size : int or None, default=None
-        Maximum model rows per block; ``None`` uses :data:`BLOCK_ENTRIES`.
+        Maximum model rows per block; ``None`` sizes blocks by the device.
+    device : torch.device, str or None, default=None
+        The device of the model (``None``: not a torch module, or on the
+        CPU).
 
     Returns
     -------
@@ -249,7 +255,7 @@ def block_slices(n_rows, per_row, n_features, batch_size=None):
     >>> block_slices(5, per_row=3, n_features=4, batch_size=6)
     [slice(0, 2, None), slice(2, 4, None), slice(4, 6, None)]
     """
-    cap = batch_size or max(BLOCK_ENTRIES // max(n_features, 1), 1)
+    cap = batch_size or max(block_entries(device) // max(n_features, 1), 1)
     step = max(1, cap // max(per_row, 1))
     return [slice(s, s + step) for s in range(0, n_rows, step)]
 
@@ -439,6 +445,8 @@ class ExplainedOutput:
         names = getattr(estimator, "feature_names_in_", None)
         self.feature_names = None if names is None else list(names)
         self.codec = codec
+        # Blocks of model calls are sized for the device the model runs on.
+        self.device = model_device(estimator)
         self.n_evaluations = 0
         self.n_calls = 0
 
@@ -449,7 +457,8 @@ class ExplainedOutput:
         if Z.dtype != self.dtype and self.codec is None:
             Z = Z.astype(self.dtype)
         n_features = Z.shape[1] if Z.ndim == 2 else int(np.prod(Z.shape[1:]))
-        step = self.batch_size or max(BLOCK_ENTRIES // max(n_features, 1), 1)
+        step = self.batch_size or max(
+            block_entries(self.device) // max(n_features, 1), 1)
         outs = []
         for start in range(0, max(len(Z), 1), step):
             chunk = Z[start : start + step]
@@ -681,7 +690,7 @@ class ExplainedOutput:
         check_allocation(
             (per_row + 1) * d, what=f"the {per_row} model inputs of one row",
             parameter=parameter or "the count of perturbations, draws or steps")
-        for sl in block_slices(n, per_row + 1, d, self.batch_size):
+        for sl in block_slices(n, per_row + 1, d, self.batch_size, self.device):
             Xs = X[sl]
             c = Xs.shape[0]
             buf = np.empty((c * (per_row + 1), d))
