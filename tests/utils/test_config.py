@@ -53,7 +53,8 @@ GIB = 2**30
 
 # ------------------------------------------------------------- the mechanism
 def test_default_limit_and_config_accessors():
-    assert get_config() == {"max_allocation_bytes": 8 * GIB}
+    assert get_config() == {"max_allocation_bytes": 8 * GIB,
+                            "device_memory_fraction": 0.25, "device_memory": None}
     with config_context(max_allocation_bytes=GIB):
         assert get_config()["max_allocation_bytes"] == GIB
         with config_context(max_allocation_bytes=None):
