@@ -88,7 +88,9 @@ def test_smoothgrad_on_cuda_equals_the_cpu():
     data = make_tetrominoes(200, image_size=8, random_state=0)
     X, y = np.asarray(data.data, dtype=np.float32), np.asarray(data.target)
     net = TetrominoNetClassifier(max_epochs=1, device="cuda", random_state=0).fit(X, y)
-    A_cuda = SmoothGrad(net, n_perturbations=8, random_state=0).fit(X).transform(X[:20])
+    A_cuda = SmoothGrad(FrozenEstimator(net), n_perturbations=8,
+                        random_state=0).fit(X).transform(X[:20])
     net.set_params(device="cpu")
-    A_cpu = SmoothGrad(net, n_perturbations=8, random_state=0).fit(X).transform(X[:20])
+    A_cpu = SmoothGrad(FrozenEstimator(net), n_perturbations=8,
+                       random_state=0).fit(X).transform(X[:20])
     np.testing.assert_allclose(A_cuda, A_cpu, rtol=1e-3, atol=1e-5)
