@@ -110,8 +110,11 @@ def test_agreement_measures(bench):
     assert bench.relative_max_diff([1.0, 2.0], [1.0, 4.0]) == 0.5
     assert bench.relative_max_diff([0.0, 1e-3], [0.0, 0.0]) == 1e-3
     agree = bench.mean_agreement(np.array([1.0, 2.0, 3.0]), np.array([2.0, 4.0, 6.0]))
-    assert agree["rel_mean_diff"] == pytest.approx(0.5)  # |2 - 4| / 4
+    assert agree["rel_mean_abs_diff"] == pytest.approx(0.5)  # |2 - 4| / 4
     assert agree["corr"] == pytest.approx(1.0)
+    agree = bench.mean_agreement(-np.eye(2), np.eye(2))  # every entry, not the mean map
+    assert agree["rel_mean_abs_diff"] == 0.0
+    assert agree["corr"] == pytest.approx(-1.0)
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
