@@ -100,9 +100,9 @@ MODEL_METRICS = ("pixel_flipping", "region_perturbation", "faithfulness_correlat
                  "infidelity", "max_sensitivity")
 
 FULL = dict(n_train=4000, epochs=2, n_fast=4000, n_slow=1000, n_metric=500, pilot=16,
-            rounds=3, cpu_budget=3.0, guard=420.0)
-SMALL = dict(n_train=200, epochs=1, n_fast=64, n_slow=8, n_metric=8, pilot=2,
-             rounds=2, cpu_budget=0.5, guard=120.0)
+            rounds=3, cpu_budget=3.0, guard=400.0)
+SMALL = dict(n_train=100, epochs=1, n_fast=16, n_slow=4, n_metric=4, pilot=2,
+             rounds=2, cpu_budget=0.25, guard=120.0)
 
 
 # ------------------------------------------------------------------ helpers
@@ -190,7 +190,8 @@ def captum_explain(kind, module, X, chunk, *, n_steps=50, n_samples=50, std=0.1)
                 method="gausslegendre")
         elif kind == "SmoothGrad":
             a = attr.NoiseTunnel(attr.Saliency(prob)).attribute(
-                x, nt_type="smoothgrad", nt_samples=n_samples, stdevs=std, target=target)
+                x, nt_type="smoothgrad", nt_samples=n_samples, stdevs=std, target=target,
+                abs=False)  # Captum's Saliency is absolute by default, ours signed
         else:  # pragma: no cover - a typo in the table below
             raise ValueError(kind)
         out.append(a.detach().reshape(len(x), -1).double().cpu().numpy())
@@ -503,6 +504,7 @@ def main(argv=None):
     if args.threads is not None:
         torch.set_num_threads(args.threads)
     device = resolve_device(args.device, parameter="--device")
+    torch.manual_seed(0)  # Captum's draws (torch.randn / torch.rand)
     cuda = device.type == "cuda"
 
     def sync():

@@ -62,6 +62,9 @@ def test_tiny_run_has_every_row_with_finite_numbers(bench, tmp_path, restore_thr
     # on the CPU, ours and Captum called directly compute the same gradients
     for name in EXPLAINERS[:5]:
         assert by_name[name]["ours_vs_captum_rel_max_diff"] < 1e-4, name
+    # SmoothGrad: two noise draws, one expectation (signed gradients on both sides)
+    noisy = by_name["SmoothGrad(50)"]["ours_vs_captum_noisy"]
+    assert noisy["corr"] > 0.9 and noisy["rel_mean_abs_diff"] < 0.1, noisy
     # device == CPU here: the "CPU copy" is the same net, the same values
     for name in METRICS[:3]:
         assert by_name[name]["device_vs_cpu_rel_max_diff"] < 1e-6, name
