@@ -101,7 +101,7 @@ MODEL_METRICS = ("pixel_flipping", "region_perturbation", "faithfulness_correlat
 
 FULL = dict(n_train=4000, epochs=2, n_fast=4000, n_slow=1000, n_metric=500, pilot=16,
             rounds=3, cpu_budget=3.0, guard=400.0)
-SMALL = dict(n_train=100, epochs=1, n_fast=16, n_slow=4, n_metric=4, pilot=2,
+SMALL = dict(n_train=100, epochs=1, n_fast=16, n_slow=2, n_metric=2, pilot=1,
              rounds=2, cpu_budget=0.25, guard=120.0)
 
 
@@ -427,7 +427,7 @@ def _measure(name, n_rows, ours, captum, cpu, sync, rounds, pilot, budget):
     """Warm-ups, then interleaved rounds of the sides.  ``ours(n)``,
     ``captum(n)``, ``cpu(n)``: the work on the first ``n`` rows (``captum``
     may be None).  Returns (record, last outputs by side)."""
-    warm = min(n_rows, 64)
+    warm = min(n_rows, 8)  # first-call costs: CUDA context, kernels, lazy imports
     ours(warm)
     if captum is not None:
         captum(warm)
