@@ -134,7 +134,8 @@ def relative_max_diff(a, b):
 def mean_agreement(a, b):
     """For results whose random draws differ: the relative difference of the
     mean absolute values (a scale check) and the correlation over all
-    entries (per-row scores, or every pixel of every attribution map)."""
+    entries (per-row scores, or every pixel of every attribution map; NaN
+    for fewer than 3 entries)."""
     a = np.ravel(np.asarray(a, dtype=np.float64))
     b = np.ravel(np.asarray(b, dtype=np.float64))
     finite = np.isfinite(a) & np.isfinite(b)
@@ -142,7 +143,7 @@ def mean_agreement(a, b):
     scale = np.mean(np.abs(b)) if len(b) else 0.0
     rel = float(abs(np.mean(np.abs(a)) - scale) / scale) if scale > 0 else float("nan")
     corr = (float(np.corrcoef(a, b)[0, 1])
-            if len(a) > 1 and np.std(a) > 0 and np.std(b) > 0 else float("nan"))
+            if len(a) > 2 and np.std(a) > 0 and np.std(b) > 0 else float("nan"))
     return {"rel_mean_abs_diff": rel, "corr": corr}
 
 

@@ -118,6 +118,7 @@ def test_agreement_measures(bench):
     agree = bench.mean_agreement(-np.eye(2), np.eye(2))  # every entry, not the mean map
     assert agree["rel_mean_abs_diff"] == 0.0
     assert agree["corr"] == pytest.approx(-1.0)
+    assert math.isnan(bench.mean_agreement([1.0, 2.0], [2.0, 1.0])["corr"])  # 2 entries
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
