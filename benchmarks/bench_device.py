@@ -461,6 +461,17 @@ def _measure(name, n_rows, ours, captum, cpu, sync, rounds, pilot, budget):
     return rec, outputs
 
 
+def _record(run, rec):
+    """Add a row (with its goals' verdicts) to the results and rewrite them."""
+    if "error" not in rec:
+        rec["goals"] = [{"goal": label, "value": value, "bound": f"{op} {bound:g}",
+                         "passed": passed}
+                        for label, value, (op, bound), passed in verdicts(rec)]
+    run.results["rows"].append(rec)
+    run.log(rec["name"], json.dumps(rec, default=str)[:400])
+    run.save()
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="auto",
@@ -586,9 +597,7 @@ def main(argv=None):
         except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
             rec = {"name": name, "n_rows": n_rows, "kind": "explainer",
                    "error": f"{type(exc).__name__}: {exc}"}
-        run.results["rows"].append(rec)
-        run.log(name, json.dumps(rec, default=str)[:400])
-        run.save()
+        _record(run, rec)
 
     items = [item for item in metric_items(s) if wanted(item[0])]
     if items:
@@ -622,9 +631,7 @@ def main(argv=None):
         except Exception as exc:  # noqa: BLE001 - recorded, the run goes on
             rec = {"name": name, "n_rows": nm, "kind": "metric",
                    "error": f"{type(exc).__name__}: {exc}"}
-        run.results["rows"].append(rec)
-        run.log(name, json.dumps(rec, default=str)[:400])
-        run.save()
+        _record(run, rec)
 
     if cuda:
         run.results["meta"]["gpu_max_mem_gib"] = round(

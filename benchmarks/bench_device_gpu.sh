@@ -4,7 +4,9 @@
 # sklearn_xai is imported from this checkout, and $OUT (default .gpu/out)
 # receives env.txt, bench_device.log, bench_device.json and bench_device.md.
 # Arguments are passed on to bench_device.py, e.g.
-#   bash benchmarks/bench_device_gpu.sh --device cuda --guard 360
+#   bash benchmarks/bench_device_gpu.sh --device cuda --guard 330
+# As with the kit, GPU_SMALL=1 adds --small and GPU_GUARD=S adds --guard S
+# (arguments given after them win).
 set -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-.gpu/out}
@@ -36,5 +38,8 @@ if ! "$PY" -c 'import sklearn,sys; v=tuple(int(p) for p in sklearn.__version__.s
     --no-cache-dir --target "$SITE" "${opt[@]}"
 fi
 export PYTHONPATH="$PWD:$SITE${PYTHONPATH:+:$PYTHONPATH}"
-PYTHONUNBUFFERED=1 OUT="$OUT" "$PY" benchmarks/bench_device.py --out "$OUT" "$@" 2>&1 \
+kit=()
+[ "${GPU_SMALL:-0}" = 1 ] && kit+=(--small)
+[ -n "$GPU_GUARD" ] && kit+=(--guard "$GPU_GUARD")
+PYTHONUNBUFFERED=1 OUT="$OUT" "$PY" benchmarks/bench_device.py --out "$OUT" "${kit[@]}" "$@" 2>&1 \
   | tee "$OUT/bench_device.log"

@@ -59,6 +59,13 @@ def test_tiny_run_has_every_row_with_finite_numbers(bench, tmp_path, restore_thr
         assert row["cpu_scaled_s"] == pytest.approx(
             row["cpu"]["median_s"] / row["cpu"]["n_rows"] * row["n_rows"])
     by_name = {row["name"]: row for row in results["rows"]}
+    # each row's verdicts, in the JSON, are the comparisons of its own numbers
+    for name in EXPLAINERS:
+        row = by_name[name]
+        assert [g["passed"] for g in row["goals"]] == [row["ours_over_captum"] <= 1.2]
+    row = by_name["infidelity(100)"]
+    assert [g["passed"] for g in row["goals"]] == [
+        row["ours_over_captum"] <= 1.5, row["cpu_speedup"] >= 10]
     # on the CPU, ours and Captum called directly compute the same gradients
     for name in EXPLAINERS[:5]:
         assert by_name[name]["ours_vs_captum_rel_max_diff"] < 1e-4, name
