@@ -203,7 +203,8 @@ class NoiseTunnel(BaseExplainer):
         # Stream 0 of each row: the noise; stream 1: the keys of its noisy
         # copies' streams in the inner explainer (62-bit, non-negative).
         if self.stdev:
-            noise = rngs.normal((N, d))
+            # The Box–Muller draws SmoothGrad makes on the model's device.
+            noise = rngs.normal((N, d), method="box_muller")
             noise *= self.stdev
         else:
             noise = np.zeros((n, N, d))
