@@ -29,6 +29,7 @@ Modules return logits; ``predict_proba`` applies the softmax (skorch's
 
 import numbers
 import os
+import warnings
 from contextlib import contextmanager
 
 import numpy as np
@@ -106,6 +107,8 @@ _NET_DOC = {
             ``set_params(device=...)`` on a fitted net moves its weights,
             criterion and optimizer state to the new device (a net trained
             on a GPU predicts on the CPU after ``set_params(device="cpu")``).
+            A net pickled on a GPU loads on the CPU of a machine without one
+            (skorch warns; ``"cuda"`` becomes the CPU, ``"auto"`` stays).
             See :ref:`gpu`.
         **kwargs
             Any other :class:`skorch.NeuralNet` parameter (``criterion``,
@@ -485,7 +488,10 @@ class _NetMixin:
         if auto:
             state["device"] = str(state["device_"]) if fitted and \
                 state["device_"] is not None else "cpu"
-        super().__setstate__(state)
+        with warnings.catch_warnings():
+            if auto:  # skorch's "Setting self.device = cpu": it stays "auto"
+                warnings.filterwarnings("ignore", message="Setting self.device")
+            super().__setstate__(state)
         if fitted:
             device = vars(self).get("device")
             self.device_ = None if device is None else torch.device(device)

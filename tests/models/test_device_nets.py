@@ -4,6 +4,7 @@ net (weights, criterion, optimizer state)."""
 
 import copy
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -122,6 +123,30 @@ def test_pickle_round_trip_of_an_auto_net(fitted):
     np.testing.assert_array_equal(back.predict_proba(X), net.predict_proba(X))
     unfitted = pickle.loads(pickle.dumps(_net(device="auto")))
     assert unfitted.device == "auto"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
+@pytest.mark.parametrize("setting", ["auto", "cuda"])
+def test_a_net_pickled_on_a_gpu_loads_on_the_cpu(fitted, setting):
+    # What a net fitted on a GPU machine records (its weights are the CPU's
+    # here; skorch maps them to the CPU either way when CUDA is absent).
+    X, _ = _data()
+    expected = fitted.predict_proba(X)
+    vars(fitted)["device"] = setting
+    vars(fitted)["device_"] = torch.device("cuda")
+    data = pickle.dumps(fitted)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        back = pickle.loads(data)
+    said = [str(w.message) for w in caught]
+    assert any("no CUDA devices" in m for m in said)  # skorch says where it loads
+    # skorch's "Setting self.device = cpu" only when the setting does change
+    assert any("Setting self.device" in m for m in said) is (setting == "cuda")
+    # "auto" stays "auto"; skorch sets an explicit "cuda" to the CPU
+    assert str(back.device) == ("auto" if setting == "auto" else "cpu")
+    assert back.device_ == torch.device("cpu")
+    assert {p.device.type for p in back.module_.parameters()} == {"cpu"}
+    np.testing.assert_array_equal(back.predict_proba(X), expected)
 
 
 @needs_cuda
