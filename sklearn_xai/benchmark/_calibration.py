@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils import Bunch
 
+from sklearn_xai.utils._device import resolve_device
 from sklearn_xai.utils._docstring import Substitution, references
 from sklearn_xai.utils._sklearn import HasMethods, Interval, StrOptions, validate_params
 
@@ -21,17 +22,6 @@ __all__ = ["calibrate_signal_strength"]
 # A geometric grid of 20 signal strengths over the range of XAI-TRIS'
 # published alphas (0.0125 to 0.70); the paper does not list its grid.
 DEFAULT_ALPHAS = tuple(float(a) for a in np.round(np.geomspace(0.01, 0.8, 20), 4))
-
-
-def _resolve_device(device):
-    """``"auto"``: ``"cuda"`` when torch sees a GPU, else ``"cpu"``."""
-    if device != "auto":
-        return device
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a dependency of the models
-        return "cpu"
-    return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 @validate_params(
@@ -108,7 +98,9 @@ def calibrate_signal_strength(scenario="linear", background="white", architectur
         ``{"max_epochs": 50}``); ignored with an estimator.
     device : str, default="auto"
         Torch device of the networks; ``"auto"``: ``"cuda"`` when torch
-        sees a GPU, else ``"cpu"``.  Ignored with an estimator.
+        sees a GPU, else ``"cpu"`` (resolved by each net at ``fit``).  A GPU
+        torch does not see is refused before any training.  Ignored with
+        an estimator.
     stop_at_target : bool, default=True
         Stop at the first ``alpha`` that reaches the target; ``False`` runs
         the whole grid (the full accuracy curve).
@@ -143,9 +135,9 @@ def calibrate_signal_strength(scenario="linear", background="white", architectur
     if isinstance(architecture, str):
         from sklearn_xai.models import TetrominoNetClassifier
 
+        resolve_device(device)  # a GPU torch does not see: refused before any work
         base = TetrominoNetClassifier(architecture=architecture, image_size=image_size,
-                                      device=_resolve_device(device),
-                                      **(model_params or {}))
+                                      device=device, **(model_params or {}))
     else:
         base = architecture
     tried, accuracies, chosen = [], [], None

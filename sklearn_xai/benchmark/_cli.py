@@ -5,6 +5,7 @@
     sklearn-xai run                       # the default preset (about a minute)
     sklearn-xai run PRESET|CONFIG.yaml [--n-jobs N] [--backend loky|threading|dask]
                                        [--scheduler-address ADDR] [--shard-size N]
+                                       [--device auto|cpu|cuda|cuda:N]
                                        [--out DIR] [--cache-dir DIR] [--no-cache]
                                        [--metrics NAME,...]
     sklearn-xai compare DATA.csv --target COLUMN [--model ALIAS] [--explainers NAME,...]
@@ -47,6 +48,10 @@ def _parser():
     run.add_argument("--shard-size", default="auto", type=_shard_size, metavar="N",
                      help="explained rows per parallel task: 'auto' (default), a "
                           "number, or 'none' for one task per cell")
+    run.add_argument("--device", default=None, type=_device, metavar="DEVICE",
+                     help="where the torch models train and run: auto, cpu, cuda or "
+                          "cuda:N (default: the config's 'device:', else each "
+                          "model's own); not part of the cache keys")
     run.add_argument("--out", default=None,
                      help=f"output folder (default: ./{DEFAULT_OUT}/<benchmark name>)")
     _add_cache_options(run)
@@ -185,6 +190,17 @@ def _check_metric_names(names, labels):
     if unknown:
         raise ValueError(f"--metrics: unknown metric(s) {unknown}; the benchmark has "
                          f"{list(labels)}.")
+
+
+def _device(text):
+    """--device: a device name ("auto", "cpu", "cuda", "cuda:N"), checked by
+    its spelling; whether the machine has it is checked when the run starts."""
+    from sklearn_xai.benchmark._spec import check_device_setting
+
+    try:
+        return check_device_setting(text, "--device")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _shard_size(text):
@@ -590,6 +606,14 @@ def _run(args, out):
     _import_modules(args.imports, args.benchmark)
     spec = _as_spec(args.benchmark)
     spec.validate_names()
+    # Fail fast (before any output folder or work), naming --device or the
+    # config's device: key.
+    device = args.device if args.device is not None else spec.device
+    if device is not None:
+        from sklearn_xai.utils._device import resolve_device
+
+        resolve_device(device, parameter="--device" if args.device is not None
+                       else "device")
     metrics = _metric_names(args)
     _check_metric_names(metrics, list(spec.metrics))
     directory = args.out or os.path.join(DEFAULT_OUT, spec.name)
@@ -600,7 +624,8 @@ def _run(args, out):
         results = run_benchmark(spec, n_jobs=args.n_jobs, backend=backend,
                                 cache_dir=cache_dir, verbose=0 if args.quiet else 1,
                                 shard_size=args.shard_size,
-                                scheduler_address=args.scheduler_address)
+                                scheduler_address=args.scheduler_address,
+                                device=args.device)
     except BenchmarkInterrupted as exc:
         print(f"sklearn-xai run: {exc}", file=sys.stderr)
         return 130

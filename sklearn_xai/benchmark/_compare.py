@@ -288,7 +288,7 @@ def _default_output(model, explainers):
 def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
                        metrics="auto", output="auto", n_explain=100, seeds=(0, 1),
                        n_jobs=None, backend=None, cache_dir=None, budget=None,
-                       verbose=0):
+                       verbose=0, device=None):
     """Rank the explainers that apply to a fitted model on metrics without
     ground truth.
 
@@ -392,6 +392,13 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         the results' description (shown in the report).
     verbose : int, default=0
         Show a progress bar when > 0.
+    device : {"auto", "cpu", "cuda", "cuda:N"} or None, default=None
+        Where a torch model (a net of :mod:`sklearn_xai.models`, alone or in
+        a pipeline) is explained and scored: a copy of it is moved there
+        (``model`` itself stays where it is).  ``None``: where it is.  A GPU
+        torch does not see is refused before any work starts; the device is
+        not part of the cache keys and is recorded in
+        ``results.spec["device"]`` (see :func:`run_benchmark`).
 
     Returns
     -------
@@ -425,13 +432,16 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
     >>> sorted(results.table["explainer"].unique())
     ['ablation', 'random']
     """
+    from sklearn_xai.benchmark._runner import _run_device
+
+    device = _run_device(device)  # fails fast, before any work
     if budget is not None:
         note = []
         results = _compare_within_budget(
             model, X, y, budget=budget, say=note.append, X_train=X_train,
             explainers=explainers, metrics=metrics, output=output,
             n_explain=n_explain, seeds=seeds, n_jobs=n_jobs, backend=backend,
-            cache_dir=cache_dir, verbose=verbose)
+            cache_dir=cache_dir, verbose=verbose, device=device)
         if verbose > 0:
             print(f"budget={budget:g}: {note[0]}")
         return results
@@ -512,7 +522,7 @@ def compare_explainers(model, X, y=None, *, X_train=None, explainers="auto",
         n_explain=n_explain, control="random" if "random" in explainers else "auto",
     )
     results = run_benchmark(spec, n_jobs=n_jobs, backend=backend, cache_dir=cache_dir,
-                            verbose=verbose)
+                            verbose=verbose, device=device)
     if not y_given and "model_score" in results.table:
         results.table["model_score"] = np.nan
     return results
@@ -695,7 +705,7 @@ def _budget_note(plan, n_rows, n_seeds, n_workers, pilot_rows, budget):
 
 def _compare_within_budget(model, X, y, *, budget, say, X_train, explainers, metrics,
                            output, n_explain, seeds, n_jobs, backend, cache_dir,
-                           verbose):
+                           verbose, device=None):
     """:func:`compare_explainers` cut to fit ``budget`` seconds (see its
     ``budget``); ``say`` receives the note of what was cut before the
     comparison runs."""
@@ -711,7 +721,7 @@ def _compare_within_budget(model, X, y, *, budget, say, X_train, explainers, met
         return compare_explainers(model, X, y, X_train=X_train, explainers=explainers,
                                   metrics=metrics, output=output, n_explain=n_explain,
                                   seeds=seeds, n_jobs=n_jobs, backend=backend,
-                                  cache_dir=cache_dir, verbose=verbose)
+                                  cache_dir=cache_dir, verbose=verbose, device=device)
     n_explain = min(int(n_explain), len(X))
     if X_train is None and len(X) > n_explain:
         # The split compare_explainers makes, made once for the pilot and the run.
@@ -723,7 +733,7 @@ def _compare_within_budget(model, X, y, *, budget, say, X_train, explainers, met
         if "RandomExplainer" not in {_explainer_name(s) for s in explainers.values()}:
             explainers = {"random": "RandomExplainer", **explainers}
     common = dict(X_train=X_train, metrics=metrics, output=output, n_jobs=n_jobs,
-                  backend=backend, cache_dir=cache_dir)
+                  backend=backend, cache_dir=cache_dir, device=device)
     pilot_rows = min(_PILOT_ROWS, n_explain)
     pilot = compare_explainers(model, X, y, explainers=explainers, n_explain=pilot_rows,
                                seeds=seeds[:1], verbose=0, **common)

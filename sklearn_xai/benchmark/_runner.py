@@ -58,11 +58,13 @@ from sklearn_xai.benchmark._spec import (
     _resolve_value,
     _seed_params,
     bind_registered,
+    check_device_setting,
     load_config,
     resolve_component,
 )
 from sklearn_xai.metrics import ROW_METADATA, get_metric_spec
 from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._device import resolve_device
 from sklearn_xai.utils._output import model_input
 
 __all__ = ["BenchmarkInterrupted", "run_benchmark"]
@@ -172,14 +174,69 @@ def _split(bunch, task, test_size, n_explain, seed):
     return train, test, test[:n_explain] if n_explain is not None else test
 
 
-def _prepare(dataset_spec, model_spec, seed):
-    """Data, split and fitted model of a cell (shared by its explainers)."""
+def _torch_nets(obj, found, seen, depth=0):
+    """The skorch nets inside ``obj`` (itself, pipeline steps, a
+    FrozenEstimator's estimator, any estimator parameter), in ``found``."""
+    if id(obj) in seen or depth > 16:
+        return found
+    seen.add(id(obj))
+    from skorch import NeuralNet
+
+    if isinstance(obj, NeuralNet):
+        found.append(obj)
+    elif isinstance(obj, (list, tuple)):
+        for value in obj:
+            _torch_nets(value, found, seen, depth + 1)
+    elif hasattr(obj, "get_params") and not isinstance(obj, type):
+        try:
+            params = obj.get_params(deep=False)
+        except Exception:  # noqa: BLE001 - not an estimator after all
+            return found
+        for value in params.values():
+            _torch_nets(value, found, seen, depth + 1)
+    return found
+
+
+def _place(model, device):
+    """``model`` with every torch net inside it on ``device`` (a run's
+    ``device`` setting, resolved).
+
+    Each net with a ``device`` parameter gets ``set_params(device=...)``:
+    before fitting, where it will train; a fitted net (a model given fitted,
+    as ``compare_explainers``' is) is moved there by the nets' own
+    ``set_params``, on a copy, so the caller's model stays where it was.
+    ``None`` and models without a net are returned as they are.
+    """
+    if device is None or "skorch" not in sys.modules:  # no net without skorch
+        return model
+    nets = [net for net in _torch_nets(model, [], set())
+            if "device" in net.get_params(deep=False)]
+    def elsewhere(net):  # a fitted net knows where it is (device_)
+        return str(vars(net).get("device_", net.device)) != device
+
+    if any(getattr(net, "initialized_", False) and elsewhere(net) for net in nets):
+        import copy
+
+        model = copy.deepcopy(model)
+        nets = [net for net in _torch_nets(model, [], set())
+                if "device" in net.get_params(deep=False)]
+    for net in nets:
+        fitted = getattr(net, "initialized_", False)
+        if (fitted and elsewhere(net)) or (not fitted and str(net.device) != device):
+            net.set_params(device=device)
+    return model
+
+
+def _prepare(dataset_spec, model_spec, seed, device=None):
+    """Data, split and fitted model of a cell (shared by its explainers);
+    the model's torch nets on ``device`` when it is given (see :func:`_place`)."""
     test_size, n_explain = dataset_spec["test_size"], dataset_spec["n_explain"]
     bunch = _load_dataset(dataset_spec, seed)
     X, y = bunch["data"], bunch["target"]
     task = dataset_spec.get("task") or _task_of(y)
     train, test, explained = _split(bunch, task, test_size, n_explain, seed)
     model = resolve_component(model_spec, "model", seed=seed, task=task, context=bunch)
+    model = _place(model, device)
     _pin_torch()
     start = time.perf_counter()
     model.fit(X[train], y[train])
@@ -1239,7 +1296,7 @@ def _reference_key(metric_spec):
     return joblib.hash(params if scored is None else (params, scored))
 
 
-def _fit(dataset, model, seed, reference_specs, main_pid=None, cells=None):
+def _fit(dataset, model, seed, reference_specs, main_pid=None, cells=None, device=None):
     """Data, split and fitted model of one (dataset, model, seed), the
     exact Shapley references its cells need, computed once for all the
     explainers of that fit, and the fitted explainers of its cells
@@ -1254,7 +1311,8 @@ def _fit(dataset, model, seed, reference_specs, main_pid=None, cells=None):
     stored on disk and read back with pickle.  Each cell's explainer is
     fitted here, once per run, whatever the number of workers: the fitted
     explainer travels with the cell's tasks (it shares the model object of
-    ``prepared``, which pickle sends once per task)."""
+    ``prepared``, which pickle sends once per task).  ``device``: the run's
+    device setting (see :func:`_place`)."""
     if main_pid is not None:
         _watch_parent(main_pid)
     out = {"prepared": None, "error": "", "warnings": [], "references": {},
@@ -1262,7 +1320,7 @@ def _fit(dataset, model, seed, reference_specs, main_pid=None, cells=None):
     with _one_torch_thread():
         with _recorded_warnings(out["warnings"]):
             try:
-                out["prepared"] = _prepare(dataset, model, seed)
+                out["prepared"] = _prepare(dataset, model, seed, device)
             except Exception as exc:  # recorded by every cell of this fit
                 out["error"] = _format_error(exc)
         if out["prepared"] is not None:
@@ -1318,11 +1376,14 @@ def _warm_up_calls(tasks, n_jobs, main_pid):
 
 def _standalone_fit(task):
     """The fit of one cell outside a run's fit phase (row filter applied)."""
-    fits = {task["fit_key"]: _fit(task["dataset"], task["model"], task["seed"], {})}
+    device = task.get("device")
+    fits = {task["fit_key"]: _fit(task["dataset"], task["model"], task["seed"], {},
+                                  device=device)}
     models = (task["dataset"].get("explain_rows") or {}).get("correct_by") or {}
     for label, key in task["filter_keys"].items():
         if key not in fits:
-            fits[key] = _fit(task["dataset"], models[label], task["seed"], {})
+            fits[key] = _fit(task["dataset"], models[label], task["seed"], {},
+                             device=device)
     _filter_rows(fits, [task])
     return fits[task["fit_key"]]
 
@@ -1386,7 +1447,10 @@ def _hash_once(cache, label, obj):
     return cache[label]
 
 
-def _tasks(spec):
+def _tasks(spec, device=None):
+    """The cells of ``spec``, with their cache keys; ``device`` (the run's,
+    resolved) is added to each task after its keys, which it never enters:
+    scores do not depend on it."""
     tasks = []
     dataset_hashes, model_hashes = {}, {}
     outputs = {label: _explained_output(bind_registered(explainer, "explainer"))
@@ -1432,6 +1496,7 @@ def _tasks(spec):
         task["reference_keys"] = {label: _reference_key(m)
                                   for label, m in task["metrics"].items()
                                   if _uses_reference(m)}
+        task["device"] = device
     return tasks
 
 
@@ -1522,6 +1587,19 @@ def _as_spec(benchmark):
         "benchmark must be a BenchmarkSpec, a config dict, a preset name or a config "
         f"file path; got {type(benchmark).__name__}."
     )
+
+
+def _run_device(device):
+    """A run's ``device`` setting, resolved before any work starts.
+
+    Returns the device's name (``"cpu"``, ``"cuda"``, ``"cuda:1"``...;
+    ``"auto"`` resolved) or ``None``; a misspelt device, or a GPU torch does
+    not see, raises a ``ValueError`` naming ``device`` and the fix.
+    """
+    device = check_device_setting(device, "device")
+    if device is None:
+        return None
+    return str(resolve_device(device, parameter="device"))
 
 
 def _check_shard_size(shard_size):
@@ -1653,7 +1731,7 @@ def _log_entry(task, kind, rows, info):
 
 
 def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbose=0,
-                  shard_size="auto", scheduler_address=None):
+                  shard_size="auto", scheduler_address=None, device=None):
     """Run every cell of a benchmark and collect the results.
 
     A cell is one (dataset, model, explainer, seed).  Each (dataset, model,
@@ -1716,6 +1794,15 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     scheduler_address : str, default=None
         Address of a running Dask scheduler (``"tcp://host:8786"``) to run
         the tasks on; needs ``backend="dask"``.  The cluster is left running.
+    device : {"auto", "cpu", "cuda", "cuda:N"} or None, default=None
+        Where the run's torch models train and run (every net with a
+        ``device`` parameter, fitted ones moved there; see
+        :class:`BenchmarkSpec`'s ``device``); ``None`` uses the spec's
+        ``device``, and leaves each model's own when that is ``None`` too.
+        A GPU torch does not see is refused before any work starts.  Not
+        part of the cache keys (scores do not depend on the device); the
+        device used is recorded in ``results.spec["device"]``.  See
+        :ref:`gpu`.
 
     Returns
     -------
@@ -1748,12 +1835,13 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     spec = _as_spec(benchmark)
     spec.validate_names()
     shard_size = _check_shard_size(shard_size)
+    device = _run_device(spec.device if device is None else device)
     if scheduler_address is not None and backend != "dask":
         raise ValueError(
             f"scheduler_address={scheduler_address!r} is the address of a Dask scheduler: "
             "it needs backend='dask'."
         )
-    tasks = _tasks(spec)
+    tasks = _tasks(spec, device)
     if cache_dir is not None:
         cache_dir = os.fspath(cache_dir)
         try:
@@ -1795,7 +1883,7 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
             warm = _warm_up_calls([tasks[i] for i in todo], n_jobs, main_pid) if groups \
                 else []
             fitted = joblib.Parallel(n_jobs=n_jobs, batch_size=1)(
-                [*warm, *(joblib.delayed(_fit)(*group[:4], main_pid, group[4])
+                [*warm, *(joblib.delayed(_fit)(*group[:4], main_pid, group[4], device)
                           for group in groups.values())])
             fits = dict(zip(groups, fitted[len(warm):]))
             # The cells' fitted explainers travel with their own tasks only.
@@ -1871,6 +1959,7 @@ def run_benchmark(benchmark, *, n_jobs=None, backend=None, cache_dir=None, verbo
     from sklearn_xai.benchmark._results import BenchmarkResults
 
     results = BenchmarkResults.from_cells(spec, outputs, wall_time=wall_time)
+    results.spec["device"] = device  # provenance: the device used (None: the models')
     results.task_log = pd.DataFrame(log, columns=["dataset", "model", "explainer", "seed",
                                                   "task", "rows", "worker", "start", "end",
                                                   "cpu"])

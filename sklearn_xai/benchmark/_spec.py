@@ -14,6 +14,7 @@ import inspect
 import json
 import numbers
 import os
+import re
 from dataclasses import asdict, dataclass, field
 
 from sklearn_xai.benchmark._renamed import (
@@ -648,6 +649,16 @@ class BenchmarkSpec:
 
         A dataset entry's ``explain_rows`` replaces this one (e.g. a model
         that counts only for some datasets).
+    device : {"auto", "cpu", "cuda", "cuda:N"} or None, default=None
+        Where the run's torch models train and run: every net with a
+        ``device`` parameter (the skorch nets of
+        :mod:`sklearn_xai.models`, inside pipelines too) gets it before it
+        is fitted, and a fitted net is moved there.  ``"auto"``: a CUDA GPU
+        when torch sees one, else the CPU.  ``None``: as each model's spec
+        says.  Scores do not depend on the device (to float rounding), so
+        it is not part of the cache keys; the results record the device used
+        (``results.spec["device"]``).  :func:`run_benchmark`'s ``device``
+        overrides it.  See :ref:`gpu`.
 
     References
     ----------
@@ -679,9 +690,11 @@ class BenchmarkSpec:
     name: str = "benchmark"
     description: str = ""
     explain_rows: object = None
+    device: object = None
 
     def __post_init__(self):
         _check_spec_name(self.name)
+        self.device = check_device_setting(self.device, "device")
         self.datasets = _normalise_group(self.datasets, "dataset", _DATASET_KEYS)
         self.models = _normalise_group(self.models, "model")
         self.explainers = _normalise_group(self.explainers, "explainer")
@@ -1100,6 +1113,47 @@ def _check_explain_rows(value, models, where):
         raise ValueError(f"{where}['target'] must be 'predicted' or 'true', got "
                          f"{target!r}.")
     return {"correct_by": by, "target": target}
+
+
+_DEVICE_SETTING = re.compile(r"(auto|cpu|mps|cuda(:[0-9]{1,3})?)")
+
+
+def check_device_setting(value, where="device"):
+    """A run's ``device`` setting, checked by its spelling only.
+
+    A config file is untrusted input: the value is matched against the
+    device names (``"auto"``, ``"cpu"``, ``"cuda"``, ``"cuda:N"``,
+    ``"mps"``), never evaluated.  Whether the machine has the device is
+    checked when a run starts (:func:`~sklearn_xai.utils._device.resolve_device`),
+    so a config written for a GPU machine loads anywhere.
+
+    Parameters
+    ----------
+    value : str, torch.device or None
+    where : str, default="device"
+        The setting's name in the error message (``--device`` for the
+        command line).
+
+    Returns
+    -------
+    device : str or None
+        The device's name (``str`` of a :class:`torch.device`).
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a device name.
+    """
+    if value is None:
+        return None
+    if type(value).__name__ == "device" and type(value).__module__ == "torch":
+        value = str(value)
+    if not isinstance(value, str) or _DEVICE_SETTING.fullmatch(value) is None:
+        raise ValueError(
+            f"{where}={value!r} is not a device; use 'auto', 'cpu', 'cuda' or "
+            "'cuda:N' (N the GPU's index), or leave it out to keep each model's own."
+        )
+    return value
 
 
 def _check_spec_name(name):

@@ -53,6 +53,7 @@ from torch.nn import functional as F
 
 from sklearn_xai.explainers._torch import Affine, explained_module
 from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._torch import full_precision
 
 __all__ = ["LayerChain", "layer_chain"]
 
@@ -421,12 +422,58 @@ def _trace(model, rows, dtype, device):
     leaves = [m for m in model.modules() if not list(m.children())]
     handles = [m.register_forward_hook(hook) for m in leaves]
     try:
-        with torch.no_grad():
+        # full precision: the output is the reference of the chain's check
+        with torch.no_grad(), full_precision():
             out = model(torch.as_tensor(rows, dtype=dtype, device=device))
     finally:
         for handle in handles:
             handle.remove()
     return calls, out
+
+
+def _check_tolerance(dtype):
+    """Relative tolerance of the check that a chain reproduces its model.
+
+    The chain replays the layers in float64 on the host; the model's
+    forward (run in :func:`~sklearn_xai.utils._torch.full_precision`, so
+    no TF32 on a GPU) rounds at its own dtype's precision ``eps``.  The two
+    sum the same products in different orders, so they differ by rounding
+    errors that grow with the length ``K`` of the sums: about
+    ``sqrt(K) eps`` (random rounding) and at most ``K eps`` of the terms'
+    magnitude.  ``sqrt(eps)`` bounds the first for any ``K`` up to ``1 /
+    eps`` and the second for ``K`` up to ``1 / sqrt(eps)`` (4096 for
+    float32: a 64x64 image's dense layer), while a model whose forward
+    does something else than its layers (a skip connection, a functional
+    activation) is off by a relative error of order 1: float32
+    ``3.5e-4`` (was ``1e-4``, about ``840 eps``, which TF32's ``1e-3``
+    exceeded), float64 ``1.5e-8`` (was ``1e-9``), float16 ``0.03``.
+    """
+    return float(np.sqrt(torch.finfo(dtype).eps))
+
+
+def check_reproduces(chain, rows, expected, dtype):
+    """Whether ``chain`` gives the model's ``expected`` output on ``rows``.
+
+    Parameters
+    ----------
+    chain : LayerChain
+    rows : ndarray of shape (n, n_features)
+    expected : torch.Tensor
+        The model's output on ``rows``, computed in
+        :func:`~sklearn_xai.utils._torch.full_precision`.
+    dtype : torch.dtype
+        The model's dtype (sets the tolerance, :func:`_check_tolerance`).
+
+    Returns
+    -------
+    reproduces : bool
+    """
+    expected = expected.detach().cpu().double().numpy().reshape(len(rows), -1)
+    with full_precision():
+        got = chain.forward(rows)[1][-1]
+    tol = _check_tolerance(dtype)
+    return got.shape == expected.shape and bool(np.allclose(
+        got, expected, rtol=tol, atol=tol * (1.0 + np.abs(expected).max(initial=0))))
 
 
 _SHAPE_ONLY = (nn.Flatten, nn.Unflatten, nn.Identity, nn.Dropout, nn.Dropout1d,
@@ -586,11 +633,7 @@ def layer_chain(estimator, output, X, *, explainer="This explainer"):
     last.bias = head @ last.bias
     chain = LayerChain(layers)
     # The chain must be the model: compare on (up to 256) training rows.
-    expected = expected.detach().cpu().double().numpy().reshape(len(rows), -1)
-    got = chain.forward(rows)[1][-1]
-    tol = 1e-4 if dtype != torch.float64 else 1e-9
-    if got.shape != expected.shape or not np.allclose(
-            got, expected, rtol=tol, atol=tol * (1.0 + np.abs(expected).max(initial=0))):
+    if not check_reproduces(chain, rows, expected, dtype):
         raise NotApplicableError(
             f"{explainer} supports dense ReLU networks and ReLU CNNs only: a plain "
             f"sequence of {', '.join(_SUPPORTED)}. The layers of this model, applied "

@@ -59,9 +59,11 @@ from sklearn_xai.explainers._chain import (
     _numpy,
     _Reshape,
     _tensor,
+    check_reproduces,
 )
 from sklearn_xai.explainers._torch import explained_module
 from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._torch import full_precision
 
 __all__ = ["layer_graph"]
 
@@ -438,13 +440,9 @@ def layer_graph(estimator, output, X, *, explainer="This explainer"):
     dense.weight = head @ dense.weight
     dense.bias = head @ dense.bias
     chain = LayerChain(layers, parents)
-    with torch.no_grad():
+    with torch.no_grad(), full_precision():  # the check's reference: no TF32
         expected = model(torch.as_tensor(rows, dtype=dtype, device=device))
-    expected = expected.detach().cpu().double().numpy().reshape(len(rows), -1)
-    got = chain.forward(rows)[1][-1]
-    tol = 1e-4 if dtype != torch.float64 else 1e-9
-    if got.shape != expected.shape or not np.allclose(
-            got, expected, rtol=tol, atol=tol * (1.0 + np.abs(expected).max(initial=0))):
+    if not check_reproduces(chain, rows, expected, dtype):
         raise _refuse(explainer, "a graph that its layers do not reproduce",
                       "its forward does more than the operations above")
     return chain

@@ -29,6 +29,7 @@ Modules return logits; ``predict_proba`` applies the softmax (skorch's
 
 import numbers
 import os
+import warnings
 from contextlib import contextmanager
 
 import numpy as np
@@ -52,6 +53,7 @@ from sklearn_xai.models._modules import (
     TetrominoMLP,
 )
 from sklearn_xai.models._vision import SmallResNet, SmallViT
+from sklearn_xai.utils._device import resolve_device
 from sklearn_xai.utils._docstring import Substitution, join_fragments
 from sklearn_xai.utils._output import class_index
 from sklearn_xai.utils._sklearn import (
@@ -97,9 +99,20 @@ _NET_DOC = {
             split.  torch's global random state is left untouched.
         verbose : int, default=0
             skorch's per-epoch log when positive.
+        device : "auto", "cpu", "cuda", "cuda:N" or torch.device, default="cpu"
+            Where the network trains and predicts (skorch's parameter).
+            ``"auto"``: a CUDA GPU when torch sees one, else the CPU,
+            resolved at ``fit`` (``device_``).  A GPU asked for on a machine
+            without one is refused at ``fit`` with a ``ValueError``.
+            ``set_params(device=...)`` on a fitted net moves its weights,
+            criterion and optimizer state to the new device (a net trained
+            on a GPU predicts on the CPU after ``set_params(device="cpu")``).
+            A net pickled on a GPU loads on the CPU of a machine without one
+            (skorch warns; ``"cuda"`` becomes the CPU, ``"auto"`` stays).
+            See :ref:`gpu`.
         **kwargs
             Any other :class:`skorch.NeuralNet` parameter (``criterion``,
-            ``optimizer``, ``callbacks``, ``device``, ``warm_start``,
+            ``optimizer``, ``callbacks``, ``warm_start``,
             ``iterator_train__*``, ``module__*``...).""",
     "net_attributes": """
         n_features_in_ : int
@@ -109,6 +122,10 @@ _NET_DOC = {
             Number of module outputs (classes, or regression outputs).
         module_ : torch.nn.Module
             The trained network.
+        device_ : torch.device or None
+            The device the network is on: ``device`` resolved (``"auto"``
+            becomes ``cuda`` or ``cpu``); ``None`` when ``device=None``
+            (skorch's "leave the modules where they are").
         history_ : skorch.History
         random_seed_ : int or None
             Seed of the last initialisation.""",
@@ -327,10 +344,159 @@ class _NetMixin:
             return
         X_tensor = torch.from_numpy(np.ascontiguousarray(X))
         step = max(PREDICT_BLOCK_ROWS, self.batch_size if self.batch_size > 0 else 1)
+        target = self._run_device()
         for start in range(0, len(X_tensor), step):
-            block = X_tensor[start:start + step].to(self.device)
+            block = X_tensor[start:start + step]
+            block = block if target is None else block.to(target)
             yield to_device(self.evaluation_step((block, None), training=False),
                             device=device)
+
+    # ------------------------------------------------------------- devices
+    # skorch reads ``self.device`` wherever it places a tensor or a module,
+    # and takes it as a torch device name, so ``device="auto"`` would reach
+    # torch as is.  The user's setting stays in ``device`` (get_params,
+    # clone); the resolved device is ``device_``, set when the net is
+    # initialized, and skorch's steps that place tensors run inside
+    # :meth:`_on_device`, which shows them ``device_``.
+    def _run_device(self):
+        """The torch device the net runs on: ``device_``, else ``device`` resolved."""
+        if "device_" in vars(self):
+            return self.device_
+        return None if self.device is None else resolve_device(self.device)
+
+    @contextmanager
+    def _on_device(self):
+        """Inside the block ``self.device`` is the resolved device (skorch's
+        steps read it), outside the user's setting; restored on error too."""
+        state = vars(self)
+        setting = state.get("device")
+        if setting is None or isinstance(setting, torch.device):
+            yield
+            return
+        state["device"] = self._run_device()
+        try:
+            yield
+        finally:
+            state["device"] = setting
+
+    def _move_to(self, device):
+        """Move the fitted modules, criteria and optimizer state to ``device``.
+
+        ``Module.to`` keeps the parameter objects on most moves (it swaps
+        their data) but makes new ones on others (to the ``meta`` device,
+        say): the optimizers' parameter groups are pointed at the moved
+        parameters, then their state (Adam's moments...) is reloaded through
+        ``load_state_dict``, which casts it to each parameter's device (and
+        keeps scalar step counters where torch keeps them).
+        """
+        names = [n for n in self._modules + self._criteria
+                 if isinstance(getattr(self, n + "_", None), nn.Module)]
+        old = [p for n in names for p in getattr(self, n + "_").parameters()]
+        optimizers = [(n, getattr(self, n + "_", None)) for n in self._optimizers]
+        optimizers = [(n, opt) for n, opt in optimizers
+                      if isinstance(opt, torch.optim.Optimizer)]
+        states = {n: opt.state_dict() for n, opt in optimizers}
+        for n in names:
+            setattr(self, n + "_", getattr(self, n + "_").to(device))
+        new = [p for n in names for p in getattr(self, n + "_").parameters()]
+        moved = {id(o): p for o, p in zip(old, new)}
+        for n, opt in optimizers:
+            for group in opt.param_groups:
+                group["params"] = [moved.get(id(p), p) for p in group["params"]]
+            opt.load_state_dict(states[n])
+        self.device_ = device
+
+    def set_params(self, **params):
+        """Set parameters (skorch's ``set_params``); a new ``device`` moves a
+        fitted net.
+
+        ``set_params(device=...)`` on an initialized net moves ``module_``,
+        ``criterion_`` and the optimizer state to the device (``"auto"``,
+        ``"cpu"``, ``"cuda"``, ``"cuda:N"``, a :class:`torch.device`),
+        so a net trained on a GPU predicts on the CPU and back; a device
+        torch does not see is refused before anything changes.
+
+        Parameters
+        ----------
+        **params : dict
+            Estimator parameters.
+
+        Returns
+        -------
+        self : object
+        """
+        target = False
+        if "device" in params and getattr(self, "initialized_", False):
+            value = params["device"]
+            target = None if value is None else resolve_device(value)
+        super().set_params(**params)
+        if target is not False and target is not None:
+            self._move_to(target)
+        elif target is None:
+            self.device_ = None
+        return self
+
+    def initialize(self):
+        """Resolve ``device`` (``device_``) and initialize skorch's components.
+
+        Returns
+        -------
+        self : object
+
+        Raises
+        ------
+        ValueError
+            If ``device`` names a GPU torch does not see (the message names
+            ``device`` and the fix).
+        """
+        vars(self).pop("device_", None)
+        self.device_ = None if self.device is None else resolve_device(self.device)
+        with self._on_device():
+            return super().initialize()
+
+    def _initialize_module(self, *args, **kwargs):
+        with self._on_device():
+            return super()._initialize_module(*args, **kwargs)
+
+    def _initialize_criterion(self, *args, **kwargs):
+        with self._on_device():
+            return super()._initialize_criterion(*args, **kwargs)
+
+    def infer(self, x, **fit_params):
+        """skorch's forward step, on ``device_``."""
+        with self._on_device():
+            return super().infer(x, **fit_params)
+
+    def get_loss(self, y_pred, y_true, *args, **kwargs):
+        """skorch's loss, with the targets on ``device_``."""
+        with self._on_device():
+            return super().get_loss(y_pred, y_true, *args, **kwargs)
+
+    def load_params(self, *args, **kwargs):
+        """skorch's ``load_params``, mapping the weights to ``device_``."""
+        with self._on_device():
+            return super().load_params(*args, **kwargs)
+
+    def __setstate__(self, state):
+        # skorch maps the pickled weights to ``state["device"]`` (to the CPU,
+        # with a warning, when that names CUDA and torch sees none, and then
+        # sets ``device="cpu"``).  ``"auto"`` is no torch device: skorch is
+        # given the device the weights were on, and the setting stays "auto".
+        setting = state.get("device")
+        auto = isinstance(setting, str) and setting == "auto"
+        fitted = "device_" in state
+        if auto:
+            state["device"] = str(state["device_"]) if fitted and \
+                state["device_"] is not None else "cpu"
+        with warnings.catch_warnings():
+            if auto:  # skorch's "Setting self.device = cpu": it stays "auto"
+                warnings.filterwarnings("ignore", message="Setting self.device")
+            super().__setstate__(state)
+        if fitted:
+            device = vars(self).get("device")
+            self.device_ = None if device is None else torch.device(device)
+        if auto:
+            self.device = "auto"
 
     # ------------------------------------------------------------- fitting
     #: Constraints of ``pretrained`` and ``pretrained_sha256``, merged into
@@ -363,7 +529,8 @@ class _NetMixin:
         with _torch_seed(seed):
             if reset:
                 self.initialize()
-            NeuralNet.partial_fit(self, X, y, **fit_params)
+            with self._on_device():
+                NeuralNet.partial_fit(self, X, y, **fit_params)
         return self
 
     def fit(self, X, y, **fit_params):

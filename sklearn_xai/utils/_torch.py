@@ -16,7 +16,7 @@ import numpy as np
 
 from sklearn_xai.utils._output import model_input_dtype
 
-__all__ = ["eval_mode", "first_hidden_layer", "single_thread"]
+__all__ = ["eval_mode", "first_hidden_layer", "full_precision", "single_thread"]
 
 
 @contextmanager
@@ -51,6 +51,58 @@ def single_thread():
         yield
     finally:
         torch.set_num_threads(previous)
+
+
+@contextmanager
+def full_precision():
+    """float32 matrix products and convolutions in full float32, then restore.
+
+    On NVIDIA GPUs torch may compute float32 products in TF32 (a 10-bit
+    mantissa, relative errors of about ``1e-3``): cuDNN convolutions do by
+    default (``torch.backends.cudnn.allow_tf32``), matrix products when
+    ``torch.backends.cuda.matmul.allow_tf32`` (or
+    ``torch.set_float32_matmul_precision("high")``) says so.  Inside the
+    block both are off, so a check that compares a model's float32 output
+    with a replay of its layers sees float32 rounding only; the caller's
+    settings (the matmul precision, ``"medium"`` included, and cuDNN's flag)
+    come back afterwards, also when the block raises.  On the CPU the flags
+    change nothing.
+    """
+    import torch
+
+    backends = torch.backends
+    # Two APIs set these: the flags and torch.set_float32_matmul_precision,
+    # and (torch >= 2.9) a per-backend ``fp32_precision``; torch refuses to
+    # read the flags once the second was used.  The caller's settings are
+    # saved and restored through the API they were set with, so that
+    # torch's own record of it is unchanged.
+    try:
+        legacy = (torch.get_float32_matmul_precision(),
+                  backends.cudnn.allow_tf32)
+    except RuntimeError:  # the per-backend API is in use
+        legacy = None
+    fine = [obj for obj in (
+        backends.cuda.matmul, getattr(backends.cudnn, "conv", None),
+        getattr(backends.cudnn, "rnn", None),
+        getattr(getattr(backends, "mkldnn", None), "matmul", None),
+        getattr(getattr(backends, "mkldnn", None), "conv", None),
+    ) if obj is not None and hasattr(obj, "fp32_precision")]
+    saved = [obj.fp32_precision for obj in fine]
+    if legacy is not None:
+        torch.set_float32_matmul_precision("highest")
+        backends.cudnn.allow_tf32 = False
+    else:
+        for obj in fine:
+            obj.fp32_precision = "ieee"
+    try:
+        yield
+    finally:
+        if legacy is not None:
+            torch.set_float32_matmul_precision(legacy[0])
+            backends.cudnn.allow_tf32 = legacy[1]
+        else:
+            for obj, value in zip(fine, saved, strict=True):
+                obj.fp32_precision = value
 
 
 def first_hidden_layer(net, batch_size):

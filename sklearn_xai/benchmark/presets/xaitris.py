@@ -189,7 +189,9 @@ def xaitris_64x64(quick=False, *, backgrounds=None, background_images=None, devi
         ``"natural"``).
     device : str, default="auto"
         Torch device of the networks; ``"auto"``: ``"cuda"`` when torch sees
-        a GPU, else ``"cpu"``.
+        a GPU, else ``"cpu"`` (resolved when the preset is built; a GPU
+        torch does not see is refused then).  ``run_benchmark(device=...)``
+        and ``sklearn-xai run --device`` override it for a run.
     models : tuple of str, default=None
         Architectures among ``"llr"``, ``"mlp"``, ``"cnn"`` (``None``: all
         three; the MLP alone when ``quick``).
@@ -208,7 +210,7 @@ def xaitris_64x64(quick=False, *, backgrounds=None, background_images=None, devi
 
     {preset_references}
     """
-    from sklearn_xai.benchmark._calibration import _resolve_device
+    from sklearn_xai.utils._device import resolve_device
 
     # One permutation at 4096 pixels (Captum's 25 would cost 100 000 model
     # evaluations per image).
@@ -235,7 +237,7 @@ def xaitris_64x64(quick=False, *, backgrounds=None, background_images=None, devi
         n_samples=n_samples or (200 if quick else 40_000),
         models=tuple(models or (("mlp",) if quick else ("llr", "mlp", "cnn"))),
         net={"max_epochs": max_epochs or (2 if quick else 500), "n_iter_no_change": 500,
-             "device": _resolve_device(device)},
+             "device": str(resolve_device(device))},
         explainers=chosen,
         metrics=_metrics(coarsen=emd_coarsen or (8 if quick else 1)),
         n_explain=_XT_N_EXPLAIN)
