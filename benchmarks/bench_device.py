@@ -107,18 +107,10 @@ SMALL = dict(n_train=100, epochs=1, n_fast=16, n_slow=2, n_metric=2, pilot=1,
 
 # ------------------------------------------------------------------ helpers
 def cpu_twin(net):
-    """A copy of a fitted skorch net with its module on the CPU.
-
-    skorch's ``set_params(device="cpu")`` on a fitted net changed only the
-    attribute when this script was written (issue #35): the module is moved
-    here by hand, on a deep copy so that the device net is untouched."""
-    twin = copy.deepcopy(net)
-    twin.set_params(device="cpu")
-    for name in ("module_", "criterion_"):
-        part = getattr(twin, name, None)
-        if part is not None:
-            part.to("cpu")
-    return twin
+    """A copy of a fitted net on the CPU: the nets' ``set_params(device=...)``
+    moves a fitted net's module, criterion and optimizer state, here on a
+    deep copy so that the device net is untouched."""
+    return copy.deepcopy(net).set_params(device="cpu")
 
 
 def relative_max_diff(a, b):

@@ -10,6 +10,7 @@
                                        [--metrics NAME,...]
     sklearn-xai compare DATA.csv --target COLUMN [--model ALIAS] [--explainers NAME,...]
                                  [--metrics NAME,...|all] [--budget SECONDS]
+                                 [--device auto|cpu|cuda|cuda:N]
                                  [--out DIR] [--cache-dir DIR] [--no-cache]
     sklearn-xai list [presets|explainers|maskers|metrics|generators|models]
     sklearn-xai report DIR [--metrics NAME,...]   # rebuild the report from saved results
@@ -96,6 +97,10 @@ def _parser():
                           "without the costliest explainers (what is cut is printed)")
     cmp.add_argument("--n-jobs", type=int, default=-1,
                      help="cells run in parallel (default: -1, all cores)")
+    cmp.add_argument("--device", default=None, type=_device, metavar="DEVICE",
+                     help="where a torch model trains and runs: auto, cpu, cuda or "
+                          "cuda:N (default: the model's own); not part of the "
+                          "cache keys")
     cmp.add_argument("--out", default=None,
                      help=f"output folder (default: ./{DEFAULT_OUT}/compare_<csv stem>)")
     _add_cache_options(cmp)
@@ -652,11 +657,15 @@ def _compare(args, out):
         compare_explainers,
     )
     from sklearn_xai.benchmark._rows import compare_rows, csv_rows
-    from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _task_of
+    from sklearn_xai.benchmark._runner import BenchmarkInterrupted, _place, _task_of
     from sklearn_xai.benchmark._spec import resolve_component
+    from sklearn_xai.utils._device import resolve_device
 
     if args.seeds < 1 or args.n_explain < 1:
         raise ValueError("--seeds and --n-explain must be positive numbers.")
+    # Fail fast (before reading the data or training), naming --device.
+    device = None if args.device is None else str(
+        resolve_device(args.device, parameter="--device"))
     metrics = _select_metrics(_names(args.metrics), "--metrics")
     frame = pd.read_csv(args.csv)
     if args.target not in frame:
@@ -670,7 +679,9 @@ def _compare(args, out):
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=0.25, random_state=0,
         stratify=y if task == "classification" else None)
-    model = encode(resolve_component(args.model, "model", seed=0, task=task))
+    # A torch model trains on --device (see the runner's _place).
+    model = _place(encode(resolve_component(args.model, "model", seed=0, task=task)),
+                   device)
     model.fit(X_train, y_train)
     if note:
         print(note, file=out)
@@ -695,7 +706,7 @@ def _compare(args, out):
     _check_output(directory)
     options = dict(X_train=X_train, explainers=explainers, metrics=metrics,
                    n_explain=args.n_explain, seeds=list(range(args.seeds)),
-                   n_jobs=args.n_jobs, backend=None,
+                   n_jobs=args.n_jobs, backend=None, device=device,
                    cache_dir=_cache_dir(args, directory),
                    verbose=0 if args.quiet else 1)
     try:

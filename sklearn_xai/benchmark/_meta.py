@@ -510,7 +510,8 @@ def _perturbed_group(tasks, reference_specs, cache_dir, protocol, settings, rand
     from sklearn_xai.benchmark._runner import _explain, _fit, _fit_explainer, _run_cell
 
     task0 = tasks[0][1]
-    fit = _fit(task0["dataset"], task0["model"], task0["seed"], reference_specs)
+    fit = _fit(task0["dataset"], task0["model"], task0["seed"], reference_specs,
+               device=task0.get("device"))
     outputs, perturbed, masks = [], {}, {}
     prepared = fit["prepared"]
     copies = []
@@ -665,10 +666,11 @@ def _run_perturbed(spec, *, n_jobs, cache_dir, protocol, settings, random_state)
     (dataset, model, seed)."""
     import joblib
 
-    from sklearn_xai.benchmark._runner import _tasks, _uses_reference
+    from sklearn_xai.benchmark._runner import _run_device, _tasks, _uses_reference
 
     spec.validate_names()
-    tasks = _tasks(spec)
+    # The spec's device (a config's ``device:``), as run_benchmark uses it.
+    tasks = _tasks(spec, _run_device(spec.device))
     groups = {}
     for i, task in enumerate(tasks):
         entry = groups.setdefault(task["fit_key"], ([], {}))

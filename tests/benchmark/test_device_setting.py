@@ -110,3 +110,49 @@ def test_a_run_on_cuda_equals_the_cpu_run():
     assert (on_gpu.table["status"] == "ok").all()
     np.testing.assert_allclose(on_gpu.table["value"], on_cpu.table["value"],
                                rtol=1e-4, atol=1e-6)
+
+
+@no_cuda
+def test_cli_compare_names_the_device_option(tmp_path, capsys):
+    """``sklearn-xai compare --device``: refused before the data is read or a
+    model trained, with the option's name."""
+    csv = tmp_path / "data.csv"
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": (X[:, 0] > 0).astype(int)}).to_csv(
+        csv, index=False)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit):  # argparse: a misspelt device
+        main(["compare", str(csv), "--target", "y", "--device", "gpu", "--out", str(out)])
+    assert "--device='gpu' is not a device" in capsys.readouterr().err
+    assert main(["compare", str(csv), "--target", "y", "--device", "cuda",
+                 "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "--device='cuda' asks for a CUDA GPU" in err
+    assert not out.exists()
+
+
+def test_cli_compare_trains_a_net_on_the_device(tmp_path, monkeypatch, capsys):
+    """The model ``compare`` trains gets --device before fitting, and the
+    comparison is asked to run there."""
+    import sklearn_xai.benchmark._compare as compare_module
+
+    seen = {}
+
+    def fake_compare(model, X, y, **options):
+        seen["device"] = options["device"]
+        seen["model"] = model
+        raise ValueError("stopped by the test")
+
+    monkeypatch.setattr(compare_module, "compare_explainers", fake_compare)
+    csv = tmp_path / "data.csv"
+    X = np.random.default_rng(0).normal(size=(60, 3))
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": (X[:, 0] > 0).astype(int)}).to_csv(
+        csv, index=False)
+    status = main(["compare", str(csv), "--target", "y", "--model", "mlp_net",
+                   "--device", "cpu", "--out", str(tmp_path / "out"), "-q"])
+    assert status == 1 and "stopped by the test" in capsys.readouterr().err
+    assert seen["device"] == "cpu"
+    nets = [step for step in getattr(seen["model"], "steps", [("", seen["model"])])]
+    assert any(getattr(s, "device_", None) is not None and str(s.device_) == "cpu"
+               for _, s in nets)

@@ -189,9 +189,12 @@ def xaitris_64x64(quick=False, *, backgrounds=None, background_images=None, devi
         ``"natural"``).
     device : str, default="auto"
         Torch device of the networks; ``"auto"``: ``"cuda"`` when torch sees
-        a GPU, else ``"cpu"`` (resolved when the preset is built; a GPU
-        torch does not see is refused then).  ``run_benchmark(device=...)``
-        and ``sklearn-xai run --device`` override it for a run.
+        a GPU, else ``"cpu"``, resolved by each net when it is fitted (so
+        the preset, and its cells' cache keys, are the same on every
+        machine; results do not depend on the device).  The name is checked
+        here; a GPU torch does not see is refused when a net is fitted.
+        ``run_benchmark(device=...)`` and ``sklearn-xai run --device``
+        override it for a run.
     models : tuple of str, default=None
         Architectures among ``"llr"``, ``"mlp"``, ``"cnn"`` (``None``: all
         three; the MLP alone when ``quick``).
@@ -210,8 +213,9 @@ def xaitris_64x64(quick=False, *, backgrounds=None, background_images=None, devi
 
     {preset_references}
     """
-    from sklearn_xai.utils._device import resolve_device
+    from sklearn_xai.benchmark._spec import check_device_setting
 
+    device = check_device_setting(device, "device")
     # One permutation at 4096 pixels (Captum's 25 would cost 100 000 model
     # evaluations per image).
     chosen = _explainers(1)
@@ -237,7 +241,7 @@ def xaitris_64x64(quick=False, *, backgrounds=None, background_images=None, devi
         n_samples=n_samples or (200 if quick else 40_000),
         models=tuple(models or (("mlp",) if quick else ("llr", "mlp", "cnn"))),
         net={"max_epochs": max_epochs or (2 if quick else 500), "n_iter_no_change": 500,
-             "device": str(resolve_device(device))},
+             "device": device},
         explainers=chosen,
         metrics=_metrics(coarsen=emd_coarsen or (8 if quick else 1)),
         n_explain=_XT_N_EXPLAIN)
