@@ -1,7 +1,6 @@
-"""From a fitted estimator to the differentiable function gradient explainers
-differentiate.
+"""From a fitted estimator to the torch function of its explained output.
 
-What is differentiable (:func:`differentiable_model`):
+What is a torch model here (:func:`torch_pieces`):
 
 * a skorch net (its ``module_``), e.g. the estimators of
   :mod:`sklearn_xai.models`;
@@ -10,20 +9,24 @@ What is differentiable (:func:`differentiable_model`):
   model (``LinearRegression``, ``Ridge``, ``Lasso``, ``LogisticRegression``
   binary and multinomial, ``SGDClassifier``, ``LinearSVC``, ... see
   :data:`SKLEARN_LINEAR_REGRESSORS` and :data:`SKLEARN_LINEAR_CLASSIFIERS`):
-  it is replaced by an exact float64 torch replica of itself
-  (:func:`torch_replica`, weights copied, outputs equal to ``predict_proba``
-  / ``decision_function`` / ``predict``);
+  it is replaced by an exact float64 torch replica of itself (weights
+  copied, outputs equal to ``predict_proba`` / ``decision_function`` /
+  ``predict``);
 * a :class:`~sklearn.frozen.FrozenEstimator` of one;
 * a :class:`~sklearn.pipeline.Pipeline` whose last step is one of the above
   and whose earlier steps are affine scalers (``StandardScaler``,
-  ``MinMaxScaler``, ``MaxAbsScaler``, ``RobustScaler``): they are folded into
-  the gradient as an element-wise affine torch layer, so attributions are with
-  respect to the *raw* input columns (chain rule).
+  ``MinMaxScaler``, ``MaxAbsScaler``, ``RobustScaler``): they are folded in
+  as an element-wise affine torch layer, so the function (and its gradient)
+  is one of the *raw* input columns.
 
-Anything else raises a ``TypeError`` naming the model-agnostic explainers.
-:func:`explained_module` then builds the torch module mapping raw rows to the
-explained outputs (one column per class), the same scalar every other
-explainer and metric explains (see :ref:`def-explained-output`).
+Anything else raises a :class:`~sklearn_xai.utils.NotApplicableError`.
+:func:`explained_torch_module` then builds the torch module mapping raw rows
+to the explained outputs (one column per class), the same scalar every
+explainer and metric explains (see :ref:`def-explained-output`).  It lives
+in utils because both sides use it: the gradient explainers differentiate
+it (``sklearn_xai/explainers/_torch.py`` adds their public entry points),
+and :class:`~sklearn_xai.utils.ExplainedOutput` evaluates it on the model's
+device for the maskers and metrics (``utils/_output.py``).
 """
 
 import numpy as np
@@ -40,24 +43,22 @@ from sklearn.preprocessing import (
 from sklearn.svm import LinearSVC, LinearSVR
 from torch import nn
 
-from sklearn_xai.explainers._capabilities import model_agnostic_hint
-from sklearn_xai.utils import NotApplicableError
+from sklearn_xai.utils._exceptions import NotApplicableError
 from sklearn_xai.utils._estimators import unwrap
 
 __all__ = [
+    "AFFINE_SCALERS",
     "Affine",
     "ExplainedModule",
     "SKLEARN_LINEAR_CLASSIFIERS",
     "SKLEARN_LINEAR_REGRESSORS",
     "SklearnReplica",
-    "differentiable_model",
-    "explained_module",
+    "explained_torch_module",
     "has_torch_replica",
     "is_torch_net",
     "predict_nonlinearity",
     "scaler_layer",
-    "summed_output",
-    "torch_replica",
+    "torch_pieces",
 ]
 
 AFFINE_SCALERS = (StandardScaler, MinMaxScaler, MaxAbsScaler, RobustScaler)
@@ -137,14 +138,18 @@ def scaler_layer(scaler, n_features):
     return np.asarray(scale, dtype=np.float64), np.asarray(offset, dtype=np.float64), clip
 
 
-def _not_differentiable(estimator, explainer, reason):
+def _not_differentiable(estimator, explainer, reason, hint=None):
+    """The error for a model that is no torch model; ``hint()``, when given,
+    returns a sentence appended to it (the explainers name the
+    model-agnostic explainers)."""
     return NotApplicableError(
         f"{explainer} needs a differentiable torch model: a skorch net (e.g. "
         "sklearn_xai.models.MLPNetClassifier), a scikit-learn MLPClassifier / "
         "MLPRegressor or linear model (replicated in torch), a FrozenEstimator "
         "of one, or a Pipeline of affine scalers (StandardScaler, MinMaxScaler, "
         "MaxAbsScaler, RobustScaler) ending in one; got "
-        f"{type(estimator).__name__} ({reason}). {model_agnostic_hint()}"
+        f"{type(estimator).__name__} ({reason})."
+        + ("" if hint is None else f" {hint()}")
     )
 
 
@@ -182,7 +187,7 @@ class _Exp(nn.Module):
 
 
 class SklearnReplica:
-    """A fitted scikit-learn model seen as a torch net (see :func:`torch_replica`).
+    """A fitted scikit-learn model seen as a torch net (its exact replica).
 
     It has what the gradient explainers read from a skorch net: ``module_``
     (a float64 ``torch.nn.Sequential`` of ``Linear`` layers and activation
@@ -209,7 +214,7 @@ class SklearnReplica:
 
 
 def has_torch_replica(estimator):
-    """Whether :func:`torch_replica` replicates the (final) model ``estimator``.
+    """Whether the (final) model ``estimator`` has an exact torch replica.
 
     Parameters
     ----------
@@ -225,10 +230,10 @@ def has_torch_replica(estimator):
                                   *SKLEARN_LINEAR_CLASSIFIERS))
 
 
-def _replicate(model, explainer="This explainer"):
+def _replicate(model, explainer="This explainer", hint=None):
     """The :class:`SklearnReplica` of a fitted scikit-learn MLP or linear model."""
     def fail(reason):
-        return _not_differentiable(model, explainer, reason)
+        return _not_differentiable(model, explainer, reason, hint)
 
     if not hasattr(model, "coef_") and not hasattr(model, "coefs_"):
         raise fail(f"{type(model).__name__} is not fitted")
@@ -277,41 +282,32 @@ def _replicate(model, explainer="This explainer"):
     return SklearnReplica(model, nn.Sequential(_float64_linear(W, b)), proba)
 
 
-def differentiable_model(estimator, *, explainer="This explainer"):
-    """The torch pieces of a fitted differentiable model.
+def torch_pieces(estimator, *, explainer="This explainer", hint=None):
+    """The torch pieces of a fitted torch model (see the module docstring).
 
     Parameters
     ----------
     estimator : fitted estimator
-        A skorch net, a scikit-learn MLP or linear model (see
-        :func:`torch_replica`), a ``FrozenEstimator`` of one, or a
-        ``Pipeline`` of affine scalers ending in one.
+        A skorch net, a scikit-learn MLP or linear model (replicated), a
+        ``FrozenEstimator`` of one, or a ``Pipeline`` of affine scalers
+        ending in one.
     explainer : str, default="This explainer"
         Name used in the error message.
+    hint : callable or None, default=None
+        Returns a sentence appended to the error message.
 
     Returns
     -------
     net : skorch.NeuralNet or SklearnReplica
-        The fitted net whose ``module_`` is differentiated (a
+        The fitted net whose ``module_`` computes the output (a
         :class:`SklearnReplica` for a scikit-learn model).
     scalers : list of (scale, offset, clip)
         The affine maps applied before the net, in order.
 
     Raises
     ------
-    TypeError
-        If the model is not differentiable; the message lists the
-        model-agnostic explainers.
-
-    Examples
-    --------
-    >>> from sklearn.ensemble import RandomForestRegressor
-    >>> from sklearn_xai.explainers import differentiable_model
-    >>> try:
-    ...     differentiable_model(RandomForestRegressor())
-    ... except TypeError as exc:
-    ...     print(str(exc)[:52])
-    This explainer needs a differentiable torch model: a
+    NotApplicableError
+        If the model is none of these.
     """
     scalers = []
     steps, final = unwrap(estimator)
@@ -320,15 +316,15 @@ def differentiable_model(estimator, *, explainer="This explainer"):
             raise _not_differentiable(
                 estimator, explainer,
                 f"pipeline step {name!r} is a {type(step).__name__}, not an "
-                "affine scaler",
+                "affine scaler", hint,
             )
         scalers.append(scaler_layer(step, step.n_features_in_))
     if has_torch_replica(final):
-        return _replicate(final, explainer), scalers
+        return _replicate(final, explainer, hint), scalers
     if not is_torch_net(final):
         raise _not_differentiable(
             estimator, explainer,
-            f"{type(final).__name__} has no torch module_",
+            f"{type(final).__name__} has no torch module_", hint,
         )
     return final, scalers
 
@@ -429,19 +425,22 @@ def predict_nonlinearity(net):
     return nonlinearity
 
 
-def explained_module(estimator, output, *, explainer="This explainer"):
+def explained_torch_module(estimator, output, *, explainer="This explainer", hint=None):
     """The torch module of the explained outputs of a differentiable model.
 
     Parameters
     ----------
     estimator : fitted estimator
-        See :func:`differentiable_model`.
+        See :func:`torch_pieces`.
     output : {"proba", "decision", "predict"}
         ``"proba"`` passes the module's output through the net's
         ``predict_proba`` nonlinearity, ``"decision"`` returns the logits
         (``±(z_1 - z_0)`` for two classes, like ``decision_function``).
     explainer : str, default="This explainer"
         Name used in the error message.
+    hint : callable or None, default=None
+        Returns a sentence appended to the error message of a model that is
+        no torch model.
 
     Returns
     -------
@@ -451,7 +450,7 @@ def explained_module(estimator, output, *, explainer="This explainer"):
         The dtype of the net's parameters (float32 without parameters).
     device : torch.device
     """
-    net, scalers = differentiable_model(estimator, explainer=explainer)
+    net, scalers = torch_pieces(estimator, explainer=explainer, hint=hint)
     module = net.module_
     param = next(module.parameters(), None)
     dtype = torch.float32 if param is None else param.dtype
@@ -471,89 +470,3 @@ def explained_module(estimator, output, *, explainer="This explainer"):
         nonlinearity = predict_nonlinearity(net)
     model = ExplainedModule(scalers, module, nonlinearity, output, dtype)
     return model.to(device), dtype, device
-
-
-def summed_output(model, target):
-    """Forward function returning the sum of the explained outputs, shape (1,).
-
-    Rows are independent (evaluation mode), so the gradient of the sum is the
-    per-row gradient of each row's own output.  Captum differentiates a
-    per-row output vector one element at a time (``torch.unbind``), which
-    costs ~50 µs of Python per row; one scalar per call removes that.
-    ``target`` is tiled when Captum stacks several copies of the rows
-    (integrated gradients: one block per step).
-    """
-    def forward(X):
-        out = model(X)
-        reps = out.shape[0] // len(target)
-        index = target.repeat(reps) if reps > 1 else target
-        return out.gather(1, index[:, None]).sum().reshape(1)
-
-    return forward
-
-
-def torch_replica(estimator, *, output="auto"):
-    """An exact float64 torch replica of a fitted scikit-learn model.
-
-    The weights of an :class:`~sklearn.neural_network.MLPClassifier` /
-    :class:`~sklearn.neural_network.MLPRegressor` (any activation) or of a
-    linear model (:data:`SKLEARN_LINEAR_REGRESSORS`,
-    :data:`SKLEARN_LINEAR_CLASSIFIERS`) are copied into ``torch.nn.Linear``
-    layers with ``torch.nn.ReLU`` / ``Tanh`` / ``Sigmoid`` modules between
-    them; the affine scalers of a Pipeline in front of it are folded in as
-    element-wise layers.  Every gradient explainer differentiates this
-    module, so they apply to these scikit-learn models as to skorch nets.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-        The model, a ``FrozenEstimator`` of it, or a Pipeline of affine
-        scalers ending in it (skorch nets are accepted too).
-    output : {"auto", "proba", "decision", "predict"}, default="auto"
-        What the module returns: ``predict_proba`` (``"auto"`` for
-        classifiers that have it), the decision scores (``"auto"`` for the
-        other classifiers; two columns ``(-z, z)`` for a one-column
-        ``decision_function`` ``z``, else ``decision_function``), or
-        ``predict`` of a regressor (one column; ``"auto"`` for regressors).
-
-    Returns
-    -------
-    module : torch.nn.Module
-        Maps float64 rows of shape ``(n, n_features)`` to ``(n, n_outputs)``,
-        in evaluation mode.
-
-    Raises
-    ------
-    TypeError
-        For other models, multi-output / multilabel models, and
-        ``output="proba"`` for a classifier with no exact torch
-        ``predict_proba`` (e.g. ``SGDClassifier(loss="modified_huber")``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import torch
-    >>> from sklearn.neural_network import MLPClassifier
-    >>> from sklearn_xai.explainers import torch_replica
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(50, 3))
-    >>> y = (X[:, 0] > 0).astype(int)
-    >>> mlp = MLPClassifier((5,), max_iter=50, random_state=0).fit(X, y)
-    >>> module = torch_replica(mlp)
-    >>> P = module(torch.as_tensor(X)).detach().numpy()
-    >>> bool(np.allclose(P, mlp.predict_proba(X), rtol=0, atol=1e-12))
-    True
-    """
-    if output not in ("auto", "proba", "decision", "predict"):
-        raise ValueError(
-            "output must be 'auto', 'proba', 'decision' or 'predict'; got "
-            f"{output!r}."
-        )
-    if output == "auto":
-        _, final = unwrap(estimator)
-        if not is_classifier(final):
-            output = "predict"
-        else:
-            output = "proba" if hasattr(estimator, "predict_proba") else "decision"
-    model, _, _ = explained_module(estimator, output, explainer="torch_replica")
-    return model.eval()
