@@ -27,6 +27,15 @@ It has two interfaces:
   method on pairs of uniforms or, for many draws per row, from the row's
   numpy generator below, or (``method="box_muller"``) from the Box–Muller
   transform of the words, vectorised over all rows;
+* the same counter-based draws as torch tensors on a device (``device=``
+  of :meth:`~RowStreams.bits`, :meth:`~RowStreams.uniform`,
+  :meth:`~RowStreams.integers` and :meth:`~RowStreams.normal` with
+  ``method="box_muller"``), so noise is drawn where a torch model runs: the
+  SplitMix64 words are 64-bit integer arithmetic, exact on every device, so
+  words, uniforms and integers equal the numpy draws bit for bit on the CPU
+  and on CUDA; the Box–Muller normals go through ``log``, ``sqrt``, ``cos``
+  and ``sin``, whose last bit may differ between numpy, torch's CPU kernels
+  and CUDA (a few units in the last place, see :meth:`RowStreams.normal`);
 * one :class:`numpy.random.Generator` per row (:meth:`RowStreams.generators`,
   :func:`row_generators`) for code that needs numpy's generator API
   (distributions, some explainers): a PCG64 generator whose 128-bit state
@@ -290,6 +299,59 @@ def _mix(z):
     return z
 
 
+def _signed(word):
+    """A 64-bit word as the signed int torch's int64 holds (two's complement)."""
+    word &= _MASK64
+    return word - (1 << 64) if word >> 63 else word
+
+
+def _lsr(z, k):
+    """Logical right shift of an int64 tensor (torch shifts arithmetically)."""
+    return (z >> k) & ((1 << (64 - k)) - 1)
+
+
+def _mix_torch(z):
+    """:func:`_mix` of an int64 tensor, in place: the same words in two's
+    complement (multiplication wraps around in 64 bits on every device)."""
+    z ^= _lsr(z, 30)
+    z *= _signed(_M1)
+    z ^= _lsr(z, 27)
+    z *= _signed(_M2)
+    z ^= _lsr(z, 31)
+    return z
+
+
+def _float_dtype(dtype):
+    """float64 or float32 as a numpy dtype, from a numpy or torch dtype."""
+    if type(dtype).__module__ == "torch":
+        name = str(dtype).removeprefix("torch.")
+        dtype = {"float64": np.float64, "float32": np.float32}.get(name, name)
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError:
+        resolved = None
+    if resolved not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32; got {dtype}.")
+    return resolved
+
+
+class _TorchFloats(dict):
+    """numpy float dtype -> torch dtype, imported on first use."""
+
+    def __missing__(self, key):
+        import torch
+
+        self.update({np.dtype(np.float64): torch.float64,
+                     np.dtype(np.float32): torch.float32})
+        return self[key]
+
+
+_TORCH_FLOATS = _TorchFloats()
+# The Box–Muller angle factor rounded to each dtype, as the host uses it.
+_TORCH_TWO_PI = {np.dtype(np.float64): float(np.float64(2 * np.pi * 2.0**-32)),
+                 np.dtype(np.float32): float(np.float32(2 * np.pi * 2.0**-32))}
+
+
 def _seed64(entropy):
     """Fold an arbitrarily large non-negative int into 64 well-mixed bits."""
     h = _mix_int(_GAMMA)
@@ -475,7 +537,7 @@ class RowStreams:
             convert(_mix(z), out[start : start + len(b)], start)
         return base
 
-    def bits(self, size=(), *, stream=0):
+    def bits(self, size=(), *, stream=0, device=None):
         """Raw 64-bit draws, shape ``(n_rows, *size)``, dtype uint64.
 
         Parameters
@@ -485,13 +547,19 @@ class RowStreams:
         stream : int, default=0
             Independent sub-stream number (use different numbers for
             different kinds of draws of one row).
+        device : str, torch.device or None, default=None
+            ``None``: a numpy array.  A torch device: a torch int64 tensor on
+            it holding the same 64 bits (two's complement), computed there.
 
         Returns
         -------
-        bits : ndarray of shape (n_rows, \\*size), dtype uint64
+        bits : ndarray of shape (n_rows, \\*size), dtype uint64, or tensor
         """
         shape = _shape(size)
         m = _n_draws(shape)
+        if device is not None:
+            return self._torch_draws(m, stream, device, "bits").reshape(
+                (len(self),) + shape)
         out = np.empty((len(self), m), dtype=np.uint64)
         self._fill(m, stream, out, _copy_words)
         return out.reshape((len(self),) + shape)
@@ -534,25 +602,32 @@ class RowStreams:
             generators.append(np.random.Generator(bit_generator))
         return generators
 
-    def uniform(self, size=(), *, stream=0):
+    def uniform(self, size=(), *, stream=0, device=None):
         """Uniform draws in ``[0, 1)`` (multiples of ``2**-52``).
 
         Parameters
         ----------
         size : int or tuple of int, default=()
         stream : int, default=0
+        device : str, torch.device or None, default=None
+            ``None``: a numpy array.  A torch device: a float64 tensor
+            computed on it, equal to the numpy draws bit for bit.
 
         Returns
         -------
-        u : ndarray of shape (n_rows, \\*size), float64
+        u : ndarray of shape (n_rows, \\*size), float64, or tensor
         """
         shape = _shape(size)
         m = _n_draws(shape)
+        if device is not None:
+            return self._torch_draws(m, stream, device, "uniform").reshape(
+                (len(self),) + shape)
         out = np.empty((len(self), m))
         self._fill(m, stream, out, _to_uniform)
         return out.reshape((len(self),) + shape)
 
-    def normal(self, size=(), *, stream=0, dtype=np.float64, method="auto"):
+    def normal(self, size=(), *, stream=0, dtype=np.float64, method="auto",
+               device=None):
         """Standard normal draws.
 
         ``method="auto"``: fewer than ``_PCG_MIN_DRAWS`` (512) draws per
@@ -583,6 +658,13 @@ class RowStreams:
         Either way the result depends only on the seed, the row's key,
         ``stream``, ``size``, ``dtype`` and ``method``.
 
+        With ``device`` (``method="box_muller"`` only) the same transform
+        runs in torch on that device: the words and their conversion to
+        floating point are exact, so the draws differ from numpy's only by
+        the last-place rounding of ``log``, ``sqrt``, ``cos`` and ``sin`` in
+        each library (at most a few units in the last place of ``dtype``;
+        the tests bound it at 4 ulp in float64 and 8 in float32).
+
         Parameters
         ----------
         size : int or tuple of int, default=()
@@ -594,10 +676,14 @@ class RowStreams:
             ``dtype``.
         method : {"auto", "box_muller"}, default="auto"
             The sampler (see above).
+        device : str, torch.device or None, default=None
+            ``None``: a numpy array.  A torch device: a tensor computed on
+            it (needs ``method="box_muller"``; ``dtype`` may be a numpy or a
+            torch floating dtype).
 
         Returns
         -------
-        z : ndarray of shape (n_rows, \\*size), of the requested dtype
+        z : ndarray of shape (n_rows, \\*size), of the requested dtype, or tensor
 
         References
         ----------
@@ -605,14 +691,22 @@ class RowStreams:
            Random Normal Deviates", The Annals of Mathematical Statistics
            29(2), 1958.
         """
-        dtype = np.dtype(dtype)
-        if dtype not in (np.float64, np.float32):
-            raise ValueError(f"dtype must be float64 or float32; got {dtype}.")
         if method not in ("auto", "box_muller"):
             raise ValueError(
                 f'method must be "auto" or "box_muller"; got {method!r}.')
+        dtype = _float_dtype(dtype)
         shape = _shape(size)
         m = _n_draws(shape)
+        if device is not None:
+            if method != "box_muller":
+                raise ValueError(
+                    'normal draws on a torch device need method="box_muller" '
+                    "(the polar and ziggurat samplers run on the host); got "
+                    f"method={method!r}."
+                )
+            z = self._torch_draws((m + 1) // 2, stream, device, "box_muller",
+                                  dtype=dtype)
+            return z[:, :m].reshape((len(self),) + shape)
         if method == "box_muller":
             n_pairs = (m + 1) // 2
             out = np.empty((len(self), 2 * n_pairs), dtype=dtype)
@@ -641,7 +735,7 @@ class RowStreams:
             out = out[:, :m].astype(dtype)
         return out.reshape((len(self),) + shape)
 
-    def integers(self, high, size=(), *, stream=0):
+    def integers(self, high, size=(), *, stream=0, device=None):
         """Uniform integers in ``[0, high)``.
 
         ``floor(u * high)`` of a 52-bit uniform ``u``: the probability of
@@ -654,10 +748,13 @@ class RowStreams:
             against ``(n_rows, *size)``.
         size : int or tuple of int, default=()
         stream : int, default=0
+        device : str, torch.device or None, default=None
+            ``None``: a numpy array.  A torch device: an int64 tensor
+            computed on it, equal to the numpy draws.
 
         Returns
         -------
-        k : ndarray of shape (n_rows, \\*size), int64
+        k : ndarray of shape (n_rows, \\*size), int64, or tensor
         """
         high = np.asarray(high)
         if high.size == 0 or not np.issubdtype(high.dtype, np.integer) \
@@ -665,9 +762,59 @@ class RowStreams:
             raise ValueError(
                 f"high must hold integers in [1, 2**52]; got {high!r}."
             )
-        u = self.uniform(size, stream=stream)
+        u = self.uniform(size, stream=stream, device=device)
+        if device is not None:
+            import torch
+
+            u *= torch.as_tensor(high, dtype=torch.float64, device=u.device)
+            return u.to(torch.int64)
         u *= high
         return u.astype(np.int64)
+
+    def _torch_draws(self, n_words, stream, device, kind, dtype=np.float64):
+        """``n_words`` counter words per row as torch draws on ``device``.
+
+        Words are hashed on the device (:func:`_mix_torch`) in blocks of
+        rows of about :func:`~sklearn_xai.utils._device.block_entries`
+        words, then converted as :func:`_copy_words` (``"bits"``),
+        :func:`_to_uniform` (``"uniform"``) or :func:`_box_muller_block`
+        (``"box_muller"``, two draws per word) do on the host.
+        """
+        import torch
+
+        from sklearn_xai.utils._device import block_entries
+
+        device = torch.device(device)
+        base = torch.from_numpy(self._bases(stream).view(np.int64)).to(device)
+        counters = torch.arange(1, n_words + 1, dtype=torch.int64, device=device)
+        counters *= _signed(_GAMMA)
+        if kind == "box_muller":
+            tdtype = _TORCH_FLOATS[dtype]
+            out = torch.empty((len(self), 2 * n_words), dtype=tdtype, device=device)
+        else:
+            out = torch.empty((len(self), n_words),
+                              dtype=torch.int64 if kind == "bits" else torch.float64,
+                              device=device)
+        step = max(1, block_entries(device) // max(n_words, 1))
+        for start in range(0, len(self), step):
+            z = _mix_torch(base[start:start + step, None] + counters)
+            block = out[start:start + step]
+            if kind == "bits":
+                block.copy_(z)
+            elif kind == "uniform":
+                torch.mul(_lsr(z, 12).to(torch.float64), 2.0**-52, out=block)
+            else:
+                hi, lo = _lsr(z, 32).to(tdtype), (z & 0xFFFFFFFF).to(tdtype)
+                del z
+                # The host's operations, in its order and dtype (numpy rounds
+                # each step to dtype, as torch does).
+                r = hi.add_(0.5).mul_(2.0**-32).log_().mul_(-2.0).sqrt_()
+                theta = lo.mul_(_TORCH_TWO_PI[dtype])
+                torch.cos(theta, out=block[:, :n_words])
+                torch.sin(theta, out=block[:, n_words:])
+                block[:, :n_words] *= r
+                block[:, n_words:] *= r
+        return out
 
     def permutations(self, n_items, size=(), *, n_chosen=None, stream=0):
         """Uniformly random (partial) permutations of ``range(n_items)``.
