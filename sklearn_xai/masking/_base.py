@@ -25,6 +25,7 @@ from abc import ABCMeta, abstractmethod
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.externals.array_api_compat import array_namespace
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -192,6 +193,17 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         or ``None`` for their plain mean."""
         return None
 
+    def _removed_values(self, X):
+        """What a removed feature takes, for a masker that substitutes one
+        value per feature and row (one draw, deterministic): an array of
+        shape (d,) or (n, d) for the rows ``X``, or ``None``.
+
+        A masker that gives it is imputed on the model's device by
+        :meth:`evaluate` (``where(keep, x, values)``) when the model is a
+        torch module; the others are imputed on the host.
+        """
+        return None
+
     def _expected_rows(self, X, keep):
         """Exact mean (n, m, d) of the imputed rows, or ``None`` if unknown."""
         if not self.is_deterministic:
@@ -345,7 +357,7 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         keep = self._check_keep(X, keep)
         n, m, d = keep.shape
         if not raw:
-            if isinstance(f, ExplainedOutput):
+            if isinstance(f, ExplainedOutput) and not f.affine_checked:
                 # A regressor that is affine (a linear model) is read through
                 # its coefficients, whoever calls: explainers, metrics and
                 # reference values share this closed form.
@@ -399,7 +411,28 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                 yield (sl, None, out[:c] if include_x else None,
                        out[k:].reshape((c, m * b) + out.shape[1:]))
 
-        if include_x and hasattr(f, "blocks_with_x"):
+        # The device path: a deterministic one-value-per-feature masker and a
+        # torch model impute, evaluate, average and select on the model's
+        # device, block by block; only (rows x coalitions) values come back.
+        on_device = (include_x and b == 1 and isinstance(f, ExplainedOutput)
+                     and f.torch_model() is not None
+                     and self._removed_values(X[:1]) is not None)
+        if on_device:
+            import torch
+
+            def build(sl, out):
+                Xs = f.as_tensor(X[sl])
+                fill = f.as_tensor(self._removed_values(X[sl]))
+                kept = torch.as_tensor(np.ascontiguousarray(keep[sl]),
+                                       device=out.device)
+                torch.where(kept, Xs[:, None, :],
+                            fill if fill.ndim == 1 else fill[:, None, :],
+                            out=out)
+
+            blocks = f.blocks_with_x(X, m, build, target_index=target_index,
+                                     on_device=True)
+            select = not raw
+        elif include_x and hasattr(f, "blocks_with_x"):
             def build(sl, out):
                 out[...] = imputed(sl).reshape(out.shape)
 
@@ -410,10 +443,12 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         fx = values = None
         for sl, t, out_x, out_z in blocks:
             c = out_z.shape[0]
-            out_z = _average(out_z.reshape((c, m, b) + out_z.shape[2:]),
+            out_z = _average(out_z.reshape((c, m, b) + tuple(out_z.shape[2:])),
                              self._draw_weights(X[sl], keep[sl]))
             if select:
                 out_x, out_z = f.select(out_x, t), f.select(out_z, t)
+            if on_device:  # (rows x coalitions) values back to the host
+                out_x, out_z = out_x.cpu().numpy(), out_z.cpu().numpy()
             if values is None:
                 values = np.empty((n,) + out_z.shape[1:])
                 fx = np.empty((n,) + out_x.shape[1:]) if include_x else None
@@ -426,10 +461,13 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
 
 
 def _average(values, weights):
-    """Mean over the draws (axis 2) of (c, m, b[, k]) values, or their
-    weighted sum with ``weights`` (c, m, b)."""
+    """Mean over the draws (axis 2) of (c, m, b[, k]) values (a numpy array
+    or a tensor on the model's device), or their weighted sum with
+    ``weights`` (c, m, b; host values only)."""
     if weights is None:
-        return values.mean(axis=2) if values.shape[2] > 1 else values[:, :, 0]
+        if values.shape[2] == 1:
+            return values[:, :, 0]
+        return array_namespace(values).mean(values, axis=2)
     if values.ndim == 3:
         return np.einsum("cmb,cmb->cm", weights, values)
     return np.einsum("cmb,cmbk->cmk", weights, values)
