@@ -31,7 +31,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution, references
-from sklearn_xai.utils._output import ExplainedOutput, affine_output, block_slices
+from sklearn_xai.utils._output import (
+    ExplainedOutput,
+    affine_output,
+    block_slices,
+    to_numpy,
+)
 from sklearn_xai.utils._random import check_streams
 from sklearn_xai.utils._sklearn import validate_estimator_params
 from sklearn_xai.utils._validation import affine_params
@@ -448,7 +453,7 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
             if select:
                 out_x, out_z = f.select(out_x, t), f.select(out_z, t)
             if on_device:  # (rows x coalitions) values back to the host
-                out_x, out_z = out_x.cpu().numpy(), out_z.cpu().numpy()
+                out_x, out_z = to_numpy(out_x), to_numpy(out_z)
             if values is None:
                 values = np.empty((n,) + out_z.shape[1:])
                 fx = np.empty((n,) + out_x.shape[1:]) if include_x else None

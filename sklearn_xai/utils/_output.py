@@ -81,6 +81,7 @@ __all__ = [
     "class_index",
     "explained_output",
     "model_input_dtype",
+    "to_numpy",
 ]
 
 _OUTPUTS = ("auto", "proba", "decision", "predict", "margin")
@@ -295,6 +296,25 @@ def block_slices(n_rows, per_row, n_features, batch_size=None, device=None):
     cap = batch_size or max(block_entries(device) // max(n_features, 1), 1)
     step = max(1, cap // max(per_row, 1))
     return [slice(s, s + step) for s in range(0, n_rows, step)]
+
+
+def to_numpy(a):
+    """``a`` as a numpy array on the host: a torch tensor is copied back from
+    its device (the one place the device path brings values back), an array
+    is returned as is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._output import to_numpy
+    >>> to_numpy(np.arange(3)).tolist()
+    [0, 1, 2]
+    """
+    if isinstance(a, np.ndarray):
+        return a
+    if hasattr(a, "detach"):  # a torch tensor (torch need not be imported)
+        return a.detach().cpu().numpy()
+    return np.asarray(a)
 
 
 def class_index(classes, labels):
