@@ -560,8 +560,15 @@ class ExplainedOutput:
         """
         import torch
 
+        self._check_torch_model("as_tensor")
         dtype = self._torch_dtype if dtype is None else dtype
         return torch.as_tensor(a).to(device=self.device, dtype=dtype)
+
+    def _check_torch_model(self, caller):
+        if self.torch_model() is None:
+            raise ValueError(
+                f"{caller} needs a torch model on a device; this output is evaluated "
+                "on the host (torch_model() is None): use the numpy methods.")
 
     def scores_tensor(self, Z):
         """:meth:`scores` of rows held as a tensor on the model's device.
@@ -580,11 +587,8 @@ class ExplainedOutput:
 
         from sklearn_xai.utils._torch import eval_mode
 
+        self._check_torch_model("scores_tensor")
         model = self.torch_model()
-        if model is None:
-            raise ValueError(
-                "scores_tensor needs a torch model on a device; this output is "
-                "evaluated on the host (torch_model() is None): use scores().")
         Z = Z.to(dtype=self._torch_dtype)
         n_features = int(np.prod(Z.shape[1:])) if Z.ndim > 1 else 1
         step = self.batch_size or max(
