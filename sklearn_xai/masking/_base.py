@@ -416,12 +416,13 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                 yield (sl, None, out[:c] if include_x else None,
                        out[k:].reshape((c, m * b) + out.shape[1:]))
 
-        # The device path: a deterministic one-value-per-feature masker and a
-        # torch model impute, evaluate, average and select on the model's
-        # device, block by block; only (rows x coalitions) values come back.
+        # The device path (a torch model on an accelerator, see
+        # ExplainedOutput.device_path): a masker with one removed value per
+        # feature imputes, and the model's scores are averaged and selected,
+        # on the model's device, block by block; only (rows x coalitions)
+        # values come back.
         on_device = (include_x and b == 1 and isinstance(f, ExplainedOutput)
-                     and f.torch_model() is not None
-                     and self._removed_values(X[:1]) is not None)
+                     and f.device_path and self._removed_values(X[:1]) is not None)
         if on_device:
             import torch
 

@@ -506,7 +506,7 @@ def infidelity(estimator, X, attributions, *, convention="paper",
     # The device path (a torch model): noise, perturbations, I·a, the model
     # calls and the arithmetic per draw on the model's device, in its dtype;
     # only one score per row comes back.  One code for both backends.
-    device = f.device if f.torch_model() is not None else None
+    device = f.device if f.device_path else None
     if device is not None:
         import torch
 
@@ -520,9 +520,15 @@ def infidelity(estimator, X, attributions, *, convention="paper",
     def empty(shape, how):
         return np.empty(shape) if how is None else torch.empty(shape, **how)
 
+    # Noise drawn where the model runs; on the CPU (the device path forced
+    # there) numpy's draws are the same numbers, faster, and shared by torch.
+    draw_on = None if device is None or device.type == "cpu" else device
+
     def build(sl, out):
         z = streams[sl].normal((N, d), dtype=np.float32, method="box_muller",
-                               device=device)
+                               device=draw_on)
+        if device is not None and draw_on is None:
+            z = torch.from_numpy(z)
         Xs, As = Xd[sl], Ad[sl]
         ia = empty((len(Xs), N), new_wide)
         # Steps of a quarter of a model block (4 N entries per row), in

@@ -36,8 +36,11 @@ maskers' :meth:`~sklearn_xai.masking.BaseMasker.evaluate`, infidelity, ...)
 ask :meth:`ExplainedOutput.blocks_with_x` for ``on_device=True``: the block
 buffer is a tensor on the device in the model's dtype, and the scores, the
 explained class and :meth:`ExplainedOutput.select` stay there, so only
-values per (row, copy) come back to the host.  scikit-learn, xgboost and
-other models keep the numpy path.  The inputs are in the module's parameter
+values per (row, copy) come back to the host.  This is the path of a model
+on an accelerator (:attr:`ExplainedOutput.device_path`); a torch model on
+the CPU runs on the host already, where the numpy path is as fast (batched
+per-row products are several times faster in numpy than in torch there), and
+scikit-learn, xgboost and other models keep the numpy path.  The inputs are in the module's parameter
 dtype on both paths (the host path feeds float32 to a float32 net, see
 :func:`model_input_dtype`), so values agree to the float32 rounding of the
 arithmetic order.
@@ -64,6 +67,7 @@ from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.neural_network import MLPClassifier
 from sklearn.externals.array_api_compat import array_namespace
+from sklearn.externals.array_api_compat import device as device_of
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.utils._config import check_allocation
@@ -246,10 +250,11 @@ def check_single_output_target(target, estimator, *, output="predict"):
     )
 
 
-# Whether a torch model is evaluated on its device (the device path, see the
-# module docstring).  Tests switch it off to compare with the host path of
-# the same model.
-_DEVICE_PATH = True
+# When a torch model is evaluated on its device (the device path, see the
+# module docstring): None on an accelerator only (a model on the CPU runs on
+# the host already, where numpy's path is as fast or faster), True on every
+# device (tests compare the two paths on the CPU with it), False never.
+_DEVICE_PATH = None
 
 
 # Input entries per model call when no batch size is given (1 MiB of float64).
@@ -510,6 +515,19 @@ class ExplainedOutput:
         self.affine_checked = False
 
     # ------------------------------------------------------------ device path
+    @property
+    def device_path(self):
+        """Whether model inputs are built and evaluated on the model's device.
+
+        True for a torch model (:meth:`torch_model`) on an accelerator; a
+        model on the CPU takes the numpy path, which runs there already and
+        is as fast (per-row batched products are faster in numpy than in
+        torch on the CPU).
+        """
+        if _DEVICE_PATH is False or self.torch_model() is None:
+            return False
+        return _DEVICE_PATH is True or self.device.type != "cpu"
+
     def torch_model(self):
         """The explained output as a torch module on the model's device.
 
@@ -529,7 +547,7 @@ class ExplainedOutput:
         return self._torch_module
 
     def _build_torch_model(self):
-        if not _DEVICE_PATH or self.device is None or self.codec is not None \
+        if self.device is None or self.codec is not None \
                 or self._margin is not None or self._logits is not None:
             return None
         if self.output == "predict" and (is_classifier(self.estimator)
@@ -807,13 +825,13 @@ class ExplainedOutput:
         if target_index is None:
             return scores
         # One code path for numpy arrays and torch tensors (see the module
-        # docstring): the index broadcasts over the derived inputs.
+        # docstring); advanced indexing is 5x faster than take_along_axis.
         xp = array_namespace(scores)
-        c = target_index.shape[0]
-        flat = xp.reshape(scores, (c, -1, scores.shape[-1]))
-        index = xp.reshape(xp.asarray(target_index, dtype=xp.int64), (c, 1, 1))
-        picked = xp.take_along_axis(flat, index, axis=-1)
-        return xp.reshape(picked, scores.shape[:-1])
+        rows = xp.arange(target_index.shape[0], device=device_of(scores))
+        if scores.ndim == 2:
+            return scores[rows, target_index]
+        flat = scores.reshape(target_index.shape[0], -1, scores.shape[-1])
+        return flat[rows, :, target_index].reshape(scores.shape[:-1])
 
     def blocks_with_x(self, X, per_row, build, *, target_index=None,
                       parameter=None, on_device=False):
@@ -843,11 +861,11 @@ class ExplainedOutput:
             (:func:`~sklearn_xai.utils.check_allocation`, checked before
             the first block is built).
         on_device : bool, default=False
-            The caller's ``build`` also fills a torch tensor: when the model
-            is a torch module (:meth:`torch_model`), ``out`` is a tensor on
-            its device in its dtype, and ``t``, ``scores_x`` and
-            ``scores_z`` are tensors there (float64 scores, int64 classes).
-            Otherwise the numpy path.
+            The caller's ``build`` also fills a torch tensor: on the device
+            path (:attr:`device_path`), ``out`` is a tensor on the model's
+            device in its dtype, and ``t``, ``scores_x`` and ``scores_z``
+            are tensors there (float64 scores, int64 classes).  Otherwise
+            the numpy path.
 
         Yields
         ------
@@ -864,7 +882,7 @@ class ExplainedOutput:
         check_allocation(
             (per_row + 1) * d, what=f"the {per_row} model inputs of one row",
             parameter=parameter or "the count of perturbations, draws or steps")
-        device = on_device and self.torch_model() is not None
+        device = on_device and self.device_path
         if device:
             import torch
 

@@ -1,14 +1,16 @@
 """The device path of the model-evaluating metrics (issue #35, item 3).
 
-When the explained model is a torch module, the maskers' ``evaluate`` and
-``infidelity`` build the model inputs, call the model and reduce the
-per-copy values on the model's device (``ExplainedOutput.torch_model``);
-only values per (row, copy) come back to the host.  Checked on the CPU:
+When the explained model is a torch module on an accelerator, the maskers'
+``evaluate`` and ``infidelity`` build the model inputs, call the model and
+reduce the per-copy values on the model's device
+(``ExplainedOutput.device_path``); only values per (row, copy) come back to
+the host.  A model on the CPU takes the numpy path by default; here the
+private switch ``utils._output._DEVICE_PATH`` forces the device path on the
+CPU (``True``) or the host path (``False``).  Checked on the CPU:
 
-* the torch path equals the numpy path of the same skorch net (the host
-  path forced with the private switch ``utils._output._DEVICE_PATH``) to
-  float32 rounding, for every metric that has one, and it is the path
-  taken (``scores_tensor`` is called, skorch's ``predict_proba`` is not);
+* the torch path equals the numpy path of the same skorch net to float32
+  rounding, for every metric that has one, and it is the path taken
+  (``scores_tensor`` is called, skorch's ``predict_proba`` is not);
 * a row's score on the torch path does not depend on its batch, the
   order or ``batch_size``;
 * no tensor larger than (rows x copies) is brought back to the host, and
@@ -52,6 +54,11 @@ X_TRAIN = _RNG.normal(size=(64, 16))
 Y_TRAIN = (X_TRAIN[:, 0] + X_TRAIN[:, 1] > 0).astype(int)
 X = X_TRAIN[:9]
 A = _RNG.normal(size=X.shape)
+
+
+@pytest.fixture(autouse=True)
+def _device_path_on_the_cpu(monkeypatch):
+    monkeypatch.setattr(_output, "_DEVICE_PATH", True)
 
 
 @pytest.fixture(scope="module")
@@ -178,12 +185,25 @@ def test_no_block_leaves_the_device(net, index, n_copies, monkeypatch):
     assert back and max(back) <= len(X) * n_copies
 
 
+def test_device_path_default_is_accelerators_only(net, monkeypatch):
+    """By default a torch model takes the device path on an accelerator
+    only (the device is faked: no model call is made)."""
+    monkeypatch.setattr(_output, "_DEVICE_PATH", None)
+    f = ExplainedOutput(net)
+    assert f.torch_model() is not None and not f.device_path
+    f.device = torch.device("cuda")
+    assert f.device_path
+    monkeypatch.setattr(_output, "_DEVICE_PATH", False)
+    assert not f.device_path
+
+
 def test_torch_model_only_for_torch_modules(net):
     """scikit-learn models and predicted labels keep the host path; the
     target selection is the same function on both backends."""
     X_small = X_TRAIN[:5]
-    assert ExplainedOutput(LogisticRegression().fit(X_TRAIN, Y_TRAIN)).torch_model() \
-        is None
+    sklearn_model = LogisticRegression().fit(X_TRAIN, Y_TRAIN)
+    assert ExplainedOutput(sklearn_model).torch_model() is None
+    assert not ExplainedOutput(sklearn_model).device_path
     assert ExplainedOutput(net, output="predict").torch_model() is None
     f = ExplainedOutput(net)
     scores = f.scores(X_small)
