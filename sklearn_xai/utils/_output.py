@@ -524,9 +524,10 @@ class ExplainedOutput:
         is as fast (per-row batched products are faster in numpy than in
         torch on the CPU).
         """
-        if _DEVICE_PATH is False or self.torch_model() is None:
-            return False
-        return _DEVICE_PATH is True or self.device.type != "cpu"
+        if _DEVICE_PATH is False or self.device is None or (
+                _DEVICE_PATH is None and self.device.type == "cpu"):
+            return False  # decided before the torch module is built
+        return self.torch_model() is not None
 
     def torch_model(self):
         """The explained output as a torch module on the model's device.
