@@ -422,7 +422,8 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         # on the model's device, block by block; only (rows x coalitions)
         # values come back.
         on_device = (include_x and b == 1 and isinstance(f, ExplainedOutput)
-                     and f.device_path and self._removed_values(X[:1]) is not None)
+                     and f.device_path
+                     and type(self)._removed_values is not BaseMasker._removed_values)
         if on_device:
             import torch
 
