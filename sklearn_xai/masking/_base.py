@@ -421,9 +421,12 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         # feature imputes, and the model's scores are averaged and selected,
         # on the model's device, block by block; only (rows x coalitions)
         # values come back.
-        on_device = (include_x and b == 1 and isinstance(f, ExplainedOutput)
-                     and f.device_path
-                     and type(self)._removed_values is not BaseMasker._removed_values)
+        on_device = (b == 1 and isinstance(f, ExplainedOutput) and f.device_path
+                     and type(self)._removed_values is not BaseMasker._removed_values
+                     # without x, a class must be given (or none needed): the
+                     # predicted class of each masked copy is the host's rule
+                     and (include_x or raw or target_index is not None
+                          or f.output == "predict"))
         if on_device:
             import torch
 
@@ -436,8 +439,24 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                             fill if fill.ndim == 1 else fill[:, None, :],
                             out=out)
 
-            blocks = f.blocks_with_x(X, m, build, target_index=target_index,
-                                     on_device=True)
+            def device_blocks():
+                """(sl, t, None, scores of the masked rows (c, m[, k])) on
+                the device: the blocks of :func:`generic_blocks`."""
+                for sl in block_slices(n, m, d, batch_size, f.device):
+                    c = len(X[sl])
+                    buf = torch.empty((c, m, d), dtype=f.torch_dtype,
+                                      device=f.device)
+                    build(sl, buf)
+                    out = f.scores_tensor(buf.reshape(c * m, d))
+                    t = None if target_index is None else f.as_tensor(
+                        target_index[sl], dtype=torch.int64)
+                    yield sl, t, None, out.reshape((c, m) + tuple(out.shape[1:]))
+
+            if include_x:
+                blocks = f.blocks_with_x(X, m, build, target_index=target_index,
+                                         on_device=True)
+            else:
+                blocks = device_blocks()
             select = not raw
         elif include_x and hasattr(f, "blocks_with_x"):
             def build(sl, out):
@@ -453,9 +472,13 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
             out_z = _average(out_z.reshape((c, m, b) + tuple(out_z.shape[2:])),
                              self._draw_weights(X[sl], keep[sl]))
             if select:
-                out_x, out_z = f.select(out_x, t), f.select(out_z, t)
+                out_z = f.select(out_z, t)
+                if include_x:
+                    out_x = f.select(out_x, t)
             if on_device:  # (rows x coalitions) values back to the host
-                out_x, out_z = to_numpy(out_x), to_numpy(out_z)
+                out_z = to_numpy(out_z)
+                if include_x:
+                    out_x = to_numpy(out_x)
             if values is None:
                 values = np.empty((n,) + out_z.shape[1:])
                 fx = np.empty((n,) + out_x.shape[1:]) if include_x else None

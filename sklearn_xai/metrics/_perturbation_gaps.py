@@ -513,7 +513,8 @@ def infidelity(estimator, X, attributions, *, convention="paper",
         Xd, Ad = f.as_tensor(X), f.as_tensor(A)
         scale = None if scale is None else f.as_tensor(scale)
         new = dict(dtype=Xd.dtype, device=device)
-        new_wide = dict(dtype=torch.float64, device=device)
+        new_wide = dict(dtype=torch.float32 if device.type == "mps" else torch.float64,
+                        device=device)  # MPS has no float64
     else:
         Xd, Ad, new, new_wide = X, A, None, None
 

@@ -564,6 +564,12 @@ class ExplainedOutput:
         self._torch_dtype = dtype
         return module
 
+    @property
+    def torch_dtype(self):
+        """The dtype of the torch model's parameters, its inputs' dtype on the
+        device path (``None`` when :meth:`torch_model` is None)."""
+        return None if self.torch_model() is None else self._torch_dtype
+
     def as_tensor(self, a, dtype=None):
         """``a`` as a tensor on the model's device, in the model's dtype.
 

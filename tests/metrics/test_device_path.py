@@ -29,7 +29,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from sklearn_xai.masking import BlurMasker
+from sklearn_xai.masking import BaselineMasker, BlurMasker
 from sklearn_xai.metrics import (
     faithfulness_correlation,
     infidelity,
@@ -183,6 +183,42 @@ def test_no_block_leaves_the_device(net, index, n_copies, monkeypatch):
     assert seen and all(d == device for d, _ in seen)
     assert sum(rows for _, rows in seen) == len(X) * (n_copies + 1)
     assert back and max(back) <= len(X) * n_copies
+
+
+@pytest.mark.parametrize("include_x", [True, False])
+def test_masker_evaluate_torch_path(net, regressor, include_x, monkeypatch):
+    """BaselineMasker.evaluate on the device path equals its host path: the
+    explained scalar for given classes, every class (``raw=True``), a
+    regressor, with and without ``f(x)``; a row's values alone equal its
+    values in the batch."""
+    masker = BaselineMasker(0.5).fit(X_TRAIN)
+    keep = _RNG.random((len(X), 5, X.shape[1])) < 0.5
+    t = np.arange(len(X)) % 2
+
+    def run(model, **kw):
+        return masker.evaluate(ExplainedOutput(model), X, keep, batch_size=7,
+                               include_x=include_x, **kw)
+
+    calls = []
+    original = ExplainedOutput.scores_tensor
+    monkeypatch.setattr(ExplainedOutput, "scores_tensor",
+                        lambda f, Z: calls.append(len(Z)) or original(f, Z))
+    cases = [(net, {"target_index": t}), (net, {"raw": True}), (regressor, {})]
+    for model, kw in cases:
+        calls.clear()
+        got = run(model, **kw)
+        assert sum(calls) == len(X) * (5 + include_x)  # all on the device
+        monkeypatch.setattr(_output, "_DEVICE_PATH", False)
+        expected = run(model, **kw)
+        monkeypatch.setattr(_output, "_DEVICE_PATH", True)
+        for g, e in zip(got if include_x else [got], expected if include_x else [expected]):
+            np.testing.assert_allclose(g, e, rtol=RTOL, atol=ATOL)
+    alone = masker.evaluate(ExplainedOutput(net), X[2:3], keep[2:3],
+                            target_index=t[2:3], include_x=include_x)
+    full = run(net, target_index=t)
+    np.testing.assert_allclose(alone[1] if include_x else alone,
+                               (full[1] if include_x else full)[2:3],
+                               rtol=RTOL, atol=ATOL)
 
 
 def test_device_path_default_is_accelerators_only(net, monkeypatch):
