@@ -102,6 +102,16 @@ def _check_baseline(baseline, X, *, allow_many):
     return check_feature_vector(baseline, d, "baseline")[None, :]
 
 
+def _device_normal(rngs, size, device):
+    """Standard normal noise of the rows' streams (stream 0), drawn on the
+    model's ``device`` in float64: the Box–Muller draws of
+    :meth:`~sklearn_xai.utils.RowStreams.normal`, the same on every device
+    to the last bits of float64 (so, once rounded to a float32 model's
+    inputs, almost always the same bits).  :class:`NoiseTunnel` draws the
+    same numbers on the host."""
+    return rngs.normal(size, method="box_muller", device=device)
+
+
 # ---------------------------------------------------------------------------
 # Base class
 # ---------------------------------------------------------------------------
@@ -150,7 +160,7 @@ class _GradientExplainer(BaseExplainer):
         model, dtype, device = self._torch_model(f)
         n, d = X.shape
         out = np.empty(X.shape, dtype=np.float64)
-        blocks = block_slices(n, self._model_rows_per_row(), d, self.batch_size)
+        blocks = block_slices(n, self._model_rows_per_row(), d, self.batch_size, device)
         with eval_mode(model), torch.enable_grad(), warnings.catch_warnings():
             # Captum announces, on every call, the hooks it sets on activations.
             warnings.filterwarnings("ignore", message=".*hooks", category=UserWarning)
@@ -913,11 +923,10 @@ class SmoothGrad(_NoisyGradientExplainer):
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape
         N = self.n_perturbations_
-        noise = rngs.normal((N, d))
+        # Drawn on the model's device: the same numbers on every device.
+        noise = _device_normal(rngs, (N, d), inputs.device)
         noise *= self.std
-        noisy = _repeat(inputs, N) + torch.as_tensor(
-            noise.reshape(m * N, d), dtype=inputs.dtype, device=inputs.device
-        )
+        noisy = _repeat(inputs, N) + noise.reshape(m * N, d).to(inputs.dtype)
         G = _CaptumSaliency(summed_output(model, _repeat(target, N))).attribute(
             _leaf(noisy), abs=bool(self.abs))
         return G.reshape(m, N, d).mean(dim=1), m * N
@@ -990,20 +999,23 @@ class GradientShap(_NoisyGradientExplainer):
     def _attribute(self, model, inputs, target, rngs):
         m, d = inputs.shape
         N = self.n_perturbations_
-        B = self.baseline_
-        # One stream per kind of draw: baseline rows, path positions, noise.
-        idx = rngs.integers(len(B), N, stream=1).reshape(m * N)
-        alpha = rngs.uniform(N, stream=2).reshape(m * N, 1)
-        noise = (self.std * rngs.normal((N, d)).reshape(m * N, d) if self.std
-                 else np.zeros((m * N, d)))
-        X = np.repeat(inputs.detach().cpu().numpy().astype(np.float64), N, axis=0) + noise
-        delta = X - B[idx]
-        points = torch.as_tensor(B[idx] + alpha * delta, dtype=inputs.dtype,
-                                 device=inputs.device)
+        device = inputs.device
+        B = torch.as_tensor(self.baseline_, dtype=torch.float64, device=device)
+        # One stream per kind of draw: baseline rows, path positions, noise;
+        # drawn on the model's device (the same numbers on every device), the
+        # path arithmetic in float64 there.
+        idx = rngs.integers(len(B), N, stream=1, device=device).reshape(m * N)
+        alpha = rngs.uniform(N, stream=2, device=device).reshape(m * N, 1)
+        X = _repeat(inputs.detach().to(torch.float64), N)
+        if self.std:
+            X += self.std * _device_normal(rngs, (N, d), device).reshape(m * N, d)
+        base = B[idx]
+        delta = X - base
+        points = (base + alpha * delta).to(inputs.dtype)
         G = _CaptumSaliency(summed_output(model, _repeat(target, N))).attribute(
             _leaf(points), abs=False)
-        A = G.detach().cpu().numpy().astype(np.float64) * delta
-        return torch.as_tensor(A.reshape(m, N, d).mean(axis=1)), m * N
+        A = G.detach().to(torch.float64) * delta
+        return A.reshape(m, N, d).mean(dim=1), m * N
 
 
 @_gradient_doc("gradient_example", "explainer_random_state",

@@ -275,7 +275,7 @@ class LimeTabular(_SampledSurrogate):
         N = self.n_perturbations_
         width = self.kernel_width_ * np.sqrt(d)
         A = np.empty((n, d), dtype=np.float64)
-        blocks = block_slices(n, N, d, self.batch_size)
+        blocks = block_slices(n, N, d, self.batch_size, f.device)
         # Buffers of the largest block, reused block after block (fresh
         # arrays of this size cost page faults each time).
         size = min(blocks[0].stop, n)
@@ -621,7 +621,7 @@ class LocalLinearSurrogate(_SampledSurrogate):
         N = self.n_perturbations_
         width = self.kernel_width * np.sqrt(d)
         A = np.empty((n, d), dtype=np.float64)
-        for block in block_slices(n, N, d, self.batch_size):
+        for block in block_slices(n, N, d, self.batch_size, f.device):
             Xb = X[block]
             noise = rngs[block].normal((N, d))
             noise[:, 0] = 0.0
@@ -667,7 +667,7 @@ class _CaptumMaskSurrogate(_SampledSurrogate):
         k = n_players(self, d)
         S = self.n_perturbations_
         A = np.empty((n, k), dtype=np.float64)
-        for block in block_slices(n, S, d, self.batch_size):
+        for block in block_slices(n, S, d, self.batch_size, f.device):
             Xb = X[block]
             masks = np.stack([self._masks(rng, k) for rng in rngs[block].generators()])
             Z = np.where(spread(self, masks), Xb[:, None, :], self.baseline_)

@@ -26,7 +26,8 @@ from sklearn_xai.explainers._docstring import explainer_doc
 from sklearn_xai.explainers._surrogate import evaluate_block
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._images import resolve_image_shape
-from sklearn_xai.utils._output import BLOCK_ENTRIES, block_slices
+from sklearn_xai.utils._device import block_entries
+from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._sklearn import Interval
 from sklearn_xai.utils._validation import check_feature_vector
 
@@ -202,7 +203,7 @@ class Occlusion(BaseExplainer):
         P = len(W)
         Wf = W.astype(np.float64)
         A = np.empty((n, d))
-        for block in block_slices(n, P + 1, d, self.batch_size):
+        for block in block_slices(n, P + 1, d, self.batch_size, f.device):
             Xb = X[block]
             Z = np.empty((len(Xb), P + 1, d))
             Z[:, 0] = Xb
@@ -379,7 +380,7 @@ class RISE(BaseExplainer):
         repeat = d // int(np.prod(masked))  # leading axes (channels)
         cells = [len(C) for C in self._crops]
         A = np.zeros((n, d))
-        for block in block_slices(n, N, d, self.batch_size):
+        for block in block_slices(n, N, d, self.batch_size, f.device):
             Xb = X[block]
             b = len(Xb)
             grids = (rngs[block].uniform((N,) + res, stream=0) < self.p_keep).astype(
@@ -387,7 +388,8 @@ class RISE(BaseExplainer):
             shifts = rngs[block].integers(np.asarray(cells), (N, len(cells)), stream=1)
             # A block of several rows is one model call; a row alone whose
             # masked copies exceed a call is scored in chunks of masks.
-            chunk = N if b > 1 else max(1, self.batch_size or BLOCK_ENTRIES // d)
+            chunk = N if b > 1 else max(
+                1, self.batch_size or block_entries(f.device) // d)
             for start in range(0, N, chunk):
                 sl = slice(start, min(start + chunk, N))
                 m = sl.stop - sl.start

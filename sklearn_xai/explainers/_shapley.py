@@ -38,6 +38,7 @@ from sklearn_xai.explainers._segmented import (
 )
 from sklearn_xai.masking import BaseSegmentation, MarginalMasker
 from sklearn_xai.utils._config import check_allocation, get_config
+from sklearn_xai.utils._device import block_entries
 from sklearn_xai.utils._output import BLOCK_ENTRIES, affine_once, block_slices
 from sklearn_xai.utils._random import swap_offsets
 from sklearn_xai.utils._shapley import (
@@ -794,14 +795,15 @@ class KernelSHAP(_SampledShapley):
         row_bytes = _row_bytes(d, len(enumerated), n_sampled, self.paired,
                                sampled_sizes)
         step = self._block_rows(X.shape[1], 2 + len(enumerated) + n_sampled,
-                                max(1, budget // row_bytes))
+                                max(1, budget // row_bytes),
+                                getattr(f, "device", None))
         for sl in block_slices(n, 1, 1, batch_size=step):
             phi[sl] = self._explain_block(
                 X[sl], f, None if target_index is None else target_index[sl],
                 None if rngs is None else rngs[sl], d, plan)
         return phi
 
-    def _block_rows(self, n_features, n_coalitions, rows):
+    def _block_rows(self, n_features, n_coalitions, rows, device=None):
         """``rows`` (the block's row count allowed by memory) rounded down
         to a multiple of the rows of one model call of the masker (whole
         rows of ``n_coalitions`` times its draws, ``batch_size`` or
@@ -812,7 +814,7 @@ class KernelSHAP(_SampledShapley):
             draws = self.masker_.n_draws
         if not isinstance(draws, numbers.Integral):
             return rows
-        cap = self.batch_size or max(BLOCK_ENTRIES // max(n_features, 1), 1)
+        cap = self.batch_size or max(block_entries(device) // max(n_features, 1), 1)
         per_call = cap // (n_coalitions * max(int(draws), 1))
         return rows // per_call * per_call if rows > per_call > 0 else rows
 

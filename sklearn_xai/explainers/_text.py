@@ -159,7 +159,7 @@ class TextLIME(_MaskerExplainer):
         n, L = X.shape
         S = self.n_perturbations_
         A = np.zeros((n, L))
-        for block in block_slices(n, S, L, self.batch_size):
+        for block in block_slices(n, S, L, self.batch_size, f.device):
             Xb = X[block]
             real = Xb != self.pad_id
             keep = np.stack([self._keep(rng, r) for rng, r in
