@@ -84,14 +84,19 @@ def _prediction_gap(estimator, X, attributions, *, owner, perturb_top, k, auc,
     gaps = np.empty((n, m))
 
     def build(sl, out):
-        Z = perturber.perturb(X[sl], fixed[sl], N, streams[sl])
-        out[...] = Z.reshape(out.shape)
+        # The perturbers draw on the host (numpy's normal draws, not the
+        # Box-Muller ones a device draws); on the device path the copies
+        # are sent there, and the model calls and gaps stay there.
+        Z = perturber.perturb(X[sl], fixed[sl], N, streams[sl]).reshape(out.shape)
+        out[...] = Z if isinstance(out, np.ndarray) else f.as_tensor(Z)
 
     for sl, t, raw_x, raw_z in f.blocks_with_x(X, m * N, build,
-                                               target_index=f.fixed_target_index(X)):
+                                               target_index=f.fixed_target_index(X),
+                                               on_device=True):
+        xp = array_namespace(raw_z)
         fx = f.select(raw_x, t)
-        vals = f.select(raw_z, t).reshape(-1, m, N)
-        gaps[sl] = np.abs(fx[:, None, None] - vals).mean(axis=2)
+        vals = xp.reshape(f.select(raw_z, t), (-1, m, N))
+        gaps[sl] = to_numpy(xp.mean(xp.abs(fx[:, None, None] - vals), axis=2))
     return _auc_over_k(gaps) if auc else gaps[:, 0]
 
 

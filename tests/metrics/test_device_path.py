@@ -9,7 +9,8 @@ private switch ``utils._output._DEVICE_PATH`` forces the device path on the
 CPU (``True``) or the host path (``False``).  Checked on the CPU:
 
 * the torch path equals the numpy path of the same skorch net to float32
-  rounding, for every metric that has one, and it is the path taken
+  rounding, for every metric that has one (PGI and PGU: the perturbed
+  copies are drawn on the host and sent to the device), and it is the path taken
   (``scores_tensor`` is called, skorch's ``predict_proba`` is not);
 * a row's score on the torch path does not depend on its batch, the
   order or ``batch_size``;
@@ -33,6 +34,8 @@ from sklearn_xai.masking import BaselineMasker, BlurMasker
 from sklearn_xai.metrics import (
     faithfulness_correlation,
     infidelity,
+    pgi,
+    pgu,
     pixel_flipping,
     region_perturbation,
 )
@@ -82,9 +85,11 @@ METRICS = [
     (infidelity, {"n_perturbations": 12, "random_state": 0}),
     (infidelity, {"n_perturbations": 12, "convention": "xai_bench_code",
                   "random_state": 0}),
+    (pgi, {"n_perturbations": 4, "k": 3, "random_state": 0}),
+    (pgu, {"n_perturbations": 4, "k": 3, "auc": False, "random_state": 0}),
 ]
 IDS = ["pixel_flipping", "region_perturbation", "pixel_flipping_blur",
-       "faithfulness_correlation", "infidelity", "infidelity_xai_bench"]
+       "faithfulness_correlation", "infidelity", "infidelity_xai_bench", "pgi", "pgu"]
 
 
 def _host(metric, model, *args, **kw):
@@ -155,9 +160,9 @@ def test_torch_path_row_independence(net, metric, kw):
     np.testing.assert_allclose(alone, full[3:4], rtol=RTOL, atol=_atol(metric))
 
 
-@pytest.mark.parametrize("index, n_copies", [(0, 6), (3, 6), (4, 12)],
+@pytest.mark.parametrize("index, n_copies", [(0, 6), (3, 6), (4, 12), (6, 12)],
                          ids=["pixel_flipping", "faithfulness_correlation",
-                              "infidelity"])
+                              "infidelity", "pgi"])
 def test_no_block_leaves_the_device(net, index, n_copies, monkeypatch):
     """Tensors brought to the host hold at most (rows x copies) entries, and
     every model call gets its input on the model's device (``n_copies``:
