@@ -51,9 +51,10 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from sklearn_xai.explainers._torch import Affine, explained_module
+from sklearn_xai.explainers._torch import explained_module
 from sklearn_xai.utils import NotApplicableError
 from sklearn_xai.utils._torch import full_precision
+from sklearn_xai.utils._torch_model import Affine
 
 __all__ = ["LayerChain", "layer_chain"]
 

@@ -48,7 +48,6 @@ from torch import nn
 from sklearn_xai.base import BaseExplainer
 from sklearn_xai.explainers._docstring import EXPLAINER_FRAGMENTS, explainer_doc
 from sklearn_xai.explainers._torch import (
-    Affine,
     differentiable_model,
     explained_module,
     summed_output,
@@ -61,6 +60,7 @@ from sklearn_xai.utils._output import block_slices
 from sklearn_xai.utils._random import purpose_generator
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._torch import eval_mode
+from sklearn_xai.utils._torch_model import Affine
 from sklearn_xai.utils._validation import check_feature_vector
 
 __all__ = [

@@ -25,12 +25,18 @@ from abc import ABCMeta, abstractmethod
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.externals.array_api_compat import array_namespace
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution, references
-from sklearn_xai.utils._output import ExplainedOutput, affine_output, block_slices
+from sklearn_xai.utils._output import (
+    ExplainedOutput,
+    affine_output,
+    block_slices,
+    to_numpy,
+)
 from sklearn_xai.utils._random import check_streams
 from sklearn_xai.utils._sklearn import validate_estimator_params
 from sklearn_xai.utils._validation import affine_params
@@ -192,6 +198,17 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         or ``None`` for their plain mean."""
         return None
 
+    def _removed_values(self, X):
+        """What a removed feature takes, for a masker that substitutes one
+        value per feature and row (one draw, deterministic): an array of
+        shape (d,) or (n, d) for the rows ``X``, or ``None``.
+
+        A masker that gives it is imputed on the model's device by
+        :meth:`evaluate` (``where(keep, x, values)``) when the model is a
+        torch module; the others are imputed on the host.
+        """
+        return None
+
     def _expected_rows(self, X, keep):
         """Exact mean (n, m, d) of the imputed rows, or ``None`` if unknown."""
         if not self.is_deterministic:
@@ -345,7 +362,7 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         keep = self._check_keep(X, keep)
         n, m, d = keep.shape
         if not raw:
-            if isinstance(f, ExplainedOutput):
+            if isinstance(f, ExplainedOutput) and not f.affine_checked:
                 # A regressor that is affine (a linear model) is read through
                 # its coefficients, whoever calls: explainers, metrics and
                 # reference values share this closed form.
@@ -399,7 +416,49 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
                 yield (sl, None, out[:c] if include_x else None,
                        out[k:].reshape((c, m * b) + out.shape[1:]))
 
-        if include_x and hasattr(f, "blocks_with_x"):
+        # The device path (a torch model on an accelerator, see
+        # ExplainedOutput.device_path): a masker with one removed value per
+        # feature imputes, and the model's scores are averaged and selected,
+        # on the model's device, block by block; only (rows x coalitions)
+        # values come back.
+        on_device = (b == 1 and isinstance(f, ExplainedOutput) and f.device_path
+                     and type(self)._removed_values is not BaseMasker._removed_values
+                     # without x, a class must be given (or none needed): the
+                     # predicted class of each masked copy is the host's rule
+                     and (include_x or raw or target_index is not None
+                          or f.output == "predict"))
+        if on_device:
+            import torch
+
+            def build(sl, out):
+                Xs = f.as_tensor(X[sl])
+                fill = f.as_tensor(self._removed_values(X[sl]))
+                kept = torch.as_tensor(np.ascontiguousarray(keep[sl]),
+                                       device=out.device)
+                torch.where(kept, Xs[:, None, :],
+                            fill if fill.ndim == 1 else fill[:, None, :],
+                            out=out)
+
+            def device_blocks():
+                """(sl, t, None, scores of the masked rows (c, m[, k])) on
+                the device: the blocks of :func:`generic_blocks`."""
+                for sl in block_slices(n, m, d, batch_size, f.device):
+                    c = len(X[sl])
+                    buf = torch.empty((c, m, d), dtype=f.torch_dtype,
+                                      device=f.device)
+                    build(sl, buf)
+                    out = f.scores_tensor(buf.reshape(c * m, d))
+                    t = None if target_index is None else f.as_tensor(
+                        target_index[sl], dtype=torch.int64)
+                    yield sl, t, None, out.reshape((c, m) + tuple(out.shape[1:]))
+
+            if include_x:
+                blocks = f.blocks_with_x(X, m, build, target_index=target_index,
+                                         on_device=True)
+            else:
+                blocks = device_blocks()
+            select = not raw
+        elif include_x and hasattr(f, "blocks_with_x"):
             def build(sl, out):
                 out[...] = imputed(sl).reshape(out.shape)
 
@@ -410,10 +469,16 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
         fx = values = None
         for sl, t, out_x, out_z in blocks:
             c = out_z.shape[0]
-            out_z = _average(out_z.reshape((c, m, b) + out_z.shape[2:]),
+            out_z = _average(out_z.reshape((c, m, b) + tuple(out_z.shape[2:])),
                              self._draw_weights(X[sl], keep[sl]))
             if select:
-                out_x, out_z = f.select(out_x, t), f.select(out_z, t)
+                out_z = f.select(out_z, t)
+                if include_x:
+                    out_x = f.select(out_x, t)
+            if on_device:  # (rows x coalitions) values back to the host
+                out_z = to_numpy(out_z)
+                if include_x:
+                    out_x = to_numpy(out_x)
             if values is None:
                 values = np.empty((n,) + out_z.shape[1:])
                 fx = np.empty((n,) + out_x.shape[1:]) if include_x else None
@@ -426,10 +491,13 @@ class BaseMasker(_FittedOnRows, metaclass=ABCMeta):
 
 
 def _average(values, weights):
-    """Mean over the draws (axis 2) of (c, m, b[, k]) values, or their
-    weighted sum with ``weights`` (c, m, b)."""
+    """Mean over the draws (axis 2) of (c, m, b[, k]) values (a numpy array
+    or a tensor on the model's device), or their weighted sum with
+    ``weights`` (c, m, b; host values only)."""
     if weights is None:
-        return values.mean(axis=2) if values.shape[2] > 1 else values[:, :, 0]
+        if values.shape[2] == 1:
+            return values[:, :, 0]
+        return array_namespace(values).mean(values, axis=2)
     if values.ndim == 3:
         return np.einsum("cmb,cmb->cm", weights, values)
     return np.einsum("cmb,cmbk->cmk", weights, values)

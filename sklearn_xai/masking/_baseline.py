@@ -107,6 +107,9 @@ class BaselineMasker(BaseMasker):
     def _impute(self, X, keep, rngs):
         return _select(keep, X, self.baseline_)[:, :, None, :]
 
+    def _removed_values(self, X):
+        return self.baseline_
+
 
 class MarginalMasker(BaseMasker):
     """Interventional masker: removed features take the values of background rows.

@@ -123,6 +123,9 @@ class BlurMasker(BaseMasker):
     def n_draws(self):
         return 1
 
+    def _removed_values(self, X):
+        return gaussian_blur(X, self.image_shape_, self.sigma, self.kernel_size)
+
     def _impute(self, X, keep, rngs):
-        blurred = gaussian_blur(X, self.image_shape_, self.sigma, self.kernel_size)
+        blurred = self._removed_values(X)
         return np.where(keep, X[:, None, :], blurred[:, None, :])[:, :, None, :]

@@ -13,6 +13,7 @@
 import numbers
 
 import numpy as np
+from sklearn.externals.array_api_compat import array_namespace
 from sklearn.utils import Bunch
 
 from sklearn_xai.masking import BasePerturber, GaussianNoisePerturber, check_perturber
@@ -28,7 +29,7 @@ from sklearn_xai.metrics._registry import register_metric
 from sklearn_xai.metrics._shared_docs import _references, _shared_docs
 from sklearn_xai.utils._config import check_allocation
 from sklearn_xai.utils._docstring import Substitution
-from sklearn_xai.utils._output import ExplainedOutput, block_slices
+from sklearn_xai.utils._output import ExplainedOutput, block_slices, to_numpy
 from sklearn_xai.utils._random import keyed_streams
 from sklearn_xai.utils._sklearn import Interval, StrOptions
 from sklearn_xai.utils._sklearn import fast_validate_params as validate_params
@@ -83,14 +84,19 @@ def _prediction_gap(estimator, X, attributions, *, owner, perturb_top, k, auc,
     gaps = np.empty((n, m))
 
     def build(sl, out):
-        Z = perturber.perturb(X[sl], fixed[sl], N, streams[sl])
-        out[...] = Z.reshape(out.shape)
+        # The perturbers draw on the host (numpy's normal draws, not the
+        # Box-Muller ones a device draws); on the device path the copies
+        # are sent there, and the model calls and gaps stay there.
+        Z = perturber.perturb(X[sl], fixed[sl], N, streams[sl]).reshape(out.shape)
+        out[...] = Z if isinstance(out, np.ndarray) else f.as_tensor(Z)
 
     for sl, t, raw_x, raw_z in f.blocks_with_x(X, m * N, build,
-                                               target_index=f.fixed_target_index(X)):
+                                               target_index=f.fixed_target_index(X),
+                                               on_device=True):
+        xp = array_namespace(raw_z)
         fx = f.select(raw_x, t)
-        vals = f.select(raw_z, t).reshape(-1, m, N)
-        gaps[sl] = np.abs(fx[:, None, None] - vals).mean(axis=2)
+        vals = xp.reshape(f.select(raw_z, t), (-1, m, N))
+        gaps[sl] = to_numpy(xp.mean(xp.abs(fx[:, None, None] - vals), axis=2))
     return _auc_over_k(gaps) if auc else gaps[:, 0]
 
 
@@ -341,18 +347,27 @@ def _noise_scale(X, X_train, perturber, sigma, sigma_scale):
 def _perturbation(convention, X, z, scale, out, work):
     """Write the points the model sees into ``out`` (c, N, d) and the
     perturbations ``I`` into ``work`` (c, N, d), with ``x - I`` what the
-    model sees.  Both are float64 buffers owned by the caller."""
+    model sees.  Both are buffers owned by the caller: float64 arrays on the
+    host, or tensors in the model's dtype on its device (in-place operators
+    serve both, without temporaries)."""
     Xb = X[:, None, :]
     if convention == "paper":
-        np.multiply(z, scale, out=work)
-        np.subtract(Xb, work, out=out)
+        work[...] = z
+        work *= scale
+        out[...] = Xb
+        out -= work
         return
     if convention == "xai_bench_code":
-        np.multiply(z, -0.2, out=out)
-        np.clip(out, 0.0, 1.0, out=out)
+        out[...] = z * -0.2  # in the dtype of z, as XAI-Bench scales it
+        if isinstance(out, np.ndarray):
+            np.clip(out, 0.0, 1.0, out=out)
+        else:
+            out.clamp_(0.0, 1.0)
     else:  # beexai_code: the model sees pure noise, one scale per draw
-        np.multiply(z, scale, out=out)
-    np.subtract(Xb, out, out=work)
+        out[...] = z
+        out *= scale
+    work[...] = Xb
+    work -= out
 
 
 @validate_params(
@@ -493,35 +508,61 @@ def infidelity(estimator, X, attributions, *, convention="paper",
     streams = keyed_streams(X, random_state)
     scores = np.empty(n)
     perturbations = {}
+    # The device path (a torch model): noise, perturbations, I·a, the model
+    # calls and the arithmetic per draw on the model's device, in its dtype;
+    # only one score per row comes back.  One code for both backends.
+    device = f.device if f.device_path else None
+    if device is not None:
+        import torch
+
+        Xd, Ad = f.as_tensor(X), f.as_tensor(A)
+        scale = None if scale is None else f.as_tensor(scale)
+        new = dict(dtype=Xd.dtype, device=device)
+        new_wide = dict(dtype=torch.float32 if device.type == "mps" else torch.float64,
+                        device=device)  # MPS has no float64
+    else:
+        Xd, Ad, new, new_wide = X, A, None, None
+
+    def empty(shape, how):
+        return np.empty(shape) if how is None else torch.empty(shape, **how)
+
+    # Noise drawn where the model runs; on the CPU (the device path forced
+    # there) numpy's draws are the same numbers, faster, and shared by torch.
+    draw_on = None if device is None or device.type == "cpu" else device
 
     def build(sl, out):
-        z = streams[sl].normal((N, d), dtype=np.float32, method="box_muller")
-        Xs, As = X[sl], A[sl]
-        ia = np.empty((len(Xs), N))
+        z = streams[sl].normal((N, d), dtype=np.float32, method="box_muller",
+                               device=draw_on)
+        if device is not None and draw_on is None:
+            z = torch.from_numpy(z)
+        Xs, As = Xd[sl], Ad[sl]
+        ia = empty((len(Xs), N), new_wide)
         # Steps of a quarter of a model block (4 N entries per row), in
         # buffers reused from step to step, so the temporaries stay in cache
         # instead of being mapped afresh for every step (which cost as much
         # as the model).  Scores do not depend on the step.
-        steps = block_slices(len(Xs), 4 * N, d)
-        work = np.empty((steps[0].stop - steps[0].start, N, d)) if steps else None
+        steps = block_slices(len(Xs), 4 * N, d, device=device)
+        work = empty((steps[0].stop - steps[0].start, N, d), new) if steps else None
         for c in steps:
             I = work[: len(Xs[c])]
             _perturbation(convention, Xs[c], z[c], scale, out[c], I)
-            np.matmul(I, As[c][:, :, None], out=ia[c][:, :, None])
+            ia[c] = (I @ As[c][:, :, None])[..., 0]
         perturbations["ia"] = ia
 
     for sl, t, raw_x, raw_z in f.blocks_with_x(X, N, build,
-                                               target_index=f.fixed_target_index(X)):
+                                               target_index=f.fixed_target_index(X),
+                                               on_device=True):
         ia = perturbations.pop("ia")
+        xp = array_namespace(ia)
         delta = f.select(raw_x, t)[:, None] - f.select(raw_z, t)
         if absolute:
-            delta = np.abs(delta)
+            delta = xp.abs(delta)
         if normalize:
-            den = (ia * ia).mean(axis=1)
-            num = (ia * delta).mean(axis=1)
-            beta = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+            den = xp.mean(ia * ia, axis=1)
+            num = xp.mean(ia * delta, axis=1)
+            beta = xp.where(den > 0, num / xp.where(den > 0, den, 1.0), 0.0)
             ia = beta[:, None] * ia
-        scores[sl] = ((ia - delta) ** 2).mean(axis=1)
+        scores[sl] = to_numpy(xp.mean((ia - delta) ** 2, axis=1))
     return scores
 
 

@@ -23,6 +23,39 @@ Model inputs are cast to the dtype the model expects (skorch nets are float32,
 LIME and numpy hand float64) and evaluated in chunks of ``batch_size`` rows.
 The number of rows evaluated is counted in ``n_evaluations``, which benchmarks
 use to express timings as ratios to the bare model cost.
+
+**The device path.**  When the model is a torch module with parameters (a
+skorch net, a ``FrozenEstimator`` of one, a ``Pipeline`` of affine scalers
+ending in one: :func:`~sklearn_xai.utils._device.model_device` is not
+``None``), :meth:`ExplainedOutput.torch_model` is the explained output as a
+torch module (:func:`~sklearn_xai.utils._torch_model.explained_torch_module`:
+the same module, the same ``predict_proba`` nonlinearity or logits), and
+:meth:`ExplainedOutput.scores_tensor` evaluates it on tensors already on the
+model's device.  Callers that build their model inputs on the device (the
+maskers' :meth:`~sklearn_xai.masking.BaseMasker.evaluate`, infidelity, ...)
+ask :meth:`ExplainedOutput.blocks_with_x` for ``on_device=True``: the block
+buffer is a tensor on the device in the model's dtype, and the scores, the
+explained class and :meth:`ExplainedOutput.select` stay there, so only
+values per (row, copy) come back to the host.  This is the path of a model
+on an accelerator (:attr:`ExplainedOutput.device_path`); a torch model on
+the CPU runs on the host already, where the numpy path is as fast (batched
+per-row products are several times faster in numpy than in torch there), and
+scikit-learn, xgboost and other models keep the numpy path.  The inputs are in the module's parameter
+dtype on both paths (the host path feeds float32 to a float32 net, see
+:func:`model_input_dtype`), so values agree to the float32 rounding of the
+arithmetic order.
+
+*Why one code path through the Array API.*  The arithmetic that follows the
+model calls (target selection, averages over draws, differences and means
+per row) is written once against the namespace
+``sklearn.externals.array_api_compat.array_namespace(x)`` returns for its
+inputs (``xp.where``, ``xp.mean``, ``xp.take_along_axis``, ...): scikit-learn
+vendors array-api-compat, which gives a namespace for numpy arrays and
+torch tensors alike, so one function serves both backends with no extra
+dependency and no copy per backend.  What the Array API lacks (in-place
+``out=`` arithmetic, ``einsum``, block-wise host buffers) stays numpy-only
+where only the host path needs it; torch is imported lazily, so a
+scikit-learn-only run never imports it.
 """
 
 import numbers
@@ -33,6 +66,8 @@ from scipy.special import expit
 from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.neural_network import MLPClassifier
+from sklearn.externals.array_api_compat import array_namespace
+from sklearn.externals.array_api_compat import device as device_of
 from sklearn.utils.validation import check_is_fitted
 
 from sklearn_xai.utils._config import check_allocation
@@ -50,6 +85,7 @@ __all__ = [
     "class_index",
     "explained_output",
     "model_input_dtype",
+    "to_numpy",
 ]
 
 _OUTPUTS = ("auto", "proba", "decision", "predict", "margin")
@@ -214,6 +250,13 @@ def check_single_output_target(target, estimator, *, output="predict"):
     )
 
 
+# When a torch model is evaluated on its device (the device path, see the
+# module docstring): None on an accelerator only (a model on the CPU runs on
+# the host already, where numpy's path is as fast or faster), True on every
+# device (tests compare the two paths on the CPU with it), False never.
+_DEVICE_PATH = None
+
+
 # Input entries per model call when no batch size is given (1 MiB of float64).
 # The one default block size of the package's model calls: ExplainedOutput
 # and the metrics' blocks of rows (block_slices) both derive from it.
@@ -258,6 +301,25 @@ def block_slices(n_rows, per_row, n_features, batch_size=None, device=None):
     cap = batch_size or max(block_entries(device) // max(n_features, 1), 1)
     step = max(1, cap // max(per_row, 1))
     return [slice(s, s + step) for s in range(0, n_rows, step)]
+
+
+def to_numpy(a):
+    """``a`` as a numpy array on the host: a torch tensor is copied back from
+    its device (the one place the device path brings values back), an array
+    is returned as is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_xai.utils._output import to_numpy
+    >>> to_numpy(np.arange(3)).tolist()
+    [0, 1, 2]
+    """
+    if isinstance(a, np.ndarray):
+        return a
+    if hasattr(a, "detach"):  # a torch tensor (torch need not be imported)
+        return a.detach().cpu().numpy()
+    return np.asarray(a)
 
 
 def class_index(classes, labels):
@@ -449,6 +511,134 @@ class ExplainedOutput:
         self.device = model_device(estimator)
         self.n_evaluations = 0
         self.n_calls = 0
+        # Set by affine_once: the output was checked once and is not affine.
+        self.affine_checked = False
+
+    # ------------------------------------------------------------ device path
+    @property
+    def device_path(self):
+        """Whether model inputs are built and evaluated on the model's device.
+
+        True for a torch model (:meth:`torch_model`) on an accelerator; a
+        model on the CPU takes the numpy path, which runs there already and
+        is as fast (per-row batched products are faster in numpy than in
+        torch on the CPU).
+        """
+        if _DEVICE_PATH is False or self.device is None or (
+                _DEVICE_PATH is None and self.device.type == "cpu"):
+            return False  # decided before the torch module is built
+        return self.torch_model() is not None
+
+    def torch_model(self):
+        """The explained output as a torch module on the model's device.
+
+        Returns
+        -------
+        module : torch.nn.Module or None
+            Maps rows (a tensor of shape (m, n_features) in the module's
+            dtype, on :attr:`device`) to the model's scores, one column per
+            class (``predict_proba``, or the decision function with two
+            columns for two classes) or one column for ``output="predict"``.
+            ``None`` when the model is not a torch module with parameters,
+            or is read through a ``codec`` or a library-specific output: it
+            is then evaluated on the host.
+        """
+        if "_torch_module" not in self.__dict__:
+            self._torch_module = self._build_torch_model()
+        return self._torch_module
+
+    def _build_torch_model(self):
+        if self.device is None or self.codec is not None \
+                or self._margin is not None or self._logits is not None:
+            return None
+        if self.output == "predict" and (is_classifier(self.estimator)
+                                         or hasattr(self.estimator, "classes_")):
+            return None  # predicted labels, not scores
+        from sklearn_xai.utils._exceptions import NotApplicableError
+        from sklearn_xai.utils._torch_model import explained_torch_module
+
+        try:
+            module, dtype, device = explained_torch_module(self.estimator, self.output)
+        except NotApplicableError:
+            return None
+        self._torch_dtype = dtype
+        return module
+
+    @property
+    def torch_dtype(self):
+        """The dtype of the torch model's parameters, its inputs' dtype on the
+        device path (``None`` when :meth:`torch_model` is None)."""
+        return None if self.torch_model() is None else self._torch_dtype
+
+    def as_tensor(self, a, dtype=None):
+        """``a`` as a tensor on the model's device, in the model's dtype.
+
+        Parameters
+        ----------
+        a : array-like or torch.Tensor
+        dtype : torch.dtype or None, default=None
+            ``None``: the dtype of the model's parameters.
+
+        Returns
+        -------
+        tensor : torch.Tensor
+        """
+        import torch
+
+        self._check_torch_model("as_tensor")
+        dtype = self._torch_dtype if dtype is None else dtype
+        return torch.as_tensor(a).to(device=self.device, dtype=dtype)
+
+    def _check_torch_model(self, caller):
+        if self.torch_model() is None:
+            raise ValueError(
+                f"{caller} needs a torch model on a device; this output is evaluated "
+                "on the host (torch_model() is None): use the numpy methods.")
+
+    def scores_tensor(self, Z):
+        """:meth:`scores` of rows held as a tensor on the model's device.
+
+        Parameters
+        ----------
+        Z : torch.Tensor of shape (m, n_features)
+            On :attr:`device`; cast to the module's dtype.
+
+        Returns
+        -------
+        scores : torch.Tensor of shape (m,) or (m, n_classes), float64
+            On the device (float32 where the device has no float64).
+        """
+        import torch
+
+        from sklearn_xai.utils._torch import eval_mode
+
+        self._check_torch_model("scores_tensor")
+        model = self.torch_model()
+        Z = Z.to(dtype=self._torch_dtype)
+        n_features = int(np.prod(Z.shape[1:])) if Z.ndim > 1 else 1
+        step = self.batch_size or max(
+            block_entries(self.device) // max(n_features, 1), 1)
+        outs = []
+        with torch.no_grad(), eval_mode(model):
+            for start in range(0, len(Z), step):
+                chunk = Z[start : start + step]
+                self.n_calls += 1
+                self.n_evaluations += len(chunk)
+                outs.append(model(chunk))
+        wide = torch.float32 if self.device.type == "mps" else torch.float64
+        if not outs:
+            n_out = 1 if self.output == "predict" else self.n_outputs
+            out = torch.empty((0, n_out), dtype=wide, device=self.device)
+        else:
+            out = (outs[0] if len(outs) == 1 else torch.cat(outs)).to(wide)
+        if self.output == "predict":
+            if out.shape[1] != 1:
+                raise ValueError(
+                    "Multi-output regressors are not supported: the explained output "
+                    "must be one scalar per row."
+                )
+            out = out[:, 0]
+        return out
 
     # ------------------------------------------------------------------ model
     def _raw(self, Z):
@@ -620,16 +810,16 @@ class ExplainedOutput:
 
         Parameters
         ----------
-        scores : ndarray of shape (c, ...[, n_classes])
-            Scores from :meth:`scores` for ``c`` rows (and any number of
-            derived inputs per row).
-        target_index : ndarray of shape (c,) or None
-            The class of each row; None for regression (``scores`` is then
-            returned as is).
+        scores : ndarray or torch.Tensor of shape (c, ...[, n_classes])
+            Scores from :meth:`scores` (or :meth:`scores_tensor`) for ``c``
+            rows (and any number of derived inputs per row).
+        target_index : ndarray or torch.Tensor of shape (c,) or None
+            The class of each row, of the same kind as ``scores``; None for
+            regression (``scores`` is then returned as is).
 
         Returns
         -------
-        values : ndarray of shape (c, ...)
+        values : ndarray or torch.Tensor of shape (c, ...)
 
         Examples
         --------
@@ -641,14 +831,17 @@ class ExplainedOutput:
         """
         if target_index is None:
             return scores
-        rows = np.arange(len(target_index))
+        # One code path for numpy arrays and torch tensors (see the module
+        # docstring); advanced indexing is 5x faster than take_along_axis.
+        xp = array_namespace(scores)
+        rows = xp.arange(target_index.shape[0], device=device_of(scores))
         if scores.ndim == 2:
             return scores[rows, target_index]
-        flat = scores.reshape(len(target_index), -1, scores.shape[-1])
+        flat = scores.reshape(target_index.shape[0], -1, scores.shape[-1])
         return flat[rows, :, target_index].reshape(scores.shape[:-1])
 
     def blocks_with_x(self, X, per_row, build, *, target_index=None,
-                      parameter=None):
+                      parameter=None, on_device=False):
         """Evaluate blocks of rows together with inputs derived from them.
 
         For every block ``sl`` of rows (:func:`block_slices` with this
@@ -674,6 +867,12 @@ class ExplainedOutput:
             row's block exceeds the allocation limit
             (:func:`~sklearn_xai.utils.check_allocation`, checked before
             the first block is built).
+        on_device : bool, default=False
+            The caller's ``build`` also fills a torch tensor: on the device
+            path (:attr:`device_path`), ``out`` is a tensor on the model's
+            device in its dtype, and ``t``, ``scores_x`` and ``scores_z``
+            are tensors there (float64 scores, int64 classes).  Otherwise
+            the numpy path.
 
         Yields
         ------
@@ -690,20 +889,31 @@ class ExplainedOutput:
         check_allocation(
             (per_row + 1) * d, what=f"the {per_row} model inputs of one row",
             parameter=parameter or "the count of perturbations, draws or steps")
+        device = on_device and self.device_path
+        if device:
+            import torch
+
+            X = self.as_tensor(X)
+            if target_index is not None:
+                target_index = self.as_tensor(target_index, dtype=torch.int64)
         for sl in block_slices(n, per_row + 1, d, self.batch_size, self.device):
             Xs = X[sl]
             c = Xs.shape[0]
-            buf = np.empty((c * (per_row + 1), d))
+            if device:
+                buf = torch.empty((c * (per_row + 1), d), dtype=X.dtype,
+                                  device=X.device)
+            else:
+                buf = np.empty((c * (per_row + 1), d))
             buf[:c] = Xs
             build(sl, buf[c:].reshape(c, per_row, d))
-            raw = self.scores(buf)
-            raw_x, raw_z = raw[:c], raw[c:].reshape((c, per_row) + raw.shape[1:])
+            raw = self.scores_tensor(buf) if device else self.scores(buf)
+            raw_x, raw_z = raw[:c], raw[c:].reshape((c, per_row) + tuple(raw.shape[1:]))
             if self.output == "predict":
                 t = None
             elif target_index is not None:
                 t = target_index[sl]
             else:
-                t = raw_x.argmax(axis=1).astype(np.intp)
+                t = array_namespace(raw_x).argmax(raw_x, axis=1)
             yield sl, t, raw_x, raw_z
 
     # ------------------------------------------------------------------- call
@@ -843,13 +1053,14 @@ def affine_once(f, X):
 
     A masker checks an :class:`ExplainedOutput` in every ``evaluate`` call
     (one probe per block, on the block's first rows); this returns the
-    :class:`AffineOutput` of an affine regressor, the plain callable
-    ``f.__call__`` of any other regression output (not checked again), and
-    ``f`` itself otherwise (classifier outputs are never affine, and their
-    blocks need the object to read the predicted class).
+    :class:`AffineOutput` of an affine regressor, and ``f`` itself
+    otherwise, marked ``affine_checked`` for a regression output (not
+    checked again; classifier outputs are never affine).
     """
     if not isinstance(f, ExplainedOutput) or f.output != "predict":
         return f
     affine = affine_output(f, f.estimator, X)
-    return f.__call__ if affine is f else affine
+    if affine is f:
+        f.affine_checked = True  # not affine: evaluate() does not check again
+    return affine
 

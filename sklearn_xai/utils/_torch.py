@@ -5,9 +5,9 @@ Running a torch module the way explanations need it: in evaluation mode
 networks, and with a forward hook that reads a hidden layer.  Torch is
 imported inside the functions, so importing this module does not import it.
 
-How a fitted estimator becomes a differentiable torch function (scaler
-folding, the explained output) is the gradient explainers' business and
-lives in ``sklearn_xai/explainers/_torch.py``.
+How a fitted estimator becomes a torch function of its explained output
+(scikit-learn replicas, scaler folding) lives in
+``sklearn_xai/utils/_torch_model.py``.
 """
 
 from contextlib import contextmanager

@@ -444,7 +444,7 @@ def test_batch_size_is_model_rows_and_none_is_bounded(logistic, make, monkeypatc
 
 
 def test_predict_nonlinearity_is_the_nets_predict_proba(logistic):
-    from sklearn_xai.explainers._torch import predict_nonlinearity
+    from sklearn_xai.utils._torch_model import predict_nonlinearity
 
     X, y, net = logistic
     Z = net.module_(torch.as_tensor(X[:5], dtype=torch.float32))
