@@ -4,7 +4,8 @@ tolerance that follows the model's dtype (issue #35, item 5)."""
 import numpy as np
 import pytest
 import torch
-from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.frozen import FrozenEstimator
+from skorch import NeuralNetRegressor
 from torch import nn
 
 from sklearn_xai.explainers import CompositeLRP
@@ -43,22 +44,6 @@ def test_full_precision_turns_tf32_off_and_restores(tf32_on):
     assert _flags()[1:] == (True, "medium")
 
 
-class _Regressor(RegressorMixin, BaseEstimator):
-    """A fitted float32 torch module seen as a regressor (``module_``)."""
-
-    def __init__(self, module=None):
-        self.module = module
-
-    def fit(self, X, y=None):
-        self.module_ = self.module.eval()
-        return self
-
-    def predict(self, X):
-        with torch.no_grad():
-            return self.module_(torch.as_tensor(np.asarray(X), dtype=torch.float32)
-                                ).numpy()[:, 0]
-
-
 def _tf32_like(module, always=False):
     """The module's output off by a TF32-sized relative error (1e-3 of the
     output's scale) whenever cuDNN's TF32 flag is on (or ``always``): what
@@ -75,13 +60,13 @@ def _tf32_like(module, always=False):
 
 def _mlp():
     torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 2))
+    return nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 1))
 
 
 @pytest.mark.parametrize("build", [layer_chain, layer_graph])
 def test_chain_check_runs_in_full_precision(build, tf32_on):
     X = np.random.default_rng(0).normal(size=(30, 6))
-    model = _Regressor(_tf32_like(_mlp())).fit(X)
+    model = NeuralNetRegressor(_tf32_like(_mlp())).initialize()  # a fitted float32 net
     chain = build(model, "predict", X)
     # the chain is the model (without the TF32 error): its scores, in float64
     with torch.no_grad():
@@ -90,7 +75,7 @@ def test_chain_check_runs_in_full_precision(build, tf32_on):
     assert torch.backends.cudnn.allow_tf32  # the caller's setting is back
     # the same error outside the flag's control is still refused: the tolerance
     # of float32 (3.5e-4) is below TF32's 1e-3
-    model = _Regressor(_tf32_like(_mlp(), always=True)).fit(X)
+    model = NeuralNetRegressor(_tf32_like(_mlp(), always=True)).initialize()
     with pytest.raises(NotApplicableError, match="reproduce"):
         build(model, "predict", X)
 
@@ -113,7 +98,7 @@ def test_composite_lrp_accepts_a_cnn_on_cuda_and_equals_the_cpu(tf32_on):
     net = TetrominoNetClassifier(architecture="cnn", image_size=64, max_epochs=1,
                                  batch_size=64, random_state=0, device="cuda",
                                  early_stopping=False).fit(X, y)
-    on_gpu = CompositeLRP(net).fit(X).transform(X[:8])
+    on_gpu = CompositeLRP(FrozenEstimator(net)).fit(X).transform(X[:8])
     cpu = copy.deepcopy(net).set_params(device="cpu")
-    on_cpu = CompositeLRP(cpu).fit(X).transform(X[:8])
+    on_cpu = CompositeLRP(FrozenEstimator(cpu)).fit(X).transform(X[:8])
     np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-6, atol=1e-9)
