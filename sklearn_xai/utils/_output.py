@@ -303,6 +303,16 @@ def block_slices(n_rows, per_row, n_features, batch_size=None, device=None):
     return [slice(s, s + step) for s in range(0, n_rows, step)]
 
 
+def _one_output(scores):
+    """The one column of a regressor's 2-D scores (numpy or torch)."""
+    if scores.shape[1] != 1:
+        raise ValueError(
+            "Multi-output regressors are not supported: the explained output "
+            "must be one scalar per row."
+        )
+    return scores[:, 0]
+
+
 def to_numpy(a):
     """``a`` as a numpy array on the host: a torch tensor is copied back from
     its device (the one place the device path brings values back), an array
@@ -632,12 +642,7 @@ class ExplainedOutput:
         else:
             out = (outs[0] if len(outs) == 1 else torch.cat(outs)).to(wide)
         if self.output == "predict":
-            if out.shape[1] != 1:
-                raise ValueError(
-                    "Multi-output regressors are not supported: the explained output "
-                    "must be one scalar per row."
-                )
-            out = out[:, 0]
+            out = _one_output(out)
         return out
 
     # ------------------------------------------------------------------ model
@@ -774,12 +779,7 @@ class ExplainedOutput:
         """
         raw = self._raw(Z)
         if self.output == "predict" and raw.ndim == 2:
-            if raw.shape[1] != 1:
-                raise ValueError(
-                    "Multi-output regressors are not supported: the explained output "
-                    "must be one scalar per row."
-                )
-            raw = raw[:, 0]
+            raw = _one_output(raw)
         return raw
 
     def fixed_target_index(self, X):
