@@ -1,5 +1,7 @@
 """Critical-difference diagram of mean ranks (Demšar 2006, Figure 1)."""
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 
@@ -98,12 +100,20 @@ def plot_critical_difference(summary, *, dataset=None, model=None, ax=None):
     n_levels = max(n_left, k - n_left)
     cliques = _cliques(ranks, cd)
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7.0, 1.4 + 0.3 * n_levels + 0.15 * len(cliques)))
+    # Room for the labels: about 0.075 inch per character at fontsize 9.
+    def inches(labels):
+        return 0.075 * max((len(line) for n in labels for line in n.split("\n")),
+                           default=1) + 0.3
+
+    if ax is None:  # wide enough for the labels on both sides of a 3-inch axis
+        _, ax = plt.subplots(figsize=(max(7.0, (2 * inches(names) + 3.0) / 0.775),
+                                      1.4 + 0.3 * n_levels + 0.15 * len(cliques)))
     fig = ax.figure
-    # Room for the labels, in rank units: about 0.075 inch per character.
     width = ax.get_position().width * fig.get_figwidth()
-    label_inches = 0.075 * max((len(n) for n in names), default=1) + 0.3
+    # In axes given too narrow, long labels are wrapped (never cut off).
+    fit = max(8, int(((width - 1.0) / 2 - 0.3) / 0.075))
+    names = [textwrap.fill(n, fit) if len(n) > fit else n for n in names]
+    label_inches = inches(names)
     if width > 2 * label_inches + 1.0:
         margin = label_inches * span / (width - 2 * label_inches)
     else:
@@ -131,7 +141,7 @@ def plot_critical_difference(summary, *, dataset=None, model=None, ax=None):
                 color="black", linewidth=3.0, solid_capstyle="butt")
     # One line and one label per explainer: the better half on the left.
     start = -0.2 - 0.15 * len(cliques) - 0.1
-    step = 0.3
+    step = 0.3 * max(n.count("\n") + 1 for n in names)  # wrapped labels: more room
     for i, (name, rank) in enumerate(zip(names, ranks)):
         if i < n_left:
             y, end, ha = start - step * (i + 1), low - 0.1 * margin, "right"

@@ -464,3 +464,37 @@ def test_metric_failing_metaquantus_is_dropped_only_when_asked(tmp_path):
         assert ("m1 (fails MetaQuantus" in md) == dropped
         # The reliability section says what each MetaQuantus score means.
         assert "NR IAC</em>: how similar" in page and "- MC: the mean of the four" in md
+
+
+@pytest.mark.parametrize("given_axes", [False, True])
+def test_cd_diagram_labels_stay_inside_the_figure(given_axes):
+    """Long explainer labels are never cut off at the figure's edges: the
+    figure grows to hold them, or they are wrapped in axes given too narrow."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sklearn_xai.benchmark import decision_summary, plot_critical_difference
+
+    long = "a_very_long_explainer_label_from_a_users_own_config_" + "x" * 20
+    labels = [long, "b", "c_" + long, "d"]
+    board = pd.DataFrame({
+        "dataset": "d", "model": "m", "metric": [m for m in "xyz" for _ in labels],
+        "explainer": labels * 3,
+        "mean": [4.0, 3.0, 2.0, 1.0, 3.9, 3.1, 2.2, 1.1, 4.2, 2.9, 2.1, 0.9],
+        "greater_is_better": True})
+    ax = None
+    if given_axes:
+        _, ax = plt.subplots(figsize=(6.0, 3.0))
+    ax = plot_critical_difference(decision_summary(board), ax=ax)
+    fig = ax.figure
+    fig.canvas.draw()
+    box = fig.bbox
+    shown = [t for t in ax.texts if t.get_text().replace("\n", "").startswith(("a_", "c_"))]
+    assert len(shown) == 2
+    for text in shown:
+        extent = text.get_window_extent()
+        assert extent.x0 >= box.x0 - 1 and extent.x1 <= box.x1 + 1, text.get_text()
+        assert text.get_text().replace("\n", "") in labels  # wrapped, not cut
+    plt.close(fig)

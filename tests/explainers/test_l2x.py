@@ -18,9 +18,9 @@ def small():
 
 def test_l2x_selects_the_two_relevant_features():
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(400, 6))
+    X = rng.normal(size=(300, 6))
     y = 3 * X[:, 0] - 2 * X[:, 1]
-    ex = L2X(LinearRegression(), train_batch_size=50, epochs=15, learning_rate=3e-3,
+    ex = L2X(LinearRegression(), train_batch_size=50, epochs=8, learning_rate=3e-3,
              early_stopping=False, random_state=0)
     A = ex.fit(X, y).transform(X[:200])
     mean = A.mean(axis=0)
