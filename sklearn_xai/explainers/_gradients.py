@@ -166,15 +166,19 @@ class _GradientExplainer(BaseExplainer):
             warnings.filterwarnings("ignore", message=".*hooks", category=UserWarning)
             for block in blocks:
                 start, stop = block.start, min(block.stop, n)
-                inputs = _leaf(torch.tensor(np.array(X[start:stop]), dtype=dtype,
-                                            device=device))
+                # Cast on the way to the device: one copy of the block (a
+                # copy on the CPU too, so no explainer can write to X).
+                inputs = _leaf(torch.from_numpy(np.ascontiguousarray(X[start:stop])).to(
+                    device=device, dtype=dtype, copy=True))
                 if target_index is None:
                     target = torch.zeros(stop - start, dtype=torch.long, device=device)
                 else:
                     target = torch.as_tensor(target_index[start:stop], device=device)
                 chunk_rngs = None if rngs is None else rngs[start:stop]
                 A, n_rows = self._attribute(model, inputs, target, chunk_rngs)
-                out[start:stop] = A.detach().cpu().numpy().reshape(stop - start, -1)
+                # Back to the host and to float64 in one copy.
+                torch.from_numpy(out[start:stop]).copy_(
+                    A.detach().reshape(stop - start, -1))
                 f.n_evaluations += n_rows
                 f.n_calls += 1
         return out

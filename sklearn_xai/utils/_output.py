@@ -649,11 +649,18 @@ class ExplainedOutput:
     def _raw(self, Z):
         """Model scores of shape (m,) (regression) or (m, n_classes)."""
         Z = np.asarray(Z)
-        if Z.dtype != self.dtype and self.codec is None:
-            Z = Z.astype(self.dtype)
         n_features = Z.shape[1] if Z.ndim == 2 else int(np.prod(Z.shape[1:]))
         step = self.batch_size or max(
             block_entries(self.device) // max(n_features, 1), 1)
+        if self.device_path and len(Z):
+            # A torch model on an accelerator: each call's rows are cast to
+            # its dtype on their way there and evaluated by the module itself
+            # (no host cast of all rows, no per-call validation by skorch).
+            return np.concatenate([
+                to_numpy(self.scores_tensor(self.as_tensor(Z[start:start + step])))
+                for start in range(0, len(Z), step)])
+        if Z.dtype != self.dtype and self.codec is None:
+            Z = Z.astype(self.dtype)
         outs = []
         for start in range(0, max(len(Z), 1), step):
             chunk = Z[start : start + step]

@@ -271,3 +271,21 @@ def test_cuda_values_equal_cpu(net, metric, kw):
     # TF32 matrix products (10-bit mantissa) on the GPU.
     np.testing.assert_allclose(metric(gpu, X, A, **kw), metric(net, X, A, **kw),
                                rtol=2e-3, atol=2e-4)
+
+
+def test_scores_and_explainers_on_the_device_path(net, monkeypatch):
+    """``ExplainedOutput.scores`` of a torch model on the device path calls the
+    module there (not skorch's predict_proba) and equals the host scores; a
+    gradient explainer with target="predicted" reads its classes that way."""
+    from sklearn_xai.explainers import Saliency
+
+    host_scores = ExplainedOutput(net).scores(X)
+    _output._DEVICE_PATH = False
+    host_attr = Saliency(FrozenEstimator(net)).fit(X_TRAIN).transform(X)
+    _output._DEVICE_PATH = True
+    spy = _DeviceSpy(monkeypatch, net)
+    f = ExplainedOutput(net, batch_size=4)  # three calls of at most 4 rows
+    np.testing.assert_allclose(f.scores(X), host_scores, rtol=RTOL, atol=ATOL)
+    assert spy.calls == 3 and f.n_calls == 3 and f.n_evaluations == len(X)
+    got = Saliency(FrozenEstimator(net)).fit(X_TRAIN).transform(X)
+    np.testing.assert_allclose(got, host_attr, rtol=RTOL, atol=ATOL)
