@@ -1194,10 +1194,8 @@ def _decision_html(board, control, alpha, meta=None, min_mc_score=None, *,
                          "(flagged in the metric reliability): " + html.escape("; ".join(
                              f"{m} ({r})" for m, r in left_out.items())) + ".</p>")
         if plot_cd is not None and len(ranked) >= 2:
-            import matplotlib.pyplot as plt
-
-            fig, ax = plt.subplots(figsize=(8.0, 1.6 + 0.3 * ((len(ranked) + 1) // 2)))
-            plot_cd(summary, dataset=dataset, model=model, ax=ax)
+            # The diagram sizes its figure to hold the explainers' labels.
+            fig = plot_cd(summary, dataset=dataset, model=model).figure
             image = (_img(_png(fig), f"critical difference diagram, {dataset} / {model}")
                      if cd_figure is None else cd_figure(fig, dataset, model))
             parts.append("<figure>" + image
