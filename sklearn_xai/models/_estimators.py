@@ -29,6 +29,7 @@ Modules return logits; ``predict_proba`` applies the softmax (skorch's
 
 import numbers
 import os
+import threading
 import warnings
 from contextlib import contextmanager
 
@@ -75,6 +76,9 @@ __all__ = [
 # :func:`_net_doc` puts together: the training parameters (after each
 # class's ``lr``, ``max_epochs`` and ``batch_size`` defaults), the
 # attributes, and the sections of the OpenXAI nets.
+# Guards the swap of a net's ``device`` setting in _NetMixin._on_device.
+_DEVICE_SWAP = threading.Lock()
+
 _NET_DOC = {
     "training": """
         early_stopping : bool, default=True
@@ -367,17 +371,29 @@ class _NetMixin:
     @contextmanager
     def _on_device(self):
         """Inside the block ``self.device`` is the resolved device (skorch's
-        steps read it), outside the user's setting; restored on error too."""
+        steps read it), outside the user's setting; restored on error too.
+
+        Threads may predict with one fitted net at once (the runner's
+        threading backend shares a cell's model): the first block to enter
+        swaps the setting, the last to leave restores it, counted under a
+        lock, so no thread reads ``"auto"`` while another is inside.  The
+        counter's name ends with ``_`` so that skorch does not take it for a
+        parameter."""
         state = vars(self)
-        setting = state.get("device")
-        if setting is None or isinstance(setting, torch.device):
-            yield
-            return
-        state["device"] = self._run_device()
+        with _DEVICE_SWAP:
+            if not state.get("_device_users_", 0):
+                setting = state.get("device")
+                if setting is not None and not isinstance(setting, torch.device):
+                    state["_device_setting_"] = setting
+                    state["device"] = self._run_device()
+            state["_device_users_"] = state.get("_device_users_", 0) + 1
         try:
             yield
         finally:
-            state["device"] = setting
+            with _DEVICE_SWAP:
+                state["_device_users_"] -= 1
+                if not state["_device_users_"] and "_device_setting_" in state:
+                    state["device"] = state.pop("_device_setting_")
 
     def _move_to(self, device):
         """Move the fitted modules, criteria and optimizer state to ``device``.

@@ -164,3 +164,28 @@ def test_cuda_round_trip():
             if not k.endswith(".step")} == {"cuda"}
     back = pickle.loads(pickle.dumps(net))
     assert back.device_.type == "cuda"
+
+
+def test_overlapping_device_blocks_keep_the_resolved_device(_auto_net):
+    """Two threads predicting with one "auto" net at once (the runner's
+    threading backend): while either is inside skorch's steps, the net's
+    ``device`` is the resolved device; the setting comes back when the last
+    leaves.  The interleaving of two threads, played in one."""
+    net = copy.deepcopy(_auto_net)
+    first, second = net._on_device(), net._on_device()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert isinstance(net.device, torch.device)  # "auto" here broke skorch's step
+    second.__exit__(None, None, None)
+    assert net.device == "auto" and net.get_params()["device"] == "auto"
+    # and concurrently, for real: every prediction succeeds and agrees
+    from concurrent.futures import ThreadPoolExecutor
+
+    X, _ = _data()
+    expected = net.predict_proba(X)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: net.predict_proba(X), range(32)))
+    for got in results:
+        np.testing.assert_array_equal(got, expected)
+    assert net.device == "auto"
