@@ -659,29 +659,6 @@ def plot_leaderboard(board, *, dataset=None, model=None, control=None, error="st
     return fig
 
 
-def _plot_families(board, dataset, model, control, error="std"):
-    """All metrics of one (dataset, model), one row of panels per metric
-    family (matplotlib subfigures), one legend."""
-    import matplotlib.pyplot as plt
-
-    sub = _select_pair(board, dataset, model)
-    groups = _family_groups(sub)
-    explainers = list(dict.fromkeys(board["explainer"]))
-    heights = [int(np.ceil(len(ms) / 4)) for _, ms in groups]
-    ncols = min(max(len(ms) for _, ms in groups), 4)
-    fig = plt.figure(figsize=(3.1 * ncols, 2.9 * sum(heights) + 0.6), layout="constrained")
-    subfigs = np.atleast_1d(fig.subfigures(len(groups), 1, height_ratios=heights))
-    shown = {"hatched": False, "best": False, "control": False}
-    for subfig, (family, metrics) in zip(subfigs, groups):
-        for key, value in _draw_panels(subfig, sub, metrics, explainers, control,
-                                       error, ncols=ncols).items():
-            shown[key] |= value
-        subfig.suptitle(family, fontsize=10, fontweight="bold")
-    _legend(fig, shown, control, error, ncols)
-    fig.suptitle(f"{dataset} / {model}", fontsize=11)
-    return fig
-
-
 def _png(fig):
     """PNG bytes of a figure (closed afterwards)."""
     import matplotlib.pyplot as plt
@@ -1717,7 +1694,7 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
     n_figures = 0
     if figures and board is not None:
         n_figures = sum(len(_family_groups(board[(board["dataset"] == d)
-                                                 & (board["model"] == m)])) + 1
+                                                 & (board["model"] == m)]))
                         for d, m in pairs)
     done = 0
 
@@ -1771,16 +1748,11 @@ def write_report(results, directory, *, alpha=0.05, figures=True, reliability=Tr
                                 f"{html.escape(f'{dataset} / {model}')}: one panel per "
                                 "metric, error bars ± 1 std over seeds.</figcaption>"
                                 "</figure>")
+                    # report.md shows the same files (no second rendering).
+                    md_parts.append(
+                        f"\n![{markdown_text(f'{dataset} / {model}: {family}')}]"
+                        f"(figures/{name})\n")
                 body.append("</section>")
-            if figures:
-                # The overview figure (a row of panels per family), for report.md.
-                name = f"{stem}.png"
-                paths[f"figure_{dataset}_{model}"] = write_in_folder(
-                    directory, f"figures/{name}",
-                    _png(_plot_families(board, dataset, model, control)))
-                figure_done()
-                md_parts.append(f"\n![{markdown_text(f'{dataset} / {model}')}]"
-                                f"(figures/{name})\n")
         body.append("</section>")
     if meta is not None:
         stage("metric reliability section")

@@ -82,7 +82,8 @@ def test_run_config_then_rerun_then_report(config_file, tmp_path, capsys):
     assert main(["report", str(out_dir)]) == 0
     out = capsys.readouterr().out
     assert "### linear / lr" in out
-    assert (out_dir / "figures" / "linear__lr.png").exists()
+    assert (out_dir / "figures" / "linear__lr__ground_truth.png").exists()
+    assert (out_dir / "figures" / "linear__lr__complexity.png").exists()
 
 
 def test_run_errors_are_reported(tmp_path, capsys):

@@ -196,9 +196,13 @@ def test_html_is_one_self_contained_page(report):
     for name in ("results.csv", "per_row.csv", "leaderboard.csv", "benchmark.json",
                  "report.md"):
         assert (folder / name).exists()
-    assert (folder / "figures" / "gaussian_linear__linear.png").exists()
+    assert (folder / "figures" / "gaussian_linear__linear__ground_truth.png").exists()
     assert (folder / "figures" / "gaussian_linear__mlp__faithfulness.png").exists()
-    assert os.path.exists(paths["figure_gaussian_linear_linear"])
+    assert os.path.exists(paths["figure_gaussian_linear_linear_faithfulness"])
+    # One rendering per (dataset, model, family): report.md shows the same files.
+    assert sorted(p.name for p in (folder / "figures").glob("*.png")) == sorted(
+        f"gaussian_linear__{m}__{f}.png" for m in MODELS
+        for f in ("ground_truth", "faithfulness", "complexity"))
 
 
 def test_failures_grouped_with_counts_and_skips_apart(report):
@@ -234,7 +238,8 @@ def test_report_md_has_the_tables_by_family(report):
                   "### gaussian_linear / mlp — Faithfulness",
                   "### gaussian_linear / mlp — Complexity",
                   "## Failures", "## Skipped as not applicable",
-                  "![gaussian_linear / linear](figures/gaussian_linear__linear.png)"):
+                  "![gaussian_linear / linear: Faithfulness]"
+                  "(figures/gaussian_linear__linear__faithfulness.png)"):
         assert title in md
 
 

@@ -149,7 +149,7 @@ def test_save_load_and_report(tmp_path):
                                spec={"name": "hand"}, control="random", wall_time=1.0)
     paths = write_report(results, tmp_path)
     for key in ("results", "per_row", "leaderboard", "benchmark", "report_md",
-                "report_html", "figure_d_m"):
+                "report_html", "figure_d_m_other"):
         assert (tmp_path / paths[key].split("/")[-1]).exists() or \
             (tmp_path / "figures" / paths[key].split("/")[-1]).exists()
     md = (tmp_path / "report.md").read_text()
