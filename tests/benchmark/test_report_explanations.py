@@ -290,9 +290,8 @@ def test_verbose_prints_one_line_per_stage(tmp_path, capsys):
     lines = capsys.readouterr().err.splitlines()
     assert all(line.startswith("report: ") for line in lines)
     assert "report: leaderboard" in lines and "report: decision" in lines
-    # One figure per family (here one) and the overview figure.
-    assert [line for line in lines if "figures" in line] == ["report: figures 1/2",
-                                                             "report: figures 2/2"]
+    # One figure per family (here one), rendered once.
+    assert [line for line in lines if "figures" in line] == ["report: figures 1/1"]
     assert lines[-1] == "report: writing report.html and report.md"
 
 
