@@ -21,7 +21,8 @@ from sklearn_xai.benchmark._runner import _place
 from sklearn_xai.models import MLPNetClassifier
 
 no_cuda = pytest.mark.skipif(torch.cuda.is_available(),
-                             reason="needs a machine without CUDA")
+                             reason="checks the fail-fast error for an absent GPU; "
+                             "test_a_run_on_cuda_equals_the_cpu_run runs on a GPU")
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(),
                                 reason="needs a CUDA GPU")
 

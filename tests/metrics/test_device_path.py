@@ -142,7 +142,11 @@ def test_torch_path_regressor_pipeline_and_targets(regressor, net, metric, kw):
                                _host(metric, regressor, X, A, **kw),
                                rtol=RTOL, atol=_atol(metric))
     frozen = FrozenEstimator(make_pipeline(StandardScaler().fit(X_TRAIN), net))
-    assert ExplainedOutput(frozen).torch_model() is not None
+    f = ExplainedOutput(frozen)
+    assert f.device_path and isinstance(f.torch_model(), torch.nn.Module)
+    # the module is the scaler then the net: its scores are the pipeline's
+    np.testing.assert_allclose(f.scores_tensor(f.as_tensor(X)).numpy(),
+                               frozen.predict_proba(X), rtol=RTOL, atol=ATOL)
     np.testing.assert_allclose(metric(frozen, X, A, target=1, **kw),
                                _host(metric, frozen, X, A, target=1, **kw),
                                rtol=RTOL, atol=_atol(metric))

@@ -66,7 +66,8 @@ def test_auto_resolves_at_fit_and_keeps_the_setting(fitted):
     np.testing.assert_array_equal(net.predict_proba(X), ref.predict_proba(X))
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the error for an absent GPU; on a GPU machine "
+                    "test_cuda_round_trip runs instead")
 @pytest.mark.parametrize("device", ["cuda", "cuda:1", torch.device("cuda")])
 def test_cuda_without_a_gpu_is_refused_at_fit(device):
     X, y = _data()
@@ -93,7 +94,8 @@ def test_set_params_moves_a_fitted_net(fitted):
                for p in g["params"])
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="the auto net is on the GPU")
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the module's 'auto' net resolves to the GPU there; "
+                    "test_cuda_round_trip checks the moves on a GPU machine")
 def test_set_params_cpu_on_a_cpu_net_changes_nothing(fitted):
     X, y = _data()
     net = fitted
@@ -125,7 +127,8 @@ def test_pickle_round_trip_of_an_auto_net(fitted):
     assert unfitted.device == "auto"
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
+@pytest.mark.skipif(torch.cuda.is_available(), reason="simulates loading a GPU pickle where torch sees no "
+                    "GPU; on a GPU machine the weights stay on it")
 @pytest.mark.parametrize("setting", ["auto", "cuda"])
 def test_a_net_pickled_on_a_gpu_loads_on_the_cpu(fitted, setting):
     # What a net fitted on a GPU machine records (its weights are the CPU's

@@ -83,7 +83,8 @@ def test_resolve_device():
         resolve_device("gpu", parameter="backend")
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the error without a GPU")
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the error for an absent GPU; "
+                    "test_resolve_device covers a GPU machine")
 def test_cuda_absent_is_a_clear_error():
     with pytest.raises(ValueError, match=r"device='cuda' asks for a CUDA GPU.*device='cpu'"):
         resolve_device("cuda")
